@@ -1,0 +1,141 @@
+# cgsim — a discrete-event simulator of the Linux fair scheduler and the cgroup hierarchy.
+#
+#   make            build ./cgsim
+#   make test       install missing packages, build, run every test, then the unit tests and
+#                   the .cgs cases once more under -fsanitize=address,undefined
+#   make demo       install missing packages, build, run the headline demonstration
+#   make bench      build and run the benchmarks in bench/
+#   make memcheck   run the .cgs cases and the unit tests under valgrind
+#   make deps       install the Debian packages cgsim needs (apt-get; sudo when not root)
+#   make install PREFIX=/usr/local     make clean
+#
+# Switches: SANITIZE=address,undefined builds into BUILD (default build/, build/san/ for the
+# sanitizer pass); OPT overrides the optimisation flags.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.PHONY: all test check check-unit check-cases demo bench deps install clean memcheck
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+OPT      ?= -O2 -g
+SANITIZE ?=
+BUILD    ?= build
+
+PKGS     := gsl yaml-0.1
+DEB_PKGS := libgsl-dev libyaml-dev libcriterion-dev gnuplot-nox pkg-config
+
+WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
+# Recursive (=) on purpose: pkg-config runs when a recipe needs the flags, which is after
+# `make deps` has installed the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+CRIT_CFLAGS = $(shell pkg-config --cflags criterion)
+CRIT_LIBS   = $(shell pkg-config --libs criterion)
+
+ifneq ($(SANITIZE),)
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT      := -O1 -g
+endif
+
+CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -DCGSIM_VERSION='"$(VERSION)"'
+CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -MMD -MP
+LDFLAGS  += $(SANFLAGS)
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+LIB_SRC   := $(sort $(wildcard cgroup/*.c scheduler/*.c sim/*.c))
+LIB_SRC   := $(filter-out sim/main.c,$(LIB_SRC))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ  := $(BUILD)/obj/sim/main.o
+UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+LIB       := $(BUILD)/libcgsim.a
+UNIT_BIN  := $(BUILD)/tests/unit-tests
+# The normal build puts the program at ./cgsim, the sanitizer build inside its build tree.
+BIN       := $(if $(SANITIZE),$(BUILD)/cgsim,cgsim)
+
+all: $(BIN)
+
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(PKG_LIBS) -lm
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/obj/tests/%.o: tests/%.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CRIT_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(CRIT_LIBS) $(PKG_LIBS) -lm
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+# ---- tests --------------------------------------------------------------------------------
+
+# `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
+# pass in its own build tree so that the two builds never mix objects.
+test: deps
+	$(MAKE) --no-print-directory check
+	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
+
+check: check-unit check-cases
+
+check-unit: $(UNIT_BIN)
+	$(UNIT_BIN) --jobs 2
+
+check-cases: $(BIN)
+	tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+
+memcheck: $(BIN) $(UNIT_BIN)
+	VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
+	    tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
+	    --trace-children=yes $(UNIT_BIN) --jobs 1
+
+# ---- demo, bench, deps, install -----------------------------------------------------------
+
+demo: deps
+	$(MAKE) --no-print-directory all
+	./cgsim cgroupfs scenarios/thread-mode-tour.cgs
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# Installs only what is missing, so that a machine set up once is not touched again.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
+	        || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	    echo "deps: installing$$missing"; \
+	    $$sudo apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+install: all
+	install -D -m 0755 cgsim $(DESTDIR)$(PREFIX)/bin/cgsim
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/cgsim/README.md
+	for f in docs/*.md; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/doc/cgsim/$$f; done
+
+clean:
+	rm -rf build cgsim
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

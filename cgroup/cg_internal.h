@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cgroup/cg_internal.h - what the files of cgroup/ share and nobody else may use.
+ *
+ * The structures mirror the kernel's fields of the same names (struct cgroup in
+ * include/linux/cgroup-defs.h) where the model keeps the same state; derived predicates live in
+ * hier.c, as in kernel/cgroup/cgroup.c.
+ */
+#ifndef CGSIM_CG_INTERNAL_H
+#define CGSIM_CG_INTERNAL_H
+
+#include "cgroup/cgroup.h"
+
+#include <limits.h>
+
+#define CG__NAME_MAX 255	/* kernfs: NAME_MAX */
+
+struct cg_thread;
+
+/* Intrusive doubly linked list of the threads attached to one cgroup. */
+struct cg__tlist {
+	struct cg_thread *head;
+	int count;
+};
+
+struct cg_cgroup {
+	int id;
+	char *name;
+	struct cg_cgroup *parent;
+	struct cg_cgroup *children;	/* first child; siblings in creation order */
+	struct cg_cgroup *last_child;
+	struct cg_cgroup *next, *prev;	/* siblings */
+	int level;			/* root 0 */
+
+	/*
+	 * v2: the resource domain. Itself for a domain or thread root, the thread root for a
+	 * threaded cgroup; cgroup_is_threaded(c) is dom_cgrp != c (kernel: cgrp->dom_cgrp).
+	 */
+	struct cg_cgroup *dom_cgrp;
+	int nr_threaded_children;	/* live threaded children */
+
+	/* Populated state as cgroup_update_populated() keeps it. */
+	struct cg__tlist tasks;		/* threads here; tasks.count stands for nr_populated_csets */
+	int nr_populated_domain_children;
+	int nr_populated_threaded_children;
+
+	int nr_descendants;
+	int max_depth;			/* INT_MAX = "max" */
+	int max_descendants;
+
+	cg_mask subtree_control;
+	bool freeze;			/* cgroup.freeze as written */
+
+	/* rfc2017: the thread root of the subtree this cgroup is in, NULL outside thread mode. */
+	struct cg_cgroup *rfc_root;
+
+	/* The cpu css: present iff cpu is in the parent's subtree_control (always on v1). */
+	bool has_cpu;
+	struct cg_cpu_params cpu;
+};
+
+struct cg_process;
+
+struct cg_thread {
+	int tid;
+	int index;			/* N of NAME.N, 1-based */
+	bool dead;
+	struct cg_process *proc;
+	struct cg_cgroup *cg;
+	struct cg_thread *next, *prev;	/* in cg->tasks */
+};
+
+struct cg_process {
+	char *name;
+	int nthreads;
+	bool dead;
+	struct cg_thread **threads;	/* [0] is the leader, NAME.1 */
+};
+
+struct cg_hier {
+	enum cg_semantics sem;
+	cg_mask root_mask;		/* controllers bound to the hierarchy (cgroup.controllers of /) */
+	bool touched;			/* something happened: the root mask is fixed */
+
+	struct cg_cgroup **cgroups;	/* by id; NULL once removed */
+	int nr_cgroups, cap_cgroups;
+	struct cg_cgroup *root;
+
+	struct cg_thread **threads;	/* by tid; [0] unused */
+	int nr_threads, cap_threads;
+
+	struct cg_process **procs;	/* in creation order */
+	int nr_procs, cap_procs;
+	/* Open-addressing hash of process names to indexes in procs[]. */
+	int *name_slots;
+	int cap_slots;
+
+	cg_observer_fn *obs;
+	void *obs_ctx;
+	cg_stat_fn *stat;
+	void *stat_ctx;
+};
+
+/* hier.c */
+bool cg__is_threaded(const struct cg_cgroup *c);
+bool cg__is_mixable(const struct cg_cgroup *c);
+bool cg__can_be_thread_root(const struct cg_cgroup *c);
+bool cg__is_thread_root(const struct cg_cgroup *c);
+bool cg__is_valid_domain(const struct cg_cgroup *c);
+bool cg__is_populated(const struct cg_cgroup *c);
+cg_mask cg__control(const struct cg_hier *h, const struct cg_cgroup *c);
+const char *cg__type_name(const struct cg_cgroup *c);
+int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **out);
+int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c);
+int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf);
+int cg__procs_write(struct cg_hier *h, struct cg_cgroup *dst, const char *buf, bool threadgroup);
+int cg__kill(struct cg_hier *h, struct cg_cgroup *c);
+int cg__rfc_threads_mode(struct cg_hier *h, struct cg_cgroup *c, bool enable);
+int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread **out);
+void cg__emit(struct cg_hier *h, const struct cg_event *ev);
+void cg__cpu_defaults(struct cg_cpu_params *p);
+int cg__tg_of(const struct cg_cgroup *c);
+
+/* files.c */
+int cg__file_read(struct cg_hier *h, struct cg_cgroup *c, const char *file, char **out);
+int cg__file_write(struct cg_hier *h, struct cg_cgroup *c, const char *file, const char *value);
+bool cg__file_exists(const struct cg_hier *h, const struct cg_cgroup *c, const char *file);
+
+/* parse.c: the kernel's kstrto*() and friends, so that odd input is refused as it refuses it */
+int cg__kstrtoull(const char *s, unsigned int base, unsigned long long *res);
+int cg__kstrtoll(const char *s, unsigned int base, long long *res);
+char *cg__strstrip(char *s);
+
+/* A growable text buffer for file contents. */
+struct cg__buf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+void cg__buf_printf(struct cg__buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cg__buf_add(struct cg__buf *b, const char *s, size_t n);
+int cg__buf_finish(struct cg__buf *b, char **out);
+
+#endif /* CGSIM_CG_INTERNAL_H */

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cgroup/cgroup.h - the cgroup hierarchy model: the module's whole interface.
+ *
+ * One `struct cg_hier` is one mounted hierarchy with one rule set (v2, rfc2017 or v1). It holds
+ * cgroups, processes and their threads, and answers cgroupfs operations (mkdir, rmdir, read and
+ * write of interface files) exactly as the kernel does, errno included; docs/cgroup-model.md
+ * lists every rule with the kernel function it mirrors.
+ *
+ * Conventions: functions return 0 or a negative errno (the kernel's numbers from <errno.h>);
+ * -CG_ENONAME is our own code for "the value names no process or thread the model knows"
+ * (a script error, not a kernel answer). Cgroups and threads are identified by small integer
+ * ids that are never reused: cgroup 0 is the root, thread ids are the tids (1, 2, ... in
+ * creation order). The model knows nothing of the scheduler; it tells an observer what changed.
+ */
+#ifndef CGSIM_CGROUP_H
+#define CGSIM_CGROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CG_ENONAME 4095	/* returned negated: no process or thread of that name */
+
+enum cg_semantics {
+	CG_SEM_V2,	/* cgroup v2, thread mode as merged in 4.14 */
+	CG_SEM_RFC2017,	/* Tejun Heo's February 2017 thread-mode proposal */
+	CG_SEM_V1,	/* the cgroup v1 cpu hierarchy */
+};
+
+/* Controllers in the kernel's subsystem order (include/linux/cgroup_subsys.h). */
+enum cg_ctrl {
+	CG_CTRL_CPUSET,
+	CG_CTRL_CPU,
+	CG_CTRL_IO,
+	CG_CTRL_MEMORY,
+	CG_CTRL_PERF_EVENT,	/* implicit on v2: never listed, never enabled by hand */
+	CG_CTRL_HUGETLB,
+	CG_CTRL_PIDS,
+	CG_CTRL_RDMA,
+	CG_CTRL_MISC,
+	CG_CTRL_COUNT
+};
+
+typedef uint32_t cg_mask;
+#define CG_MASK(c) ((cg_mask)1u << (c))
+/* Controllers with .threaded = true (cpu, cpuset, perf_event, pids). */
+#define CG_THREADED_MASK \
+	(CG_MASK(CG_CTRL_CPUSET) | CG_MASK(CG_CTRL_CPU) | CG_MASK(CG_CTRL_PERF_EVENT) | \
+	 CG_MASK(CG_CTRL_PIDS))
+
+/* The kernel's RUNTIME_INF: no quota. */
+#define CG_QUOTA_MAX UINT64_MAX
+
+/* The cpu controller's settings of one task group, in kernel units. */
+struct cg_cpu_params {
+	unsigned long shares;	/* tg->shares unscaled: 1024 for cpu.weight 100 */
+	bool idle;		/* cpu.idle */
+	uint64_t quota_us;	/* CG_QUOTA_MAX when unlimited */
+	uint64_t period_us;
+	uint64_t burst_us;
+};
+
+/* What the observer is told. Ids are cgroup ids; a task group has its cgroup's id. */
+enum cg_event_kind {
+	CG_EV_TG_CREATED,	/* cgroup got a cpu css: .cgroup, .parent_tg */
+	CG_EV_TG_DESTROYED,	/* cgroup lost its cpu css (no thread is left in it) */
+	CG_EV_THREAD_NEW,	/* .thread created, in task group .new_tg */
+	CG_EV_THREAD_MOVED,	/* .thread from task group .old_tg to .new_tg (cgroup .cgroup) */
+	CG_EV_THREAD_EXITED,	/* .thread killed (cgroup.kill), it was in .old_tg */
+	CG_EV_TG_PARAMS,	/* weight, idle or bandwidth of task group .cgroup changed */
+	CG_EV_THREADED,		/* cgroup .cgroup became threaded (informational) */
+};
+
+struct cg_event {
+	enum cg_event_kind kind;
+	int cgroup;
+	int parent_tg;
+	int thread;
+	int old_tg;
+	int new_tg;
+};
+
+typedef void cg_observer_fn(void *ctx, const struct cg_event *ev);
+
+/* cpu.stat counters supplied by whoever runs the simulation (all zero without one). */
+struct cg_cpu_stat {
+	uint64_t usage_usec, user_usec, system_usec, nice_usec;
+	uint64_t nr_periods, nr_throttled, throttled_usec, nr_bursts, burst_usec;
+};
+typedef void cg_stat_fn(void *ctx, int cgroup, struct cg_cpu_stat *out);
+
+struct cg_hier;
+
+/**
+ * cg_hier_new() - create a hierarchy holding only its root cgroup.
+ * @sem: the rule set.
+ *
+ * The root offers every controller the model knows (v2, rfc2017) until cg_set_root_controllers()
+ * says otherwise. Returns NULL when out of memory; free with cg_hier_free().
+ */
+struct cg_hier *cg_hier_new(enum cg_semantics sem);
+void cg_hier_free(struct cg_hier *h);
+enum cg_semantics cg_hier_semantics(const struct cg_hier *h);
+
+/** cg_semantics_parse() - "v2", "rfc2017" or "v1" to its enum; -EINVAL otherwise. */
+int cg_semantics_parse(const char *name, enum cg_semantics *out);
+const char *cg_semantics_name(enum cg_semantics sem);
+
+/** cg_ctrl_name() - the controller's name as cgroupfs spells it. */
+const char *cg_ctrl_name(enum cg_ctrl c);
+/** cg_ctrl_parse() - name to controller; -EINVAL for a name the model does not know. */
+int cg_ctrl_parse(const char *name, enum cg_ctrl *out);
+
+/**
+ * cg_set_root_controllers() - choose the controllers bound to this hierarchy (what the root's
+ * cgroup.controllers lists). Only before any cgroup, process or subtree_control change;
+ * -EBUSY after, -EINVAL for perf_event (implicit) or on v1 for anything but cpu.
+ */
+int cg_set_root_controllers(struct cg_hier *h, cg_mask mask);
+
+/** cg_set_observer() - the one observer told of every change (NULL to stop). */
+void cg_set_observer(struct cg_hier *h, cg_observer_fn *fn, void *ctx);
+/** cg_set_stat_provider() - where cpu.stat reads get their numbers. */
+void cg_set_stat_provider(struct cg_hier *h, cg_stat_fn *fn, void *ctx);
+
+/* ---- cgroupfs operations. Paths are relative to the root; "" or "." is the root. ---- */
+
+int cg_mkdir(struct cg_hier *h, const char *path);
+int cg_rmdir(struct cg_hier *h, const char *path);
+/**
+ * cg_write() - write @value to the interface file @path ("DIR/FILE" or "FILE" for the root's).
+ * Returns 0 or the kernel's negative errno (ENOENT for a file that does not exist there).
+ */
+int cg_write(struct cg_hier *h, const char *path, const char *value);
+/**
+ * cg_read() - read the interface file @path.
+ * @out: on success, a malloc'ed NUL-terminated copy of the content (lines end in '\n'; pids and
+ *       tids are written as names, sorted by process name then thread number); the caller frees.
+ * Returns 0 or a negative errno (*out untouched).
+ */
+int cg_read(struct cg_hier *h, const char *path, char **out);
+
+/**
+ * cg_proc_new() - create process @name with @nthreads threads (NAME.1 .. NAME.N) in the root.
+ * Returns the process's pid (the tid of NAME.1) or -EEXIST for a name in use, -EINVAL for a bad
+ * name or count (names: letters, digits, '_', '-', not starting with a digit, at most 63 bytes),
+ * -ENOMEM.
+ */
+int cg_proc_new(struct cg_hier *h, const char *name, int nthreads);
+
+/* ---- typed queries, for the scheduler and the scenario loader ---- */
+
+/** cg_lookup() - cgroup id of @path, or -ENOENT. */
+int cg_lookup(const struct cg_hier *h, const char *path);
+/** cg_path() - the cgroup's path ("/" for the root) into @buf; returns @buf. */
+const char *cg_path(const struct cg_hier *h, int cgroup, char *buf, size_t len);
+/** cg_cgroup_parent() - parent cgroup id, -1 for the root or a dead id. */
+int cg_cgroup_parent(const struct cg_hier *h, int cgroup);
+/** cg_cgroup_alive() - whether @cgroup names a live cgroup. */
+bool cg_cgroup_alive(const struct cg_hier *h, int cgroup);
+/** cg_cgroup_max_id() - one more than the largest cgroup id ever given. */
+int cg_cgroup_max_id(const struct cg_hier *h);
+
+/** cg_thread_max_id() - one more than the largest tid ever given (tids start at 1). */
+int cg_thread_max_id(const struct cg_hier *h);
+/** cg_thread_lookup() - tid of "NAME.N" or of process "NAME" (its main thread); -CG_ENONAME. */
+int cg_thread_lookup(const struct cg_hier *h, const char *name);
+/** cg_thread_alive() - whether @tid is a live thread. */
+bool cg_thread_alive(const struct cg_hier *h, int tid);
+/** cg_thread_cgroup() - the cgroup holding thread @tid, or -ESRCH. */
+int cg_thread_cgroup(const struct cg_hier *h, int tid);
+/** cg_thread_name() - "NAME.N" into @buf; returns @buf. */
+const char *cg_thread_name(const struct cg_hier *h, int tid, char *buf, size_t len);
+/** cg_thread_pid() - tid of the thread's process leader. */
+int cg_thread_pid(const struct cg_hier *h, int tid);
+
+/**
+ * cg_thread_tg() - the thread's cpu task group: the nearest ancestor-or-self of its cgroup that
+ * has a cpu css (cpu enabled in its parent's subtree_control; every cgroup on v1), else 0.
+ */
+int cg_thread_tg(const struct cg_hier *h, int tid);
+/** cg_is_tg() - whether @cgroup is a task group (has a cpu css; the root always). */
+bool cg_is_tg(const struct cg_hier *h, int cgroup);
+/** cg_tg_parent() - the parent task group of task group @cgroup (-1 for the root). */
+int cg_tg_parent(const struct cg_hier *h, int cgroup);
+/** cg_tg_params() - the cpu settings of task group @cgroup; -ENOENT if it is none. */
+int cg_tg_params(const struct cg_hier *h, int cgroup, struct cg_cpu_params *out);
+
+/** cg_check() - verify the model's invariants (counters, links, types); 0 or -EUCLEAN. */
+int cg_check(const struct cg_hier *h);
+
+/* ---- the .cgs interpreter (cgroup/script.c); see docs/cgroup-model.md ---- */
+
+/**
+ * cg_script_run() - run the script @text (named @fname in messages) against a new hierarchy
+ * with rule set @sem and append one result line per operation to @out (cgroupfs-script.md's
+ * format). On a malformed line nothing more is run, a message "FNAME:LINE:COL: ..." is put in
+ * @err (size @errlen) and -EINVAL returned; -ENOMEM when out of memory; 0 otherwise.
+ * @out is a malloc'ed buffer the caller frees (set even on error, possibly NULL).
+ */
+int cg_script_run(enum cg_semantics sem, const char *fname, const char *text, char **out,
+		  char *err, size_t errlen);
+
+/** cg_errno_name() - "EBUSY" for EBUSY (EOPNOTSUPP for 95); "E?" if unknown. */
+const char *cg_errno_name(int err);
+
+#endif /* CGSIM_CGROUP_H */

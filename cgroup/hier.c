@@ -1,0 +1,1323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cgroup/hier.c - the hierarchy: cgroups, processes, threads, their types and the rules that
+ * move them. Each rule names the kernel function (kernel/cgroup/cgroup.c unless said otherwise)
+ * whose checks it repeats, in the same order, so that the first failing check gives the same
+ * errno as the kernel.
+ */
+#include "cgroup/cg_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const ctrl_names[CG_CTRL_COUNT] = {
+	[CG_CTRL_CPUSET] = "cpuset",	 [CG_CTRL_CPU] = "cpu",	      [CG_CTRL_IO] = "io",
+	[CG_CTRL_MEMORY] = "memory",	 [CG_CTRL_PERF_EVENT] = "perf_event",
+	[CG_CTRL_HUGETLB] = "hugetlb", [CG_CTRL_PIDS] = "pids",    [CG_CTRL_RDMA] = "rdma",
+	[CG_CTRL_MISC] = "misc",
+};
+
+/* Controllers a v2 root offers by default: every one but the implicit perf_event. */
+#define VISIBLE_MASK (((cg_mask)1u << CG_CTRL_COUNT) - 1 - CG_MASK(CG_CTRL_PERF_EVENT))
+
+const char *cg_ctrl_name(enum cg_ctrl c)
+{
+	return (unsigned)c < CG_CTRL_COUNT ? ctrl_names[c] : "?";
+}
+
+int cg_ctrl_parse(const char *name, enum cg_ctrl *out)
+{
+	for (int i = 0; i < CG_CTRL_COUNT; i++) {
+		if (!strcmp(name, ctrl_names[i])) {
+			*out = (enum cg_ctrl)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int cg_semantics_parse(const char *name, enum cg_semantics *out)
+{
+	if (!strcmp(name, "v2"))
+		*out = CG_SEM_V2;
+	else if (!strcmp(name, "rfc2017"))
+		*out = CG_SEM_RFC2017;
+	else if (!strcmp(name, "v1"))
+		*out = CG_SEM_V1;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *cg_semantics_name(enum cg_semantics sem)
+{
+	switch (sem) {
+	case CG_SEM_V2: return "v2";
+	case CG_SEM_RFC2017: return "rfc2017";
+	case CG_SEM_V1: return "v1";
+	}
+	return "?";
+}
+
+/* ---- predicates (kernel/cgroup/cgroup.c, same names without the cgroup_ prefix) ---------- */
+
+bool cg__is_threaded(const struct cg_cgroup *c)
+{
+	return c->dom_cgrp != c;
+}
+
+/* The root is not under domain-level resource control: it may mix threads and domains. */
+bool cg__is_mixable(const struct cg_cgroup *c)
+{
+	return c->parent == NULL;
+}
+
+/* cgroup_can_be_thread_root(): the cgroup's own tasks do not count, populated domain children
+ * and domain controllers in its subtree_control do. */
+bool cg__can_be_thread_root(const struct cg_cgroup *c)
+{
+	if (cg__is_mixable(c))
+		return true;
+	if (cg__is_threaded(c))
+		return false;
+	if (c->nr_populated_domain_children)
+		return false;
+	if (c->subtree_control & ~CG_THREADED_MASK)
+		return false;
+	return true;
+}
+
+/* cgroup_is_thread_root(): a threaded child, or tasks together with a threaded controller. */
+bool cg__is_thread_root(const struct cg_cgroup *c)
+{
+	if (cg__is_threaded(c))
+		return false;
+	if (c->nr_threaded_children)
+		return true;
+	if (c->tasks.count && (c->subtree_control & CG_THREADED_MASK))
+		return true;
+	return false;
+}
+
+/* cgroup_is_valid_domain(): neither threaded itself nor below a threaded cgroup or a
+ * non-root thread root. */
+bool cg__is_valid_domain(const struct cg_cgroup *c)
+{
+	if (cg__is_threaded(c))
+		return false;
+	while ((c = c->parent)) {
+		if (!cg__is_mixable(c) && cg__is_thread_root(c))
+			return false;
+		if (cg__is_threaded(c))
+			return false;
+	}
+	return true;
+}
+
+bool cg__is_populated(const struct cg_cgroup *c)
+{
+	return c->tasks.count + c->nr_populated_domain_children +
+	       c->nr_populated_threaded_children;
+}
+
+/* Threaded in the sense of the rule set: v2 threaded, rfc2017 a member below a thread root. */
+static bool member_like(const struct cg_hier *h, const struct cg_cgroup *c)
+{
+	if (h->sem == CG_SEM_RFC2017)
+		return c->rfc_root && c->rfc_root != c;
+	if (h->sem == CG_SEM_V2)
+		return cg__is_threaded(c);
+	return false;
+}
+
+/* cgroup_control(): what cgroup.controllers shows and subtree_control may enable. */
+cg_mask cg__control(const struct cg_hier *h, const struct cg_cgroup *c)
+{
+	cg_mask m;
+
+	if (!c->parent)
+		return h->root_mask;
+	m = c->parent->subtree_control;
+	if (member_like(h, c))
+		m &= CG_THREADED_MASK;
+	return m;
+}
+
+/* cgroup_type_show(): the order of the tests matters (threaded wins over invalid). */
+const char *cg__type_name(const struct cg_cgroup *c)
+{
+	if (cg__is_threaded(c))
+		return "threaded";
+	if (!cg__is_valid_domain(c))
+		return "domain invalid";
+	if (cg__is_thread_root(c))
+		return "domain threaded";
+	return "domain";
+}
+
+/* ---- hierarchy life cycle ---------------------------------------------------------------- */
+
+void cg__cpu_defaults(struct cg_cpu_params *p)
+{
+	p->shares = 1024;	/* scale_load_down(NICE_0_LOAD): cpu.weight 100 */
+	p->idle = false;
+	p->quota_us = CG_QUOTA_MAX;
+	p->period_us = 100000;	/* default_bw_period_us() */
+	p->burst_us = 0;
+}
+
+void cg__emit(struct cg_hier *h, const struct cg_event *ev)
+{
+	if (h->obs)
+		h->obs(h->obs_ctx, ev);
+}
+
+int cg__tg_of(const struct cg_cgroup *c)
+{
+	while (c->parent && !c->has_cpu)
+		c = c->parent;
+	return c->id;
+}
+
+static int grow(void **arr, int *cap, int need, size_t elem)
+{
+	void *p;
+	int ncap;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > INT_MAX / 2)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	p = realloc(*arr, (size_t)ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static struct cg_cgroup *cgroup_alloc(struct cg_hier *h, const char *name, size_t len)
+{
+	struct cg_cgroup *c;
+
+	if (grow((void **)&h->cgroups, &h->cap_cgroups, h->nr_cgroups + 1, sizeof(*h->cgroups)))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->name = malloc(len + 1);
+	if (!c->name) {
+		free(c);
+		return NULL;
+	}
+	memcpy(c->name, name, len);
+	c->name[len] = '\0';
+	c->id = h->nr_cgroups;
+	c->dom_cgrp = c;
+	c->max_depth = INT_MAX;
+	c->max_descendants = INT_MAX;
+	cg__cpu_defaults(&c->cpu);
+	h->cgroups[h->nr_cgroups++] = c;
+	return c;
+}
+
+struct cg_hier *cg_hier_new(enum cg_semantics sem)
+{
+	struct cg_hier *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->sem = sem;
+	h->root_mask = sem == CG_SEM_V1 ? CG_MASK(CG_CTRL_CPU) : VISIBLE_MASK;
+	h->nr_threads = 1;	/* tid 0 is "the writer itself", never a model thread */
+	h->root = cgroup_alloc(h, "", 0);
+	if (!h->root) {
+		cg_hier_free(h);
+		return NULL;
+	}
+	h->root->has_cpu = true;	/* the root task group always exists */
+	return h;
+}
+
+void cg_hier_free(struct cg_hier *h)
+{
+	if (!h)
+		return;
+	for (int i = 0; i < h->nr_cgroups; i++) {
+		if (h->cgroups[i]) {
+			free(h->cgroups[i]->name);
+			free(h->cgroups[i]);
+		}
+	}
+	for (int i = 1; i < h->nr_threads; i++)
+		free(h->threads[i]);
+	for (int i = 0; i < h->nr_procs; i++) {
+		free(h->procs[i]->name);
+		free(h->procs[i]->threads);
+		free(h->procs[i]);
+	}
+	free(h->cgroups);
+	free(h->threads);
+	free(h->procs);
+	free(h->name_slots);
+	free(h);
+}
+
+enum cg_semantics cg_hier_semantics(const struct cg_hier *h)
+{
+	return h->sem;
+}
+
+int cg_set_root_controllers(struct cg_hier *h, cg_mask mask)
+{
+	if (h->touched)
+		return -EBUSY;
+	if (mask & CG_MASK(CG_CTRL_PERF_EVENT))
+		return -EINVAL;
+	if (mask >> CG_CTRL_COUNT)
+		return -EINVAL;
+	if (h->sem == CG_SEM_V1 && mask != CG_MASK(CG_CTRL_CPU))
+		return -EINVAL;
+	h->root_mask = mask;
+	return 0;
+}
+
+void cg_set_observer(struct cg_hier *h, cg_observer_fn *fn, void *ctx)
+{
+	h->obs = fn;
+	h->obs_ctx = ctx;
+}
+
+void cg_set_stat_provider(struct cg_hier *h, cg_stat_fn *fn, void *ctx)
+{
+	h->stat = fn;
+	h->stat_ctx = ctx;
+}
+
+/* ---- paths ------------------------------------------------------------------------------- */
+
+static struct cg_cgroup *child_named(const struct cg_cgroup *c, const char *name, size_t len)
+{
+	for (struct cg_cgroup *k = c->children; k; k = k->next)
+		if (strlen(k->name) == len && !memcmp(k->name, name, len))
+			return k;
+	return NULL;
+}
+
+static bool is_file_name(const struct cg_hier *h, const struct cg_cgroup *c, const char *name,
+			 size_t len)
+{
+	char buf[CG__NAME_MAX + 1];
+
+	if (len > CG__NAME_MAX)
+		return false;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return cg__file_exists(h, c, buf);
+}
+
+/*
+ * Walk @path component by component as a path lookup in cgroupfs would: "" and "." stay,
+ * ".." goes up (not above the root), a component naming an interface file is -ENOTDIR when
+ * more follows, a missing one -ENOENT.
+ */
+int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **out)
+{
+	struct cg_cgroup *c = h->root;
+	const char *p = path;
+
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		struct cg_cgroup *k;
+
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			/* stay */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			if (c->parent)
+				c = c->parent;
+		} else if ((k = child_named(c, p, len))) {
+			c = k;
+		} else if (is_file_name(h, c, p, len)) {
+			return -ENOTDIR;
+		} else {
+			return -ENOENT;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	*out = c;
+	return 0;
+}
+
+int cg_lookup(const struct cg_hier *h, const char *path)
+{
+	struct cg_cgroup *c;
+	int r = cg__resolve(h, path, &c);
+
+	return r ? -ENOENT : c->id;
+}
+
+static struct cg_cgroup *cg_get(const struct cg_hier *h, int id)
+{
+	return id >= 0 && id < h->nr_cgroups ? h->cgroups[id] : NULL;
+}
+
+const char *cg_path(const struct cg_hier *h, int cgroup, char *buf, size_t len)
+{
+	const struct cg_cgroup *c = cg_get(h, cgroup);
+	const struct cg_cgroup *chain[256];
+	size_t n = 0, pos = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!c)
+		return buf;
+	if (!c->parent) {
+		snprintf(buf, len, "/");
+		return buf;
+	}
+	for (; c->parent && n < 256; c = c->parent)
+		chain[n++] = c;
+	while (n--) {
+		int w = snprintf(buf + pos, len - pos, "%s%s", pos ? "/" : "", chain[n]->name);
+
+		if (w < 0 || (size_t)w >= len - pos)
+			break;
+		pos += (size_t)w;
+	}
+	return buf;
+}
+
+int cg_cgroup_parent(const struct cg_hier *h, int cgroup)
+{
+	const struct cg_cgroup *c = cg_get(h, cgroup);
+
+	return c && c->parent ? c->parent->id : -1;
+}
+
+bool cg_cgroup_alive(const struct cg_hier *h, int cgroup)
+{
+	return cg_get(h, cgroup) != NULL;
+}
+
+int cg_cgroup_max_id(const struct cg_hier *h)
+{
+	return h->nr_cgroups;
+}
+
+/* ---- populated state (cgroup_update_populated) ------------------------------------------- */
+
+/*
+ * @c's own task count just changed; it was populated iff @was. Carry the change upward: a
+ * populated child is counted once in its parent, as domain or threaded, and the walk stops at
+ * the first cgroup whose populated state does not change, as in the kernel.
+ */
+static void propagate_populated(struct cg_cgroup *c, bool was)
+{
+	while (c->parent && was != cg__is_populated(c)) {
+		struct cg_cgroup *p = c->parent;
+		int adj = cg__is_populated(c) ? 1 : -1;
+
+		was = cg__is_populated(p);
+		if (cg__is_threaded(c))
+			p->nr_populated_threaded_children += adj;
+		else
+			p->nr_populated_domain_children += adj;
+		c = p;
+	}
+}
+
+static void tasks_del(struct cg_thread *t)
+{
+	struct cg_cgroup *c = t->cg;
+	bool was = cg__is_populated(c);
+
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		c->tasks.head = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	t->next = t->prev = NULL;
+	t->cg = NULL;
+	c->tasks.count--;
+	propagate_populated(c, was);
+}
+
+static void tasks_add(struct cg_thread *t, struct cg_cgroup *c)
+{
+	bool was = cg__is_populated(c);
+
+	t->cg = c;
+	t->prev = NULL;
+	t->next = c->tasks.head;
+	if (c->tasks.head)
+		c->tasks.head->prev = t;
+	c->tasks.head = t;
+	c->tasks.count++;
+	propagate_populated(c, was);
+}
+
+/* ---- processes and threads --------------------------------------------------------------- */
+
+static uint64_t name_hash(const char *s, size_t len)
+{
+	uint64_t x = 1469598103934665603ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= (unsigned char)s[i];
+		x *= 1099511628211ull;
+	}
+	return x;
+}
+
+/* Index in procs[] of the process called @name (@len bytes), or -1. */
+static int proc_find(const struct cg_hier *h, const char *name, size_t len)
+{
+	if (!h->cap_slots)
+		return -1;
+	for (size_t i = name_hash(name, len) & (size_t)(h->cap_slots - 1);;
+	     i = (i + 1) & (size_t)(h->cap_slots - 1)) {
+		int k = h->name_slots[i];
+
+		if (k < 0)
+			return -1;
+		if (strlen(h->procs[k]->name) == len && !memcmp(h->procs[k]->name, name, len))
+			return k;
+	}
+}
+
+/* Keep the table at most half full; rebuild on growth (a power of two). */
+static int slots_reserve(struct cg_hier *h, int nprocs)
+{
+	int cap = h->cap_slots ? h->cap_slots : 64;
+	int *slots;
+
+	if (nprocs * 2 <= h->cap_slots)
+		return 0;
+	while (nprocs * 2 > cap) {
+		if (cap > INT_MAX / 2)
+			return -ENOMEM;
+		cap *= 2;
+	}
+	slots = malloc((size_t)cap * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (int i = 0; i < cap; i++)
+		slots[i] = -1;
+	for (int k = 0; k < h->nr_procs; k++) {
+		const char *n = h->procs[k]->name;
+		size_t i = name_hash(n, strlen(n)) & (size_t)(cap - 1);
+
+		while (slots[i] >= 0)
+			i = (i + 1) & (size_t)(cap - 1);
+		slots[i] = k;
+	}
+	free(h->name_slots);
+	h->name_slots = slots;
+	h->cap_slots = cap;
+	return 0;
+}
+
+static bool valid_proc_name(const char *s, size_t len)
+{
+	if (len == 0 || len > 63 || isdigit((unsigned char)s[0]) || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return false;
+	return true;
+}
+
+#define CG_MAX_THREADS 10000000
+
+int cg_proc_new(struct cg_hier *h, const char *name, int nthreads)
+{
+	size_t len = strlen(name);
+	struct cg_process *p;
+	int pid;
+
+	if (!valid_proc_name(name, len) || nthreads < 1 ||
+	    nthreads > CG_MAX_THREADS - h->nr_threads)
+		return -EINVAL;
+	if (proc_find(h, name, len) >= 0)
+		return -EEXIST;
+	if (slots_reserve(h, h->nr_procs + 1) ||
+	    grow((void **)&h->procs, &h->cap_procs, h->nr_procs + 1, sizeof(*h->procs)) ||
+	    grow((void **)&h->threads, &h->cap_threads, h->nr_threads + nthreads,
+		 sizeof(*h->threads)))
+		return -ENOMEM;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->name = strdup(name);
+	p->threads = calloc((size_t)nthreads, sizeof(*p->threads));
+	if (!p->name || !p->threads)
+		goto fail;
+	for (int i = 0; i < nthreads; i++) {
+		p->threads[i] = calloc(1, sizeof(**p->threads));
+		if (!p->threads[i])
+			goto fail;
+	}
+	p->nthreads = nthreads;
+	h->touched = true;
+	pid = h->nr_threads;
+	for (int i = 0; i < nthreads; i++) {
+		struct cg_thread *t = p->threads[i];
+		struct cg_event ev = { .kind = CG_EV_THREAD_NEW };
+
+		t->tid = h->nr_threads;
+		t->index = i + 1;
+		t->proc = p;
+		h->threads[h->nr_threads++] = t;
+		tasks_add(t, h->root);
+		ev.thread = t->tid;
+		ev.cgroup = 0;
+		ev.new_tg = ev.old_tg = 0;
+		cg__emit(h, &ev);
+	}
+	{
+		size_t i = name_hash(name, len) & (size_t)(h->cap_slots - 1);
+
+		while (h->name_slots[i] >= 0)
+			i = (i + 1) & (size_t)(h->cap_slots - 1);
+		h->name_slots[i] = h->nr_procs;
+	}
+	h->procs[h->nr_procs++] = p;
+	return pid;
+fail:
+	if (p->threads)
+		for (int i = 0; i < nthreads; i++)
+			free(p->threads[i]);
+	free(p->threads);
+	free(p->name);
+	free(p);
+	return -ENOMEM;
+}
+
+static struct cg_thread *thread_get(const struct cg_hier *h, int tid)
+{
+	return tid >= 1 && tid < h->nr_threads ? h->threads[tid] : NULL;
+}
+
+/*
+ * Find a process or thread the model knows by "NAME" or "NAME.N" (@len bytes); NULL when no
+ * such name was ever created.
+ */
+static struct cg_thread *thread_by_name(const struct cg_hier *h, const char *s, size_t len)
+{
+	const char *dot = memchr(s, '.', len);
+	size_t plen = dot ? (size_t)(dot - s) : len;
+	unsigned long long n = 1;
+	int k;
+
+	if (dot) {
+		char num[24];
+		size_t nlen = len - plen - 1;
+
+		if (nlen == 0 || nlen >= sizeof(num) || dot[1] == '0')
+			return NULL;
+		memcpy(num, dot + 1, nlen);
+		num[nlen] = '\0';
+		for (size_t i = 0; i < nlen; i++)
+			if (!isdigit((unsigned char)num[i]))
+				return NULL;
+		n = strtoull(num, NULL, 10);
+	}
+	k = proc_find(h, s, plen);
+	if (k < 0 || n < 1 || n > (unsigned long long)h->procs[k]->nthreads)
+		return NULL;
+	return h->procs[k]->threads[n - 1];
+}
+
+int cg_thread_lookup(const struct cg_hier *h, const char *name)
+{
+	struct cg_thread *t = thread_by_name(h, name, strlen(name));
+
+	return t ? t->tid : -CG_ENONAME;
+}
+
+/* Does @s look like a process or thread name (as opposed to garbage the kernel would refuse)? */
+static bool name_syntax(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	size_t plen = dot ? (size_t)(dot - s) : strlen(s);
+
+	if (!valid_proc_name(s, plen))
+		return false;
+	if (dot) {
+		if (!dot[1])
+			return false;
+		for (const char *q = dot + 1; *q; q++)
+			if (!isdigit((unsigned char)*q))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * cgroup_procs_write_start(): the buffer is stripped and must be a non-negative integer
+ * (kstrtoint, base 0), else -EINVAL; 0 means the writer, which the model does not contain, and
+ * an unknown pid is -ESRCH. The model also accepts a process or thread name in place of the
+ * number; a name it never created is -CG_ENONAME, the name of a killed thread -ESRCH.
+ */
+int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread **out)
+{
+	char tmp[128];
+	char *s;
+	size_t n = strlen(buf);
+	struct cg_thread *t;
+
+	if (n >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, n + 1);
+	s = cg__strstrip(tmp);
+	if (*s && !name_syntax(s)) {
+		long long pid;
+
+		if (cg__kstrtoll(s, 0, &pid) || pid < 0 || pid > INT_MAX)
+			return -EINVAL;
+		t = thread_get(h, (int)pid);
+		if (!t || t->dead)
+			return -ESRCH;
+		*out = t;
+		return 0;
+	}
+	if (!*s)
+		return -EINVAL;
+	t = thread_by_name(h, s, strlen(s));
+	if (!t)
+		return -CG_ENONAME;
+	if (t->dead)
+		return -ESRCH;
+	*out = t;
+	return 0;
+}
+
+int cg_thread_max_id(const struct cg_hier *h)
+{
+	return h->nr_threads;
+}
+
+bool cg_thread_alive(const struct cg_hier *h, int tid)
+{
+	const struct cg_thread *t = thread_get(h, tid);
+
+	return t && !t->dead;
+}
+
+int cg_thread_cgroup(const struct cg_hier *h, int tid)
+{
+	const struct cg_thread *t = thread_get(h, tid);
+
+	return t && !t->dead ? t->cg->id : -ESRCH;
+}
+
+const char *cg_thread_name(const struct cg_hier *h, int tid, char *buf, size_t len)
+{
+	const struct cg_thread *t = thread_get(h, tid);
+
+	if (len)
+		buf[0] = '\0';
+	if (t)
+		snprintf(buf, len, "%s.%d", t->proc->name, t->index);
+	return buf;
+}
+
+int cg_thread_pid(const struct cg_hier *h, int tid)
+{
+	const struct cg_thread *t = thread_get(h, tid);
+
+	return t ? t->proc->threads[0]->tid : -ESRCH;
+}
+
+int cg_thread_tg(const struct cg_hier *h, int tid)
+{
+	const struct cg_thread *t = thread_get(h, tid);
+
+	return t && !t->dead ? cg__tg_of(t->cg) : -ESRCH;
+}
+
+bool cg_is_tg(const struct cg_hier *h, int cgroup)
+{
+	const struct cg_cgroup *c = cg_get(h, cgroup);
+
+	return c && c->has_cpu;
+}
+
+int cg_tg_parent(const struct cg_hier *h, int cgroup)
+{
+	const struct cg_cgroup *c = cg_get(h, cgroup);
+
+	return c && c->has_cpu && c->parent ? cg__tg_of(c->parent) : -1;
+}
+
+int cg_tg_params(const struct cg_hier *h, int cgroup, struct cg_cpu_params *out)
+{
+	const struct cg_cgroup *c = cg_get(h, cgroup);
+
+	if (!c || !c->has_cpu)
+		return -ENOENT;
+	*out = c->cpu;
+	return 0;
+}
+
+/* Move @t to @dst and tell the observer (also when the task group stays the same: per-cgroup
+ * accounting needs to know). */
+static void attach(struct cg_hier *h, struct cg_thread *t, struct cg_cgroup *dst)
+{
+	struct cg_event ev = { .kind = CG_EV_THREAD_MOVED };
+
+	if (t->cg == dst)
+		return;
+	ev.old_tg = cg__tg_of(t->cg);
+	tasks_del(t);
+	tasks_add(t, dst);
+	ev.thread = t->tid;
+	ev.cgroup = dst->id;
+	ev.new_tg = cg__tg_of(dst);
+	cg__emit(h, &ev);
+}
+
+/* ---- mkdir / rmdir ----------------------------------------------------------------------- */
+
+/* cgroup_check_hierarchy_limits(): every ancestor's max.descendants and max.depth. */
+static bool hierarchy_limits_ok(const struct cg_cgroup *parent)
+{
+	int level = 1;
+
+	for (const struct cg_cgroup *c = parent; c; c = c->parent) {
+		if (c->nr_descendants >= c->max_descendants)
+			return false;
+		if (level >= c->max_depth)
+			return false;
+		level++;
+	}
+	return true;
+}
+
+static void split_last(const char *path, char *dir, size_t dlen, const char **last)
+{
+	const char *end = path + strlen(path);
+	const char *slash;
+
+	while (end > path && end[-1] == '/')
+		end--;
+	slash = end;
+	while (slash > path && slash[-1] != '/')
+		slash--;
+	*last = slash;
+	snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+}
+
+#define CG_MAX_PATH 4096
+
+int cg_mkdir(struct cg_hier *h, const char *path)
+{
+	char dir[CG_MAX_PATH], name[CG__NAME_MAX + 2];
+	const char *last;
+	struct cg_cgroup *parent, *c;
+	size_t len;
+	int r;
+
+	if (strlen(path) >= CG_MAX_PATH)
+		return -ENAMETOOLONG;
+	split_last(path, dir, sizeof(dir), &last);
+	len = strcspn(last, "/");
+	r = cg__resolve(h, dir, &parent);
+	if (r)
+		return r;
+	if (len == 0 || (len == 1 && last[0] == '.') || (len == 2 && !memcmp(last, "..", 2)))
+		return -EEXIST;	/* the VFS finds "." and ".." */
+	if (len > CG__NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, last, len);
+	name[len] = '\0';
+	if (child_named(parent, name, len) || cg__file_exists(h, parent, name))
+		return -EEXIST;
+	/* cgroup_mkdir(): '\n' would make /proc/PID/cgroup unparsable */
+	if (strchr(name, '\n'))
+		return -EINVAL;
+	if (!hierarchy_limits_ok(parent))
+		return -EAGAIN;
+	c = cgroup_alloc(h, name, len);
+	if (!c)
+		return -ENOMEM;
+	h->touched = true;
+	c->parent = parent;
+	c->level = parent->level + 1;
+	c->prev = parent->last_child;
+	if (parent->last_child)
+		parent->last_child->next = c;
+	else
+		parent->children = c;
+	parent->last_child = c;
+	for (struct cg_cgroup *a = parent; a; a = a->parent)
+		a->nr_descendants++;
+	/* rfc2017: everything created below a thread root belongs to its threaded subtree */
+	if (h->sem == CG_SEM_RFC2017)
+		c->rfc_root = parent->rfc_root;
+	c->has_cpu = h->sem == CG_SEM_V1 ||
+		     (parent->subtree_control & CG_MASK(CG_CTRL_CPU));
+	if (c->has_cpu) {
+		struct cg_event ev = { .kind = CG_EV_TG_CREATED, .cgroup = c->id,
+				       .parent_tg = cg__tg_of(parent) };
+		cg__emit(h, &ev);
+	}
+	return 0;
+}
+
+int cg_rmdir(struct cg_hier *h, const char *path)
+{
+	struct cg_cgroup *c, *p;
+	int r = cg__resolve(h, path, &c);
+
+	if (r)
+		return r;
+	if (!c->parent)
+		return -EBUSY;	/* the mount point */
+	/* cgroup_destroy_locked() */
+	if (cg__is_populated(c))
+		return -EBUSY;
+	if (c->children)
+		return -EBUSY;
+	p = c->parent;
+	if (cg__is_threaded(c))
+		p->nr_threaded_children--;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		p->children = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		p->last_child = c->prev;
+	for (struct cg_cgroup *a = p; a; a = a->parent)
+		a->nr_descendants--;
+	if (c->has_cpu) {
+		struct cg_event ev = { .kind = CG_EV_TG_DESTROYED, .cgroup = c->id,
+				       .parent_tg = cg__tg_of(p) };
+		cg__emit(h, &ev);
+	}
+	h->cgroups[c->id] = NULL;
+	free(c->name);
+	free(c);
+	return 0;
+}
+
+/* ---- thread mode (v2) -------------------------------------------------------------------- */
+
+/* cgroup_enable_threaded(), after cgroup_type_write() checked the value. */
+int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c)
+{
+	struct cg_cgroup *parent = c->parent;
+	struct cg_cgroup *dom = parent->dom_cgrp;
+	struct cg_event ev = { .kind = CG_EV_THREADED, .cgroup = c->id };
+
+	if (cg__is_threaded(c))
+		return 0;
+	/*
+	 * A populated cgroup or one with domain controllers cannot switch; checked explicitly
+	 * because can_be_thread_root() below only catches it when the parent is not mixable.
+	 */
+	if (cg__is_populated(c) || (c->subtree_control & ~CG_THREADED_MASK))
+		return -EOPNOTSUPP;
+	/* we join the parent's resource domain: it must be valid and able to be a thread root */
+	if (!cg__is_valid_domain(dom) || !cg__can_be_thread_root(dom))
+		return -EOPNOTSUPP;
+	/* the cgroup and its already threaded descendants now belong to @dom (pre-order walk) */
+	for (struct cg_cgroup *d = c; d;) {
+		if (d == c || cg__is_threaded(d))
+			d->dom_cgrp = dom;
+		if (d->children) {
+			d = d->children;
+			continue;
+		}
+		while (d != c && !d->next)
+			d = d->parent;
+		d = d == c ? NULL : d->next;
+	}
+	parent->nr_threaded_children++;
+	cg__emit(h, &ev);
+	return 0;
+}
+
+/* ---- subtree_control --------------------------------------------------------------------- */
+
+/* Pre-order iteration over @root's subtree, @root included. */
+static struct cg_cgroup *next_pre(struct cg_cgroup *d, const struct cg_cgroup *root)
+{
+	if (d->children)
+		return d->children;
+	while (d != root && !d->next)
+		d = d->parent;
+	return d == root ? NULL : d->next;
+}
+
+static void emit_moves(struct cg_hier *h, struct cg_cgroup *sub, int old_tg)
+{
+	for (struct cg_cgroup *d = sub; d; d = next_pre(d, sub)) {
+		for (struct cg_thread *t = d->tasks.head; t; t = t->next) {
+			struct cg_event ev = { .kind = CG_EV_THREAD_MOVED, .thread = t->tid,
+					       .cgroup = d->id, .old_tg = old_tg,
+					       .new_tg = cg__tg_of(d) };
+			if (ev.new_tg != ev.old_tg)
+				cg__emit(h, &ev);
+		}
+	}
+}
+
+/*
+ * Give or take the cpu css of @c's children after its subtree_control changed from @old. By
+ * the top-down rules no grandchild has a cpu css on either side of the change, so every thread
+ * below a child moves between @c's task group and that child's.
+ */
+static void apply_cpu_css(struct cg_hier *h, struct cg_cgroup *c, cg_mask old)
+{
+	bool had = old & CG_MASK(CG_CTRL_CPU);
+	bool has = c->subtree_control & CG_MASK(CG_CTRL_CPU);
+	int tg = cg__tg_of(c);
+
+	if (had == has)
+		return;
+	for (struct cg_cgroup *k = c->children; k; k = k->next) {
+		struct cg_event ev = { .cgroup = k->id, .parent_tg = tg };
+
+		if (has) {
+			k->has_cpu = true;
+			cg__cpu_defaults(&k->cpu);
+			ev.kind = CG_EV_TG_CREATED;
+			cg__emit(h, &ev);
+			emit_moves(h, k, tg);
+		} else {
+			int kt = k->id;
+
+			k->has_cpu = false;
+			emit_moves(h, k, kt);
+			ev.kind = CG_EV_TG_DESTROYED;
+			cg__emit(h, &ev);
+		}
+	}
+}
+
+/* cgroup_vet_subtree_control_enable() */
+static int vet_enable_v2(const struct cg_cgroup *c, cg_mask enable)
+{
+	cg_mask domain_enable = enable & ~CG_THREADED_MASK;
+
+	if (!enable)
+		return 0;
+	if (!cg__is_valid_domain(c->dom_cgrp))
+		return -EOPNOTSUPP;
+	if (cg__is_mixable(c))
+		return 0;
+	if (domain_enable) {
+		/* no domain controllers inside a threaded subtree */
+		if (cg__is_thread_root(c) || cg__is_threaded(c))
+			return -EOPNOTSUPP;
+	} else if (cg__can_be_thread_root(c) || cg__is_threaded(c)) {
+		/* threaded controllers handle internal competition */
+		return 0;
+	}
+	/* no internal processes */
+	if (c->tasks.count)
+		return -EBUSY;
+	return 0;
+}
+
+/* The February 2017 proposal: domain controllers are refused anywhere in a threaded subtree. */
+static int vet_enable_rfc(const struct cg_cgroup *c, cg_mask enable)
+{
+	if (!enable)
+		return 0;
+	if (c->rfc_root)
+		return (enable & ~CG_THREADED_MASK) ? -EBUSY : 0;
+	if (cg__is_mixable(c))
+		return 0;
+	return c->tasks.count ? -EBUSY : 0;
+}
+
+/* cgroup_subtree_control_write() */
+int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
+{
+	cg_mask enable = 0, disable = 0, old;
+	char *copy = strdup(buf), *s, *tok;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	s = cg__strstrip(copy);
+	/* strsep(&buf, " "): tokens are separated by single spaces, empty ones skipped */
+	for (tok = s; tok; tok = s) {
+		enum cg_ctrl ss;
+
+		s = strchr(tok, ' ');
+		if (s)
+			*s++ = '\0';
+		if (!tok[0])
+			continue;
+		if (cg_ctrl_parse(tok + 1, &ss)) {
+			free(copy);
+			return -EINVAL;
+		}
+		if (tok[0] == '+') {
+			enable |= CG_MASK(ss);
+			disable &= ~CG_MASK(ss);
+		} else if (tok[0] == '-') {
+			disable |= CG_MASK(ss);
+			enable &= ~CG_MASK(ss);
+		} else {
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	free(copy);
+
+	/* in subsystem order, as the kernel walks them */
+	for (int ss = 0; ss < CG_CTRL_COUNT; ss++) {
+		cg_mask m = CG_MASK(ss);
+
+		if (enable & m) {
+			if (c->subtree_control & m) {
+				enable &= ~m;
+				continue;
+			}
+			if (!(cg__control(h, c) & m))
+				return -ENOENT;
+		} else if (disable & m) {
+			if (!(c->subtree_control & m)) {
+				disable &= ~m;
+				continue;
+			}
+			for (struct cg_cgroup *k = c->children; k; k = k->next)
+				if (k->subtree_control & m)
+					return -EBUSY;
+		}
+	}
+	if (!enable && !disable)
+		return 0;
+	r = h->sem == CG_SEM_RFC2017 ? vet_enable_rfc(c, enable) : vet_enable_v2(c, enable);
+	if (r)
+		return r;
+	h->touched = true;
+	old = c->subtree_control;
+	c->subtree_control = (c->subtree_control | enable) & ~disable;
+	apply_cpu_css(h, c, old);
+	return 0;
+}
+
+/* ---- migration --------------------------------------------------------------------------- */
+
+/* cgroup_migrate_vet_dst() */
+static int vet_dst_v2(const struct cg_cgroup *dst)
+{
+	if (!cg__is_valid_domain(dst->dom_cgrp))
+		return -EOPNOTSUPP;
+	if (cg__can_be_thread_root(dst) || cg__is_threaded(dst))
+		return 0;
+	if (dst->subtree_control)
+		return -EBUSY;
+	return 0;
+}
+
+/* The 2017 proposal: the thread root is the only way into a threaded subtree by process. */
+static int vet_dst_rfc(const struct cg_cgroup *src, const struct cg_cgroup *dst,
+		       bool threadgroup)
+{
+	if (!threadgroup) {
+		if (!dst->rfc_root)
+			return -EINVAL;
+		if (src->rfc_root != dst->rfc_root)
+			return -EOPNOTSUPP;
+		return 0;
+	}
+	if (dst->rfc_root)
+		return dst->rfc_root == dst ? 0 : -EINVAL;
+	if (!cg__is_mixable(dst) && dst->subtree_control)
+		return -EBUSY;
+	return 0;
+}
+
+/*
+ * __cgroup_procs_write() / __cgroup1_procs_write(): find the task, take its group leader for a
+ * whole-process move, vet the destination, refuse a thread move out of its resource domain,
+ * then attach (every thread of the process when @threadgroup).
+ */
+int cg__procs_write(struct cg_hier *h, struct cg_cgroup *dst, const char *buf, bool threadgroup)
+{
+	struct cg_thread *t;
+	struct cg_cgroup *src;
+	int r = cg__task_lookup(h, buf, &t);
+
+	if (r)
+		return r;
+	if (threadgroup)
+		t = t->proc->threads[0];
+	src = t->cg;
+	switch (h->sem) {
+	case CG_SEM_V2:
+		r = vet_dst_v2(dst);
+		if (!r && !threadgroup && src->dom_cgrp != dst->dom_cgrp)
+			r = -EOPNOTSUPP;
+		break;
+	case CG_SEM_RFC2017:
+		r = vet_dst_rfc(src, dst, threadgroup);
+		break;
+	case CG_SEM_V1:
+		break;
+	}
+	if (r)
+		return r;
+	h->touched = true;
+	if (threadgroup) {
+		struct cg_process *p = t->proc;
+
+		for (int i = 0; i < p->nthreads; i++)
+			if (!p->threads[i]->dead)
+				attach(h, p->threads[i], dst);
+	} else {
+		attach(h, t, dst);
+	}
+	return 0;
+}
+
+/* ---- cgroup.kill ------------------------------------------------------------------------- */
+
+/*
+ * cgroup_kill(): SIGKILL to every process whose leader is in the subtree (the iteration uses
+ * CSS_TASK_ITER_PROCS | CSS_TASK_ITER_THREADED); a signal kills the whole thread group, so every
+ * thread of those processes exits, wherever it sits. Refused in a threaded cgroup because it
+ * is a process-directed operation (cgroup_kill_write()).
+ */
+int cg__kill(struct cg_hier *h, struct cg_cgroup *c)
+{
+	if (member_like(h, c))
+		return -EOPNOTSUPP;
+	for (int k = 0; k < h->nr_procs; k++) {
+		struct cg_process *p = h->procs[k];
+		struct cg_cgroup *a;
+
+		if (p->dead)
+			continue;
+		for (a = p->threads[0]->cg; a && a != c; a = a->parent)
+			;
+		if (!a)
+			continue;
+		p->dead = true;
+		for (int i = 0; i < p->nthreads; i++) {
+			struct cg_thread *t = p->threads[i];
+			struct cg_event ev = { .kind = CG_EV_THREAD_EXITED, .thread = t->tid };
+
+			ev.cgroup = t->cg->id;
+			ev.old_tg = cg__tg_of(t->cg);
+			tasks_del(t);
+			t->dead = true;
+			cg__emit(h, &ev);
+		}
+	}
+	return 0;
+}
+
+/* ---- rfc2017: "enable" / "disable" written to cgroup.threads ----------------------------- */
+
+int cg__rfc_threads_mode(struct cg_hier *h, struct cg_cgroup *c, bool enable)
+{
+	if (enable) {
+		if (c->rfc_root)
+			return 0;
+		if (c->children || c->subtree_control)
+			return -EBUSY;
+		c->rfc_root = c;
+		h->touched = true;
+		{
+			struct cg_event ev = { .kind = CG_EV_THREADED, .cgroup = c->id };
+			cg__emit(h, &ev);
+		}
+		return 0;
+	}
+	if (!c->rfc_root)
+		return 0;
+	if (c->rfc_root != c)
+		return -EINVAL;
+	if (c->children || c->subtree_control)
+		return -EBUSY;
+	c->rfc_root = NULL;
+	return 0;
+}
+
+/* ---- invariants -------------------------------------------------------------------------- */
+
+int cg_check(const struct cg_hier *h)
+{
+	int nthreads = 0;
+
+	for (int i = 0; i < h->nr_cgroups; i++) {
+		const struct cg_cgroup *c = h->cgroups[i];
+		int n = 0, pd = 0, pt = 0, nthr = 0, ndesc = 0;
+
+		if (!c)
+			continue;
+		if (c->id != i || (c->parent && h->cgroups[c->parent->id] != c->parent))
+			return -EUCLEAN;
+		for (const struct cg_thread *t = c->tasks.head; t; t = t->next) {
+			if (t->cg != c || t->dead || (t->next && t->next->prev != t))
+				return -EUCLEAN;
+			n++;
+		}
+		if (n != c->tasks.count)
+			return -EUCLEAN;
+		nthreads += n;
+		for (const struct cg_cgroup *k = c->children; k; k = k->next) {
+			if (k->parent != c || (k->next && k->next->prev != k))
+				return -EUCLEAN;
+			if (cg__is_populated(k)) {
+				if (cg__is_threaded(k))
+					pt++;
+				else
+					pd++;
+			}
+			if (cg__is_threaded(k))
+				nthr++;
+		}
+		for (const struct cg_cgroup *d = c; d; d = next_pre((struct cg_cgroup *)d, c))
+			ndesc += d != c;
+		if (pd != c->nr_populated_domain_children ||
+		    pt != c->nr_populated_threaded_children || ndesc != c->nr_descendants)
+			return -EUCLEAN;
+		if (h->sem == CG_SEM_V2 && nthr != c->nr_threaded_children)
+			return -EUCLEAN;
+		/* a threaded cgroup's domain is a non-threaded ancestor */
+		if (cg__is_threaded(c)) {
+			const struct cg_cgroup *a = c->parent;
+
+			while (a && a != c->dom_cgrp)
+				a = a->parent;
+			if (!a || cg__is_threaded(a))
+				return -EUCLEAN;
+		}
+		/* top-down: subtree_control is within what the cgroup is offered */
+		if (h->sem != CG_SEM_V1 && (c->subtree_control & ~cg__control(h, c)))
+			return -EUCLEAN;
+		if (h->sem != CG_SEM_V1 && c->parent &&
+		    c->has_cpu != !!(c->parent->subtree_control & CG_MASK(CG_CTRL_CPU)))
+			return -EUCLEAN;
+	}
+	for (int tid = 1; tid < h->nr_threads; tid++) {
+		const struct cg_thread *t = h->threads[tid];
+
+		if (t->tid != tid || (!t->dead && !t->cg) || (t->dead && t->cg))
+			return -EUCLEAN;
+		nthreads -= !t->dead;
+	}
+	return nthreads ? -EUCLEAN : 0;
+}
