@@ -102,11 +102,17 @@ check-unit: $(UNIT_BIN)
 check-cases: $(BIN)
 	tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
 
+# Criterion runs each test in a child process whose valgrind errors do not change the exit
+# status, so every process logs to a file and any error or leak found there fails the target.
 memcheck: $(BIN) $(UNIT_BIN)
+	rm -rf $(BUILD)/memcheck && mkdir -p $(BUILD)/memcheck
 	VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 	    tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
-	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all \
-	    --trace-children=yes $(UNIT_BIN) --jobs 1
+	valgrind -q --leak-check=full --errors-for-leak-kinds=all --trace-children=yes \
+	    --log-file=$(BUILD)/memcheck/unit.%p.log $(UNIT_BIN) --jobs 1
+	@if grep -l . $(BUILD)/memcheck/*.log >/dev/null 2>&1; then \
+	    grep -h . $(BUILD)/memcheck/*.log; echo "memcheck: valgrind reported errors"; exit 1; fi
+	@echo "memcheck: clean"
 
 # ---- demo, bench, deps, install -----------------------------------------------------------
 
