@@ -33,6 +33,20 @@ for sem in v2 rfc2017 v1; do
     done
 done
 
+# The scenarios' own .cgs files (the thread-mode tour of `make demo`) against reviewed output.
+for exp in "$dir"/scenarios/*.expected; do
+    [ -e "$exp" ] || continue
+    cgs=scenarios/$(basename "${exp%.expected}").cgs
+    if ! ${VALGRIND:-} "$cgsim" cgroupfs "$cgs" >"$tmp/out" 2>"$tmp/err"; then
+        echo "FAIL $cgs: exit status $? ($(head -c 300 "$tmp/err"))"; fail=$((fail + 1)); continue
+    fi
+    if diff -u <(strip "$exp") <(strip "$tmp/out") >"$tmp/diff"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL $cgs"; sed -e 's/^/    /' "$tmp/diff"; fail=$((fail + 1))
+    fi
+done
+
 for cgs in "$dir"/bad/*.cgs; do
     [ -e "$cgs" ] || continue
     want=${cgs%.cgs}.err
