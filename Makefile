@@ -40,7 +40,7 @@ SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-poi
 OPT      := -O1 -g
 endif
 
-CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L -DCGSIM_VERSION='"$(VERSION)"'
+CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L
 CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -MMD -MP
 LDFLAGS  += $(SANFLAGS)
 
@@ -64,6 +64,14 @@ all: $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(PKG_LIBS) -lm
+
+# The version string reaches only main.c, through a header rewritten when the version changes.
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(@D)
+	@v='#define CGSIM_VERSION "$(VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+$(MAIN_OBJ): $(BUILD)/version.h
+$(MAIN_OBJ): CPPFLAGS += -include $(BUILD)/version.h
+.PHONY: FORCE
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
