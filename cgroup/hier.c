@@ -791,10 +791,14 @@ static void attach(struct cg_hier *h, struct cg_thread *t, struct cg_cgroup *dst
 
 /* ---- mkdir / rmdir ----------------------------------------------------------------------- */
 
-/* cgroup_check_hierarchy_limits(): every ancestor's max.descendants and max.depth. */
+/*
+ * cgroup_check_hierarchy_limits(): every ancestor's max.descendants and max.depth. @level is
+ * the depth of the new cgroup's parent below each ancestor, so max.depth 1 allows children and
+ * refuses grandchildren (checked on a 6.18 kernel).
+ */
 static bool hierarchy_limits_ok(const struct cg_cgroup *parent)
 {
-	int level = 1;
+	int level = 0;
 
 	for (const struct cg_cgroup *c = parent; c; c = c->parent) {
 		if (c->nr_descendants >= c->max_descendants)
