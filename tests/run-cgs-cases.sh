@@ -22,8 +22,10 @@ for sem in v2 rfc2017 v1; do
         if [ ! -f "$exp" ]; then
             echo "FAIL $cgs: no $(basename "$exp")"; fail=$((fail + 1)); continue
         fi
-        if ! ${VALGRIND:-} "$cgsim" cgroupfs --semantics "$sem" "$cgs" >"$tmp/out" 2>"$tmp/err"; then
-            echo "FAIL $cgs: exit status $? ($(head -c 300 "$tmp/err"))"; fail=$((fail + 1)); continue
+        ${VALGRIND:-} "$cgsim" cgroupfs --semantics "$sem" "$cgs" >"$tmp/out" 2>"$tmp/err"
+        status=$?
+        if [ "$status" -ne 0 ]; then
+            echo "FAIL $cgs: exit status $status ($(head -c 300 "$tmp/err"))"; fail=$((fail + 1)); continue
         fi
         if diff -u <(strip "$exp") <(strip "$tmp/out") >"$tmp/diff"; then
             pass=$((pass + 1))
@@ -37,8 +39,10 @@ done
 for exp in "$dir"/scenarios/*.expected; do
     [ -e "$exp" ] || continue
     cgs=scenarios/$(basename "${exp%.expected}").cgs
-    if ! ${VALGRIND:-} "$cgsim" cgroupfs "$cgs" >"$tmp/out" 2>"$tmp/err"; then
-        echo "FAIL $cgs: exit status $? ($(head -c 300 "$tmp/err"))"; fail=$((fail + 1)); continue
+    ${VALGRIND:-} "$cgsim" cgroupfs "$cgs" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "FAIL $cgs: exit status $status ($(head -c 300 "$tmp/err"))"; fail=$((fail + 1)); continue
     fi
     if diff -u <(strip "$exp") <(strip "$tmp/out") >"$tmp/diff"; then
         pass=$((pass + 1))
