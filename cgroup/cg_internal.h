@@ -120,6 +120,7 @@ int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread *
 void cg__emit(struct cg_hier *h, const struct cg_event *ev);
 void cg__cpu_defaults(struct cg_cpu_params *p);
 int cg__tg_of(const struct cg_cgroup *c);
+struct cg_cgroup *cg__next_pre(struct cg_cgroup *d, const struct cg_cgroup *root);
 
 /* files.c */
 int cg__file_read(struct cg_hier *h, struct cg_cgroup *c, const char *file, char **out);

@@ -212,46 +212,40 @@ static int print_tasks(struct cg__buf *b, struct cg_thread **v, size_t n, bool p
 	return 0;
 }
 
-/* Collect the threads of @c for which @keep says yes (NULL: all). */
-static int collect(struct cg_hier *h, struct cg_cgroup *c, bool leaders_only, bool threaded_too,
-		   struct cg_thread ***out, size_t *n)
+enum collect_mode {
+	COLLECT_SELF,		/* the threads attached to @c itself */
+	COLLECT_DOMAIN_LEADERS,	/* leaders in @c or in threaded cgroups whose domain is @c */
+	COLLECT_SUBTREE,	/* every thread in @c's subtree */
+};
+
+/* Gather threads of @c into a malloc'ed array (*out, *n) for print_tasks(). */
+static int collect(struct cg_cgroup *c, enum collect_mode mode, struct cg_thread ***out,
+		   size_t *n)
 {
 	size_t cap = 16, k = 0;
 	struct cg_thread **v = malloc(cap * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	(void)h;
-	for (struct cg_cgroup *d = c; d;) {
-		bool take = d == c || (threaded_too && cg__is_threaded(d) && d->dom_cgrp == c);
-
-		if (take) {
-			for (struct cg_thread *t = d->tasks.head; t; t = t->next) {
-				if (leaders_only && t != t->proc->threads[0])
-					continue;
-				if (k == cap) {
-					struct cg_thread **nv = realloc(v, 2 * cap * sizeof(*v));
-
-					if (!nv) {
-						free(v);
-						return -ENOMEM;
-					}
-					v = nv;
-					cap *= 2;
-				}
-				v[k++] = t;
-			}
-		}
-		if (!threaded_too)
-			break;
-		/* pre-order walk of @c's subtree */
-		if (d->children) {
-			d = d->children;
+	for (struct cg_cgroup *d = c; d; d = mode == COLLECT_SELF ? NULL : cg__next_pre(d, c)) {
+		if (mode == COLLECT_DOMAIN_LEADERS && d != c &&
+		    !(cg__is_threaded(d) && d->dom_cgrp == c))
 			continue;
+		for (struct cg_thread *t = d->tasks.head; t; t = t->next) {
+			if (mode == COLLECT_DOMAIN_LEADERS && t != t->proc->threads[0])
+				continue;
+			if (k == cap) {
+				struct cg_thread **nv = realloc(v, 2 * cap * sizeof(*v));
+
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+				cap *= 2;
+			}
+			v[k++] = t;
 		}
-		while (d != c && !d->next)
-			d = d->parent;
-		d = d == c ? NULL : d->next;
 	}
 	*out = v;
 	*n = k;
@@ -313,48 +307,16 @@ static int r_procs(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 	case CG_SEM_V2:
 		if (cg__is_threaded(c))
 			return -EOPNOTSUPP;
-		r = collect(h, c, true, true, &v, &n);
+		r = collect(c, COLLECT_DOMAIN_LEADERS, &v, &n);
 		break;
 	case CG_SEM_RFC2017:
 		if (c->rfc_root && c->rfc_root != c)
 			return -EINVAL;
-		if (c->rfc_root == c) {
-			/* every cgroup below a thread root is a member: take the whole subtree */
-			size_t cap = 16;
-
-			v = malloc(cap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			n = 0;
-			for (struct cg_cgroup *d = c; d;) {
-				for (struct cg_thread *t = d->tasks.head; t; t = t->next) {
-					if (n == cap) {
-						struct cg_thread **nv =
-							realloc(v, 2 * cap * sizeof(*v));
-						if (!nv) {
-							free(v);
-							return -ENOMEM;
-						}
-						v = nv;
-						cap *= 2;
-					}
-					v[n++] = t;
-				}
-				if (d->children) {
-					d = d->children;
-					continue;
-				}
-				while (d != c && !d->next)
-					d = d->parent;
-				d = d == c ? NULL : d->next;
-			}
-			r = 0;
-		} else {
-			r = collect(h, c, false, false, &v, &n);
-		}
+		/* every cgroup below a thread root is a member: a thread root takes its subtree */
+		r = collect(c, c->rfc_root == c ? COLLECT_SUBTREE : COLLECT_SELF, &v, &n);
 		break;
 	default:
-		r = collect(h, c, false, false, &v, &n);
+		r = collect(c, COLLECT_SELF, &v, &n);
 		break;
 	}
 	if (r)
@@ -376,7 +338,7 @@ static int r_threads(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 
 	if (h->sem == CG_SEM_RFC2017 && !c->rfc_root)
 		return -EINVAL;
-	r = collect(h, c, false, false, &v, &n);
+	r = collect(c, COLLECT_SELF, &v, &n);
 	if (r)
 		return r;
 	return print_tasks(b, v, n, false);
@@ -515,16 +477,8 @@ static int r_stat(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 
 		if (!(bound & CG_MASK(ss)))
 			continue;
-		for (struct cg_cgroup *d = c; d;) {
+		for (struct cg_cgroup *d = c; d; d = cg__next_pre(d, c))
 			n += has_css(h, d, ss);
-			if (d->children) {
-				d = d->children;
-				continue;
-			}
-			while (d != c && !d->next)
-				d = d->parent;
-			d = d == c ? NULL : d->next;
-		}
 		cg__buf_printf(b, "nr_subsys_%s %d\n", cg_ctrl_name((enum cg_ctrl)ss), n);
 	}
 	cg__buf_printf(b, "nr_dying_descendants 0\n");

@@ -940,17 +940,9 @@ int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c)
 	if (!cg__is_valid_domain(dom) || !cg__can_be_thread_root(dom))
 		return -EOPNOTSUPP;
 	/* the cgroup and its already threaded descendants now belong to @dom (pre-order walk) */
-	for (struct cg_cgroup *d = c; d;) {
+	for (struct cg_cgroup *d = c; d; d = cg__next_pre(d, c))
 		if (d == c || cg__is_threaded(d))
 			d->dom_cgrp = dom;
-		if (d->children) {
-			d = d->children;
-			continue;
-		}
-		while (d != c && !d->next)
-			d = d->parent;
-		d = d == c ? NULL : d->next;
-	}
 	parent->nr_threaded_children++;
 	cg__emit(h, &ev);
 	return 0;
@@ -958,8 +950,8 @@ int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c)
 
 /* ---- subtree_control --------------------------------------------------------------------- */
 
-/* Pre-order iteration over @root's subtree, @root included. */
-static struct cg_cgroup *next_pre(struct cg_cgroup *d, const struct cg_cgroup *root)
+/* Pre-order iteration over @root's subtree, @root included: for (d = root; d; d = next). */
+struct cg_cgroup *cg__next_pre(struct cg_cgroup *d, const struct cg_cgroup *root)
 {
 	if (d->children)
 		return d->children;
@@ -970,7 +962,7 @@ static struct cg_cgroup *next_pre(struct cg_cgroup *d, const struct cg_cgroup *r
 
 static void emit_moves(struct cg_hier *h, struct cg_cgroup *sub, int old_tg)
 {
-	for (struct cg_cgroup *d = sub; d; d = next_pre(d, sub)) {
+	for (struct cg_cgroup *d = sub; d; d = cg__next_pre(d, sub)) {
 		for (struct cg_thread *t = d->tasks.head; t; t = t->next) {
 			struct cg_event ev = { .kind = CG_EV_THREAD_MOVED, .thread = t->tid,
 					       .cgroup = d->id, .old_tg = old_tg,
@@ -1293,7 +1285,7 @@ int cg_check(const struct cg_hier *h)
 			if (cg__is_threaded(k))
 				nthr++;
 		}
-		for (const struct cg_cgroup *d = c; d; d = next_pre((struct cg_cgroup *)d, c))
+		for (const struct cg_cgroup *d = c; d; d = cg__next_pre((struct cg_cgroup *)d, c))
 			ndesc += d != c;
 		if (pd != c->nr_populated_domain_children ||
 		    pt != c->nr_populated_threaded_children || ndesc != c->nr_descendants)
