@@ -1,0 +1,1389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the cgroup model, rule set v2 (thread mode as merged in 4.14).
+ *
+ * Every expected errno comes from kernel-semantics.md §1 (the kernel function that returns it is
+ * named in a comment), not from the model's output. Processes are created in the root; tids are
+ * 1, 2, 3... in creation order over all processes, so a process's pid is the tid of its first
+ * thread. The root offers every controller (cpuset cpu io memory hugetlb pids rdma misc) unless
+ * a test says otherwise; memory and hugetlb are the domain controllers, cpu and pids threaded.
+ */
+#include "tests/unit/cg_test_util.h"
+
+TestSuite(cg_v2, .fini = cgt_fini);
+
+/* ---- cgroup.type writes (cgroup_type_write -> cgroup_enable_threaded, §1.4) ---- */
+
+Test(cg_v2, write_type_other_than_threaded_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* cgroup_type_write: strstrip(buf) must equal "threaded", else -EINVAL (one-way change). */
+	assert_write(h, "A/cgroup.type", "domain", -EINVAL);
+	assert_write(h, "A/cgroup.type", "Threaded", -EINVAL);
+	assert_write(h, "A/cgroup.type", "domain threaded", -EINVAL);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_with_trailing_space_is_accepted)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* cgroup_type_write strips white space before comparing ([live]). */
+	assert_write(h, "A/cgroup.type", "threaded ", 0);
+	assert_read(h, "A/cgroup.type", "threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_on_threaded_cgroup_is_noop)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_proc(h, "P", 1, 1);
+	assert_write(h, "A/T/cgroup.procs", "P", 0);
+	/* cgroup_enable_threaded: "if (cgroup_is_threaded(cgrp)) return 0" comes before the
+	 * populated check, so even a populated threaded cgroup accepts it. */
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_read(h, "A/T/cgroup.type", "threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_on_populated_cgroup_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* cgroup_enable_threaded: cgroup_is_populated(cgrp) -> -EOPNOTSUPP. */
+	assert_write(h, "A/cgroup.type", "threaded", -EOPNOTSUPP);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_with_populated_descendant_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "B", 0);
+	assert_mkdir(h, "B/C", 0);
+	assert_write(h, "B/C/cgroup.procs", "P", 0);
+	/* cgroup_is_populated() counts descendants too. */
+	assert_write(h, "B/cgroup.type", "threaded", -EOPNOTSUPP);
+	assert_read(h, "B/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_with_domain_controller_in_own_subtree_control_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+memory", 0);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+memory", 0);
+	/* cgroup_enable_threaded: subtree_control & ~cgrp_dfl_threaded_ss_mask -> -EOPNOTSUPP. */
+	assert_write(h, "A/cgroup.type", "threaded", -EOPNOTSUPP);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_with_threaded_controller_in_own_subtree_control_is_accepted)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	/* Only domain controllers in the own subtree_control block the change. */
+	assert_write(h, "A/cgroup.type", "threaded", 0);
+	assert_read(h, "A/cgroup.type", "threaded\n");
+	assert_read(h, "A/cgroup.subtree_control", "cpu\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_next_to_populated_domain_sibling_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_mkdir(h, "A/C", 0);
+	assert_write(h, "A/B/cgroup.procs", "P", 0);
+	/* cgroup_enable_threaded: D = A; cgroup_can_be_thread_root(A) is false because
+	 * nr_populated_domain_children != 0 -> -EOPNOTSUPP. */
+	assert_write(h, "A/C/cgroup.type", "threaded", -EOPNOTSUPP);
+	assert_read(h, "A/C/cgroup.type", "domain\n");
+	assert_read(h, "A/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_when_parent_has_domain_controller_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+hugetlb", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+hugetlb", 0);
+	/* cgroup_can_be_thread_root(A): a domain controller in A's subtree_control -> false. */
+	assert_write(h, "A/B/cgroup.type", "threaded", -EOPNOTSUPP);
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_under_root_is_exempt_from_thread_root_checks)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+memory", 0);
+	assert_proc(h, "P", 1, 1);
+	assert_proc(h, "Q", 1, 2);
+	assert_mkdir(h, "B", 0);
+	assert_write(h, "B/cgroup.procs", "Q", 0);
+	assert_mkdir(h, "T", 0);
+	/* The root is mixable (cgroup_is_mixable): it may be a thread root with processes, a
+	 * populated domain child and a domain controller enabled. */
+	assert_write(h, "T/cgroup.type", "threaded", 0);
+	assert_read(h, "T/cgroup.type", "threaded\n");
+	assert_read(h, "B/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_on_child_of_domain_invalid_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_mkdir(h, "A/T/X", 0);
+	assert_read(h, "A/T/X/cgroup.type", "domain invalid\n");
+	assert_mkdir(h, "A/T/X/Y", 0);
+	/* cgroup_enable_threaded: D = X->dom_cgrp = X, !cgroup_is_valid_domain(X) -> -EOPNOTSUPP. */
+	assert_write(h, "A/T/X/Y/cgroup.type", "threaded", -EOPNOTSUPP);
+	assert_read(h, "A/T/X/Y/cgroup.type", "domain invalid\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_on_domain_invalid_under_threaded_parent_joins_the_domain)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_mkdir(h, "A/T/X", 0);
+	assert_read(h, "A/T/X/cgroup.type", "domain invalid\n");
+	/* D = T->dom_cgrp = A, a valid domain that can be a thread root ([live]). */
+	assert_write(h, "A/T/X/cgroup.type", "threaded", 0);
+	assert_read(h, "A/T/X/cgroup.type", "threaded\n");
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_under_parent_with_own_processes_is_accepted)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* cgroup_can_be_thread_root(A): a cgroup's own processes do not count, only populated
+	 * domain children do. */
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	assert_read(h, "A/cgroup.procs", "P\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_type_threaded_next_to_domain_sibling_populated_through_threaded_child)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_mkdir(h, "A/B/T", 0);
+	assert_mkdir(h, "A/C", 0);
+	assert_write(h, "A/B/T/cgroup.type", "threaded", 0);
+	assert_write(h, "A/B/T/cgroup.procs", "P", 0);
+	assert_read(h, "A/B/cgroup.procs", "P\n");
+	/* B holds no thread itself but is populated: it counts in A's
+	 * nr_populated_domain_children, so A cannot be a thread root. */
+	assert_write(h, "A/C/cgroup.type", "threaded", -EOPNOTSUPP);
+	cgt_end(h);
+}
+
+/* ---- type derivation (cgroup_type_show, §1.2-1.3) ---- */
+
+Test(cg_v2, type_of_parent_of_threaded_child_is_domain_threaded)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "P", 0);
+	assert_mkdir(h, "P/C", 0);
+	assert_read(h, "P/cgroup.type", "domain\n");
+	assert_read(h, "P/C/cgroup.type", "domain\n");
+	assert_write(h, "P/C/cgroup.type", "threaded", 0);
+	/* cgroup_is_thread_root: nr_threaded_children != 0. */
+	assert_read(h, "P/cgroup.type", "domain threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_of_domain_with_processes_and_threaded_controller_is_domain_threaded)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	/* cgroup_migrate_vet_dst(A): A can be a thread root (no populated domain child, only a
+	 * threaded controller) -> allowed despite subtree_control != 0. */
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* cgroup_is_thread_root: tasks and a threaded controller in subtree_control. */
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	/* Its domain child now has a non-mixable thread-root ancestor. */
+	assert_read(h, "A/B/cgroup.type", "domain invalid\n");
+	/* Processes gone, no threaded child: back to domain, and the child with it. */
+	assert_write(h, "cgroup.procs", "P", 0);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	assert_read(h, "A/B/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_reverts_to_domain_after_rmdir_of_last_threaded_child)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "P", 0);
+	assert_mkdir(h, "P/T", 0);
+	assert_mkdir(h, "P/U", 0);
+	assert_mkdir(h, "P/D", 0);
+	assert_write(h, "P/T/cgroup.type", "threaded", 0);
+	assert_write(h, "P/U/cgroup.type", "threaded", 0);
+	assert_read(h, "P/cgroup.type", "domain threaded\n");
+	assert_read(h, "P/D/cgroup.type", "domain invalid\n");
+	/* cgroup_destroy_locked decrements parent->nr_threaded_children. */
+	assert_rmdir(h, "P/T", 0);
+	assert_read(h, "P/cgroup.type", "domain threaded\n");
+	assert_read(h, "P/D/cgroup.type", "domain invalid\n");
+	assert_rmdir(h, "P/U", 0);
+	/* [live]: the parent reads domain again and its former domain invalid sibling too. */
+	assert_read(h, "P/cgroup.type", "domain\n");
+	assert_read(h, "P/D/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_stays_domain_threaded_while_empty_threaded_child_remains)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
+	assert_write(h, "cgroup.procs", "P", 0);
+	/* [live]: a domain whose processes all left but which still has threaded children
+	 * stays a thread root (nr_threaded_children != 0). */
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	assert_read(h, "A/T/cgroup.type", "threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_domain_invalid_for_cgroup_made_under_threaded_cgroup)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	/* cgroup_mkdir under a threaded cgroup is allowed; the child is a domain whose ancestor
+	 * is threaded: !cgroup_is_valid_domain -> "domain invalid". */
+	assert_mkdir(h, "A/T/X", 0);
+	assert_read(h, "A/T/X/cgroup.type", "domain invalid\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_domain_invalid_for_existing_domain_children_of_new_threaded_cgroup)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "G", 0);
+	assert_mkdir(h, "G/P", 0);
+	assert_mkdir(h, "G/P/C", 0);
+	assert_read(h, "G/P/C/cgroup.type", "domain\n");
+	/* cgroup_enable_threaded re-points only threaded descendants; C stays a domain. */
+	assert_write(h, "G/P/cgroup.type", "threaded", 0);
+	assert_read(h, "G/cgroup.type", "domain threaded\n");
+	assert_read(h, "G/P/cgroup.type", "threaded\n");
+	assert_read(h, "G/P/C/cgroup.type", "domain invalid\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_domain_invalid_for_new_domain_child_of_non_root_thread_root)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	/* cgroup_is_valid_domain: an ancestor that is a non-mixable thread root -> false. */
+	assert_mkdir(h, "A/N", 0);
+	assert_read(h, "A/N/cgroup.type", "domain invalid\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, type_domain_child_of_root_thread_root_stays_domain)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "T", 0);
+	assert_mkdir(h, "D", 0);
+	assert_write(h, "T/cgroup.type", "threaded", 0);
+	/* The root is mixable: thread root and parent of valid domains at once. */
+	assert_read(h, "D/cgroup.type", "domain\n");
+	assert_mkdir(h, "E", 0);
+	assert_read(h, "E/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+/* ---- cgroup.procs / cgroup.threads reads (§1.7) ---- */
+
+Test(cg_v2, read_procs_of_thread_root_lists_leaders_in_threaded_children)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 3, 1);
+	assert_proc(h, "Q", 1, 4);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T1", 0);
+	assert_mkdir(h, "A/T2", 0);
+	assert_write(h, "A/T1/cgroup.type", "threaded", 0);
+	assert_write(h, "A/T2/cgroup.type", "threaded", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T1/cgroup.threads", "P.1", 0);
+	assert_write(h, "A/T1/cgroup.threads", "P.2", 0);
+	assert_write(h, "A/T2/cgroup.threads", "P.3", 0);
+	/* cgroup_procs_start iterates CSS_TASK_ITER_PROCS | CSS_TASK_ITER_THREADED. */
+	assert_read(h, "A/cgroup.procs", "P\n");
+	/* cgroup.threads lists only the threads in that very cgroup (iterator flags 0). */
+	assert_read(h, "A/cgroup.threads", "");
+	assert_read(h, "A/T1/cgroup.threads", "P.1\nP.2\n");
+	assert_read(h, "A/T2/cgroup.threads", "P.3\n");
+	/* The root's own processes only: A is a domain of its own. */
+	assert_read(h, "cgroup.procs", "Q\n");
+	assert_read(h, "cgroup.threads", "Q.1\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, read_procs_of_root_lists_process_spread_into_root_threaded_child)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "T", 0);
+	assert_write(h, "T/cgroup.type", "threaded", 0);
+	/* The root is P's domain: its threads may move into root-level threaded children. */
+	assert_write(h, "T/cgroup.threads", "P.2", 0);
+	assert_read(h, "cgroup.procs", "P\n");
+	assert_read(h, "cgroup.threads", "P.1\n");
+	assert_read(h, "T/cgroup.threads", "P.2\n");
+	assert_thread_in(h, "P.1", "");
+	assert_thread_in(h, "P.2", "T");
+	cgt_end(h);
+}
+
+Test(cg_v2, read_procs_in_threaded_cgroup_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	/* cgroup_procs_start: threaded cgroup -> -EOPNOTSUPP, populated or not. */
+	assert_read_err(h, "A/T/cgroup.procs", -EOPNOTSUPP);
+	assert_read(h, "A/T/cgroup.threads", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, read_threads_lists_sorted_by_process_then_thread_number)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "b", 10, 1);
+	assert_proc(h, "a", 1, 11);
+	/* The model prints names sorted by process name then thread number (P.2 before P.10). */
+	assert_read(h, "cgroup.threads",
+		    "a.1\nb.1\nb.2\nb.3\nb.4\nb.5\nb.6\nb.7\nb.8\nb.9\nb.10\n");
+	assert_read(h, "cgroup.procs", "a\nb\n");
+	cgt_end(h);
+}
+
+/* ---- populated (cgroup_update_populated, cgroup.events) ---- */
+
+Test(cg_v2, events_populated_propagates_up_and_back_to_zero)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_mkdir(h, "A/B/C", 0);
+	assert_mkdir(h, "A/B/D", 0);
+	assert_read(h, "A/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_write(h, "A/B/C/cgroup.procs", "P", 0);
+	assert_read(h, "A/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/B/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/B/C/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/B/D/cgroup.events", "populated 0\nfrozen 0\n");
+	/* Move to a sibling: still populated above. */
+	assert_write(h, "A/B/D/cgroup.procs", "P", 0);
+	assert_read(h, "A/B/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/B/C/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/B/D/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_write(h, "cgroup.procs", "P", 0);
+	assert_read(h, "A/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/B/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/B/C/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/B/D/cgroup.events", "populated 0\nfrozen 0\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, events_populated_counts_threads_in_threaded_children)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_mkdir(h, "A/T/U", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_write(h, "A/T/U/cgroup.type", "threaded", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/U/cgroup.threads", "P.2", 0);
+	assert_read(h, "A/T/U/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/T/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/cgroup.events", "populated 1\nfrozen 0\n");
+	/* A populated cgroup cannot be removed, nor its parent. */
+	assert_rmdir(h, "A/T/U", -EBUSY);
+	assert_rmdir(h, "A/T", -EBUSY);
+	assert_write(h, "A/cgroup.threads", "P.2", 0);
+	assert_read(h, "A/T/U/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/T/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/cgroup.events", "populated 1\nfrozen 0\n");
+	cgt_end(h);
+}
+
+/* ---- cgroup.kill (cgroup_kill_write, §1.9) ---- */
+
+Test(cg_v2, kill_removes_every_process_of_the_subtree)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 3, 1);
+	assert_proc(h, "Q", 1, 4);
+	assert_proc(h, "R", 1, 5);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	/* P keeps one thread in A itself, the other two in the threaded child. (On v2 the threads
+	 * of a process never straddle the boundary of a domain's subtree: they share a domain.) */
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.3", 0);
+	/* Q sits two levels down in another subtree, R stays in the root. */
+	assert_mkdir(h, "K", 0);
+	assert_mkdir(h, "K/L", 0);
+	assert_write(h, "K/L/cgroup.procs", "Q", 0);
+	/* cgroup_kill iterates CSS_TASK_ITER_PROCS | CSS_TASK_ITER_THREADED and kills whole
+	 * processes: all of P dies, the threads in the threaded child included. */
+	assert_write(h, "A/cgroup.kill", "1", 0);
+	for (int tid = 1; tid <= 3; tid++) {
+		cr_assert_not(cg_thread_alive(h, tid), "tid %d survived cgroup.kill", tid);
+		cr_assert_eq(cg_thread_cgroup(h, tid), -ESRCH);
+	}
+	cr_assert(cg_thread_alive(h, 4));
+	cr_assert(cg_thread_alive(h, 5));
+	assert_read(h, "A/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/T/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/cgroup.procs", "");
+	assert_read(h, "A/cgroup.threads", "");
+	assert_read(h, "A/T/cgroup.threads", "");
+	/* The killed pid no longer names a task: cgroup_procs_write_start -> -ESRCH. */
+	assert_write(h, "cgroup.procs", "1", -ESRCH);
+	/* Killing K takes the process of its descendant K/L. */
+	assert_write(h, "K/cgroup.kill", "1", 0);
+	cr_assert_not(cg_thread_alive(h, 4));
+	cr_assert(cg_thread_alive(h, 5));
+	assert_read(h, "K/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "K/L/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "cgroup.procs", "R\n");
+	/* Unpopulated now: they can be removed. */
+	assert_rmdir(h, "A/T", 0);
+	assert_rmdir(h, "A", 0);
+	assert_rmdir(h, "K/L", 0);
+	assert_rmdir(h, "K", 0);
+	cgt_end(h);
+}
+
+Test(cg_v2, kill_value_other_than_one_is_erange)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* cgroup_kill_write: "if (kill != 1) return -ERANGE" ([live] 0 -> ERANGE). */
+	assert_write(h, "A/cgroup.kill", "0", -ERANGE);
+	assert_write(h, "A/cgroup.kill", "2", -ERANGE);
+	assert_write(h, "A/cgroup.kill", "-1", -ERANGE);
+	cr_assert(cg_thread_alive(h, 1));
+	assert_read(h, "A/cgroup.procs", "P\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, kill_value_not_a_number_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* cgroup_kill_write: kstrtoint fails before the range check -> -EINVAL. */
+	assert_write(h, "A/cgroup.kill", "abc", -EINVAL);
+	cgt_end(h);
+}
+
+Test(cg_v2, kill_in_threaded_cgroup_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
+	/* cgroup_kill_write: cgroup_is_threaded(cgrp) -> -EOPNOTSUPP. */
+	assert_write(h, "A/T/cgroup.kill", "1", -EOPNOTSUPP);
+	/* The value is checked first: kstrtoint, then kill != 1 -> -ERANGE. */
+	assert_write(h, "A/T/cgroup.kill", "0", -ERANGE);
+	cr_assert(cg_thread_alive(h, 1));
+	cr_assert(cg_thread_alive(h, 2));
+	cgt_end(h);
+}
+
+/* ---- files that do not exist, or cannot be read or written ---- */
+
+Test(cg_v2, root_has_no_type_kill_events_freeze)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+	char *out = (char *)"untouched";
+	char *before = out;
+
+	/* CFTYPE_NOT_ON_ROOT files ([live] reading cgroup.type on the root gives ENOENT). */
+	assert_read_err(h, "cgroup.type", -ENOENT);
+	assert_write(h, "cgroup.type", "threaded", -ENOENT);
+	assert_write(h, "cgroup.kill", "1", -ENOENT);
+	assert_read_err(h, "cgroup.events", -ENOENT);
+	assert_read_err(h, "cgroup.freeze", -ENOENT);
+	/* cg_read leaves *out untouched on error. */
+	cr_assert_eq(cg_read(h, "cgroup.type", &out), -ENOENT);
+	cr_assert_eq(out, before);
+	/* ...while the root does have these. */
+	assert_read(h, "cgroup.procs", "");
+	assert_read(h, "cgroup.threads", "");
+	assert_read(h, "cgroup.subtree_control", "");
+	assert_read(h, "cgroup.max.depth", "max\n");
+	assert_read(h, "cgroup.max.descendants", "max\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, non_root_has_type_events_and_limits)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	assert_read(h, "A/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/cgroup.procs", "");
+	assert_read(h, "A/cgroup.threads", "");
+	assert_read(h, "A/cgroup.controllers", "");
+	assert_read(h, "A/cgroup.subtree_control", "");
+	assert_read(h, "A/cgroup.max.depth", "max\n");
+	assert_read(h, "A/cgroup.max.descendants", "max\n");
+	assert_read_err(h, "A/cgroup.nosuchfile", -ENOENT);
+	assert_read_err(h, "B/cgroup.procs", -ENOENT);
+	assert_write(h, "B/cgroup.procs", "1", -ENOENT);
+	cgt_end(h);
+}
+
+Test(cg_v2, write_read_only_file_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* A file without a write method: kernfs -> -EINVAL ([live] 6.18). */
+	assert_write(h, "cgroup.controllers", "cpu", -EINVAL);
+	assert_write(h, "A/cgroup.controllers", "+cpu", -EINVAL);
+	assert_write(h, "A/cgroup.events", "populated 1", -EINVAL);
+	assert_read(h, "A/cgroup.events", "populated 0\nfrozen 0\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, read_write_only_kill_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* cgroup.kill has no seq_show: a read is -EINVAL ([live] 6.18). */
+	assert_read_err(h, "A/cgroup.kill", -EINVAL);
+	cgt_end(h);
+}
+
+/* ---- mkdir / rmdir (§1.5) ---- */
+
+Test(cg_v2, mkdir_existing_is_eexist)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A", -EEXIST);
+	assert_mkdir(h, "A/B", 0);
+	assert_mkdir(h, "A/B", -EEXIST);
+	cgt_end(h);
+}
+
+Test(cg_v2, mkdir_name_with_newline_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* cgroup_mkdir: strchr(name, '\n') -> -EINVAL. */
+	assert_mkdir(h, "A\nB", -EINVAL);
+	cr_assert_eq(cg_lookup(h, "A\nB"), -ENOENT);
+	cgt_end(h);
+}
+
+Test(cg_v2, rmdir_root_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* VFS: the root of the mount cannot be removed. */
+	assert_rmdir(h, "", -EBUSY);
+	cr_assert(cg_cgroup_alive(h, 0));
+	cgt_end(h);
+}
+
+Test(cg_v2, mkdir_under_missing_parent_is_enoent)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* Path lookup of the parent fails (VFS). */
+	assert_mkdir(h, "X/Y", -ENOENT);
+	cr_assert_eq(cg_lookup(h, "X/Y"), -ENOENT);
+	cgt_end(h);
+}
+
+Test(cg_v2, mkdir_name_of_interface_file_is_eexist)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* kernfs: the name is taken by the file. */
+	assert_mkdir(h, "A/cgroup.procs", -EEXIST);
+	assert_mkdir(h, "A/cgroup.type", -EEXIST);
+	assert_mkdir(h, "cgroup.procs", -EEXIST);
+	assert_mkdir(h, "cgroup.subtree_control", -EEXIST);
+	cgt_end(h);
+}
+
+Test(cg_v2, rmdir_of_file_is_enotdir)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* VFS rmdir of a non-directory. */
+	assert_rmdir(h, "A/cgroup.procs", -ENOTDIR);
+	assert_rmdir(h, "cgroup.procs", -ENOTDIR);
+	assert_read(h, "A/cgroup.procs", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, mkdir_beyond_max_depth_is_eagain)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.max.depth", "0", 0);
+	assert_read(h, "A/cgroup.max.depth", "0\n");
+	/* cgroup_check_hierarchy_limits: level 0 >= A's max_depth 0 -> -EAGAIN. */
+	assert_mkdir(h, "A/B", -EAGAIN);
+	assert_write(h, "A/cgroup.max.depth", "1", 0);
+	assert_mkdir(h, "A/B", 0);
+	/* B's own depth is unlimited, but A's limit of 1 counts one level below A. */
+	assert_mkdir(h, "A/B/C", -EAGAIN);
+	assert_write(h, "A/cgroup.max.depth", "max", 0);
+	assert_read(h, "A/cgroup.max.depth", "max\n");
+	assert_mkdir(h, "A/B/C", 0);
+	/* The root has the file too: depth 1 allows its children, not grandchildren. */
+	assert_write(h, "cgroup.max.depth", "1", 0);
+	assert_mkdir(h, "D", 0);
+	assert_mkdir(h, "D/E", -EAGAIN);
+	assert_mkdir(h, "A/B/C/D", -EAGAIN);
+	cgt_end(h);
+}
+
+Test(cg_v2, mkdir_beyond_max_descendants_is_eagain)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.max.descendants", "1", 0);
+	assert_read(h, "A/cgroup.max.descendants", "1\n");
+	assert_mkdir(h, "A/B", 0);
+	/* cgroup_check_hierarchy_limits: A's nr_descendants 1 >= 1 -> -EAGAIN, at any depth. */
+	assert_mkdir(h, "A/C", -EAGAIN);
+	assert_mkdir(h, "A/B/C", -EAGAIN);
+	assert_rmdir(h, "A/B", 0);
+	assert_mkdir(h, "A/C", 0);
+	cgt_end(h);
+}
+
+Test(cg_v2, max_depth_and_descendants_reject_negative_and_garbage)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* cgroup_max_{depth,descendants}_write: kstrtoint fails -> -EINVAL; < 0 -> -ERANGE. */
+	assert_write(h, "A/cgroup.max.depth", "-1", -ERANGE);
+	assert_write(h, "A/cgroup.max.descendants", "-1", -ERANGE);
+	assert_write(h, "A/cgroup.max.depth", "abc", -EINVAL);
+	assert_write(h, "A/cgroup.max.descendants", "abc", -EINVAL);
+	assert_read(h, "A/cgroup.max.depth", "max\n");
+	assert_read(h, "A/cgroup.max.descendants", "max\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, rmdir_populated_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* cgroup_destroy_locked: cgroup_is_populated -> -EBUSY. */
+	assert_rmdir(h, "A", -EBUSY);
+	assert_write(h, "cgroup.procs", "P", 0);
+	assert_rmdir(h, "A", 0);
+	cr_assert_eq(cg_lookup(h, "A"), -ENOENT);
+	cgt_end(h);
+}
+
+Test(cg_v2, rmdir_with_child_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	/* cgroup_destroy_locked: a live child -> -EBUSY (not ENOTEMPTY). */
+	assert_rmdir(h, "A", -EBUSY);
+	assert_rmdir(h, "A/B", 0);
+	assert_rmdir(h, "A", 0);
+	cgt_end(h);
+}
+
+Test(cg_v2, rmdir_missing_is_enoent)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_rmdir(h, "A", -ENOENT);
+	assert_mkdir(h, "A", 0);
+	assert_rmdir(h, "A", 0);
+	assert_rmdir(h, "A", -ENOENT);
+	assert_rmdir(h, "A/B", -ENOENT);
+	cgt_end(h);
+}
+
+Test(cg_v2, cgroup_ids_are_never_reused)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+	int a, b;
+
+	cr_assert_eq(cg_lookup(h, ""), 0);
+	cr_assert_eq(cg_lookup(h, "."), 0);
+	assert_mkdir(h, "A", 0);
+	a = cgt_id(h, "A");
+	cr_assert_gt(a, 0);
+	cr_assert_eq(cg_cgroup_parent(h, a), 0);
+	cr_assert_eq(cg_cgroup_parent(h, 0), -1);
+	assert_rmdir(h, "A", 0);
+	cr_assert_not(cg_cgroup_alive(h, a));
+	assert_mkdir(h, "A", 0);
+	b = cgt_id(h, "A");
+	cr_assert_neq(a, b);
+	cr_assert_gt(cg_cgroup_max_id(h), b);
+	cgt_end(h);
+}
+
+/* ---- cgroup.procs / cgroup.threads writes (__cgroup_procs_write, §1.6) ---- */
+
+Test(cg_v2, write_procs_not_a_number_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	/* cgroup_procs_write_start: kstrtoint fails or the value is negative -> -EINVAL. (A word
+	 * shaped like a process name, such as "abc", is taken as a name by the model: see
+	 * write_procs_unknown_name_is_enoname.) */
+	assert_write(h, "A/cgroup.procs", "1abc", -EINVAL);
+	assert_write(h, "A/cgroup.procs", "1.5", -EINVAL);
+	assert_write(h, "A/cgroup.procs", "", -EINVAL);
+	assert_write(h, "A/cgroup.procs", "-1", -EINVAL);
+	assert_write(h, "A/cgroup.threads", "-1", -EINVAL);
+	assert_write(h, "A/cgroup.threads", "2x", -EINVAL);
+	assert_read(h, "A/cgroup.procs", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_unused_pid_is_esrch)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "A", 0);
+	/* cgroup_procs_write_start: find_task_by_vpid fails -> -ESRCH. */
+	assert_write(h, "A/cgroup.procs", "3", -ESRCH);
+	assert_write(h, "A/cgroup.procs", "99", -ESRCH);
+	assert_write(h, "A/cgroup.threads", "3", -ESRCH);
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_unknown_name_is_enoname)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "A", 0);
+	/* A name the model never created: the model's own script error (docs/cgroup-model.md,
+	 * "Names for pids"), not a kernel errno. */
+	assert_write(h, "A/cgroup.procs", "abc", -CG_ENONAME);
+	assert_write(h, "A/cgroup.procs", "Ghost.1", -CG_ENONAME);
+	assert_write(h, "A/cgroup.threads", "P.3", -CG_ENONAME);
+	cr_assert_eq(cg_thread_lookup(h, "Ghost"), -CG_ENONAME);
+	cr_assert_eq(cg_thread_lookup(h, "P.3"), -CG_ENONAME);
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_numeric_tid_moves_whole_process)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 3, 1);
+	assert_proc(h, "Q", 1, 4);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "B", 0);
+	cr_assert_eq(cg_thread_lookup(h, "P"), 1);
+	cr_assert_eq(cg_thread_lookup(h, "P.3"), 3);
+	cr_assert_eq(cg_thread_lookup(h, "Q.1"), 4);
+	cr_assert_eq(cg_thread_pid(h, 3), 1);
+	/* cgroup_procs_write_start: for cgroup.procs the group leader of the tid is taken. */
+	assert_write(h, "A/cgroup.procs", "3", 0);
+	assert_thread_in(h, "P.1", "A");
+	assert_thread_in(h, "P.2", "A");
+	assert_thread_in(h, "P.3", "A");
+	assert_thread_in(h, "Q.1", "");
+	/* The same with a thread name. */
+	assert_write(h, "B/cgroup.procs", "P.2", 0);
+	assert_read(h, "B/cgroup.threads", "P.1\nP.2\nP.3\n");
+	assert_read(h, "A/cgroup.procs", "");
+	assert_write(h, "B/cgroup.procs", "4", 0);
+	assert_read(h, "B/cgroup.procs", "P\nQ\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_to_domain_invalid_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "G", 0);
+	assert_mkdir(h, "G/P", 0);
+	assert_mkdir(h, "G/P/C", 0);
+	assert_write(h, "G/P/cgroup.type", "threaded", 0);
+	assert_read(h, "G/P/C/cgroup.type", "domain invalid\n");
+	/* cgroup_migrate_vet_dst: !cgroup_is_valid_domain(dst->dom_cgrp) -> -EOPNOTSUPP. */
+	assert_write(h, "G/P/C/cgroup.procs", "P", -EOPNOTSUPP);
+	assert_write(h, "G/cgroup.procs", "P", 0);
+	assert_write(h, "G/P/C/cgroup.threads", "P.1", -EOPNOTSUPP);
+	assert_thread_in(h, "P.1", "G");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_to_domain_with_domain_controller_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_write(h, "cgroup.subtree_control", "+memory", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+memory", 0);
+	/* cgroup_migrate_vet_dst: A cannot be a thread root (domain controller enabled) and
+	 * subtree_control != 0 -> -EBUSY (no-internal-process constraint). */
+	assert_write(h, "A/cgroup.procs", "P", -EBUSY);
+	/* vet_dst runs before the same-domain check of thread moves: EBUSY, not EOPNOTSUPP. */
+	assert_write(h, "A/cgroup.threads", "P.2", -EBUSY);
+	assert_write(h, "A/B/cgroup.procs", "P", 0);
+	assert_thread_in(h, "P.2", "A/B");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_to_domain_with_threaded_controller_and_populated_child_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_proc(h, "Q", 1, 2);
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_write(h, "A/B/cgroup.procs", "P", 0);
+	/* cgroup_can_be_thread_root(A) is false (populated domain child), A is not threaded and
+	 * its subtree_control is not empty -> -EBUSY. */
+	assert_write(h, "A/cgroup.procs", "Q", -EBUSY);
+	assert_thread_in(h, "Q.1", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_threads_across_domains_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_mkdir(h, "B", 0);
+	/* __cgroup_procs_write, thread move: src->dom_cgrp (root) != dst->dom_cgrp (B). */
+	assert_write(h, "B/cgroup.threads", "P.2", -EOPNOTSUPP);
+	assert_write(h, "A/T/cgroup.threads", "P.2", -EOPNOTSUPP);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
+	/* Back to the root, which is not the domain of P any more. */
+	assert_write(h, "cgroup.threads", "P.2", -EOPNOTSUPP);
+	assert_write(h, "B/cgroup.threads", "P.1", -EOPNOTSUPP);
+	/* Within the domain, the thread may move to the thread root itself. */
+	assert_write(h, "A/cgroup.threads", "P.2", 0);
+	assert_thread_in(h, "P.1", "A");
+	assert_thread_in(h, "P.2", "A");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_gathers_threads_spread_over_a_threaded_subtree)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 3, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_mkdir(h, "B", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.3", 0);
+	/* cgroup.procs moves every thread of the process, wherever it sits. */
+	assert_write(h, "B/cgroup.procs", "P.3", 0);
+	assert_read(h, "B/cgroup.threads", "P.1\nP.2\nP.3\n");
+	assert_read(h, "A/T/cgroup.threads", "");
+	assert_read(h, "A/T/cgroup.events", "populated 0\nfrozen 0\n");
+	assert_read(h, "A/cgroup.events", "populated 0\nfrozen 0\n");
+	/* A keeps its (empty) threaded child, hence stays a thread root. */
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, write_procs_into_threaded_cgroup_from_foreign_domain_moves_all_threads)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 3, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	/* vet_dst passes for a threaded dst; cgroup.procs moves the process as a whole. */
+	assert_write(h, "A/T/cgroup.procs", "P", 0);
+	assert_read(h, "A/T/cgroup.threads", "P.1\nP.2\nP.3\n");
+	assert_read(h, "A/cgroup.procs", "P\n");
+	assert_read(h, "cgroup.procs", "");
+	cgt_end(h);
+}
+
+/* ---- cgroup.subtree_control (§1.8) ---- */
+
+Test(cg_v2, root_controllers_default_to_every_v2_controller)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* cgroup_control(root): bound controllers minus the implicit perf_event, in subsystem
+	 * order. */
+	assert_read(h, "cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
+	assert_read(h, "cgroup.subtree_control", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_perf_event_parses_but_is_not_offered)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* perf_event is implicit, not inhibited: it parses; enabling is not offered by
+	 * cgroup_control -> -ENOENT; disabling what is not enabled is dropped -> 0. */
+	assert_write(h, "cgroup.subtree_control", "+perf_event", -ENOENT);
+	assert_write(h, "cgroup.subtree_control", "-perf_event", 0);
+	assert_read(h, "cgroup.subtree_control", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_reads_in_subsystem_order)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "cgroup.subtree_control", "+pids +memory +cpu", 0);
+	assert_read(h, "cgroup.subtree_control", "cpu memory pids\n");
+	assert_read(h, "A/cgroup.controllers", "cpu memory pids\n");
+	/* The last token for a controller wins ([live] "+hugetlb -hugetlb" -> disabled). */
+	assert_write(h, "cgroup.subtree_control", "+hugetlb -hugetlb", 0);
+	assert_read(h, "cgroup.subtree_control", "cpu memory pids\n");
+	/* Enabling one already enabled is dropped. */
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_write(h, "cgroup.subtree_control", "-memory -pids", 0);
+	assert_read(h, "cgroup.subtree_control", "cpu\n");
+	assert_read(h, "A/cgroup.controllers", "cpu\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_tokens_split_on_spaces_and_last_wins)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* cgroup_subtree_control_write: strstrip, then strsep on ' ' skipping empty tokens. */
+	assert_write(h, "cgroup.subtree_control", "", 0);
+	assert_write(h, "cgroup.subtree_control", "  +cpu   +memory ", 0);
+	assert_read(h, "cgroup.subtree_control", "cpu memory\n");
+	assert_write(h, "cgroup.subtree_control", "-cpu +cpu", 0);
+	assert_read(h, "cgroup.subtree_control", "cpu memory\n");
+	assert_write(h, "cgroup.subtree_control", "+memory -memory", 0);
+	assert_read(h, "cgroup.subtree_control", "cpu\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_unknown_name_or_missing_sign_is_einval)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* cgroup_subtree_control_write: each token is +name or -name of a known controller. */
+	assert_write(h, "cgroup.subtree_control", "+bogus", -EINVAL);
+	assert_write(h, "cgroup.subtree_control", "cpu", -EINVAL);
+	assert_write(h, "cgroup.subtree_control", "+cpu bogus", -EINVAL);
+	/* Nothing is applied when a token is bad. */
+	assert_read(h, "cgroup.subtree_control", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_enable_not_offered_is_enoent)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	/* Top-down constraint: cpu is not in cgroup_control(A) (root's subtree_control). */
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", -ENOENT);
+	assert_write(h, "cgroup.subtree_control", "+memory", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", -ENOENT);
+	assert_write(h, "A/cgroup.subtree_control", "+memory", 0);
+	assert_read(h, "A/cgroup.subtree_control", "memory\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_disable_while_child_has_it_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "cgroup.subtree_control", "+memory", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+memory", 0);
+	/* A live child still has memory in its subtree_control -> -EBUSY. */
+	assert_write(h, "cgroup.subtree_control", "-memory", -EBUSY);
+	assert_write(h, "A/cgroup.subtree_control", "-memory", 0);
+	assert_write(h, "cgroup.subtree_control", "-memory", 0);
+	assert_read(h, "cgroup.subtree_control", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_domain_controller_in_non_root_thread_root_is_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+memory +cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_read(h, "A/cgroup.controllers", "cpu memory\n");
+	/* cgroup_vet_subtree_control_enable: domain controller and cgroup_is_thread_root(A). */
+	assert_write(h, "A/cgroup.subtree_control", "+memory", -EOPNOTSUPP);
+	/* A threaded controller is fine: A can be a thread root. */
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_read(h, "A/cgroup.subtree_control", "cpu\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_domain_controller_in_threaded_cgroup_is_enoent)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+memory +cpu +pids", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu +pids", 0);
+	/* cgroup_control(T) masks the parent's subtree_control to threaded controllers. */
+	assert_read(h, "A/T/cgroup.controllers", "cpu pids\n");
+	/* memory is not offered -> -ENOENT ([live] threaded +hugetlb -> ENOENT). */
+	assert_write(h, "A/T/cgroup.subtree_control", "+memory", -ENOENT);
+	assert_write(h, "A/T/cgroup.subtree_control", "+cpu", 0);
+	assert_read(h, "A/T/cgroup.subtree_control", "cpu\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_in_domain_invalid_is_enoent_or_eopnotsupp)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A/T", 0);
+	assert_write(h, "A/T/cgroup.type", "threaded", 0);
+	assert_mkdir(h, "A/T/X", 0);
+	assert_read(h, "A/T/X/cgroup.type", "domain invalid\n");
+	/* T offers nothing yet: -ENOENT comes first ([live] domain invalid +hugetlb). */
+	assert_read(h, "A/T/X/cgroup.controllers", "");
+	assert_write(h, "A/T/X/cgroup.subtree_control", "+cpu", -ENOENT);
+	assert_write(h, "A/T/cgroup.subtree_control", "+cpu", 0);
+	/* X is not threaded, so cgroup_control(X) is T's subtree_control unmasked. */
+	assert_read(h, "A/T/X/cgroup.controllers", "cpu\n");
+	/* Offered, but !cgroup_is_valid_domain(X->dom_cgrp) -> -EOPNOTSUPP. */
+	assert_write(h, "A/T/X/cgroup.subtree_control", "+cpu", -EOPNOTSUPP);
+	assert_read(h, "A/T/X/cgroup.subtree_control", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_enable_on_populated_non_root_domain_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_write(h, "cgroup.subtree_control", "+hugetlb", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* cgroup_vet_subtree_control_enable: A has tasks -> -EBUSY ([live] +hugetlb). */
+	assert_write(h, "A/cgroup.subtree_control", "+hugetlb", -EBUSY);
+	assert_read(h, "A/cgroup.subtree_control", "");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_threaded_controller_on_populated_domain_makes_thread_root)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	/* Only threaded controllers and A can be a thread root -> allowed despite its tasks. */
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_threaded_controller_on_populated_domain_with_populated_child_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_proc(h, "Q", 1, 2);
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/B/cgroup.procs", "P", 0);
+	assert_write(h, "A/cgroup.procs", "Q", 0);
+	/* A cannot be a thread root (populated domain child) and has tasks -> -EBUSY. */
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", -EBUSY);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_threaded_controller_above_populated_domain_child_is_accepted)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/B/cgroup.procs", "P", 0);
+	/* cgroup_vet_subtree_control_enable: A cannot be a thread root, but it has no tasks of
+	 * its own: the last check (tasks -> EBUSY) does not fire. */
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	assert_read(h, "A/B/cgroup.type", "domain\n");
+	assert_read(h, "A/B/cpu.weight", "100\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, subtree_control_root_accepts_controllers_despite_processes)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	/* cgroup_vet_subtree_control_enable: the root -> OK. */
+	assert_write(h, "cgroup.subtree_control", "+memory +hugetlb", 0);
+	assert_read(h, "cgroup.subtree_control", "memory hugetlb\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, set_root_controllers_limits_what_root_offers)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	/* Model API: perf_event is implicit -> -EINVAL. */
+	cr_assert_eq(cg_set_root_controllers(h, CG_MASK(CG_CTRL_PERF_EVENT)), -EINVAL);
+	cr_assert_eq(cg_set_root_controllers(h, CG_MASK(CG_CTRL_HUGETLB)), 0);
+	assert_read(h, "cgroup.controllers", "hugetlb\n");
+	/* cpu is not bound to this hierarchy: not in cgroup_control(root) -> -ENOENT. */
+	assert_write(h, "cgroup.subtree_control", "+cpu", -ENOENT);
+	assert_write(h, "cgroup.subtree_control", "+hugetlb", 0);
+	/* Model API: only before any change. */
+	cr_assert_eq(cg_set_root_controllers(h, CG_MASK(CG_CTRL_CPU)), -EBUSY);
+	assert_read(h, "cgroup.controllers", "hugetlb\n");
+	cgt_end(h);
+}
+
+Test(cg_v2, set_root_controllers_after_mkdir_is_ebusy)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_mkdir(h, "A", 0);
+	cr_assert_eq(cg_set_root_controllers(h, CG_MASK(CG_CTRL_CPU)), -EBUSY);
+	assert_read(h, "cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n");
+	cgt_end(h);
+}
+
+/* ---- what echo(1) writes, and cgroup.freeze ---- */
+
+Test(cg_v2, values_with_trailing_newline_are_accepted)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "T", 0);
+	assert_mkdir(h, "K", 0);
+	/* strstrip() in the cgroup core handlers; kstrtox accepts one trailing newline. */
+	assert_write(h, "T/cgroup.type", "threaded\n", 0);
+	assert_write(h, "cgroup.subtree_control", "+cpu\n", 0);
+	assert_write(h, "A/cgroup.procs", "1\n", 0);
+	assert_write(h, "A/cgroup.max.depth", "2\n", 0);
+	assert_read(h, "A/cgroup.max.depth", "2\n");
+	assert_write(h, "A/cpu.weight", "200\n", 0);
+	assert_read(h, "A/cpu.weight", "200\n");
+	assert_write(h, "A/cpu.max", "50000 100000\n", 0);
+	assert_read(h, "A/cpu.max", "50000 100000\n");
+	assert_write(h, "K/cgroup.kill", "1\n", 0);
+	assert_write(h, "A/cgroup.kill", "1\n", 0);
+	cr_assert_not(cg_thread_alive(h, 1));
+	cgt_end(h);
+}
+
+Test(cg_v2, freeze_sets_frozen_in_events_of_subtree)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/B/cgroup.procs", "P", 0);
+	assert_read(h, "A/cgroup.freeze", "0\n");
+	/* cgroup_freeze_write: outside [0, 1] -> -ERANGE. */
+	assert_write(h, "A/cgroup.freeze", "2", -ERANGE);
+	assert_write(h, "A/cgroup.freeze", "-1", -ERANGE);
+	assert_write(h, "A/cgroup.freeze", "1", 0);
+	assert_read(h, "A/cgroup.freeze", "1\n");
+	/* The model freezes at once; descendants inherit the effective freeze. */
+	assert_read(h, "A/cgroup.events", "populated 1\nfrozen 1\n");
+	assert_read(h, "A/B/cgroup.events", "populated 1\nfrozen 1\n");
+	assert_read(h, "A/B/cgroup.freeze", "0\n");
+	assert_write(h, "A/cgroup.freeze", "0", 0);
+	assert_read(h, "A/cgroup.events", "populated 1\nfrozen 0\n");
+	assert_read(h, "A/B/cgroup.events", "populated 1\nfrozen 0\n");
+	cgt_end(h);
+}
+
+/* ---- small API facts ---- */
+
+Test(cg_v2, semantics_and_controller_names_parse)
+{
+	enum cg_semantics sem;
+	enum cg_ctrl c;
+
+	cr_assert_eq(cg_semantics_parse("v2", &sem), 0);
+	cr_assert_eq(sem, CG_SEM_V2);
+	cr_assert_eq(cg_semantics_parse("rfc2017", &sem), 0);
+	cr_assert_eq(sem, CG_SEM_RFC2017);
+	cr_assert_eq(cg_semantics_parse("v1", &sem), 0);
+	cr_assert_eq(sem, CG_SEM_V1);
+	cr_assert_eq(cg_semantics_parse("v3", &sem), -EINVAL);
+	cr_assert_str_eq(cg_semantics_name(CG_SEM_RFC2017), "rfc2017");
+	cr_assert_eq(cg_ctrl_parse("hugetlb", &c), 0);
+	cr_assert_eq(c, CG_CTRL_HUGETLB);
+	cr_assert_eq(cg_ctrl_parse("bogus", &c), -EINVAL);
+	cr_assert_str_eq(cg_ctrl_name(CG_CTRL_PERF_EVENT), "perf_event");
+	cr_assert_str_eq(cg_errno_name(EOPNOTSUPP), "EOPNOTSUPP");
+	cr_assert_str_eq(cg_errno_name(EBUSY), "EBUSY");
+}
+
+Test(cg_v2, proc_new_rejects_bad_names_and_duplicates)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 2, 1);
+	assert_proc(h, "P", 1, -EEXIST);
+	assert_proc(h, "9lives", 1, -EINVAL);
+	assert_proc(h, "a.b", 1, -EINVAL);
+	assert_proc(h, "Q", 0, -EINVAL);
+	assert_proc(h, "Q_-1", 1, 3);
+	cr_assert_eq(cg_thread_max_id(h), 4);
+	{
+		char buf[64];
+
+		cr_assert_str_eq(cg_thread_name(h, 2, buf, sizeof(buf)), "P.2");
+		cr_assert_str_eq(cg_path(h, 0, buf, sizeof(buf)), "/");
+	}
+	cr_assert_eq(cg_thread_pid(h, 2), 1);
+	cr_assert_eq(cg_thread_cgroup(h, 2), 0);
+	cr_assert_eq(cg_thread_cgroup(h, 99), -ESRCH);
+	cgt_end(h);
+}
