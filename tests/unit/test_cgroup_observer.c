@@ -452,6 +452,14 @@ Test(cg_observer, thread_moves_inside_threaded_subtree_between_task_groups)
 	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
 	cr_assert_eq(r.n, 1);
 	expect_moved(&r, 2, a, t, t);
+	/* A whole-process move reports each thread from its own group. */
+	rec_clear(&r);
+	assert_write(h, "cgroup.procs", "P", 0);
+	cr_assert_eq(r.n, 2);
+	expect_moved(&r, 1, a, 0, 0);
+	expect_moved(&r, 2, t, 0, 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/T/cgroup.threads", "P.2", 0);
 	rec_clear(&r);
 	assert_write(h, "A/T/cgroup.kill", "1", -EOPNOTSUPP);
 	assert_write(h, "A/cgroup.kill", "1", 0);

@@ -421,5 +421,10 @@ Test(cg_rfc2017, heo_layout_interposed_thread_root_works)
 	assert_read(h, "C/w/cgroup.threads", "app.2\napp.3\n");
 	assert_read(h, "C/cgroup.threads", "app.1\napp.4\n");
 	assert_read(h, "C/cgroup.procs", "app\n");
+	/* A thread root with controllers still takes processes (no internal-process rule). */
+	assert_proc(h, "tool", 1, 7);
+	assert_write(h, "C/cgroup.procs", "tool", 0);
+	assert_read(h, "C/cgroup.procs", "app\ntool\n");
+	assert_write(h, "vm/cgroup.threads", "qemu.2", -EINVAL);
 	cgt_end(h);
 }

@@ -262,6 +262,31 @@ Test(cg_v2, type_of_domain_with_processes_and_threaded_controller_is_domain_thre
 	cgt_end(h);
 }
 
+Test(cg_v2, type_reverts_when_thread_root_loses_threaded_controller_or_tasks)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_proc(h, "P", 1, 1);
+	assert_write(h, "cgroup.subtree_control", "+cpu", 0);
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "A/B", 0);
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	assert_read(h, "A/B/cgroup.type", "domain invalid\n");
+	/* cgroup_is_thread_root needs tasks *and* a threaded controller in subtree_control. */
+	assert_write(h, "A/cgroup.subtree_control", "-cpu", 0);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	assert_read(h, "A/B/cgroup.type", "domain\n");
+	assert_write(h, "A/cgroup.subtree_control", "+cpu", 0);
+	assert_read(h, "A/cgroup.type", "domain threaded\n");
+	/* Tasks gone by cgroup.kill: the same. */
+	assert_write(h, "A/cgroup.kill", "1", 0);
+	assert_read(h, "A/cgroup.type", "domain\n");
+	assert_read(h, "A/B/cgroup.type", "domain\n");
+	cgt_end(h);
+}
+
 Test(cg_v2, type_reverts_to_domain_after_rmdir_of_last_threaded_child)
 {
 	struct cg_hier *h = cgt_new(CG_SEM_V2);
@@ -757,6 +782,11 @@ Test(cg_v2, mkdir_beyond_max_descendants_is_eagain)
 	assert_mkdir(h, "A/B/C", -EAGAIN);
 	assert_rmdir(h, "A/B", 0);
 	assert_mkdir(h, "A/C", 0);
+	/* On the root as well: it counts A and A/C. */
+	assert_write(h, "cgroup.max.descendants", "2", 0);
+	assert_mkdir(h, "B", -EAGAIN);
+	assert_write(h, "cgroup.max.descendants", "3", 0);
+	assert_mkdir(h, "B", 0);
 	cgt_end(h);
 }
 
