@@ -371,30 +371,33 @@ static struct cg_cgroup *cg_get(const struct cg_hier *h, int id)
 	return id >= 0 && id < h->nr_cgroups ? h->cgroups[id] : NULL;
 }
 
+/* Write @c's path below the root at @pos; returns the new position (stops at the end of @buf). */
+static size_t put_path(const struct cg_cgroup *c, char *buf, size_t len, size_t pos)
+{
+	int w;
+
+	if (!c->parent)
+		return pos;
+	pos = put_path(c->parent, buf, len, pos);
+	if (pos >= len)
+		return pos;
+	w = snprintf(buf + pos, len - pos, "%s%s", pos ? "/" : "", c->name);
+	return w < 0 ? len : pos + (size_t)w;
+}
+
 const char *cg_path(const struct cg_hier *h, int cgroup, char *buf, size_t len)
 {
 	const struct cg_cgroup *c = cg_get(h, cgroup);
-	const struct cg_cgroup *chain[256];
-	size_t n = 0, pos = 0;
 
 	if (!len)
 		return buf;
 	buf[0] = '\0';
 	if (!c)
 		return buf;
-	if (!c->parent) {
+	if (!c->parent)
 		snprintf(buf, len, "/");
-		return buf;
-	}
-	for (; c->parent && n < 256; c = c->parent)
-		chain[n++] = c;
-	while (n--) {
-		int w = snprintf(buf + pos, len - pos, "%s%s", pos ? "/" : "", chain[n]->name);
-
-		if (w < 0 || (size_t)w >= len - pos)
-			break;
-		pos += (size_t)w;
-	}
+	else
+		put_path(c, buf, len, 0);
 	return buf;
 }
 
