@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/cfs.c - the CFS policy of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and
+ * sched_slice through the hierarchy, tick preemption (check_preempt_tick), wakeup preemption
+ * with the wakeup granularity, the next and last buddies, and place_entity with START_DEBIT and
+ * the sleeper credit. kernel-semantics.md §4; docs/scheduler.md.
+ */
+#include "scheduler/sched_internal.h"
+
+static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)
+{
+	const struct sched_entity *x = sched_se_of(a), *y = sched_se_of(b);
+
+	if (x->vruntime != y->vruntime)
+		return x->vruntime < y->vruntime;
+	return x->id < y->id;
+}
+
+static void tree_add(struct cfs_rq *q, struct sched_entity *se)
+{
+	rb_add_cached(&se->node, &q->tree, less_vruntime);
+}
+
+static void tree_del(struct cfs_rq *q, struct sched_entity *se)
+{
+	rb_erase_cached(&se->node, &q->tree);
+}
+
+static void v0_moved(struct cfs_rq *q, sv_t delta)
+{
+	(void)q, (void)delta;
+}
+
+/* sched_vslice() */
+static sv_t vslice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	return sched_calc_delta_fair(sched_slice_cfs(s, q, se), se);
+}
+
+/*
+ * place_entity() and enqueue_entity()'s renormalisation. A new task starts at min_vruntime, one
+ * vslice later with START_DEBIT. A waking task gets at most a sleeper credit of latency (half
+ * of it with GENTLE_FAIR_SLEEPERS) below min_vruntime and never moves backwards. An entity
+ * moved while queued had min_vruntime subtracted at dequeue and gets the new one added.
+ */
+static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
+		  bool wakeup)
+{
+	sv_t v = q->min_vruntime;
+
+	if (initial) {
+		if (sched_feat(s, SCHED_FEAT_START_DEBIT))
+			v += vslice(s, q, se);
+		se->vruntime = v;
+		return;
+	}
+	if (!wakeup) {
+		se->vruntime += q->min_vruntime;
+		return;
+	}
+	{
+		uint64_t thresh = s->latency;
+
+		if (sched_feat(s, SCHED_FEAT_GENTLE_FAIR_SLEEPERS))
+			thresh >>= 1;
+		v -= (sv_t)thresh * SV_ONE_NS;
+		if (se->vruntime < v)
+			se->vruntime = v;
+	}
+}
+
+static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
+{
+	(void)s;
+	sched_clear_buddies(q, se);
+	if (!sleep)
+		se->vruntime -= q->min_vruntime;
+}
+
+/* migrate_task_rq_fair() / task_change_group_fair(): a sleeper's vruntime is relative. */
+static void migrate(struct sched *s, struct cfs_rq *from, struct cfs_rq *to,
+		    struct sched_entity *se)
+{
+	(void)s;
+	se->vruntime = se->vruntime - from->min_vruntime + to->min_vruntime;
+}
+
+/* wakeup_preempt_entity(): -1 if @se is not ahead of @curr, 1 if by more than wakeup_gran. */
+static int wakeup_preempt_entity(struct sched *s, struct sched_entity *curr,
+				 struct sched_entity *se)
+{
+	sv_t vdiff = curr->vruntime - se->vruntime;
+
+	if (vdiff <= 0)
+		return -1;
+	if (vdiff > sched_calc_delta_fair(s->wakeup_gran, se))
+		return 1;
+	return 0;
+}
+
+static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
+{
+	struct sched_entity *left = sched_first(q), *curr = q->curr, *se;
+
+	if (curr && !curr->on_rq)
+		curr = NULL;
+	if (!left || (curr && less_vruntime(&curr->node, &left->node)))
+		left = curr;
+	se = left;
+	if (!se)
+		return NULL;
+	if (q->next && wakeup_preempt_entity(s, q->next, left) < 1)
+		se = q->next;
+	else if (q->last && wakeup_preempt_entity(s, q->last, left) < 1)
+		se = q->last;
+	return se;
+}
+
+static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	(void)s;
+	sched_clear_buddies(q, se);
+}
+
+static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+{
+	(void)s, (void)q, (void)curr;
+	return false;
+}
+
+/* check_preempt_tick() */
+static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+{
+	uint64_t ideal, ran;
+	struct sched_entity *first;
+
+	if (q->nr_queued <= 1)
+		return false;
+	ideal = sched_slice_cfs(s, q, curr);
+	ran = curr->sum_exec - curr->prev_sum_exec;
+	if (ran > ideal) {
+		sched_clear_buddies(q, curr);
+		return true;
+	}
+	if (ran < s->min_gran)
+		return false;
+	first = sched_first(q);
+	if (!first)
+		return false;
+	return curr->vruntime - first->vruntime > (sv_t)ideal * SV_ONE_NS;
+}
+
+/* The least progress after which tick() could return true (it changes no state otherwise). */
+static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+{
+	uint64_t ideal, ran, h1, h2;
+	struct sched_entity *first;
+
+	if (q->nr_queued <= 1)
+		return UINT64_MAX;
+	ideal = sched_slice_cfs(s, q, curr);
+	ran = curr->sum_exec - curr->prev_sum_exec;
+	h1 = ran > ideal ? 0 : ideal + 1 - ran;
+	first = sched_first(q);
+	if (!first)
+		return h1;
+	h2 = ran >= s->min_gran ? 0 : s->min_gran - ran;
+	{
+		sv_t need = first->vruntime + (sv_t)ideal * SV_ONE_NS + 1 - curr->vruntime;
+		uint64_t hv = sched_sv_to_ns_ceil(need, curr);
+
+		if (hv > h2)
+			h2 = hv;
+	}
+	return h1 < h2 ? h1 : h2;
+}
+
+static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   struct sched_entity *pse)
+{
+	(void)q;
+	return wakeup_preempt_entity(s, se, pse) == 1;
+}
+
+/* reweight_entity() before 6.6: the weight changes, vruntime does not. */
+static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se, uint64_t weight,
+		     uint32_t wmult)
+{
+	(void)s, (void)q;
+	sched_set_weight(se, weight, wmult);
+}
+
+const struct sched_policy_ops sched_cfs_ops = {
+	.less = less_vruntime,
+	.place = place,
+	.dequeued = dequeued,
+	.migrate = migrate,
+	.pick = pick,
+	.set_next = set_next,
+	.charged = charged,
+	.tick = tick,
+	.tick_horizon = tick_horizon,
+	.wakeup_preempt = wakeup_preempt,
+	.reweight = reweight,
+	.v0_moved = v0_moved,
+	.tree_add = tree_add,
+	.tree_del = tree_del,
+};

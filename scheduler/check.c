@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/check.c - sched_check(): every invariant docs/scheduler.md lists, verified from
+ * scratch. O(entities) per call; tests call it after every operation (sched_config.check).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "scheduler/sched_internal.h"
+
+struct ck {
+	char *why;
+	size_t len;
+	bool bad;
+};
+
+static bool fail(struct ck *ck, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ck->bad && ck->why && ck->len) {
+		va_start(ap, fmt);
+		vsnprintf(ck->why, ck->len, fmt, ap);
+		va_end(ap);
+	}
+	ck->bad = true;
+	return false;
+}
+
+static bool cpu_allowed_check(const struct sched_thread *t)
+{
+	int c = t->cpu->id;
+
+	return (t->affinity[c / 64] >> (c % 64)) & 1;
+}
+
+struct walk {
+	const struct sched *s;
+	const struct cfs_rq *q;
+	uint64_t load;
+	unsigned n;
+	sv_t sum_wv;
+	int64_t sum_w;
+	bool aug_ok;
+};
+
+static sv_t vmin(sv_t a, sv_t b)
+{
+	return a < b ? a : b;
+}
+
+/* In-order walk: sums, and the augmented minima recomputed bottom-up. */
+static void walk(struct walk *w, const struct rb_node *n, sv_t *minv, uint64_t *mins)
+{
+	const struct sched_entity *se;
+	sv_t lv = 0, rv = 0;
+	uint64_t ls = UINT64_MAX, rs = UINT64_MAX, ms;
+	sv_t mv;
+
+	if (!n)
+		return;
+	se = sched_se_of(n);
+	mv = se->vruntime;
+	ms = se->slice;
+	if (n->left) {
+		walk(w, n->left, &lv, &ls);
+		mv = vmin(mv, lv);
+		ms = ls < ms ? ls : ms;
+	}
+	if (n->right) {
+		walk(w, n->right, &rv, &rs);
+		mv = vmin(mv, rv);
+		ms = rs < ms ? rs : ms;
+	}
+	if (w->s->ops == &sched_eevdf_ops && (se->min_vruntime != mv || se->min_slice != ms))
+		w->aug_ok = false;
+	if (!se->on_rq)
+		w->aug_ok = false;
+	w->load += se->weight;
+	w->n++;
+	w->sum_wv += (se->vruntime - w->q->min_vruntime) * se->wd;
+	w->sum_w += se->wd;
+	*minv = mv;
+	*mins = ms;
+}
+
+static bool check_queue(const struct sched *s, const struct cfs_rq *q, int cpu, struct ck *ck)
+{
+	struct walk w = { .s = s, .q = q, .aug_ok = true };
+	sv_t mv;
+	uint64_t ms;
+	int r = rb_check(&q->tree, s->ops->less);
+
+	if (r)
+		return fail(ck, "cpu %d group %d: tree: %s", cpu, q->tg->id, rb_check_describe(r));
+	walk(&w, q->tree.root, &mv, &ms);
+	if (!w.aug_ok)
+		return fail(ck, "cpu %d group %d: augmented minimum or on_rq flag wrong in the tree",
+			    cpu, q->tg->id);
+	if (q->curr && q->curr->on_rq) {
+		w.load += q->curr->weight;
+		w.n++;
+	}
+	if (w.load != q->load)
+		return fail(ck, "cpu %d group %d: load %llu, entities sum to %llu", cpu, q->tg->id,
+			    (unsigned long long)q->load, (unsigned long long)w.load);
+	if (w.n != q->nr_queued)
+		return fail(ck, "cpu %d group %d: nr_queued %u, %u entities", cpu, q->tg->id,
+			    q->nr_queued, w.n);
+	if (q->curr && q->curr->cfs_rq != q)
+		return fail(ck, "cpu %d group %d: curr belongs to another queue", cpu, q->tg->id);
+	if (s->ops == &sched_eevdf_ops) {
+		if (w.sum_w != q->sum_weight || w.sum_wv != q->sum_w_vruntime)
+			return fail(ck, "cpu %d group %d: avg_vruntime sums differ from the tree",
+				    cpu, q->tg->id);
+		/* Σ w_i (V - v_i) over curr and the tree is zero up to V's rounding (< Σ w). */
+		if (q->nr_queued) {
+			sv_t V = sched_avg_vruntime(q), lag = w.sum_w * V - w.sum_w * q->min_vruntime -
+							     w.sum_wv;
+			int64_t W = w.sum_w;
+
+			if (q->curr && q->curr->on_rq) {
+				lag += (V - q->curr->vruntime) * q->curr->wd;
+				W += q->curr->wd;
+			}
+			if (lag > 0 || -lag >= (sv_t)W)
+				return fail(ck, "cpu %d group %d: Σ lag·w is not 0 (V rounding)",
+					    cpu, q->tg->id);
+		}
+	}
+	if (q->min_vruntime < q->check_min_v)
+		return fail(ck, "cpu %d group %d: min_vruntime went backwards", cpu, q->tg->id);
+	((struct cfs_rq *)q)->check_min_v = q->min_vruntime;	/* the checker's own memory */
+	if (q->se && q->nr_queued && !q->se->on_rq)
+		return fail(ck, "cpu %d group %d: a non-empty group's entity is not queued", cpu,
+			    q->tg->id);
+	if (q->se && !q->nr_queued && q->se->on_rq)
+		return fail(ck, "cpu %d group %d: an empty group's entity is queued", cpu,
+			    q->tg->id);
+	return true;
+}
+
+int sched_check(const struct sched *s, char *why, size_t len)
+{
+	struct ck ck = { why, len, false };
+	unsigned runnable = 0, idle = 0;
+
+	for (int i = 0; i < s->ntg && !ck.bad; i++) {
+		const struct sched_tg *tg = s->tg[i];
+
+		if (!tg)
+			continue;
+		for (int c = 0; c < s->ncpu && !ck.bad; c++)
+			check_queue(s, tg->cfs_rq[c], c, &ck);
+	}
+	for (int c = 0; c < s->ncpu && !ck.bad; c++) {
+		const struct sched_cpu *rq = &s->cpu[c];
+
+		if (rq->cfs->h_nr_runnable != rq->nr_running)
+			fail(&ck, "cpu %d: nr_running %u, root h_nr_runnable %u", c, rq->nr_running,
+			     rq->cfs->h_nr_runnable);
+		if (!rq->curr)
+			idle++;
+		if (rq->curr) {
+			for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent)
+				if (se->cfs_rq->curr != se)
+					fail(&ck, "cpu %d: level %d of curr is not its queue's curr", c,
+					     se->depth);
+			if (rq->curr->cpu != rq)
+				fail(&ck, "cpu %d: curr thinks it is on another CPU", c);
+		}
+		runnable += rq->nr_running;
+	}
+	if (!ck.bad && (int)idle != s->nr_idle)
+		fail(&ck, "nr_idle %d, %u CPUs idle", s->nr_idle, idle);
+	for (int i = 0; i < s->nthr && !ck.bad; i++) {
+		const struct sched_thread *t = s->thr[i];
+
+		if (!t || !t->alive)
+			continue;
+		if (t->runnable) {
+			const struct sched_entity *se = &t->se;
+
+			runnable--;
+			if (!se->on_rq || se->sched_delayed)
+				fail(&ck, "thread %d: runnable but not queued", t->tid);
+			else if (se->cfs_rq != t->tg->cfs_rq[t->cpu->id])
+				fail(&ck, "thread %d: queued outside its group's queue on its CPU",
+				     t->tid);
+			else if (se->cfs_rq->curr != se && rb_node_is_clear(&se->node))
+				fail(&ck, "thread %d: neither curr nor in the tree", t->tid);
+			if (!cpu_allowed_check(t))
+				fail(&ck, "thread %d: on a CPU outside its affinity", t->tid);
+		} else if (t->se.on_rq && !t->se.sched_delayed) {
+			fail(&ck, "thread %d: asleep but queued", t->tid);
+		}
+	}
+	if (!ck.bad && runnable)
+		fail(&ck, "runnable threads and per-CPU counts disagree");
+	return ck.bad ? -EUCLEAN : 0;
+}

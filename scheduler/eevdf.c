@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/eevdf.c - the EEVDF policy of Linux 6.6+ (as of 6.12-6.18): a deadline-ordered
+ * tree augmented with each subtree's minimum vruntime and minimum slice, eligibility against
+ * the weighted average V, lag kept across sleeps (PLACE_LAG), RUN_TO_PARITY slice protection,
+ * PREEMPT_SHORT, and reweighting that keeps lag. kernel-semantics.md §5; docs/scheduler.md.
+ */
+#include "scheduler/sched_internal.h"
+
+static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
+{
+	const struct sched_entity *x = sched_se_of(a), *y = sched_se_of(b);
+
+	if (x->deadline != y->deadline)
+		return x->deadline < y->deadline;
+	return x->id < y->id;
+}
+
+static bool aug_compute(struct sched_entity *se)
+{
+	sv_t minv = se->vruntime;
+	uint64_t mins = se->slice;
+	struct rb_node *c;
+
+	if ((c = se->node.left)) {
+		const struct sched_entity *l = sched_se_of(c);
+
+		if (l->min_vruntime < minv)
+			minv = l->min_vruntime;
+		if (l->min_slice < mins)
+			mins = l->min_slice;
+	}
+	if ((c = se->node.right)) {
+		const struct sched_entity *r = sched_se_of(c);
+
+		if (r->min_vruntime < minv)
+			minv = r->min_vruntime;
+		if (r->min_slice < mins)
+			mins = r->min_slice;
+	}
+	if (se->min_vruntime == minv && se->min_slice == mins)
+		return false;
+	se->min_vruntime = minv;
+	se->min_slice = mins;
+	return true;
+}
+
+/* The aggregate is a pair; RB_DECLARE_CALLBACKS copies one member, so write them out. */
+static void aug_propagate(struct rb_node *rb, struct rb_node *stop)
+{
+	while (rb != stop) {
+		struct sched_entity *se = sched_se_of(rb);
+
+		if (!aug_compute(se))
+			break;
+		rb = rb_parent(&se->node);
+	}
+}
+
+static void aug_copy(struct rb_node *o, struct rb_node *n)
+{
+	sched_se_of(n)->min_vruntime = sched_se_of(o)->min_vruntime;
+	sched_se_of(n)->min_slice = sched_se_of(o)->min_slice;
+}
+
+static void aug_rotate(struct rb_node *o, struct rb_node *n)
+{
+	aug_copy(o, n);
+	(void)aug_compute(sched_se_of(o));
+}
+
+static const struct rb_augment_callbacks aug_cb = {
+	.propagate = aug_propagate,
+	.copy = aug_copy,
+	.rotate = aug_rotate,
+};
+
+static void tree_add(struct cfs_rq *q, struct sched_entity *se)
+{
+	q->sum_w_vruntime += (se->vruntime - q->min_vruntime) * se->wd;
+	q->sum_weight += se->wd;
+	se->min_vruntime = se->vruntime;
+	se->min_slice = se->slice;
+	rb_add_augmented_cached(&se->node, &q->tree, less_deadline, &aug_cb);
+}
+
+static void tree_del(struct cfs_rq *q, struct sched_entity *se)
+{
+	rb_erase_augmented_cached(&se->node, &q->tree, &aug_cb);
+	q->sum_w_vruntime -= (se->vruntime - q->min_vruntime) * se->wd;
+	q->sum_weight -= se->wd;
+}
+
+/* Every key v - v0 shrinks by delta when v0 grows by delta. */
+static void v0_moved(struct cfs_rq *q, sv_t delta)
+{
+	q->sum_w_vruntime -= q->sum_weight * delta;
+}
+
+static bool v_eligible(const struct cfs_rq *q, sv_t v)
+{
+	const struct sched_entity *curr = q->curr;
+	sv_t avg = q->sum_w_vruntime;
+	int64_t load = q->sum_weight;
+
+	if (curr && curr->on_rq) {
+		avg += (curr->vruntime - q->min_vruntime) * curr->wd;
+		load += curr->wd;
+	}
+	return avg >= (v - q->min_vruntime) * load;
+}
+
+/* cfs_rq_min_slice(): the smallest request among curr and the queued entities. */
+static uint64_t min_slice(const struct cfs_rq *q)
+{
+	uint64_t m = UINT64_MAX;
+
+	if (q->curr && q->curr->on_rq)
+		m = q->curr->slice;
+	if (q->tree.root && sched_se_of(q->tree.root)->min_slice < m)
+		m = sched_se_of(q->tree.root)->min_slice;
+	return m;
+}
+
+/* entity_lag(): V - v, clamped to ± calc_delta_fair(max(2 slice, TICK_NSEC)). */
+static sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
+{
+	uint64_t lim_ns = 2 * se->slice > s->tick_ns ? 2 * se->slice : s->tick_ns;
+	sv_t lim = sched_calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
+
+	return lag > lim ? lim : lag < -lim ? -lim : lag;
+}
+
+static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
+		  bool wakeup)
+{
+	sv_t V = sched_avg_vruntime(q), lag = 0, vslice;
+
+	(void)wakeup;
+	if (!se->custom_slice)
+		se->slice = s->base_slice;
+	vslice = sched_calc_delta_fair(se->slice, se);
+	/*
+	 * PLACE_LAG: adding an entity with lag moves V; inflate the lag by (W + w) / W so that
+	 * after the entity is added its lag is what it was (kernel-semantics.md §5).
+	 */
+	if (sched_feat(s, SCHED_FEAT_PLACE_LAG) && q->nr_queued && se->vlag) {
+		int64_t load = q->sum_weight;
+
+		if (q->curr && q->curr->on_rq)
+			load += q->curr->wd;
+		lag = se->vlag * (load + se->wd);
+		lag /= load ? load : 1;
+	}
+	se->vruntime = V - lag;
+	if (se->rel_deadline) {
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
+	if (sched_feat(s, SCHED_FEAT_PLACE_DEADLINE_INITIAL) && initial)
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
+{
+	se->vlag = entity_lag(s, sched_avg_vruntime(q), se);
+	if (!sleep && sched_feat(s, SCHED_FEAT_PLACE_REL_DEADLINE)) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+}
+
+static void migrate(struct sched *s, struct cfs_rq *from, struct cfs_rq *to,
+		    struct sched_entity *se)
+{
+	(void)s, (void)from, (void)to, (void)se;	/* the lag travels as it is */
+}
+
+static bool protect_slice(const struct sched_entity *se)
+{
+	return se->vruntime < se->vprot;
+}
+
+/* __pick_eevdf(): the eligible entity with the earliest deadline (curr included). */
+static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool protect)
+{
+	struct sched_entity *first = sched_first(q), *curr = q->curr, *best = NULL;
+	struct rb_node *node = q->tree.root;
+
+	if (!q->nr_queued)
+		return NULL;
+	if (q->nr_queued == 1)
+		return curr && curr->on_rq ? curr : first;
+	if (sched_feat(s, SCHED_FEAT_PICK_BUDDY) && protect && q->next &&
+	    sched_entity_eligible(q, q->next))
+		return q->next;
+	if (curr && (!curr->on_rq || !sched_entity_eligible(q, curr)))
+		curr = NULL;
+	if (curr && protect && protect_slice(curr))
+		return curr;
+	if (first && sched_entity_eligible(q, first)) {
+		best = first;
+	} else {
+		/* Go left while the left subtree holds an eligible entity (its min vruntime). */
+		while (node) {
+			struct rb_node *left = node->left;
+			struct sched_entity *se;
+
+			if (left && v_eligible(q, sched_se_of(left)->min_vruntime)) {
+				node = left;
+				continue;
+			}
+			se = sched_se_of(node);
+			if (sched_entity_eligible(q, se)) {
+				best = se;
+				break;
+			}
+			node = node->right;
+		}
+	}
+	if (!best || (curr && less_deadline(&curr->node, &best->node)))
+		best = curr;
+	return best ? best : first;
+}
+
+static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
+{
+	return pick_eevdf(s, q, true);
+}
+
+/*
+ * set_protect_slice(): with RUN_TO_PARITY, protect curr up to its deadline, or for the
+ * shortest request on the queue if that is shorter; without, for one normalized base slice.
+ */
+static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	uint64_t quantum = sched_feat(s, SCHED_FEAT_RUN_TO_PARITY) ? min_slice(q)
+								      : s->cfg.tun.base_slice_ns;
+
+	if (quantum > se->slice)
+		quantum = se->slice;
+	se->vprot = se->deadline;
+	if (quantum != se->slice) {
+		sv_t v = se->vruntime + sched_calc_delta_fair(quantum, se);
+
+		if (v < se->vprot)
+			se->vprot = v;
+	}
+}
+
+/* update_deadline(): a used-up request gets a new one; true when that happened. */
+static bool update_deadline(struct sched *s, struct sched_entity *se)
+{
+	if (se->vruntime < se->deadline)
+		return false;
+	if (!se->custom_slice)
+		se->slice = s->base_slice;
+	se->deadline = se->vruntime + sched_calc_delta_fair(se->slice, se);
+	return true;
+}
+
+/* update_curr()'s tail: reschedule when the request is used up or protection has ended. */
+static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+{
+	bool resched = update_deadline(s, curr);
+
+	if (q->nr_queued <= 1)
+		return false;
+	if (resched || !protect_slice(curr)) {
+		sched_clear_buddies(q, curr);
+		return true;
+	}
+	return false;
+}
+
+static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+{
+	(void)s, (void)q, (void)curr;	/* update_curr() did it all */
+	return false;
+}
+
+static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+{
+	uint64_t h = sched_sv_to_ns_ceil(curr->deadline - curr->vruntime, curr);
+
+	(void)s;
+	if (q->nr_queued > 1) {
+		uint64_t p = sched_sv_to_ns_ceil(curr->vprot - curr->vruntime, curr);
+
+		if (p < h)
+			h = p;
+	}
+	return h;
+}
+
+static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   struct sched_entity *pse)
+{
+	bool do_short = sched_feat(s, SCHED_FEAT_PREEMPT_SHORT) && pse->slice < se->slice;
+
+	if (pick_eevdf(s, q, !do_short) == pse) {
+		if (do_short && protect_slice(se))
+			se->vprot = se->vruntime;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * reweight_eevdf(): keep V and scale the entity's lag and relative deadline by old/new weight,
+ * so that its lag w (V - v) is unchanged; a sleeping entity's saved vlag likewise.
+ */
+static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se, uint64_t weight,
+		     uint32_t wmult)
+{
+	uint64_t old = se->weight;
+	bool in_tree = se->on_rq && q->curr != se;
+
+	(void)s;
+	if (se->on_rq) {
+		sv_t V = sched_avg_vruntime(q);
+
+		if (in_tree)
+			tree_del(q, se);
+		se->vruntime = V - (V - se->vruntime) * (sv_t)old / (sv_t)weight;
+		se->deadline = V + (se->deadline - V) * (sv_t)old / (sv_t)weight;
+	} else {
+		se->vlag = se->vlag * (sv_t)old / (sv_t)weight;
+		if (se->rel_deadline)
+			se->deadline = se->deadline * (sv_t)old / (sv_t)weight;
+	}
+	sched_set_weight(se, weight, wmult);
+	if (in_tree)
+		tree_add(q, se);
+}
+
+const struct sched_policy_ops sched_eevdf_ops = {
+	.less = less_deadline,
+	.place = place,
+	.dequeued = dequeued,
+	.migrate = migrate,
+	.pick = pick,
+	.set_next = set_next,
+	.charged = charged,
+	.tick = tick,
+	.tick_horizon = tick_horizon,
+	.wakeup_preempt = wakeup_preempt,
+	.reweight = reweight,
+	.v0_moved = v0_moved,
+	.tree_add = tree_add,
+	.tree_del = tree_del,
+};

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/fair.c - what CFS and EEVDF share: weights and their inverses, calc_delta_fair in
+ * exact fixed point, min_vruntime, the EEVDF average, CFS slices, buddies, and the names and
+ * defaults of features and tunables.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "scheduler/sched_internal.h"
+
+/* sched_prio_to_weight[] and sched_prio_to_wmult[] (kernel/sched/core.c), nice -20 .. 19. */
+static const uint32_t prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+static const uint32_t prio_to_wmult[40] = {
+	48388,     59856,     76040,     92818,     118348,    147320,    184698,    229616,
+	287308,    360437,    449829,    563644,    704093,    875809,    1099582,   1376151,
+	1717300,   2157191,   2708050,   3363326,   4194304,   5237765,   6557202,   8165337,
+	10153587,  12820798,  15790321,  19976592,  24970740,  31350126,  39045157,  49367440,
+	61356676,  76695844,  95443717,  119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+/* The table index of @nice, clamped to -20..19 as set_user_nice() does. */
+static int prio_index(int nice)
+{
+	return (nice < SCHED_NICE_MIN ? SCHED_NICE_MIN : nice > SCHED_NICE_MAX ? SCHED_NICE_MAX
+										: nice) + 20;
+}
+
+uint32_t sched_nice_weight(int nice)
+{
+	return prio_to_weight[prio_index(nice)];
+}
+
+uint32_t sched_nice_wmult(int nice)
+{
+	return prio_to_wmult[prio_index(nice)];
+}
+
+/*
+ * sched_set_weight() - set load.weight (scaled) and the derived fixed-point rate.
+ * @wmult: the cached inverse to use (a task's sched_prio_to_wmult entry), or 0 to compute it
+ *         as __update_inv_weight() does: WMULT_CONST / scale_load_down(weight).
+ *
+ * calc_delta_fair() is the identity for weight NICE_0_LOAD (the kernel short-cuts it), and
+ * delta * 1024 * inv_weight / 2^32 otherwise; @inc keeps that product unshifted.
+ */
+void sched_set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
+{
+	uint64_t wd = weight >> SCHED_LOAD_SHIFT;
+
+	if (wd < MIN_SHARES)
+		wd = MIN_SHARES;
+	se->weight = weight;
+	se->wd = (uint32_t)wd;
+	if (weight == NICE_0_LOAD) {
+		se->inc = SV_ONE_NS;
+		return;
+	}
+	if (!wmult)
+		wmult = (uint32_t)(0xffffffffu / wd);
+	se->inc = (sv_t)SCHED_NICE_0_WEIGHT * wmult;
+}
+
+sv_t sched_calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
+{
+	return (sv_t)delta_ns * se->inc;
+}
+
+/* sched_sv_to_ns_ceil() - the least progress (ns) that moves @se's vruntime by at least @v. */
+uint64_t sched_sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
+{
+	sv_t ns;
+
+	if (v <= 0)
+		return 0;
+	ns = (v + se->inc - 1) / se->inc;
+	return ns > (sv_t)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+/* ---------------- EEVDF's average ---------------- */
+
+/*
+ * V = v0 + Σ (v_i - v0) w_i / Σ w_i over the queued entities and curr, w the scale_load_down
+ * weights; the division rounds towards -inf so that V itself is eligible (avg_vruntime()).
+ */
+sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq)
+{
+	const struct sched_entity *curr = cfs_rq->curr;
+	sv_t avg = cfs_rq->sum_w_vruntime;
+	int64_t load = cfs_rq->sum_weight;
+
+	if (curr && curr->on_rq) {
+		avg += (curr->vruntime - cfs_rq->min_vruntime) * curr->wd;
+		load += curr->wd;
+	}
+	if (load) {
+		if (avg < 0)
+			avg -= load - 1;
+		avg /= load;
+	}
+	return cfs_rq->min_vruntime + avg;
+}
+
+/* entity_eligible(): lag >= 0, i.e. Σ (v_j - v0) w_j >= (v_i - v0) Σ w_j, without dividing. */
+bool sched_entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
+{
+	const struct sched_entity *curr = cfs_rq->curr;
+	sv_t avg = cfs_rq->sum_w_vruntime;
+	int64_t load = cfs_rq->sum_weight;
+
+	if (curr && curr->on_rq) {
+		avg += (curr->vruntime - cfs_rq->min_vruntime) * curr->wd;
+		load += curr->wd;
+	}
+	return avg >= (se->vruntime - cfs_rq->min_vruntime) * load;
+}
+
+/*
+ * update_min_vruntime(): v0 follows the smallest vruntime among curr and the queued entities,
+ * never backwards. The tree's minimum vruntime is the root's augmented minimum under EEVDF
+ * (ordered by deadline) and the leftmost node under CFS (ordered by vruntime).
+ */
+void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	sv_t v = cfs_rq->min_vruntime;
+	bool have = false;
+
+	if (curr && curr->on_rq) {
+		v = curr->vruntime;
+		have = true;
+	}
+	if (cfs_rq->tree.root) {
+		sv_t m;
+
+		if (s->ops == &sched_eevdf_ops)
+			m = sched_se_of(cfs_rq->tree.root)->min_vruntime;
+		else
+			m = sched_first(cfs_rq)->vruntime;
+		if (!have || m < v)
+			v = m;
+		have = true;
+	}
+	if (have && v > cfs_rq->min_vruntime) {
+		s->ops->v0_moved(cfs_rq, v - cfs_rq->min_vruntime);
+		cfs_rq->min_vruntime = v;
+	}
+}
+
+/* ---------------- CFS slices ---------------- */
+
+static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	if (!c)
+		return a;
+	return (uint64_t)(((unsigned __int128)a * b) / c);
+}
+
+/*
+ * sched_slice(): period(nr) scaled by weight / queue load at every level from @se up; the
+ * period counts the CPU's tasks with ALT_PERIOD, else the queue's entities; BASE_SLICE floors
+ * the result at min_granularity.
+ */
+uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	unsigned nr = sched_feat(s, SCHED_FEAT_ALT_PERIOD) ? cfs_rq->rq->cfs->h_nr_runnable
+							   : cfs_rq->nr_queued;
+	struct sched_entity *init = se;
+	uint64_t slice;
+
+	if (!se->on_rq)
+		nr++;
+	slice = nr > s->nr_latency ? nr * s->min_gran : s->latency;
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+		uint64_t load = q->load;
+
+		if (!se->on_rq)
+			load += se->weight;
+		slice = mul_div(slice, se->weight, load);
+	}
+	if (sched_feat(s, SCHED_FEAT_BASE_SLICE) && init->task && slice < s->min_gran)
+		slice = s->min_gran;
+	return slice;
+}
+
+/* ---------------- buddies ---------------- */
+
+void sched_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+		bool any = false;
+
+		if (q->next == se) {
+			q->next = NULL;
+			any = true;
+		}
+		if (q->last == se) {
+			q->last = NULL;
+			any = true;
+		}
+		if (!any)
+			break;
+	}
+	(void)cfs_rq;
+}
+
+void sched_set_next_buddy(struct sched_entity *se)
+{
+	for (; se; se = se->parent)
+		se->cfs_rq->next = se;
+}
+
+/* ---------------- names and defaults ---------------- */
+
+static const char *const feat_names[SCHED_FEAT_NR] = {
+	[SCHED_FEAT_PLACE_LAG] = "PLACE_LAG",
+	[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = "PLACE_DEADLINE_INITIAL",
+	[SCHED_FEAT_PLACE_REL_DEADLINE] = "PLACE_REL_DEADLINE",
+	[SCHED_FEAT_RUN_TO_PARITY] = "RUN_TO_PARITY",
+	[SCHED_FEAT_PREEMPT_SHORT] = "PREEMPT_SHORT",
+	[SCHED_FEAT_PICK_BUDDY] = "PICK_BUDDY",
+	[SCHED_FEAT_DELAY_DEQUEUE] = "DELAY_DEQUEUE",
+	[SCHED_FEAT_DELAY_ZERO] = "DELAY_ZERO",
+	[SCHED_FEAT_GENTLE_FAIR_SLEEPERS] = "GENTLE_FAIR_SLEEPERS",
+	[SCHED_FEAT_START_DEBIT] = "START_DEBIT",
+	[SCHED_FEAT_LAST_BUDDY] = "LAST_BUDDY",
+	[SCHED_FEAT_ALT_PERIOD] = "ALT_PERIOD",
+	[SCHED_FEAT_BASE_SLICE] = "BASE_SLICE",
+	[SCHED_FEAT_NEXT_BUDDY] = "NEXT_BUDDY",
+	[SCHED_FEAT_CACHE_HOT_BUDDY] = "CACHE_HOT_BUDDY",
+	[SCHED_FEAT_WAKEUP_PREEMPTION] = "WAKEUP_PREEMPTION",
+};
+
+const char *sched_feat_name(enum sched_feat f)
+{
+	return (unsigned)f < SCHED_FEAT_NR ? feat_names[f] : "?";
+}
+
+int sched_feat_parse(const char *name, enum sched_feat *out)
+{
+	for (int f = 0; f < SCHED_FEAT_NR; f++) {
+		if (!strcmp(name, feat_names[f])) {
+			*out = (enum sched_feat)f;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/*
+ * Defaults: EEVDF as kernel/sched/features.h of 6.12-6.18 has them; CFS as 5.13-6.5 had them.
+ * NEXT_BUDDY is off in both; WAKEUP_PREEMPTION and CACHE_HOT_BUDDY on in both.
+ */
+bool sched_feat_default(enum sched_feat f, enum sched_policy p)
+{
+	switch (f) {
+	case SCHED_FEAT_PLACE_LAG:
+	case SCHED_FEAT_PLACE_DEADLINE_INITIAL:
+	case SCHED_FEAT_PLACE_REL_DEADLINE:
+	case SCHED_FEAT_RUN_TO_PARITY:
+	case SCHED_FEAT_PREEMPT_SHORT:
+	case SCHED_FEAT_PICK_BUDDY:
+	case SCHED_FEAT_DELAY_DEQUEUE:
+	case SCHED_FEAT_DELAY_ZERO:
+		return p == SCHED_POLICY_EEVDF;
+	case SCHED_FEAT_GENTLE_FAIR_SLEEPERS:
+	case SCHED_FEAT_START_DEBIT:
+	case SCHED_FEAT_LAST_BUDDY:
+	case SCHED_FEAT_ALT_PERIOD:
+	case SCHED_FEAT_BASE_SLICE:
+		return p == SCHED_POLICY_CFS;
+	case SCHED_FEAT_NEXT_BUDDY:
+		return false;
+	case SCHED_FEAT_CACHE_HOT_BUDDY:
+	case SCHED_FEAT_WAKEUP_PREEMPTION:
+		return true;
+	case SCHED_FEAT_NR:
+		break;
+	}
+	return false;
+}
+
+const char *sched_policy_name(enum sched_policy p)
+{
+	return p == SCHED_POLICY_CFS ? "cfs" : "eevdf";
+}
+
+int sched_policy_parse(const char *name, enum sched_policy *out)
+{
+	if (!strcmp(name, "eevdf"))
+		*out = SCHED_POLICY_EEVDF;
+	else if (!strcmp(name, "cfs"))
+		*out = SCHED_POLICY_CFS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+unsigned sched_scaling_factor(enum sched_scaling sc, int cpus)
+{
+	unsigned n = cpus < 8 ? (unsigned)cpus : 8u, lg = 0;
+
+	if (n < 1)
+		n = 1;
+	switch (sc) {
+	case SCHED_SCALING_NONE:
+		return 1;
+	case SCHED_SCALING_LINEAR:
+		return n;
+	case SCHED_SCALING_LOG:
+		break;
+	}
+	while (n >>= 1)
+		lg++;
+	return 1 + lg;
+}
+
+void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->cpus = cpus;
+	cfg->policy = policy;
+	for (int f = 0; f < SCHED_FEAT_NR; f++)
+		cfg->feat[f] = sched_feat_default((enum sched_feat)f, policy);
+	cfg->tun = (struct sched_tunables){
+		.base_slice_ns = 700000,	/* 0.70 ms since 6.15 (0.75 ms in 6.6-6.14) */
+		.latency_ns = 6000000,
+		.min_granularity_ns = 750000,
+		.wakeup_granularity_ns = 1000000,
+		.migration_cost_ns = 500000,
+		.nr_migrate = 32,
+		.tunable_scaling = SCHED_SCALING_LOG,
+		.hz = 1000,
+	};
+	/* docs/scheduler.md "Overhead model": level_ns from kernel-semantics.md §8's slope. */
+	cfg->cost = (struct sched_costs){
+		.switch_ns = 1000,
+		.wakeup_ns = 500,
+		.sleep_ns = 300,
+		.tick_ns = 400,
+		.level_ns = 56,
+	};
+	cfg->tick_elision = true;
+}
+
+int sched_tunable_set(struct sched_tunables *t, const char *name, uint64_t v)
+{
+	const uint64_t max_ns = 1000000000ull;	/* the kernel's debugfs limits are wider; 1 s */
+
+	if (!strcmp(name, "base_slice") || !strcmp(name, "latency") ||
+	    !strcmp(name, "min_granularity") || !strcmp(name, "wakeup_granularity")) {
+		if (v < 100000 || v > max_ns)	/* 0.1 ms .. 1 s */
+			return -ERANGE;
+		if (!strcmp(name, "base_slice"))
+			t->base_slice_ns = v;
+		else if (!strcmp(name, "latency"))
+			t->latency_ns = v;
+		else if (!strcmp(name, "min_granularity"))
+			t->min_granularity_ns = v;
+		else
+			t->wakeup_granularity_ns = v;
+	} else if (!strcmp(name, "migration_cost")) {
+		if (v > max_ns)
+			return -ERANGE;
+		t->migration_cost_ns = v;
+	} else if (!strcmp(name, "nr_migrate")) {
+		if (v < 1 || v > 1024)
+			return -ERANGE;
+		t->nr_migrate = (uint32_t)v;
+	} else if (!strcmp(name, "tunable_scaling")) {
+		if (v > 2)
+			return -ERANGE;
+		t->tunable_scaling = (enum sched_scaling)v;
+	} else if (!strcmp(name, "hz")) {
+		if (v < 1 || v > 10000)
+			return -ERANGE;
+		t->hz = (uint32_t)v;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scheduler/sched.h - the hierarchical fair scheduler: per-CPU runqueues of scheduling entities,
+ * task groups with one entity and one queue per CPU, the policies CFS (before Linux 6.6) and
+ * EEVDF (6.6 and later), group shares from PELT-style load averages, wakeup CPU selection and
+ * load balancing, ticks with exact elision, and the overhead cost model. docs/scheduler.md says
+ * how each piece maps to the kernel.
+ *
+ * The scheduler is passive: it owns no clock and no event queue. Its driver (sim/machine.c)
+ * calls it with the current time whenever something happens (a thread wakes, blocks, moves; a
+ * tick is due) and asks it when it next needs to be called for each CPU (sched_next_tick()).
+ * Time never goes backwards between calls. After every call the driver drains
+ * sched_pop_changed() to learn which CPUs changed what they run or when they next need a tick.
+ *
+ * Identifiers: task groups and threads are named by the caller's small non-negative integers
+ * (the cgroup model's cgroup ids and tids). Task group 0 is the root and always exists.
+ *
+ * Errors: functions that can fail return 0 or a negative errno (-EINVAL for a bad argument,
+ * -ENOENT for an unknown id, -EEXIST for a duplicate, -ENOMEM).
+ */
+#ifndef CGSIM_SCHEDULER_SCHED_H
+#define CGSIM_SCHEDULER_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCHED_MAX_CPUS		1024
+#define SCHED_NICE_MIN		(-20)
+#define SCHED_NICE_MAX		19
+/* The weight of a nice-0 thread and of a cgroup with cpu.weight 100 (cpu.shares 1024). */
+#define SCHED_NICE_0_WEIGHT	1024u
+/* The weight of an idle group and of a SCHED_IDLE thread (WEIGHT_IDLEPRIO). */
+#define SCHED_WEIGHT_IDLEPRIO	3u
+
+enum sched_policy {
+	SCHED_POLICY_EEVDF,	/* Linux 6.6 and later: the default */
+	SCHED_POLICY_CFS,	/* Linux before 6.6 */
+};
+
+/*
+ * Scheduler features, by the names of kernel/sched/features.h. Each is a switch; its default
+ * depends on the policy (sched_feat_default()). A feature that belongs to the other policy is
+ * accepted and has no effect there.
+ */
+enum sched_feat {
+	/* EEVDF (6.6+) */
+	SCHED_FEAT_PLACE_LAG,			/* keep lag across sleep and migration */
+	SCHED_FEAT_PLACE_DEADLINE_INITIAL,	/* a new task's first request is half a slice */
+	SCHED_FEAT_PLACE_REL_DEADLINE,		/* a migrating task keeps its relative deadline */
+	SCHED_FEAT_RUN_TO_PARITY,		/* protect curr until its deadline or min slice */
+	SCHED_FEAT_PREEMPT_SHORT,		/* a shorter-slice wakee may cancel that protection */
+	SCHED_FEAT_PICK_BUDDY,			/* take the next buddy first if it is eligible */
+	SCHED_FEAT_DELAY_DEQUEUE,		/* a sleeping task with negative lag stays queued */
+	SCHED_FEAT_DELAY_ZERO,			/* ... and leaves with its lag clipped at 0 */
+	/* CFS (before 6.6) */
+	SCHED_FEAT_GENTLE_FAIR_SLEEPERS,	/* sleeper credit is half the latency */
+	SCHED_FEAT_START_DEBIT,			/* a new task starts one vslice behind */
+	SCHED_FEAT_LAST_BUDDY,			/* prefer the preempted task when it is close */
+	SCHED_FEAT_ALT_PERIOD,			/* the period counts all tasks of the CPU (5.13+) */
+	SCHED_FEAT_BASE_SLICE,			/* a task's slice is at least min_granularity */
+	/* both */
+	SCHED_FEAT_NEXT_BUDDY,			/* the wakee that preempted becomes the next buddy */
+	SCHED_FEAT_CACHE_HOT_BUDDY,		/* a buddy is cache hot: the balancer leaves it */
+	SCHED_FEAT_WAKEUP_PREEMPTION,		/* a waking task may preempt the current one */
+	SCHED_FEAT_NR
+};
+
+/* sysctl_sched_tunable_scaling: how the base tunables grow with the number of CPUs. */
+enum sched_scaling {
+	SCHED_SCALING_NONE = 0,		/* factor 1 */
+	SCHED_SCALING_LOG = 1,		/* factor 1 + ilog2(min(cpus, 8)): the default */
+	SCHED_SCALING_LINEAR = 2,	/* factor min(cpus, 8) */
+};
+
+/*
+ * Tunables, by the kernel's names (debugfs /sys/kernel/debug/sched/ without the _ns suffix).
+ * The four marked "scaled" are the normalized values: the scheduler multiplies them by the
+ * scaling factor, as update_sysctl() does.
+ */
+struct sched_tunables {
+	uint64_t base_slice_ns;		/* scaled; EEVDF request size. 0.70 ms (6.15+) */
+	uint64_t latency_ns;		/* scaled; CFS sched_latency. 6 ms */
+	uint64_t min_granularity_ns;	/* scaled; CFS sched_min_granularity. 0.75 ms */
+	uint64_t wakeup_granularity_ns;	/* scaled; CFS sched_wakeup_granularity. 1 ms */
+	uint64_t migration_cost_ns;	/* cache-hot window for the balancer. 0.5 ms */
+	uint32_t nr_migrate;		/* most tasks moved per balance pass. 32 */
+	enum sched_scaling tunable_scaling;
+	uint32_t hz;			/* tick frequency: 100, 250, 300 or 1000 (any 1..10000) */
+};
+
+/*
+ * The overhead model: simulated CPU time the scheduler itself consumes, charged to the CPU
+ * (not to any thread) and delaying whatever runs next on it. A "level" is one hierarchy level
+ * an operation touches: a task's entity and each group entity above it that the operation
+ * enqueues, dequeues, puts or sets. docs/scheduler.md gives the source of every default.
+ */
+struct sched_costs {
+	uint64_t switch_ns;	/* each context switch (pick + switch_to), without its levels */
+	uint64_t wakeup_ns;	/* each wakeup (select_task_rq + ttwu), without its levels */
+	uint64_t sleep_ns;	/* each block, without its levels */
+	uint64_t tick_ns;	/* each tick on a busy CPU, without its levels */
+	uint64_t level_ns;	/* each level operation */
+};
+
+struct sched_config {
+	int cpus;			/* 1 .. SCHED_MAX_CPUS */
+	enum sched_policy policy;
+	bool feat[SCHED_FEAT_NR];
+	struct sched_tunables tun;
+	struct sched_costs cost;
+	bool tick_elision;		/* skip ticks that cannot change anything (default on) */
+	bool check;			/* run sched_check() after every call; abort on failure */
+};
+
+/* sched_config_default() - the defaults of a 6.18 kernel for @policy on @cpus CPUs. */
+void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus);
+
+const char *sched_policy_name(enum sched_policy p);
+/* sched_policy_parse() - "eevdf" or "cfs"; -EINVAL otherwise. */
+int sched_policy_parse(const char *name, enum sched_policy *out);
+/* sched_feat_name() - "PLACE_LAG" etc.; sched_feat_parse() the reverse (-EINVAL). */
+const char *sched_feat_name(enum sched_feat f);
+int sched_feat_parse(const char *name, enum sched_feat *out);
+bool sched_feat_default(enum sched_feat f, enum sched_policy p);
+/*
+ * sched_tunable_set() - set the tunable called @name ("base_slice", "latency",
+ * "min_granularity", "wakeup_granularity", "migration_cost", "nr_migrate", "tunable_scaling",
+ * "hz") to @value (ns for times). -EINVAL for an unknown name, -ERANGE for a value out of range.
+ */
+int sched_tunable_set(struct sched_tunables *t, const char *name, uint64_t value);
+/* sched_scaling_factor() - the factor update_sysctl() applies for @cpus CPUs. */
+unsigned sched_scaling_factor(enum sched_scaling s, int cpus);
+
+/* sched_nice_weight() - sched_prio_to_weight[nice + 20]; sched_nice_wmult() its inverse. */
+uint32_t sched_nice_weight(int nice);
+uint32_t sched_nice_wmult(int nice);
+
+struct sched;
+
+/* sched_new() - a machine with @cfg->cpus idle CPUs and the root task group. NULL: -ENOMEM. */
+struct sched *sched_new(const struct sched_config *cfg);
+void sched_free(struct sched *s);
+const struct sched_config *sched_config(const struct sched *s);
+
+/* -------- task groups (the cgroup model's cpu view) -------- */
+
+/*
+ * sched_tg_new() - task group @id under task group @parent, weight @weight (1024 = cpu.weight 100)
+ * and idle flag @idle. Its per-CPU queues start empty.
+ */
+int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle, uint64_t now);
+/* sched_tg_set() - change a group's weight and idle flag (sched_group_set_shares/_idle). */
+int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t now);
+/* sched_tg_free() - remove an empty group: no thread, no child group (-EBUSY otherwise). */
+int sched_tg_free(struct sched *s, int id, uint64_t now);
+
+/* -------- threads -------- */
+
+/* Per-thread scheduling policy (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE). */
+enum sched_thread_policy {
+	SCHED_THREAD_NORMAL,
+	SCHED_THREAD_BATCH,
+	SCHED_THREAD_IDLE,
+};
+
+/*
+ * sched_thread_new() - thread @tid in task group @tg, not yet runnable. @slice_ns 0 means the
+ * base slice; otherwise a custom slice (sched_attr.sched_runtime, clamped to 0.1..100 ms).
+ * The first sched_wakeup() places it as a new task (fork placement).
+ */
+int sched_thread_new(struct sched *s, int tid, int tg, int nice, uint64_t slice_ns,
+		     uint64_t now);
+int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now);
+/*
+ * sched_thread_set_slice() - a custom slice (sched_attr.sched_runtime, clamped to 0.1..100 ms);
+ * 0 returns to the base slice. It applies from the thread's next request (deadline).
+ */
+int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t now);
+int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy pol, uint64_t now);
+/*
+ * sched_thread_set_affinity() - the CPUs @tid may run on, as a bitmap of @nwords 64-bit words
+ * (CPU c is bit c % 64 of word c / 64). -EINVAL if it names no existing CPU. A thread running or
+ * queued on a CPU it may no longer use is moved at once.
+ */
+int sched_thread_set_affinity(struct sched *s, int tid, const uint64_t *mask, size_t nwords,
+			      uint64_t now);
+/* sched_thread_move() - the thread's cgroup moved it to task group @tg (sched_move_task). */
+int sched_thread_move(struct sched *s, int tid, int tg, uint64_t now);
+/* sched_thread_exit() - the thread is gone; it may have been running, queued or asleep. */
+int sched_thread_exit(struct sched *s, int tid, uint64_t now);
+/* sched_wakeup() - a sleeping (or new) thread becomes runnable; no-op if it already is. */
+int sched_wakeup(struct sched *s, int tid, uint64_t now);
+/* sched_sleep() - a runnable thread blocks (normally the running one); no-op if asleep. */
+int sched_sleep(struct sched *s, int tid, uint64_t now);
+
+/* -------- driving -------- */
+
+/*
+ * sched_advance() - bring every CPU up to @now: process each tick due at or before @now that
+ * can change anything, in time order, and account the others. The driver calls it when the
+ * time sched_next_tick() gave for some CPU has come.
+ */
+void sched_advance(struct sched *s, uint64_t now);
+/*
+ * sched_next_tick() - the next time CPU @cpu needs sched_advance(): its next tick that can
+ * change something (every tick when elision is off); UINT64_MAX when the CPU is idle (NOHZ).
+ */
+uint64_t sched_next_tick(const struct sched *s, int cpu);
+/* sched_pop_changed() - a CPU whose current thread or next tick changed since last asked; -1. */
+int sched_pop_changed(struct sched *s);
+/* sched_cpu_curr() - the thread running (or about to run) on @cpu, -1 when idle. */
+int sched_cpu_curr(const struct sched *s, int cpu);
+/*
+ * sched_cpu_finish_time() - when the thread running on @cpu will have executed @work_ns more
+ * than it had at @now, counting the overhead already charged and the tick costs to come, if it
+ * keeps the CPU. UINT64_MAX if @cpu is idle or on overflow.
+ */
+uint64_t sched_cpu_finish_time(struct sched *s, int cpu, uint64_t now, uint64_t work_ns);
+
+/* -------- what happened -------- */
+
+struct sched_thread_stats {
+	uint64_t sum_exec_ns;	/* CPU time received (accounted up to the last call) */
+	uint64_t wait_ns;	/* time runnable but not running */
+	uint64_t switches;	/* times it was switched in */
+	uint64_t preempted;	/* times it was switched out while still runnable */
+	uint64_t migrations;	/* times it changed CPU */
+	int cpu;		/* its CPU (last CPU when asleep), -1 before it first ran */
+	bool runnable;
+	bool running;
+};
+int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats *out);
+/* sched_thread_exec() - the thread's CPU time at @now (including the part not yet accounted). */
+uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now);
+
+struct sched_stats {
+	uint64_t overhead_ns;		/* CPU time spent in the scheduler, all CPUs */
+	uint64_t level_ops;		/* hierarchy level operations, all CPUs */
+	uint64_t switches;		/* context switches (idle -> task and task -> task) */
+	uint64_t migrations;		/* thread moves between CPUs (wakeup, balance, affinity) */
+	uint64_t ticks;			/* ticks on busy CPUs, processed or elided */
+	uint64_t ticks_processed;	/* of which processed */
+	uint64_t balance_runs;		/* periodic and new-idle balance passes */
+};
+void sched_stats(const struct sched *s, struct sched_stats *out);
+/* sched_cpu_overhead() - overhead time charged to @cpu so far. */
+uint64_t sched_cpu_overhead(const struct sched *s, int cpu);
+
+/* Wakeup latency samples (wakeup to first run), for the driver's metrics. */
+typedef void sched_latency_fn(void *ctx, int tid, uint64_t latency_ns);
+void sched_set_latency_hook(struct sched *s, sched_latency_fn *fn, void *ctx);
+
+/*
+ * sched_group_weight() - the weight of task group @tg's entity on @cpu (what calc_group_shares
+ * gave it last), in units where 1024 is nice 0. For tests and reports.
+ */
+uint64_t sched_group_weight(const struct sched *s, int tg, int cpu);
+
+/*
+ * sched_check() - verify every invariant (docs/scheduler.md "Invariants"): tree order and
+ * cached leftmost, augmented minima, load and count sums, each runnable thread queued on exactly
+ * one CPU in its group's queue, Σ key·weight == avg_vruntime per EEVDF queue, monotonic
+ * min_vruntime. Returns 0, or -EUCLEAN and writes what failed into @why (may be NULL).
+ */
+int sched_check(const struct sched *s, char *why, size_t len);
+
+#endif /* CGSIM_SCHEDULER_SCHED_H */

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scheduler/sched_internal.h - the scheduler's data structures, shared by its .c files only.
+ *
+ * Virtual time is kept exactly: a vruntime is a signed 128-bit count of 2^-32 ns of nice-0
+ * time. The kernel computes calc_delta_fair(delta, se) = (delta * 1024 * inv_weight) >> 32 and
+ * so rounds at every update; keeping the 32 fraction bits makes the increment linear in delta,
+ * so charging 3 ms at once or in three 1 ms ticks gives the same bits. That is what lets the
+ * driver skip ticks without changing any result (docs/scheduler.md, "Tick elision").
+ */
+#ifndef CGSIM_SCHEDULER_SCHED_INTERNAL_H
+#define CGSIM_SCHEDULER_SCHED_INTERNAL_H
+
+#include "scheduler/rbtree.h"
+#include "scheduler/sched.h"
+
+__extension__ typedef __int128 sv_t;		/* virtual time, 2^-32 ns units */
+#define SV_ONE_NS	((sv_t)1 << 32)
+
+/* scale_load(): the kernel's load.weight carries 10 extra fraction bits on 64-bit. */
+#define SCHED_LOAD_SHIFT	10
+#define NICE_0_LOAD		((uint64_t)SCHED_NICE_0_WEIGHT << SCHED_LOAD_SHIFT)
+#define MIN_SHARES		2u
+
+/*
+ * struct pelt - a PELT-style load average of one piecewise-constant signal x(t) (a queue's
+ * load weight, in nice-0 = 1024 units). Time is cut into 1024 us periods; at each period end
+ * sum = floor(sum * y) + (integral of x over the period in weight * us), y^32 = 1/2, and
+ * avg = sum * 1024 / pelt_full where pelt_full is where sum settles for x = 1024. Everything
+ * happens at period boundaries of absolute time and the integral is exact, so the result does
+ * not depend on how often pelt_update() is called (docs/scheduler.md, "Load tracking").
+ */
+struct pelt {
+	uint64_t sum;
+	uint64_t acc;		/* integral of x over the current period so far, weight * ns */
+	uint64_t period;	/* index of the current period */
+	uint64_t last;		/* time of the last update */
+	uint64_t x;		/* the signal since @last */
+	uint64_t avg;
+	bool x_changed;		/* x changed during the current period */
+	bool settled;		/* the last boundary left sum unchanged under a constant x */
+};
+
+struct sched_cpu;
+struct sched_tg;
+struct sched_thread;
+
+struct sched_entity {
+	struct rb_node node;
+	sv_t vruntime;
+	sv_t deadline;		/* EEVDF; relative while rel_deadline */
+	sv_t min_vruntime;	/* EEVDF augmentation: min vruntime over the subtree */
+	sv_t vlag;		/* EEVDF: V - v saved at dequeue */
+	sv_t vprot;		/* EEVDF: protected up to this vruntime (RUN_TO_PARITY) */
+	sv_t inc;		/* vruntime per ns: 2^32 * 1024 / weight */
+	uint64_t min_slice;	/* augmentation: min slice over the subtree */
+	uint64_t weight;	/* load.weight, scaled (<< 10) */
+	uint32_t wd;		/* scale_load_down(weight) */
+	uint64_t slice;		/* EEVDF request size, ns */
+	uint64_t sum_exec;
+	uint64_t prev_sum_exec;
+	uint64_t id;		/* tie-breaker for the tree order */
+	struct sched_entity *parent;	/* NULL at the top level */
+	struct cfs_rq *cfs_rq;		/* the queue this entity is (or would be) on */
+	struct cfs_rq *my_q;		/* group entities: the group's queue on this CPU */
+	struct sched_thread *task;	/* task entities */
+	int depth;			/* 0 for entities queued on the CPU's root queue */
+	bool on_rq;
+	bool custom_slice;
+	bool rel_deadline;
+	bool sched_delayed;
+	bool idle;			/* SCHED_IDLE task or idle group */
+};
+
+struct cfs_rq {
+	struct rb_root_cached tree;	/* queued entities except curr */
+	uint64_t load;			/* Σ weight of on_rq entities, curr included */
+	unsigned nr_queued;		/* on_rq entities, curr and delayed included */
+	unsigned h_nr_runnable;		/* runnable tasks in this queue's subtree */
+	unsigned h_nr_idle;		/* of which SCHED_IDLE or under an idle group */
+	sv_t min_vruntime;		/* monotonic; EEVDF's v0 */
+	sv_t sum_w_vruntime;		/* EEVDF: Σ (v - v0) * wd over the tree */
+	int64_t sum_weight;		/* EEVDF: Σ wd over the tree */
+	struct sched_entity *curr, *next, *last;
+	struct sched_tg *tg;
+	struct sched_cpu *rq;
+	struct sched_entity *se;	/* the group's entity on this CPU (NULL for the root) */
+	struct pelt avg;
+	uint64_t tg_load_avg_contrib;
+	uint64_t last_tg_update;
+	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime */
+};
+
+struct sched_tg {
+	int id;
+	int nchildren;
+	int nthreads;
+	struct sched_tg *parent;
+	uint64_t shares;		/* scaled */
+	bool idle;
+	bool alive;
+	int64_t load_avg;		/* Σ tg_load_avg_contrib over CPUs */
+	struct cfs_rq **cfs_rq;		/* per CPU */
+	struct sched_entity **se;	/* per CPU; NULL for the root */
+};
+
+struct sched_thread {
+	struct sched_entity se;
+	int tid;
+	int nice;
+	enum sched_thread_policy policy;
+	struct sched_tg *tg;
+	struct sched_cpu *cpu;		/* the CPU it is queued on, or ran on last */
+	uint64_t *affinity;		/* bitmap, s->mask_words words */
+	uint64_t wake_time;		/* when it last became runnable */
+	uint64_t wait_start;		/* when it last became runnable-but-not-running */
+	bool alive;
+	bool runnable;			/* wants the CPU (queued or running, not delayed) */
+	bool new_task;			/* never ran: the next wakeup is a fork placement */
+	bool latency_pending;		/* woke and has not run since */
+	uint64_t last_ran;		/* when it was last switched out, for cache hotness */
+	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
+	bool on_list;
+	struct sched_thread_stats st;
+};
+
+struct sched_cpu {
+	int id;
+	struct cfs_rq *cfs;		/* the root group's queue: rq->cfs */
+	struct sched_thread *curr;
+	uint64_t exec_start;		/* curr progresses from here; pushed by overhead */
+	uint64_t overhead;
+	uint64_t last_tick;		/* the last grid tick accounted (processed or elided) */
+	uint64_t next_tick;		/* the next tick that must be processed */
+	uint64_t dirty_from;		/* ticks at or after this time are significant */
+	uint64_t next_balance;
+	uint64_t balance_interval;
+	uint32_t nr_balance_failed;
+	unsigned nr_running;		/* runnable tasks on this CPU */
+	bool resched;
+	bool changed;			/* queued in s->changed */
+	struct sched_thread *lhead, *ltail;	/* queued tasks, most recently picked first */
+};
+
+struct sched_policy_ops;
+
+struct sched {
+	struct sched_config cfg;
+	const struct sched_policy_ops *ops;
+	unsigned factor;
+	uint64_t base_slice, latency, min_gran, wakeup_gran;	/* scaled by factor */
+	unsigned nr_latency;
+	uint64_t tick_ns;		/* TICK_NSEC */
+	int ncpu;
+	size_t mask_words;
+	struct sched_cpu *cpu;
+	struct sched_tg **tg;		/* by id */
+	int ntg;
+	struct sched_thread **thr;	/* by tid */
+	int nthr;
+	uint64_t next_id;
+	uint64_t now;			/* the last time the scheduler was called with */
+	int *changed;			/* stack of CPUs with ->changed set */
+	int nchanged;
+	uint64_t *all_mask;
+	struct sched_stats st;
+	sched_latency_fn *latency_fn;
+	void *latency_ctx;
+	bool in_tick;
+	bool idle_changed;		/* some CPU went idle or busy: replan all */
+	int nr_idle;			/* CPUs with nothing running */
+	uint64_t nohz_next;		/* next NOHZ idle balance */
+};
+
+/*
+ * The policy: the functions that differ between CFS and EEVDF. Everything else (the
+ * hierarchy walk, the load sums, shares, balancing, ticks, costs) is common.
+ */
+struct sched_policy_ops {
+	/* tree order */
+	rb_less_fn *less;
+	/* place @se on @cfs_rq before enqueue; @initial for a new task, @wakeup after a sleep */
+	void (*place)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se,
+		      bool initial, bool wakeup);
+	/* entity leaves @cfs_rq; @sleep for a sleep, else a migration or a move */
+	void (*dequeued)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 bool sleep);
+	/* the best entity of @cfs_rq (curr included when on_rq) */
+	struct sched_entity *(*pick)(struct sched *s, struct cfs_rq *cfs_rq);
+	/* @se was picked to run (set_next_entity) */
+	void (*set_next)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
+	/* curr of @cfs_rq was charged; return true to reschedule (update_curr's tail) */
+	bool (*charged)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *curr);
+	/* tick at one level; return true to reschedule */
+	bool (*tick)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *curr);
+	/* the earliest time (ns from now, given the entity's progress rate) at which tick() on
+	 * this level could return true or change state; UINT64_MAX for never */
+	uint64_t (*tick_horizon)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *curr);
+	/* wakeup preemption at the common level: should @pse preempt @se? */
+	bool (*wakeup_preempt)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			       struct sched_entity *pse);
+	/* a sleeping entity moves from queue @from to queue @to (another CPU or group) */
+	void (*migrate)(struct sched *s, struct cfs_rq *from, struct cfs_rq *to,
+			struct sched_entity *se);
+	/* set the weight of a queued or sleeping entity (load sums are the caller's) */
+	void (*reweight)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se,
+			 uint64_t weight, uint32_t wmult);
+	/* the queue's min_vruntime moved by @delta (for the EEVDF sums) */
+	void (*v0_moved)(struct cfs_rq *cfs_rq, sv_t delta);
+	/* insert/remove in the tree (and the EEVDF sums) */
+	void (*tree_add)(struct cfs_rq *cfs_rq, struct sched_entity *se);
+	void (*tree_del)(struct cfs_rq *cfs_rq, struct sched_entity *se);
+};
+
+extern const struct sched_policy_ops sched_eevdf_ops;
+extern const struct sched_policy_ops sched_cfs_ops;
+
+/* fair.c: shared helpers */
+sv_t sched_calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
+uint64_t sched_sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
+void sched_set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
+void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
+sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq);
+bool sched_entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
+uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void sched_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void sched_set_next_buddy(struct sched_entity *se);
+
+static inline struct sched_entity *sched_se_of(const struct rb_node *n)
+{
+	return rb_entry(n, struct sched_entity, node);
+}
+
+static inline struct sched_entity *sched_first(const struct cfs_rq *cfs_rq)
+{
+	struct rb_node *n = rb_first_cached(&cfs_rq->tree);
+
+	return n ? sched_se_of(n) : NULL;
+}
+
+static inline bool sched_feat(const struct sched *s, enum sched_feat f)
+{
+	return s->cfg.feat[f];
+}
+
+/* pelt.c */
+void pelt_init(struct pelt *p, uint64_t now);
+void pelt_update(struct pelt *p, uint64_t now);
+/* pelt_set() - update to @now, then the signal becomes @x */
+void pelt_set(struct pelt *p, uint64_t now, uint64_t x);
+/* pelt_stable() - at @now, would the average stay what it is while x stays constant? */
+bool pelt_stable(const struct pelt *p);
+uint64_t pelt_full(void);
+
+#endif /* CGSIM_SCHEDULER_SCHED_INTERNAL_H */

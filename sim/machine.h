@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/machine.h - a simulated machine: the event engine, the scheduler and the cgroup model
+ * wired together, with a behaviour (workload) per thread and the metrics of a run.
+ *
+ * The cgroup hierarchy is the source of truth for who is where: the machine builds the
+ * scheduler's task groups and threads from it when created, then follows its observer events
+ * (a thread moved, a weight changed, a group created or removed) while the run goes on. A
+ * thread runs nothing until sim_machine_set_thread() gives it a behaviour.
+ *
+ * Determinism: the same hierarchy, specs, configuration and seed give the same run, event for
+ * event. Each thread draws from its own random stream (index = tid), so a change in one
+ * thread's draws never shifts another's.
+ */
+#ifndef CGSIM_SIM_MACHINE_H
+#define CGSIM_SIM_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroup/cgroup.h"
+#include "scheduler/sched.h"
+#include "sim/event.h"
+#include "sim/rng.h"
+
+enum sim_behavior_kind {
+	SIM_BEHAV_NONE,		/* never runs */
+	SIM_BEHAV_BUSY,		/* always runnable */
+	SIM_BEHAV_PERIODIC,	/* wakes every period_ns (from its start), runs `run`, sleeps */
+	SIM_BEHAV_BURSTY,	/* runs `run`, sleeps `sleep`, again */
+	SIM_BEHAV_PHASES,	/* the steps in order, `loops` times (0: forever) */
+};
+
+/* One step of a SIM_BEHAV_PHASES behaviour: run (CPU time) or sleep (wall time) for d. */
+struct sim_phase {
+	bool sleep;
+	struct sim_dist d;
+};
+
+struct sim_behavior {
+	enum sim_behavior_kind kind;
+	struct sim_dist run;		/* periodic and bursty: CPU time per activation */
+	struct sim_dist sleep;		/* bursty: time asleep after each burst */
+	uint64_t period_ns;		/* periodic */
+	const struct sim_phase *phases;	/* phases: copied by sim_machine_set_thread() */
+	size_t nphases;
+	uint32_t loops;
+};
+
+struct sim_thread_spec {
+	struct sim_behavior behavior;
+	int nice;				/* -20..19 */
+	enum sched_thread_policy policy;
+	uint64_t slice_ns;			/* 0: the base slice */
+	uint64_t start_ns;			/* first wakeup */
+	uint64_t stop_ns;			/* 0: never; else goes to sleep for good */
+	const uint64_t *affinity;		/* NULL: every CPU */
+	size_t affinity_words;
+};
+
+struct sim_machine;
+
+/*
+ * sim_machine_new() - a machine running @cfg's scheduler over hierarchy @h (which the machine
+ * observes but does not own; it must outlive the machine). Returns NULL with *err set to a
+ * negative errno on failure.
+ */
+struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hier *h,
+				    uint64_t seed, int *err);
+void sim_machine_free(struct sim_machine *m);
+
+/* sim_machine_set_thread() - give thread @tid its behaviour; at most once per thread. */
+int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec);
+
+/*
+ * sim_machine_run_until() - process every event up to and including time @t; the clock then
+ * reads @t. Cgroup operations may be made on the hierarchy between two calls: they happen at
+ * the current time. Returns 0 or a negative errno.
+ */
+int sim_machine_run_until(struct sim_machine *m, uint64_t t);
+uint64_t sim_machine_now(const struct sim_machine *m);
+
+struct sched *sim_machine_sched(struct sim_machine *m);
+
+/* -------- metrics (over the window since the last sim_machine_reset_metrics()) -------- */
+
+/* sim_machine_reset_metrics() - start the measured window now (the end of the warm-up). */
+void sim_machine_reset_metrics(struct sim_machine *m);
+
+struct sim_thread_metrics {
+	uint64_t cpu_ns;
+	uint64_t wait_ns;		/* runnable, not running (to the last switch) */
+	uint64_t switches;
+	uint64_t preempted;
+	uint64_t migrations;
+	uint64_t activations;		/* wakeups from its behaviour */
+	const uint64_t *latency;	/* wakeup latencies, in the order they happened */
+	size_t nlatency;
+};
+int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
+			       struct sim_thread_metrics *out);
+
+/*
+ * sim_machine_cgroup_cpu() - CPU time of cgroup @cgroup and its descendants in the window, as
+ * cpu.stat's usage_usec counts it (time is credited to the cgroup a thread was in when it ran).
+ */
+uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup);
+
+struct sim_machine_metrics {
+	uint64_t window_ns;		/* length of the measured window */
+	uint64_t overhead_ns;		/* scheduler overhead, all CPUs */
+	uint64_t level_ops;
+	uint64_t switches;
+	uint64_t migrations;
+	uint64_t ticks;
+	uint64_t ticks_processed;
+	uint64_t events;		/* engine events processed */
+};
+void sim_machine_metrics(const struct sim_machine *m, struct sim_machine_metrics *out);
+
+#endif /* CGSIM_SIM_MACHINE_H */
