@@ -49,19 +49,81 @@ static bool cpu_allowed(const struct sched_thread *t, int cpu)
 	return (t->affinity[cpu / 64] >> (cpu % 64)) & 1;
 }
 
+/* @rq's next tick must be recomputed (by finish()). */
+static void rq_replan(struct sched *s, struct sched_cpu *rq)
+{
+	if (!rq->need_plan) {
+		rq->need_plan = true;
+		s->replan[s->nreplan++] = rq->id;
+	}
+}
+
+/* @rq changed what it runs or when its thread progresses: tell the driver, and replan. */
 static void rq_mark(struct sched *s, struct sched_cpu *rq)
 {
 	if (!rq->changed) {
 		rq->changed = true;
 		s->changed[s->nchanged++] = rq->id;
 	}
+	rq_replan(s, rq);
+}
+
+/* Something happened on @rq at @now: its ticks from @now on may matter. */
+static void rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	if (now < rq->dirty_from)
+		rq->dirty_from = now;
+	rq_replan(s, rq);
 }
 
 static void rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
-	if (now < rq->dirty_from)
-		rq->dirty_from = now;
+	rq_dirty_quiet(s, rq, now);
 	rq_mark(s, rq);
+}
+
+/*
+ * The CPUs' next ticks in a binary min-heap keyed by (next_tick, cpu), so that finding the
+ * next tick to process costs O(1) and replanning one CPU O(log cpus).
+ */
+static bool theap_less(const struct sched *s, int a, int b)
+{
+	const struct sched_cpu *x = &s->cpu[a], *y = &s->cpu[b];
+
+	return x->next_tick != y->next_tick ? x->next_tick < y->next_tick : a < b;
+}
+
+static void theap_set(struct sched *s, int i, int cpu)
+{
+	s->theap[i] = cpu;
+	s->cpu[cpu].hpos = i;
+}
+
+static void theap_fix(struct sched *s, int cpu)
+{
+	int i = s->cpu[cpu].hpos, n = s->ncpu;
+
+	while (i > 0 && theap_less(s, cpu, s->theap[(i - 1) / 2])) {
+		theap_set(s, i, s->theap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = cpu;
+
+		if (l < n && theap_less(s, s->theap[l], m))
+			m = s->theap[l];
+		if (r < n && theap_less(s, s->theap[r], m))
+			m = s->theap[r];
+		if (m == cpu)
+			break;
+		{
+			int j = s->cpu[m].hpos;
+
+			theap_set(s, i, m);
+			i = j;
+		}
+	}
+	theap_set(s, i, cpu);
 }
 
 static unsigned levels_of(const struct sched_thread *t)
@@ -210,11 +272,19 @@ static bool tg_update_due(const struct cfs_rq *q)
 	return (uint64_t)delta > q->tg_load_avg_contrib / 64;
 }
 
-static void mark_all_busy_dirty(struct sched *s, uint64_t now)
+/* A group's published load changed: CPUs running something inside it recompute at ticks. */
+static void mark_tg_dirty(struct sched *s, const struct sched_tg *tg, uint64_t now)
 {
-	for (int c = 0; c < s->ncpu; c++)
-		if (s->cpu[c].curr)
-			rq_dirty(s, &s->cpu[c], now);
+	for (size_t w = 0; w < s->mask_words; w++) {
+		uint64_t bits = tg->on_chain[w];
+
+		while (bits) {
+			int c = (int)(w * 64) + __builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			rq_dirty_quiet(s, &s->cpu[c], now);
+		}
+	}
 }
 
 static void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
@@ -230,7 +300,7 @@ static void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 	q->tg->load_avg += (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
 	q->tg_load_avg_contrib = q->avg.avg;
 	q->last_tg_update = now;
-	mark_all_busy_dirty(s, now);
+	mark_tg_dirty(s, q->tg, now);
 }
 
 /*
@@ -269,7 +339,7 @@ static void reweight_entity(struct sched *s, struct sched_entity *se, uint64_t w
 		q->load += se->weight;
 		load_changed(q, now);
 	}
-	rq_dirty(s, q->rq, now);
+	rq_dirty_quiet(s, q->rq, now);
 }
 
 /* update_cfs_group(): a group entity's weight from its queue's share of the group's load. */
@@ -504,12 +574,25 @@ static void requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t no
 
 /* ---------------- picking and switching ---------------- */
 
+/* Which CPUs run something inside each group: a group entity is on its CPU's curr chain. */
+static void chain_bit(struct sched_entity *se, bool on)
+{
+	if (se->my_q) {
+		int c = se->my_q->rq->id;
+		uint64_t *w = &se->my_q->tg->on_chain[c / 64], b = 1ull << (c % 64);
+
+		*w = on ? *w | b : *w & ~b;
+	}
+}
+
 static void put_prev_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	if (se->on_rq)
 		s->ops->tree_add(q, se);
-	if (q->curr == se)
+	if (q->curr == se) {
 		q->curr = NULL;
+		chain_bit(se, false);
+	}
 }
 
 static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
@@ -517,6 +600,7 @@ static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_enti
 	if (se->on_rq)
 		s->ops->tree_del(q, se);
 	q->curr = se;
+	chain_bit(se, true);
 	s->ops->set_next(s, q, se);
 	se->prev_sum_exec = se->sum_exec;
 }
@@ -602,6 +686,16 @@ static void latency_sample(struct sched *s, struct sched_thread *t, uint64_t lat
 		s->latency_fn(s->latency_ctx, t->tid, lat);
 }
 
+/* The NOHZ kick term of plan() depends on whether any CPU is idle: replan when that flips. */
+static void idle_count(struct sched *s, int d)
+{
+	bool before = s->nr_idle > 0;
+
+	s->nr_idle += d;
+	if (before != (s->nr_idle > 0))
+		s->idle_changed = true;
+}
+
 /*
  * __schedule(): pick and switch. @detached is a task whose chain was already put (a move, an
  * affinity change or an exit took it off the CPU while it ran): it counts as the previous task.
@@ -654,10 +748,8 @@ static void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 			list_add_head(rq, next);
 		}
 	}
-	if (!prev != !next) {
-		s->nr_idle += prev ? 1 : -1;
-		s->idle_changed = true;
-	}
+	if (!prev != !next)
+		idle_count(s, prev ? 1 : -1);
 	rq_dirty(s, rq, now);
 }
 
@@ -927,14 +1019,35 @@ static uint64_t balance_period(const struct sched *s, const struct sched_cpu *rq
 /* ---------------- ticks ---------------- */
 
 /*
+ * Would a tick now change anything beyond the linear accounting and the policy's decision?
+ * Not if every queue on curr's chain has a settled load average with no tg update pending and
+ * every group entity on the chain already has the weight calc_group_shares() would give it.
+ * The averages only move at period ends and only while unsettled, so the answer holds until
+ * something happens on this CPU or another CPU publishes a new tg load (which marks it).
+ */
+static bool quiescent(const struct sched_cpu *rq)
+{
+	if (!rq->curr)
+		return true;
+	for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
+		const struct cfs_rq *q = se->cfs_rq, *g = se->my_q;
+
+		if (!pelt_stable(&q->avg) || (q->se && tg_update_due(q)))
+			return false;
+		if (g && (!pelt_stable(&g->avg) || (g->se && tg_update_due(g)) ||
+			  calc_group_shares(g) != se->weight))
+			return false;
+	}
+	return true;
+}
+
+/*
  * sched_tick() on one CPU at grid time T: charge curr, update each level's load average and
  * group weight, let the policy decide on preemption, run the balancer when due, and decide
  * whether the next tick can change anything (see plan()).
  */
 static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
-	bool stable = true;
-
 	s->in_tick = true;
 	rq_account_to(s, rq, T - 1, T);
 	rq->last_tick = T;
@@ -943,24 +1056,16 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 	if (rq->curr) {
 		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 			struct cfs_rq *q = se->cfs_rq;
-			uint64_t w = se->weight;
 
 			pelt_update(&q->avg, T);
 			update_tg_load_avg(s, q, T);
 			update_cfs_group(s, se, T);
-			if (se->weight != w)
-				stable = false;
 			if (s->ops->tick(s, q, se))
 				rq->resched = true;
-			if (!pelt_stable(&q->avg) || (q->se && tg_update_due(q)))
-				stable = false;
-			if (se->my_q && (!pelt_stable(&se->my_q->avg) ||
-					 (se->my_q->se && tg_update_due(se->my_q))))
-				stable = false;
 		}
 		rq_charge_overhead(s, rq, T, tick_cost(s, rq), levels_of(rq->curr));
 	}
-	rq->dirty_from = stable ? UINT64_MAX : T + 1;
+	rq->dirty_from = T + 1;
 	if (T >= rq->next_balance) {
 		balance(s, rq, T, false);
 		rq->next_balance = T + balance_period(s, rq);
@@ -1000,6 +1105,8 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		return;
 	}
 	next = UINT64_MAX;
+	if (rq->dirty_from != UINT64_MAX && quiescent(rq))
+		rq->dirty_from = UINT64_MAX;
 	if (rq->dirty_from != UINT64_MAX)
 		next = umax(first, grid_ceil(s, rq->dirty_from));
 	next = umin(next, umax(first, grid_ceil(s, rq->next_balance)));
@@ -1020,10 +1127,16 @@ static void finish(struct sched *s)
 	if (s->idle_changed) {
 		s->idle_changed = false;
 		for (int c = 0; c < s->ncpu; c++)
-			rq_mark(s, &s->cpu[c]);
+			if (s->cpu[c].nr_running >= 2)
+				rq_replan(s, &s->cpu[c]);
 	}
-	for (int i = 0; i < s->nchanged; i++)
-		plan(s, &s->cpu[s->changed[i]]);
+	while (s->nreplan) {
+		struct sched_cpu *rq = &s->cpu[s->replan[--s->nreplan]];
+
+		rq->need_plan = false;
+		plan(s, rq);
+		theap_fix(s, rq->id);
+	}
 	if (s->cfg.check) {
 		char why[256];
 
@@ -1040,15 +1153,9 @@ void sched_advance(struct sched *s, uint64_t now)
 	if (now < s->now)
 		now = s->now;
 	for (;;) {
-		struct sched_cpu *best = NULL;
+		struct sched_cpu *best = &s->cpu[s->theap[0]];
 
-		for (int c = 0; c < s->ncpu; c++) {
-			struct sched_cpu *rq = &s->cpu[c];
-
-			if (rq->next_tick <= now && (!best || rq->next_tick < best->next_tick))
-				best = rq;
-		}
-		if (!best)
+		if (best->next_tick > now)
 			break;
 		s->now = best->next_tick;
 		process_tick(s, best, best->next_tick);
@@ -1122,6 +1229,7 @@ static void tg_release(struct sched *s, struct sched_tg *tg)
 	}
 	free(tg->cfs_rq);
 	free(tg->se);
+	free(tg->on_chain);
 	free(tg);
 }
 
@@ -1143,6 +1251,9 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 	tg->idle = idle;
 	tg->shares = parent ? tg_effective_shares(weight, idle) : NICE_0_LOAD;
 	tg->cfs_rq = calloc((size_t)s->ncpu, sizeof(*tg->cfs_rq));
+	tg->on_chain = calloc(s->mask_words, sizeof(uint64_t));
+	if (!tg->on_chain)
+		goto fail;
 	if (parent)
 		tg->se = calloc((size_t)s->ncpu, sizeof(*tg->se));
 	if (!tg->cfs_rq || (parent && !tg->se))
@@ -1199,8 +1310,10 @@ struct sched *sched_new(const struct sched_config *cfg)
 	s->mask_words = ((size_t)s->ncpu + 63) / 64;
 	s->cpu = calloc((size_t)s->ncpu, sizeof(*s->cpu));
 	s->changed = calloc((size_t)s->ncpu, sizeof(*s->changed));
+	s->replan = calloc((size_t)s->ncpu, sizeof(*s->replan));
+	s->theap = calloc((size_t)s->ncpu, sizeof(*s->theap));
 	s->all_mask = calloc(s->mask_words, sizeof(uint64_t));
-	if (!s->cpu || !s->changed || !s->all_mask)
+	if (!s->cpu || !s->changed || !s->replan || !s->theap || !s->all_mask)
 		goto fail;
 	for (int c = 0; c < s->ncpu; c++)
 		s->all_mask[c / 64] |= 1ull << (c % 64);
@@ -1212,6 +1325,7 @@ struct sched *sched_new(const struct sched_config *cfg)
 		rq->dirty_from = UINT64_MAX;
 		rq->balance_interval = (uint64_t)s->ncpu * NSEC_PER_MSEC;
 		rq->next_balance = rq->balance_interval;
+		theap_set(s, c, c);
 	}
 	s->nr_idle = s->ncpu;
 	if (grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))
@@ -1243,6 +1357,8 @@ void sched_free(struct sched *s)
 	free(s->tg);
 	free(s->cpu);
 	free(s->changed);
+	free(s->replan);
+	free(s->theap);
 	free(s->all_mask);
 	free(s);
 }
@@ -1554,8 +1670,7 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	if (running) {
 		put_chain(s, t);
 		rq->curr = NULL;
-		s->nr_idle++;
-		s->idle_changed = true;
+		idle_count(s, 1);
 	}
 	if (t->se.sched_delayed)
 		finish_delayed(s, t, now);
@@ -1794,6 +1909,11 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 }
 
 /* ---------------- queries ---------------- */
+
+uint64_t sched_next_tick_min(const struct sched *s)
+{
+	return s->cpu[s->theap[0]].next_tick;
+}
 
 uint64_t sched_next_tick(const struct sched *s, int cpu)
 {

@@ -79,6 +79,14 @@ uint64_t sched_sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
 
 	if (v <= 0)
 		return 0;
+	if (se->inc == SV_ONE_NS)
+		return v >> 32 > UINT64_MAX - 1 ? UINT64_MAX : (uint64_t)((v + SV_ONE_NS - 1) >> 32);
+	if (v < ((sv_t)1 << 63) && se->inc < ((sv_t)1 << 62)) {
+		/* both fit in 64 bits: a 64-bit division is several times cheaper */
+		uint64_t a = (uint64_t)v, b = (uint64_t)se->inc;
+
+		return a / b + (a % b != 0);
+	}
 	ns = (v + se->inc - 1) / se->inc;
 	return ns > (sv_t)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
@@ -102,7 +110,10 @@ sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq)
 	if (load) {
 		if (avg < 0)
 			avg -= load - 1;
-		avg /= load;
+		if (avg >= INT64_MIN && avg <= INT64_MAX)
+			avg = (int64_t)avg / load;	/* the common case, in 64 bits */
+		else
+			avg /= load;
 	}
 	return cfs_rq->min_vruntime + avg;
 }

@@ -207,6 +207,8 @@ void sched_advance(struct sched *s, uint64_t now);
  * change something (every tick when elision is off); UINT64_MAX when the CPU is idle (NOHZ).
  */
 uint64_t sched_next_tick(const struct sched *s, int cpu);
+/* sched_next_tick_min() - the earliest sched_next_tick() over all CPUs. */
+uint64_t sched_next_tick_min(const struct sched *s);
 /* sched_pop_changed() - a CPU whose current thread or next tick changed since last asked; -1. */
 int sched_pop_changed(struct sched *s);
 /* sched_cpu_curr() - the thread running (or about to run) on @cpu, -1 when idle. */

@@ -102,6 +102,7 @@ struct sched_tg {
 	int64_t load_avg;		/* Σ tg_load_avg_contrib over CPUs */
 	struct cfs_rq **cfs_rq;		/* per CPU */
 	struct sched_entity **se;	/* per CPU; NULL for the root */
+	uint64_t *on_chain;		/* CPUs whose running chain passes through this group */
 };
 
 struct sched_thread {
@@ -139,6 +140,8 @@ struct sched_cpu {
 	unsigned nr_running;		/* runnable tasks on this CPU */
 	bool resched;
 	bool changed;			/* queued in s->changed */
+	bool need_plan;			/* queued in s->replan */
+	int hpos;			/* index in s->theap */
 	struct sched_thread *lhead, *ltail;	/* queued tasks, most recently picked first */
 };
 
@@ -162,6 +165,9 @@ struct sched {
 	uint64_t now;			/* the last time the scheduler was called with */
 	int *changed;			/* stack of CPUs with ->changed set */
 	int nchanged;
+	int *replan;			/* stack of CPUs with ->need_plan set */
+	int nreplan;
+	int *theap;			/* CPUs by next tick (a binary min-heap) */
 	uint64_t *all_mask;
 	struct sched_stats st;
 	sched_latency_fn *latency_fn;

@@ -221,13 +221,7 @@ static void sync(struct sim_machine *m)
 		}
 		break;
 	}
-	{
-		uint64_t next = UINT64_MAX;
-
-		for (int i = 0; i < m->ncpu; i++)
-			next = umin(next, sched_next_tick(m->s, i));
-		arm(m, &m->tick_ev, next);
-	}
+	arm(m, &m->tick_ev, sched_next_tick_min(m->s));
 }
 
 /* ---------------- behaviours ---------------- */
