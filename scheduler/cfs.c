@@ -5,6 +5,7 @@
  * with the wakeup granularity, the next and last buddies, and place_entity with START_DEBIT and
  * the sleeper credit. kernel-semantics.md §4; docs/scheduler.md.
  */
+#include <assert.h>
 #include "scheduler/sched_internal.h"
 
 static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)

@@ -237,9 +237,15 @@ static void rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, 
 	charge_curr(s, rq, prog);
 }
 
+/*
+ * While advance() processes the ticks due at time T, CPUs after the current one may not have
+ * had theirs yet: touching one of them accounts its elided ticks before T only, so that its
+ * tick at T is processed (if what was just done to it made it significant) or elided later,
+ * exactly as when every tick is processed in CPU order.
+ */
 static void rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
-	rq_account_to(s, rq, now, now);
+	rq_account_to(s, rq, s->in_tick && now ? now - 1 : now, now);
 }
 
 /* Progress curr would have at @now beyond what is charged (pure: changes nothing). */
@@ -471,6 +477,7 @@ static unsigned enqueue_task(struct sched *s, struct sched_thread *t, bool initi
 	for (; se && !se->on_rq; se = se->parent) {
 		enqueue_entity(s, se->cfs_rq, se, initial && task_level, wakeup, now);
 		task_level = false;
+		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
 		levels++;
 	}
 	for (; se; se = se->parent) {
@@ -710,6 +717,7 @@ static void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	next = pick_task(s, rq, now);
 	if (!next && balance(s, rq, now, true))
 		next = pick_task(s, rq, now);
+	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
 	if (next == prev && !detached)
 		return;
 	if (!prev)
@@ -1000,9 +1008,11 @@ static bool balance(struct sched *s, struct sched_cpu *dst, uint64_t now, bool n
 		if (by_count ? moved >= want : imbalance == 0)
 			break;
 	}
-	if (!newidle)
+	/* a new-idle pull is picked by the schedule() that asked for it */
+	if (!newidle) {
 		balance_interval_update(s, dst, moved > 0);
-	resched_if_needed(s, dst, now);
+		resched_if_needed(s, dst, now);
+	}
 	return moved > 0;
 }
 
@@ -1048,6 +1058,8 @@ static bool quiescent(const struct sched_cpu *rq)
  */
 static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
+	if (rq->last_tick >= T)
+		return;		/* already accounted (cannot happen: see rq_account()) */
 	s->in_tick = true;
 	rq_account_to(s, rq, T - 1, T);
 	rq->last_tick = T;
@@ -1895,6 +1907,7 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 		t->st.wait_ns += now - umin(t->wait_start, now);
 	if (!try_delay_dequeue(s, t))
 		levels = dequeue_task(s, t, true, true, now);
+
 	t->runnable = false;
 	t->st.runnable = false;
 	t->latency_pending = false;

@@ -239,7 +239,7 @@ uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now);
 struct sched_stats {
 	uint64_t overhead_ns;		/* CPU time spent in the scheduler, all CPUs */
 	uint64_t level_ops;		/* hierarchy level operations, all CPUs */
-	uint64_t switches;		/* context switches (idle -> task and task -> task) */
+	uint64_t switches;		/* context switches, to and from idle included (nr_switches) */
 	uint64_t migrations;		/* thread moves between CPUs (wakeup, balance, affinity) */
 	uint64_t ticks;			/* ticks on busy CPUs, processed or elided */
 	uint64_t ticks_processed;	/* of which processed */

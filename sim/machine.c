@@ -568,6 +568,8 @@ void sim_machine_free(struct sim_machine *m)
 		return;
 	if (m->h)
 		cg_set_observer(m->h, NULL, NULL);
+	/* the engine marks its pending events idle: release it while they still exist */
+	sim_engine_release(&m->eng);
 	for (int i = 0; i < m->nthr; i++) {
 		struct mthread *t = m->thr[i];
 
@@ -584,7 +586,6 @@ void sim_machine_free(struct sim_machine *m)
 	free(m->cg_cpu);
 	free(m->todo);
 	sched_free(m->s);
-	sim_engine_release(&m->eng);
 	free(m);
 }
 
