@@ -210,6 +210,81 @@ static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta)
 	}
 }
 
+/*
+ * The progress curr has made, since its last charge, when the i-th (1-based) of the ticks
+ * after rq->last_tick arrives: ticks that come while the CPU is still in the scheduler find no
+ * progress, the first one after finds T - e, and each later one P - c more (ticks_between()).
+ */
+struct tick_series {
+	uint64_t n0, base, step;
+};
+
+static struct tick_series tick_series(const struct sched *s, const struct sched_cpu *rq)
+{
+	uint64_t P = s->tick_ns, c = tick_cost(s, rq), e = rq->exec_start;
+	uint64_t T = rq->last_tick + P;
+	struct tick_series ts = { 0, 0, c < P ? P - c : 0 };
+
+	while (e >= T) {
+		e += c;
+		T += P;
+		ts.n0++;
+	}
+	ts.base = T - e;
+	return ts;
+}
+
+static uint64_t prog_at(const struct tick_series *ts, uint64_t i)
+{
+	return i <= ts->n0 ? 0 : ts->base + (i - ts->n0 - 1) * ts->step;
+}
+
+/*
+ * EEVDF refreshes the deadline of an entity alone on its queue at every tick that finds its
+ * request used up (update_deadline() without a resched). Such ticks change nothing else, so
+ * they are elided and their refreshes replayed here: for each such level, find the elided ticks
+ * at which v reached the deadline (a binary search over the n ticks, progress being monotone
+ * in the tick index) and set deadline = v(tick) + vslice there, as the tick would have.
+ */
+static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
+{
+	struct tick_series ts;
+	bool have = false;
+
+	if (s->ops != &sched_eevdf_ops)
+		return;
+	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
+		uint64_t from = 1;
+
+		if (se->cfs_rq->nr_queued != 1)
+			continue;
+		if (!have) {
+			ts = tick_series(s, rq);
+			have = true;
+		}
+		while (from <= n) {
+			sv_t v0 = se->vruntime;
+			uint64_t need = sched_sv_to_ns_ceil(se->deadline - v0, se), lo = from, hi = n;
+
+			if (prog_at(&ts, n) < need)
+				break;
+			while (lo < hi) {	/* the first tick index with progress >= need */
+				uint64_t mid = lo + (hi - lo) / 2;
+
+				if (prog_at(&ts, mid) >= need)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			if (!se->custom_slice)
+				se->slice = s->base_slice;
+			se->deadline = v0 + sched_calc_delta_fair(prog_at(&ts, lo), se) +
+				       sched_calc_delta_fair(se->slice, se);
+			from = lo + 1;
+		}
+	}
+}
+
 /* Account elided ticks up to @upto (inclusive) and curr's progress up to @now. */
 static void rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now)
 {
@@ -223,6 +298,7 @@ static void rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, 
 	if (n) {
 		uint64_t c = tick_cost(s, rq);
 
+		lone_deadlines(s, rq, n);
 		rq->overhead += n * c;
 		s->st.overhead_ns += n * c;
 		s->st.level_ops += n * levels_of(rq->curr);

@@ -285,18 +285,21 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 	return false;
 }
 
+/*
+ * A tick can reschedule once curr's request is used up or its protection is over. Alone on its
+ * queue, curr only gets a new deadline at such a tick, which the scheduler replays when it
+ * accounts elided ticks (lone_deadlines() in core.c): no tick needs processing for it.
+ */
 static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 {
-	uint64_t h = sched_sv_to_ns_ceil(curr->deadline - curr->vruntime, curr);
+	uint64_t h, p;
 
 	(void)s;
-	if (q->nr_queued > 1) {
-		uint64_t p = sched_sv_to_ns_ceil(curr->vprot - curr->vruntime, curr);
-
-		if (p < h)
-			h = p;
-	}
-	return h;
+	if (q->nr_queued <= 1)
+		return UINT64_MAX;
+	h = sched_sv_to_ns_ceil(curr->deadline - curr->vruntime, curr);
+	p = sched_sv_to_ns_ceil(curr->vprot - curr->vruntime, curr);
+	return p < h ? p : h;
 }
 
 static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
