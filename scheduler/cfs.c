@@ -5,7 +5,6 @@
  * with the wakeup granularity, the next and last buddies, and place_entity with START_DEBIT and
  * the sleeper credit. kernel-semantics.md §4; docs/scheduler.md.
  */
-#include <assert.h>
 #include "scheduler/sched_internal.h"
 
 static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)
@@ -25,6 +24,7 @@ static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 {
 	rb_erase_cached(&se->node, &q->tree);
+	rb_node_clear(&se->node);	/* sched_check() tells "in no tree" by this */
 }
 
 static void v0_moved(struct cfs_rq *q, sv_t delta)

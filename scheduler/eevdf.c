@@ -5,7 +5,6 @@
  * the weighted average V, lag kept across sleeps (PLACE_LAG), RUN_TO_PARITY slice protection,
  * PREEMPT_SHORT, and reweighting that keeps lag. kernel-semantics.md §5; docs/scheduler.md.
  */
-#include <assert.h>
 #include "scheduler/sched_internal.h"
 
 static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
@@ -78,7 +77,6 @@ static const struct rb_augment_callbacks aug_cb = {
 
 static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
-	assert(rb_node_is_clear(&se->node));
 	q->sum_w_vruntime += (se->vruntime - q->min_vruntime) * se->wd;
 	q->sum_weight += se->wd;
 	se->min_vruntime = se->vruntime;
@@ -88,7 +86,6 @@ static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 
 static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 {
-	assert(!rb_node_is_clear(&se->node));
 	rb_erase_augmented_cached(&se->node, &q->tree, &aug_cb);
 	rb_node_clear(&se->node);
 	q->sum_w_vruntime -= (se->vruntime - q->min_vruntime) * se->wd;

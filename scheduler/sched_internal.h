@@ -249,6 +249,82 @@ static inline bool sched_feat(const struct sched *s, enum sched_feat f)
 	return s->cfg.feat[f];
 }
 
+/* ---- shared between the scheduler's files (docs/scheduler.md lists who owns what) ---- */
+
+#define NSEC_PER_MSEC	1000000ull
+
+static inline uint64_t umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static inline uint64_t umax(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline uint64_t grid_ceil(const struct sched *s, uint64_t t)
+{
+	uint64_t P = s->tick_ns;
+
+	if (t > UINT64_MAX - P)
+		return UINT64_MAX;
+	return (t + P - 1) / P * P;
+}
+
+static inline uint64_t grid_floor(const struct sched *s, uint64_t t)
+{
+	return t / s->tick_ns * s->tick_ns;
+}
+
+static inline bool cpu_allowed(const struct sched_thread *t, int cpu)
+{
+	return (t->affinity[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline unsigned levels_of(const struct sched_thread *t)
+{
+	return (unsigned)t->se.depth + 1;
+}
+
+void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched_theap_set(struct sched *s, int i, int cpu);
+uint64_t sched_tick_cost(const struct sched *s, const struct sched_cpu *rq);
+void sched_rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			      uint64_t cost, unsigned levels);
+void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
+void sched_rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched_load_changed(struct cfs_rq *q, uint64_t now);
+bool sched_tg_update_due(const struct cfs_rq *q);
+void sched_update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
+uint64_t sched_calc_group_shares(const struct cfs_rq *q);
+void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
+			   uint32_t wmult, uint64_t now);
+void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
+void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq);
+void sched_account_runnable(struct sched_entity *se, int d, bool idle);
+unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
+			    uint64_t now);
+unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+			    bool runnable_counted, uint64_t now);
+bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t);
+void sched_finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+unsigned sched_put_chain(struct sched *s, struct sched_thread *t);
+void sched_idle_count(struct sched *s, int d);
+void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
+		    struct sched_thread *detached);
+void sched_resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
+			 bool fork);
+struct sched_cpu *sched_select_cpu(struct sched *s, struct sched_thread *t);
+bool sched_balance(struct sched *s, struct sched_cpu *dst, uint64_t now, bool newidle);
+uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq);
+void sched_finish(struct sched *s);
+int sched_enter(struct sched *s, uint64_t now);
+struct sched_thread *sched_thr_get(const struct sched *s, int tid);
+
 /* pelt.c */
 void pelt_init(struct pelt *p, uint64_t now);
 void pelt_update(struct pelt *p, uint64_t now);

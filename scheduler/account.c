@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/account.c - time: charging the running thread's progress to every level of its
+ * hierarchy (update_curr), the ticks accounted without being processed (in closed form), the
+ * overhead model, and the read-only views of progress and cost the driver and reports use.
+ */
+#include <errno.h>
+
+#include "scheduler/sched_internal.h"
+
+uint64_t sched_tick_cost(const struct sched *s, const struct sched_cpu *rq)
+{
+	return s->cfg.cost.tick_ns + s->cfg.cost.level_ns * levels_of(rq->curr);
+}
+
+/* Overhead: the CPU spends @cost in the scheduler from max(now, whatever it owed before). */
+void sched_rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			       uint64_t cost, unsigned levels)
+{
+	rq->exec_start = umax(rq->exec_start, now) + cost;
+	rq->overhead += cost;
+	s->st.overhead_ns += cost;
+	s->st.level_ops += levels;
+}
+
+/*
+ * Tick accounting. A tick at grid time T on a busy CPU costs c = tick_cost: the CPU is in the
+ * scheduler during [max(T, e), max(T, e) + c), where e is when curr's progress would resume.
+ * Ticks up to @upto that were not processed are accounted here in closed form; the result is
+ * the same as processing each (docs/scheduler.md, "Tick elision"). Returns curr's progress in
+ * the intervals before those ticks and sets *e, *last, *n to the new resume time, last tick
+ * accounted and number of ticks.
+ */
+static uint64_t ticks_between(const struct sched *s, const struct sched_cpu *rq, uint64_t upto,
+			      uint64_t *e_out, uint64_t *last_out, uint64_t *n_out)
+{
+	uint64_t P = s->tick_ns, c = sched_tick_cost(s, rq), e = rq->exec_start;
+	uint64_t T = rq->last_tick + P, prog = 0, n = 0, k;
+
+	*last_out = rq->last_tick;
+	if (T > upto) {
+		*e_out = e;
+		*n_out = 0;
+		return 0;
+	}
+	k = (upto - T) / P + 1;
+	*last_out = T + (k - 1) * P;
+	*n_out = k;
+	/* Ticks that fall while the CPU is still in the scheduler only push e further. */
+	while (n < k && e >= T) {
+		e += c;
+		T += P;
+		n++;
+	}
+	if (n < k) {
+		uint64_t rest = k - n;
+
+		prog += T - e;
+		if (c < P) {
+			prog += (rest - 1) * (P - c);
+			e = T + (rest - 1) * P + c;
+		} else {
+			e = T + rest * c;
+		}
+	}
+	*e_out = e;
+	return prog;
+}
+
+/* Charge @delta ns of progress to every level of curr (update_curr at each level). */
+static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta)
+{
+	struct sched_entity *se;
+
+	if (!delta)
+		return;
+	for (se = &rq->curr->se; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		se->sum_exec += delta;
+		se->vruntime += sched_calc_delta_fair(delta, se);
+		sched_update_min_vruntime(s, q);
+		if (s->ops->charged(s, q, se))
+			rq->resched = true;
+	}
+}
+
+/*
+ * The progress curr has made, since its last charge, when the i-th (1-based) of the ticks
+ * after rq->last_tick arrives: ticks that come while the CPU is still in the scheduler find no
+ * progress, the first one after finds T - e, and each later one P - c more (ticks_between()).
+ */
+struct tick_series {
+	uint64_t n0, base, step;
+};
+
+static struct tick_series tick_series(const struct sched *s, const struct sched_cpu *rq)
+{
+	uint64_t P = s->tick_ns, c = sched_tick_cost(s, rq), e = rq->exec_start;
+	uint64_t T = rq->last_tick + P;
+	struct tick_series ts = { 0, 0, c < P ? P - c : 0 };
+
+	while (e >= T) {
+		e += c;
+		T += P;
+		ts.n0++;
+	}
+	ts.base = T - e;
+	return ts;
+}
+
+static uint64_t prog_at(const struct tick_series *ts, uint64_t i)
+{
+	return i <= ts->n0 ? 0 : ts->base + (i - ts->n0 - 1) * ts->step;
+}
+
+/*
+ * EEVDF refreshes the deadline of an entity alone on its queue at every tick that finds its
+ * request used up (update_deadline() without a resched). Such ticks change nothing else, so
+ * they are elided and their refreshes replayed here: for each such level, find the elided ticks
+ * at which v reached the deadline (a binary search over the n ticks, progress being monotone
+ * in the tick index) and set deadline = v(tick) + vslice there, as the tick would have.
+ */
+static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
+{
+	struct tick_series ts;
+	bool have = false;
+
+	if (s->ops != &sched_eevdf_ops)
+		return;
+	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
+		uint64_t from = 1;
+
+		if (se->cfs_rq->nr_queued != 1)
+			continue;
+		if (!have) {
+			ts = tick_series(s, rq);
+			have = true;
+		}
+		while (from <= n) {
+			sv_t v0 = se->vruntime;
+			uint64_t need = sched_sv_to_ns_ceil(se->deadline - v0, se), lo = from, hi = n;
+
+			if (prog_at(&ts, n) < need)
+				break;
+			while (lo < hi) {	/* the first tick index with progress >= need */
+				uint64_t mid = lo + (hi - lo) / 2;
+
+				if (prog_at(&ts, mid) >= need)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			if (!se->custom_slice)
+				se->slice = s->base_slice;
+			se->deadline = v0 + sched_calc_delta_fair(prog_at(&ts, lo), se) +
+				       sched_calc_delta_fair(se->slice, se);
+			from = lo + 1;
+		}
+	}
+}
+
+/* Account elided ticks up to @upto (inclusive) and curr's progress up to @now. */
+void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now)
+{
+	uint64_t e, last, n, prog;
+
+	if (!rq->curr) {
+		rq->last_tick = umax(rq->last_tick, grid_floor(s, now));
+		return;
+	}
+	prog = ticks_between(s, rq, upto, &e, &last, &n);
+	if (n) {
+		uint64_t c = sched_tick_cost(s, rq);
+
+		lone_deadlines(s, rq, n);
+		rq->overhead += n * c;
+		s->st.overhead_ns += n * c;
+		s->st.level_ops += n * levels_of(rq->curr);
+		s->st.ticks += n;
+		rq->last_tick = last;
+	}
+	if (now > e) {
+		prog += now - e;
+		e = now;
+	}
+	rq->exec_start = e;
+	charge_curr(s, rq, prog);
+}
+
+/*
+ * While advance() processes the ticks due at time T, CPUs after the current one may not have
+ * had theirs yet: touching one of them accounts its elided ticks before T only, so that its
+ * tick at T is processed (if what was just done to it made it significant) or elided later,
+ * exactly as when every tick is processed in CPU order.
+ */
+void sched_rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	sched_rq_account_to(s, rq, s->in_tick && now ? now - 1 : now, now);
+}
+
+/* Progress curr would have at @now beyond what is charged (pure: changes nothing). */
+static uint64_t rq_peek_progress(const struct sched *s, const struct sched_cpu *rq, uint64_t now)
+{
+	uint64_t e, last, n, prog;
+
+	if (!rq->curr)
+		return 0;
+	prog = ticks_between(s, rq, now, &e, &last, &n);
+	if (now > e)
+		prog += now - e;
+	return prog;
+}
+
+/*
+ * The time at which curr's progress since its last charge reaches @target, with every tick to
+ * come costing its tick cost (the same arithmetic as ticks_between(), run forward).
+ */
+static uint64_t progress_time(const struct sched *s, const struct sched_cpu *rq, uint64_t target)
+{
+	uint64_t P = s->tick_ns, c = sched_tick_cost(s, rq), e = rq->exec_start;
+	uint64_t T = rq->last_tick + P;
+
+	for (;;) {
+		if (e >= T) {
+			if (c >= P)
+				return UINT64_MAX;	/* the CPU does nothing but tick */
+			e += c;
+			T += P;
+			continue;
+		}
+		if (target <= T - e)
+			return e + target;
+		target -= T - e;
+		if (c >= P)
+			return UINT64_MAX;
+		/* whole periods of P - c progress each */
+		{
+			uint64_t per = P - c, k = target / per;
+
+			if (k > 1) {
+				k--;
+				if (k > (UINT64_MAX - T) / P - 1)
+					return UINT64_MAX;
+				target -= k * per;
+				T += k * P;
+			}
+		}
+		e = T + c;
+		T += P;
+	}
+}
+
+uint64_t sched_cpu_finish_time(struct sched *s, int cpu, uint64_t now, uint64_t work_ns)
+{
+	const struct sched_cpu *rq;
+	uint64_t done;
+
+	if (cpu < 0 || cpu >= s->ncpu || !s->cpu[cpu].curr)
+		return UINT64_MAX;
+	rq = &s->cpu[cpu];
+	done = rq_peek_progress(s, rq, now);
+	if (work_ns > UINT64_MAX - done)
+		return UINT64_MAX;
+	return progress_time(s, rq, done + work_ns);
+}
+
+uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now)
+{
+	const struct sched_thread *t = sched_thr_get(s, tid);
+
+	if (!t)
+		return 0;
+	if (t->cpu && t->cpu->curr == t)
+		return t->se.sum_exec + rq_peek_progress(s, t->cpu, now);
+	return t->se.sum_exec;
+}
+
+/*
+ * Ticks up to the last time the scheduler was called that were elided and not yet accounted
+ * are counted here, so that what a caller observes does not depend on tick elision.
+ */
+static void pending_ticks(const struct sched *s, const struct sched_cpu *rq, uint64_t *n,
+			  uint64_t *cost, uint64_t *levels)
+{
+	uint64_t e, last;
+
+	*n = *cost = *levels = 0;
+	if (!rq->curr)
+		return;
+	(void)ticks_between(s, rq, s->now, &e, &last, n);
+	*cost = *n * sched_tick_cost(s, rq);
+	*levels = *n * levels_of(rq->curr);
+}
+
+void sched_stats(const struct sched *s, struct sched_stats *out)
+{
+	*out = s->st;
+	for (int c = 0; c < s->ncpu; c++) {
+		uint64_t n, cost, levels;
+
+		pending_ticks(s, &s->cpu[c], &n, &cost, &levels);
+		out->ticks += n;
+		out->overhead_ns += cost;
+		out->level_ops += levels;
+	}
+}
+
+uint64_t sched_cpu_overhead(const struct sched *s, int cpu)
+{
+	uint64_t n, cost, levels;
+
+	if (cpu < 0 || cpu >= s->ncpu)
+		return 0;
+	pending_ticks(s, &s->cpu[cpu], &n, &cost, &levels);
+	return s->cpu[cpu].overhead + cost;
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/queue.c - the hierarchy walks: enqueue_task_fair, dequeue_task_fair (with
+ * DELAY_DEQUEUE), pick_next_task_fair and the switch of only the levels that differ, and
+ * wakeup preemption (find_matching_se, then the policy).
+ */
+#include "scheduler/sched_internal.h"
+
+/*
+ * The balancer walks a CPU's queued tasks from the least recently picked (the list tail), as
+ * detach_tasks() does with rq->cfs_tasks.
+ */
+static void list_add_head(struct sched_cpu *rq, struct sched_thread *t)
+{
+	t->lprev = NULL;
+	t->lnext = rq->lhead;
+	if (rq->lhead)
+		rq->lhead->lprev = t;
+	else
+		rq->ltail = t;
+	rq->lhead = t;
+	t->on_list = true;
+}
+
+static void list_del(struct sched_cpu *rq, struct sched_thread *t)
+{
+	if (!t->on_list)
+		return;
+	if (t->lprev)
+		t->lprev->lnext = t->lnext;
+	else
+		rq->lhead = t->lnext;
+	if (t->lnext)
+		t->lnext->lprev = t->lprev;
+	else
+		rq->ltail = t->lprev;
+	t->lprev = t->lnext = NULL;
+	t->on_list = false;
+}
+
+void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq)
+{
+	struct sched_tg *tg = t->tg;
+
+	t->cpu = rq;
+	t->se.cfs_rq = tg->cfs_rq[rq->id];
+	t->se.parent = tg->se ? tg->se[rq->id] : NULL;
+	t->se.depth = t->se.parent ? t->se.parent->depth + 1 : 0;
+	(void)s;
+}
+
+void sched_account_runnable(struct sched_entity *se, int d, bool idle)
+{
+	for (; se; se = se->parent) {
+		se->cfs_rq->h_nr_runnable += (unsigned)d;
+		if (idle || se->idle)
+			se->cfs_rq->h_nr_idle += (unsigned)d;
+		if (se->idle)
+			idle = true;
+	}
+}
+
+static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   bool initial, bool wakeup, uint64_t now)
+{
+	pelt_update(&q->avg, now);
+	if (se->my_q) {
+		/* 6.12: a group entity asks for its queue's shortest request. */
+		uint64_t m = UINT64_MAX;
+		const struct cfs_rq *g = se->my_q;
+
+		if (g->curr && g->curr->on_rq)
+			m = g->curr->slice;
+		if (g->tree.root && s->ops == &sched_eevdf_ops &&
+		    sched_se_of(g->tree.root)->min_slice < m)
+			m = sched_se_of(g->tree.root)->min_slice;
+		if (m != UINT64_MAX) {
+			se->slice = m;
+			se->custom_slice = true;
+		}
+		sched_update_cfs_group(s, se, now);
+	}
+	s->ops->place(s, q, se, initial, wakeup);
+	q->load += se->weight;
+	q->nr_queued++;
+	if (q->curr != se)
+		s->ops->tree_add(q, se);
+	se->on_rq = true;
+	sched_load_changed(q, now);
+	sched_update_tg_load_avg(s, q, now);
+}
+
+static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   bool sleep, uint64_t now)
+{
+	pelt_update(&q->avg, now);
+	s->ops->dequeued(s, q, se, sleep);
+	if (q->curr != se)
+		s->ops->tree_del(q, se);
+	se->on_rq = false;
+	q->load -= se->weight;
+	q->nr_queued--;
+	if (q->next == se)
+		q->next = NULL;
+	if (q->last == se)
+		q->last = NULL;
+	sched_load_changed(q, now);
+	sched_update_cfs_group(s, se, now);
+	sched_update_min_vruntime(s, q);
+	sched_update_tg_load_avg(s, q, now);
+}
+
+/* enqueue_task_fair(): returns the number of entities enqueued (levels). */
+unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
+			     uint64_t now)
+{
+	struct sched_entity *se = &t->se;
+	unsigned levels = 0;
+	bool task_level = true;
+
+	for (; se && !se->on_rq; se = se->parent) {
+		enqueue_entity(s, se->cfs_rq, se, initial && task_level, wakeup, now);
+		task_level = false;
+		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
+		levels++;
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		pelt_update(&q->avg, now);
+		sched_update_cfs_group(s, se, now);
+		sched_update_tg_load_avg(s, q, now);
+	}
+	sched_account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE);
+	t->cpu->nr_running++;
+	list_add_head(t->cpu, t);
+	return levels;
+}
+
+/*
+ * dequeue_task_fair(): take the task off its queue and each group entity whose queue becomes
+ * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
+ * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued.
+ */
+unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+			     bool runnable_counted, uint64_t now)
+{
+	struct sched_entity *se = &t->se;
+	unsigned levels = 0;
+
+	if (runnable_counted) {
+		sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE);
+		t->cpu->nr_running--;
+	}
+	list_del(t->cpu, t);
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		dequeue_entity(s, q, se, sleep, now);
+		levels++;
+		sleep = true;	/* upper levels go to sleep with their emptied queue */
+		if (q->nr_queued) {
+			se = se->parent;
+			break;
+		}
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		pelt_update(&q->avg, now);
+		sched_update_cfs_group(s, se, now);
+		sched_update_tg_load_avg(s, q, now);
+	}
+	return levels;
+}
+
+/* DELAY_DEQUEUE: a sleeping task that is not eligible stays queued, no longer runnable. */
+bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t)
+{
+	if (s->ops != &sched_eevdf_ops || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+		return false;
+	if (sched_entity_eligible(t->se.cfs_rq, &t->se))
+		return false;
+	t->se.sched_delayed = true;
+	sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE);
+	t->cpu->nr_running--;
+	return true;
+}
+
+/* finish_delayed_dequeue_entity(): the delayed task leaves for good (DELAY_ZERO clips lag). */
+void sched_finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+{
+	t->se.sched_delayed = false;
+	sched_dequeue_task(s, t, true, false, now);
+	if (sched_feat(s, SCHED_FEAT_DELAY_ZERO) && t->se.vlag > 0)
+		t->se.vlag = 0;
+}
+
+/* requeue_delayed_entity(): a delayed task wakes where it is. */
+void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+{
+	struct sched_entity *se = &t->se;
+	struct cfs_rq *q = se->cfs_rq;
+
+	if (sched_feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < sched_avg_vruntime(q)) {
+		/* positive lag: drop it (place at lag 0) */
+		bool in_tree = q->curr != se;
+
+		if (in_tree)
+			s->ops->tree_del(q, se);
+		q->nr_queued--;
+		q->load -= se->weight;
+		se->vlag = 0;
+		s->ops->place(s, q, se, false, true);
+		q->load += se->weight;
+		q->nr_queued++;
+		if (in_tree)
+			s->ops->tree_add(q, se);
+	}
+	se->sched_delayed = false;
+	sched_account_runnable(se, 1, t->policy == SCHED_THREAD_IDLE);
+	t->cpu->nr_running++;
+	(void)now;
+}
+
+/* Which CPUs run something inside each group: a group entity is on its CPU's curr chain. */
+static void chain_bit(struct sched_entity *se, bool on)
+{
+	if (se->my_q) {
+		int c = se->my_q->rq->id;
+		uint64_t *w = &se->my_q->tg->on_chain[c / 64], b = 1ull << (c % 64);
+
+		*w = on ? *w | b : *w & ~b;
+	}
+}
+
+static void put_prev_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	if (se->on_rq)
+		s->ops->tree_add(q, se);
+	if (q->curr == se) {
+		q->curr = NULL;
+		chain_bit(se, false);
+	}
+}
+
+static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	if (se->on_rq)
+		s->ops->tree_del(q, se);
+	q->curr = se;
+	chain_bit(se, true);
+	s->ops->set_next(s, q, se);
+	se->prev_sum_exec = se->sum_exec;
+}
+
+/* Put every level of the running task (its chain leaves the CPU's curr pointers). */
+unsigned sched_put_chain(struct sched *s, struct sched_thread *t)
+{
+	unsigned n = 0;
+
+	for (struct sched_entity *se = &t->se; se; se = se->parent) {
+		if (se->cfs_rq->curr != se)
+			break;
+		put_prev_entity(s, se->cfs_rq, se);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * pick_next_task_fair()'s switch: put prev's levels and set next's, only where they differ
+ * (the is_same_group walk). Returns the number of level operations.
+ */
+static unsigned switch_chains(struct sched *s, struct sched_thread *prev, struct sched_thread *next)
+{
+	struct sched_entity *se, *pse;
+	unsigned n = 0;
+
+	if (!prev) {
+		for (se = &next->se; se; se = se->parent, n++)
+			set_next_entity(s, se->cfs_rq, se);
+		return n;
+	}
+	if (!next)
+		return sched_put_chain(s, prev);
+	se = &next->se;
+	pse = &prev->se;
+	while (se->cfs_rq != pse->cfs_rq) {
+		int sd = se->depth, pd = pse->depth;
+
+		if (sd <= pd) {
+			put_prev_entity(s, pse->cfs_rq, pse);
+			pse = pse->parent;
+			n++;
+		}
+		if (sd >= pd) {
+			set_next_entity(s, se->cfs_rq, se);
+			se = se->parent;
+			n++;
+		}
+	}
+	put_prev_entity(s, pse->cfs_rq, pse);
+	set_next_entity(s, se->cfs_rq, se);
+	return n + 2;
+}
+
+static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	for (;;) {
+		struct cfs_rq *q = rq->cfs;
+		struct sched_entity *se = NULL;
+
+		if (!q->nr_queued)
+			return NULL;
+		while (q) {
+			se = s->ops->pick(s, q);
+			if (!se)
+				return NULL;
+			if (se->sched_delayed)
+				break;
+			q = se->my_q;
+		}
+		if (!se->sched_delayed)
+			return se->task;
+		sched_finish_delayed(s, se->task, now);
+	}
+}
+
+static void latency_sample(struct sched *s, struct sched_thread *t, uint64_t lat)
+{
+	if (s->latency_fn)
+		s->latency_fn(s->latency_ctx, t->tid, lat);
+}
+
+/* The NOHZ kick term of plan() depends on whether any CPU is idle: replan when that flips. */
+void sched_idle_count(struct sched *s, int d)
+{
+	bool before = s->nr_idle > 0;
+
+	s->nr_idle += d;
+	if (before != (s->nr_idle > 0))
+		s->idle_changed = true;
+}
+
+/*
+ * __schedule(): pick and switch. @detached is a task whose chain was already put (a move, an
+ * affinity change or an exit took it off the CPU while it ran): it counts as the previous task.
+ */
+void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
+		     struct sched_thread *detached)
+{
+	struct sched_thread *prev = rq->curr, *next, *was = prev ? prev : detached;
+	unsigned levels;
+
+	rq->resched = false;
+	next = pick_task(s, rq, now);
+	if (!next && sched_balance(s, rq, now, true))
+		next = pick_task(s, rq, now);
+	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
+	if (next == prev && !detached)
+		return;
+	if (!prev)
+		rq->last_tick = umax(rq->last_tick, grid_floor(s, now));
+	levels = switch_chains(s, prev, next);
+	rq->curr = next;
+	if (was && was != next) {
+		was->st.running = false;
+		was->last_ran = now;
+		if (was->runnable) {
+			was->st.preempted++;
+			was->wait_start = now;
+		}
+	}
+	if (next && next == was) {
+		/* the same task continues after a move: not a context switch */
+		next->st.running = true;
+		s->st.level_ops += levels;
+	} else {
+		sched_rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns +
+				   s->cfg.cost.level_ns * levels, levels);
+		s->st.switches++;
+		if (next) {
+			uint64_t start = rq->exec_start;
+
+			next->st.switches++;
+			next->st.running = true;
+			next->wait_start = umin(next->wait_start, start);
+			next->st.wait_ns += start - next->wait_start;
+			if (next->latency_pending) {
+				next->latency_pending = false;
+				latency_sample(s, next, start - umin(next->wake_time, start));
+			}
+			/* keep the balancer's list in most-recently-picked order */
+			list_del(rq, next);
+			list_add_head(rq, next);
+		}
+	}
+	if (!prev != !next)
+		sched_idle_count(s, prev ? 1 : -1);
+	sched_rq_dirty(s, rq, now);
+}
+
+void sched_resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	if (rq->resched || (!rq->curr && rq->nr_running))
+		sched_schedule(s, rq, now, NULL);
+}
+
+static void set_last_buddy(struct sched_entity *se)
+{
+	for (; se; se = se->parent)
+		se->cfs_rq->last = se;
+}
+
+/* check_preempt_wakeup_fair() / check_preempt_wakeup() */
+void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
+			  bool fork)
+{
+	struct sched_thread *curr = rq->curr;
+	struct sched_entity *se, *pse;
+	bool next_marked = false, cidle, pidle;
+	unsigned scale;
+
+	if (!curr) {
+		rq->resched = true;
+		return;
+	}
+	if (curr == p)
+		return;
+	if (curr->policy == SCHED_THREAD_IDLE && p->policy != SCHED_THREAD_IDLE) {
+		rq->resched = true;
+		return;
+	}
+	if (p->policy != SCHED_THREAD_NORMAL || !sched_feat(s, SCHED_FEAT_WAKEUP_PREEMPTION))
+		return;
+	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
+	se = &curr->se;
+	pse = &p->se;
+	if (s->ops == &sched_cfs_ops && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
+		sched_set_next_buddy(pse);
+		next_marked = true;
+	}
+	/* find_matching_se() */
+	while (se->depth > pse->depth)
+		se = se->parent;
+	while (pse->depth > se->depth)
+		pse = pse->parent;
+	while (se->cfs_rq != pse->cfs_rq) {
+		se = se->parent;
+		pse = pse->parent;
+	}
+	cidle = se->idle;
+	pidle = pse->idle;
+	if (cidle && !pidle) {
+		rq->resched = true;
+		return;
+	}
+	if (cidle != pidle)
+		return;
+	if (s->ops == &sched_eevdf_ops && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
+	    !pse->sched_delayed)
+		sched_set_next_buddy(pse);
+	if (!s->ops->wakeup_preempt(s, se->cfs_rq, se, pse))
+		return;
+	if (s->ops == &sched_cfs_ops) {
+		if (!next_marked)
+			sched_set_next_buddy(pse);
+		if (sched_feat(s, SCHED_FEAT_LAST_BUDDY) && scale && se->task)
+			set_last_buddy(se);
+	}
+	rq->resched = true;
+}

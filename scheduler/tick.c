@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/tick.c - ticks: which must be processed and which can be elided (plan(),
+ * quiescent()), processing one (sched_tick's work), the heap of the CPUs' next ticks, and the
+ * bookkeeping every entry point ends with (sched_finish). docs/scheduler.md, "Ticks and their
+ * elision".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scheduler/sched_internal.h"
+
+/* @rq's next tick must be recomputed (by sched_finish()). */
+static void rq_replan(struct sched *s, struct sched_cpu *rq)
+{
+	if (!rq->need_plan) {
+		rq->need_plan = true;
+		s->replan[s->nreplan++] = rq->id;
+	}
+}
+
+/* @rq changed what it runs or when its thread progresses: tell the driver, and replan. */
+static void rq_mark(struct sched *s, struct sched_cpu *rq)
+{
+	if (!rq->changed) {
+		rq->changed = true;
+		s->changed[s->nchanged++] = rq->id;
+	}
+	rq_replan(s, rq);
+}
+
+/* Something happened on @rq at @now: its ticks from @now on may matter. */
+void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	if (now < rq->dirty_from)
+		rq->dirty_from = now;
+	rq_replan(s, rq);
+}
+
+void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	sched_rq_dirty_quiet(s, rq, now);
+	rq_mark(s, rq);
+}
+
+/*
+ * The CPUs' next ticks in a binary min-heap keyed by (next_tick, cpu), so that finding the
+ * next tick to process costs O(1) and replanning one CPU O(log cpus).
+ */
+static bool theap_less(const struct sched *s, int a, int b)
+{
+	const struct sched_cpu *x = &s->cpu[a], *y = &s->cpu[b];
+
+	return x->next_tick != y->next_tick ? x->next_tick < y->next_tick : a < b;
+}
+
+void sched_theap_set(struct sched *s, int i, int cpu)
+{
+	s->theap[i] = cpu;
+	s->cpu[cpu].hpos = i;
+}
+
+static void theap_fix(struct sched *s, int cpu)
+{
+	int i = s->cpu[cpu].hpos, n = s->ncpu;
+
+	while (i > 0 && theap_less(s, cpu, s->theap[(i - 1) / 2])) {
+		sched_theap_set(s, i, s->theap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = cpu;
+
+		if (l < n && theap_less(s, s->theap[l], m))
+			m = s->theap[l];
+		if (r < n && theap_less(s, s->theap[r], m))
+			m = s->theap[r];
+		if (m == cpu)
+			break;
+		{
+			int j = s->cpu[m].hpos;
+
+			sched_theap_set(s, i, m);
+			i = j;
+		}
+	}
+	sched_theap_set(s, i, cpu);
+}
+
+/*
+ * Would a tick now change anything beyond the linear accounting and the policy's decision?
+ * Not if every queue on curr's chain has a settled load average with no tg update pending and
+ * every group entity on the chain already has the weight sched_calc_group_shares() would give it.
+ * The averages only move at period ends and only while unsettled, so the answer holds until
+ * something happens on this CPU or another CPU publishes a new tg load (which marks it).
+ */
+static bool quiescent(const struct sched_cpu *rq)
+{
+	if (!rq->curr)
+		return true;
+	for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
+		const struct cfs_rq *q = se->cfs_rq, *g = se->my_q;
+
+		if (!pelt_stable(&q->avg) || (q->se && sched_tg_update_due(q)))
+			return false;
+		if (g && (!pelt_stable(&g->avg) || (g->se && sched_tg_update_due(g)) ||
+			  sched_calc_group_shares(g) != se->weight))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * sched_tick() on one CPU at grid time T: charge curr, update each level's load average and
+ * group weight, let the policy decide on preemption, run the balancer when due, and decide
+ * whether the next tick can change anything (see plan()).
+ */
+static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
+{
+	if (rq->last_tick >= T)
+		return;		/* already accounted (cannot happen: see sched_rq_account()) */
+	s->in_tick = true;
+	sched_rq_account_to(s, rq, T - 1, T);
+	rq->last_tick = T;
+	s->st.ticks++;
+	s->st.ticks_processed++;
+	if (rq->curr) {
+		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
+			struct cfs_rq *q = se->cfs_rq;
+
+			pelt_update(&q->avg, T);
+			sched_update_tg_load_avg(s, q, T);
+			sched_update_cfs_group(s, se, T);
+			if (s->ops->tick(s, q, se))
+				rq->resched = true;
+		}
+		sched_rq_charge_overhead(s, rq, T, sched_tick_cost(s, rq), levels_of(rq->curr));
+	}
+	rq->dirty_from = T + 1;
+	if (T >= rq->next_balance) {
+		sched_balance(s, rq, T, false);
+		rq->next_balance = T + sched_balance_period(s, rq);
+	}
+	/* nohz_balancer_kick(): a busy CPU has an idle CPU pull on behalf of all idle ones. */
+	if (rq->nr_running >= 2 && T >= s->nohz_next && s->nr_idle) {
+		s->nohz_next = T + (uint64_t)s->ncpu * NSEC_PER_MSEC;
+		for (int c = 0; c < s->ncpu; c++)
+			if (!s->cpu[c].curr && !s->cpu[c].nr_running)
+				sched_balance(s, &s->cpu[c], T, false);
+	}
+	sched_resched_if_needed(s, rq, T);
+	s->in_tick = false;
+	rq_mark(s, rq);
+}
+
+/*
+ * plan() - the next tick of @rq that must be processed. With elision, a tick is skipped when
+ * it provably changes nothing but the linear accounting that ticks_between() reproduces: the
+ * CPU is quiescent (the last processed tick found every load average settled, no group weight
+ * moved, no tg update pending, and nothing happened on the CPU since), no balance is due, and
+ * no level's policy horizon (a deadline or protection reached, a CFS slice used up) has passed.
+ * Horizons assume progress at full speed from exec_start, which is never later than the truth,
+ * so a planned tick can only be early, never late (docs/scheduler.md, "Tick elision").
+ */
+static void plan(struct sched *s, struct sched_cpu *rq)
+{
+	uint64_t first, next;
+
+	if (!rq->curr) {
+		rq->next_tick = UINT64_MAX;
+		return;
+	}
+	first = rq->last_tick + s->tick_ns;
+	if (!s->cfg.tick_elision) {
+		rq->next_tick = first;
+		return;
+	}
+	next = UINT64_MAX;
+	if (rq->dirty_from != UINT64_MAX && quiescent(rq))
+		rq->dirty_from = UINT64_MAX;
+	if (rq->dirty_from != UINT64_MAX)
+		next = umax(first, grid_ceil(s, rq->dirty_from));
+	next = umin(next, umax(first, grid_ceil(s, rq->next_balance)));
+	if (rq->nr_running >= 2 && s->nr_idle)
+		next = umin(next, umax(first, grid_ceil(s, s->nohz_next)));
+	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
+		uint64_t h = s->ops->tick_horizon(s, se->cfs_rq, se);
+
+		if (h != UINT64_MAX && h < UINT64_MAX - rq->exec_start)
+			next = umin(next, umax(first, grid_ceil(s, rq->exec_start + h)));
+	}
+	rq->next_tick = next;
+}
+
+/* The end of every entry point: replan what changed, run the invariant checker if asked. */
+void sched_finish(struct sched *s)
+{
+	if (s->idle_changed) {
+		s->idle_changed = false;
+		for (int c = 0; c < s->ncpu; c++)
+			if (s->cpu[c].nr_running >= 2)
+				rq_replan(s, &s->cpu[c]);
+	}
+	while (s->nreplan) {
+		struct sched_cpu *rq = &s->cpu[s->replan[--s->nreplan]];
+
+		rq->need_plan = false;
+		plan(s, rq);
+		theap_fix(s, rq->id);
+	}
+	if (s->cfg.check) {
+		char why[256];
+
+		if (sched_check(s, why, sizeof(why))) {
+			fprintf(stderr, "cgsim: scheduler invariant broken at %llu ns: %s\n",
+				(unsigned long long)s->now, why);
+			abort();
+		}
+	}
+}
+
+void sched_advance(struct sched *s, uint64_t now)
+{
+	if (now < s->now)
+		now = s->now;
+	for (;;) {
+		struct sched_cpu *best = &s->cpu[s->theap[0]];
+
+		if (best->next_tick > now)
+			break;
+		s->now = best->next_tick;
+		process_tick(s, best, best->next_tick);
+		sched_finish(s);
+	}
+	s->now = now;
+}
+
+int sched_enter(struct sched *s, uint64_t now)
+{
+	if (now < s->now)
+		return -EINVAL;
+	sched_advance(s, now);
+	return 0;
+}
+
+uint64_t sched_next_tick_min(const struct sched *s)
+{
+	return s->cpu[s->theap[0]].next_tick;
+}
+
+uint64_t sched_next_tick(const struct sched *s, int cpu)
+{
+	if (cpu < 0 || cpu >= s->ncpu)
+		return UINT64_MAX;
+	return s->cpu[cpu].next_tick;
+}
+
+int sched_pop_changed(struct sched *s)
+{
+	int c;
+
+	if (!s->nchanged)
+		return -1;
+	c = s->changed[--s->nchanged];
+	s->cpu[c].changed = false;
+	return c;
+}
