@@ -277,6 +277,8 @@ static unsigned switch_chains(struct sched *s, struct sched_thread *prev, struct
 	struct sched_entity *se, *pse;
 	unsigned n = 0;
 
+	if (!prev && !next)
+		return 0;	/* a detached thread left an empty CPU */
 	if (!prev) {
 		for (se = &next->se; se; se = se->parent, n++)
 			set_next_entity(s, se->cfs_rq, se);

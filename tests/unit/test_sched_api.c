@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the scheduler's own API (scheduler/sched.h), without the machine: the test is
+ * the driver, calling the scheduler with the time and draining sched_pop_changed().
+ *
+ * Expected values come from the kernel's tables and rules (/work/shared/reference/
+ * kernel-semantics.md §4.1 weights, §4.2 tunables and their scaling, §4.4-4.6 placement,
+ * preemption and group shares) and from the contract sched.h states for the overhead model:
+ * the scheduler's own work is CPU time charged to the CPU, which delays whatever runs next;
+ * a wakeup costs wakeup_ns, a context switch switch_ns, a tick on a busy CPU tick_ns, each
+ * plus level_ns per hierarchy level the operation enqueues, puts or sets.
+ */
+#include "tests/unit/sched_test_util.h"
+
+TestSuite(sched_api, .fini = stt_fini);
+
+/* sched_prio_to_weight[40] and sched_prio_to_wmult[40], nice -20 .. 19 (§4.1). */
+static const uint32_t prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+static const uint32_t prio_to_wmult[40] = {
+	48388,     59856,     76040,     92818,     118348,
+	147320,    184698,    229616,    287308,    360437,
+	449829,    563644,    704093,    875809,    1099582,
+	1376151,   1717300,   2157191,   2708050,   3363326,
+	4194304,   5237765,   6557202,   8165337,   10153587,
+	12820798,  15790321,  19976592,  24970740,  31350126,
+	39045157,  49367440,  61356676,  76695844,  95443717,
+	119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+/* A scheduler for @pol on @cpus CPUs with the given costs; freed by stt_fini(). */
+static struct sched *new_sched(enum sched_policy pol, int cpus, bool elision,
+			       const struct sched_costs *cost, bool check)
+{
+	struct sched_config cfg;
+	struct sched *s;
+
+	sched_config_default(&cfg, pol, cpus);
+	cfg.tick_elision = elision;
+	cfg.check = check;
+	if (cost)
+		cfg.cost = *cost;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s, "sched_new failed");
+	stt_s = s;
+	return s;
+}
+
+static void free_sched(void)
+{
+	sched_free(stt_s);
+	stt_s = NULL;
+}
+
+/* What the driver does after every call. */
+static void drain(struct sched *s)
+{
+	int n = 0;
+
+	while (sched_pop_changed(s) >= 0)
+		cr_assert_lt(++n, 100000, "sched_pop_changed never ends");
+}
+
+static void check_ok(const struct sched *s, const char *when)
+{
+	char why[512] = "";
+	int rc = sched_check(s, why, sizeof(why));
+
+	cr_assert_eq(rc, 0, "sched_check after %s: %d (%s)", when, rc, why);
+}
+
+#define OK(call)                                                                              \
+	do {                                                                                  \
+		int rc_ = (call);                                                             \
+		cr_assert_eq(rc_, 0, "%s: %d", #call, rc_);                                   \
+		drain(s);                                                                     \
+	} while (0)
+
+static const struct sched_costs zero_cost = { 0, 0, 0, 0, 0 };
+
+/* The non-zero costs the overhead tests use (the defaults of sched_config_default). */
+#define C_SWITCH	1000u
+#define C_WAKE		500u
+#define C_SLEEP		300u
+#define C_TICK		400u
+#define C_LEVEL		56u
+static const struct sched_costs some_cost = { C_SWITCH, C_WAKE, C_SLEEP, C_TICK, C_LEVEL };
+
+#define MS 1000000ull
+
+/* ======================= tables and factors ======================= */
+
+Test(sched_api, nice_weight_table)
+{
+	cr_expect_eq(sched_nice_weight(-20), 88761);
+	cr_expect_eq(sched_nice_weight(0), 1024);
+	cr_expect_eq(sched_nice_weight(19), 15);
+	cr_expect_eq(sched_nice_wmult(0), 4194304);
+	for (int nice = -20; nice <= 19; nice++) {
+		cr_expect_eq(sched_nice_weight(nice), prio_to_weight[nice + 20],
+			     "weight(%d) = %u, want %u", nice, sched_nice_weight(nice),
+			     prio_to_weight[nice + 20]);
+		cr_expect_eq(sched_nice_wmult(nice), prio_to_wmult[nice + 20],
+			     "wmult(%d) = %u, want %u", nice, sched_nice_wmult(nice),
+			     prio_to_wmult[nice + 20]);
+	}
+}
+
+/* §4.2: LOG factor 1 + ilog2(min(cpus, 8)); NONE 1; LINEAR min(cpus, 8). */
+Test(sched_api, scaling_factor)
+{
+	static const unsigned log_want[9] = { 1, 2, 2, 3, 3, 3, 3, 4, 4 };
+
+	for (int c = 1; c <= 9; c++) {
+		cr_expect_eq(sched_scaling_factor(SCHED_SCALING_LOG, c), log_want[c - 1],
+			     "LOG factor for %d CPUs: %u, want %u", c,
+			     sched_scaling_factor(SCHED_SCALING_LOG, c), log_want[c - 1]);
+		cr_expect_eq(sched_scaling_factor(SCHED_SCALING_NONE, c), 1);
+		cr_expect_eq(sched_scaling_factor(SCHED_SCALING_LINEAR, c),
+			     (unsigned)(c < 8 ? c : 8));
+	}
+	cr_expect_eq(sched_scaling_factor(SCHED_SCALING_LOG, 64), 4);
+	cr_expect_eq(sched_scaling_factor(SCHED_SCALING_LINEAR, 64), 8);
+}
+
+/* sched.h documents the 6.18 defaults; the CFS feature defaults are §4.5's. */
+Test(sched_api, config_defaults)
+{
+	struct sched_config c;
+
+	sched_config_default(&c, SCHED_POLICY_EEVDF, 4);
+	cr_expect_eq(c.cpus, 4);
+	cr_expect_eq(c.policy, SCHED_POLICY_EEVDF);
+	cr_expect_eq(c.tun.base_slice_ns, 700000);
+	cr_expect_eq(c.tun.latency_ns, 6000000);
+	cr_expect_eq(c.tun.min_granularity_ns, 750000);
+	cr_expect_eq(c.tun.wakeup_granularity_ns, 1000000);
+	cr_expect_eq(c.tun.migration_cost_ns, 500000);
+	cr_expect_eq(c.tun.nr_migrate, 32);
+	cr_expect_eq(c.tun.tunable_scaling, SCHED_SCALING_LOG);
+	cr_expect(c.tick_elision);
+	cr_expect(sched_feat_default(SCHED_FEAT_PLACE_LAG, SCHED_POLICY_EEVDF));
+	cr_expect(sched_feat_default(SCHED_FEAT_RUN_TO_PARITY, SCHED_POLICY_EEVDF));
+
+	sched_config_default(&c, SCHED_POLICY_CFS, 1);
+	cr_expect(c.feat[SCHED_FEAT_GENTLE_FAIR_SLEEPERS]);
+	cr_expect(c.feat[SCHED_FEAT_START_DEBIT]);
+	cr_expect(c.feat[SCHED_FEAT_LAST_BUDDY]);
+	cr_expect(c.feat[SCHED_FEAT_CACHE_HOT_BUDDY]);
+	cr_expect(c.feat[SCHED_FEAT_WAKEUP_PREEMPTION]);
+	cr_expect_not(c.feat[SCHED_FEAT_NEXT_BUDDY]);
+}
+
+Test(sched_api, names_parse)
+{
+	enum sched_policy p;
+	enum sched_feat f;
+	struct sched_tunables t;
+	struct sched_config c;
+
+	cr_expect_eq(sched_policy_parse("eevdf", &p), 0);
+	cr_expect_eq(p, SCHED_POLICY_EEVDF);
+	cr_expect_eq(sched_policy_parse("cfs", &p), 0);
+	cr_expect_eq(p, SCHED_POLICY_CFS);
+	cr_expect_eq(sched_policy_parse("bfs", &p), -EINVAL);
+	cr_expect_str_eq(sched_policy_name(SCHED_POLICY_EEVDF), "eevdf");
+	cr_expect_str_eq(sched_policy_name(SCHED_POLICY_CFS), "cfs");
+	cr_expect_eq(sched_feat_parse("PLACE_LAG", &f), 0);
+	cr_expect_eq(f, SCHED_FEAT_PLACE_LAG);
+	cr_expect_eq(sched_feat_parse("NO_SUCH_FEATURE", &f), -EINVAL);
+	for (int i = 0; i < SCHED_FEAT_NR; i++) {
+		cr_expect_eq(sched_feat_parse(sched_feat_name((enum sched_feat)i), &f), 0);
+		cr_expect_eq((int)f, i, "feature %d round-trips to %d", i, (int)f);
+	}
+	sched_config_default(&c, SCHED_POLICY_EEVDF, 1);
+	t = c.tun;
+	cr_expect_eq(sched_tunable_set(&t, "base_slice", 3000000), 0);
+	cr_expect_eq(t.base_slice_ns, 3000000);
+	cr_expect_eq(sched_tunable_set(&t, "hz", 250), 0);
+	cr_expect_eq(t.hz, 250);
+	cr_expect_eq(sched_tunable_set(&t, "hz", 0), -ERANGE);
+	cr_expect_eq(sched_tunable_set(&t, "hz", 10001), -ERANGE);
+	cr_expect_eq(sched_tunable_set(&t, "no_such_tunable", 1), -EINVAL);
+}
+
+/* ======================= errors ======================= */
+
+Test(sched_api, errors)
+{
+	struct sched *s = new_sched(SCHED_POLICY_EEVDF, 2, true, NULL, true);
+	uint64_t mask = 0;
+
+	/* unknown task group */
+	cr_expect_eq(sched_tg_new(s, 5, 99, 1024, false, 0), -ENOENT);
+	cr_expect_eq(sched_thread_new(s, 1, 42, 0, 0, 0), -ENOENT);
+	cr_expect_eq(sched_tg_set(s, 42, 1024, false, 0), -ENOENT);
+	OK(sched_tg_new(s, 5, 0, 1024, false, 0));
+	cr_expect_eq(sched_tg_new(s, 5, 0, 1024, false, 0), -EEXIST);
+	/* bad nice */
+	cr_expect_eq(sched_thread_new(s, 1, 0, 20, 0, 0), -EINVAL);
+	cr_expect_eq(sched_thread_new(s, 1, 0, -21, 0, 0), -EINVAL);
+	OK(sched_thread_new(s, 1, 5, 0, 0, 0));
+	/* duplicate thread */
+	cr_expect_eq(sched_thread_new(s, 1, 0, 0, 0, 0), -EEXIST);
+	cr_expect_eq(sched_thread_set_nice(s, 1, 20, 0), -EINVAL);
+	cr_expect_eq(sched_thread_set_nice(s, 1, -21, 0), -EINVAL);
+	/* unknown thread */
+	cr_expect_eq(sched_wakeup(s, 7, 0), -ENOENT);
+	cr_expect_eq(sched_sleep(s, 7, 0), -ENOENT);
+	cr_expect_eq(sched_thread_move(s, 7, 0, 0), -ENOENT);
+	cr_expect_eq(sched_thread_move(s, 1, 99, 0), -ENOENT);
+	cr_expect_eq(sched_thread_exit(s, 7, 0), -ENOENT);
+	/* an affinity naming no existing CPU (bits 2.. on a 2-CPU machine) */
+	cr_expect_eq(sched_thread_set_affinity(s, 1, &mask, 1, 0), -EINVAL);
+	mask = 1ull << 5;
+	cr_expect_eq(sched_thread_set_affinity(s, 1, &mask, 1, 0), -EINVAL);
+	/* a group with a thread cannot go */
+	cr_expect_eq(sched_tg_free(s, 5, 0), -EBUSY);
+	/* a group with a child cannot go */
+	OK(sched_tg_new(s, 6, 5, 1024, false, 0));
+	OK(sched_thread_move(s, 1, 0, 0));
+	cr_expect_eq(sched_tg_free(s, 5, 0), -EBUSY);
+	OK(sched_tg_free(s, 6, 0));
+	OK(sched_tg_free(s, 5, 0));
+	cr_expect_eq(sched_thread_new(s, 2, 5, 0, 0, 0), -ENOENT);
+	/* time never goes backwards */
+	OK(sched_wakeup(s, 1, 10 * MS));
+	cr_expect_eq(sched_sleep(s, 1, 5 * MS), -EINVAL);
+	/* wakeup of a runnable thread and sleep of a sleeping one are no-ops */
+	OK(sched_wakeup(s, 1, 11 * MS));
+	OK(sched_sleep(s, 1, 12 * MS));
+	OK(sched_sleep(s, 1, 13 * MS));
+	check_ok(s, "errors");
+	free_sched();
+}
+
+/* ======================= execution time and overhead ======================= */
+
+/*
+ * One nice-0 thread woken at T0 on an idle 1-CPU machine with every cost zero runs at once and
+ * has executed exactly T - T0 at any T; after it sleeps it executes nothing more.
+ */
+static void exec_zero_cost(enum sched_policy pol, bool elision)
+{
+	struct sched *s = new_sched(pol, 1, elision, &zero_cost, true);
+	static const uint64_t T0 = 250000;
+	static const uint64_t at[] = { 250000, 1000000, 5500000, 100300000, 1000000001 };
+	uint64_t e;
+
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	cr_expect_eq(sched_cpu_curr(s, 0), -1);
+	cr_expect_eq(sched_thread_exec(s, 1, 0), 0);
+	OK(sched_wakeup(s, 1, T0));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1, "[%s] not running right after its wakeup",
+		     sched_policy_name(pol));
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		sched_advance(s, at[i]);
+		drain(s);
+		e = sched_thread_exec(s, 1, at[i]);
+		cr_expect_eq(e, at[i] - T0, "[%s elision=%d] exec at %" PRIu64 ": %" PRIu64
+			     ", want %" PRIu64, sched_policy_name(pol), elision, at[i], e,
+			     at[i] - T0);
+	}
+	OK(sched_sleep(s, 1, 1200 * MS));
+	cr_expect_eq(sched_cpu_curr(s, 0), -1);
+	sched_advance(s, 1500 * MS);
+	drain(s);
+	e = sched_thread_exec(s, 1, 1500 * MS);
+	cr_expect_eq(e, 1200 * MS - T0, "[%s elision=%d] exec after sleeping: %" PRIu64
+		     ", want %" PRIu64, sched_policy_name(pol), elision, e, 1200 * MS - T0);
+	check_ok(s, "exec_zero_cost");
+	free_sched();
+}
+
+Test(sched_api, exec_zero_cost_eevdf) { exec_zero_cost(SCHED_POLICY_EEVDF, true); }
+Test(sched_api, exec_zero_cost_cfs) { exec_zero_cost(SCHED_POLICY_CFS, true); }
+Test(sched_api, exec_zero_cost_eevdf_noelide) { exec_zero_cost(SCHED_POLICY_EEVDF, false); }
+Test(sched_api, exec_zero_cost_cfs_noelide) { exec_zero_cost(SCHED_POLICY_CFS, false); }
+
+/*
+ * The same with the costs of some_cost, HZ 1000 (ticks every 1 ms on the grid), the thread at
+ * hierarchy depth @depth (1: in the root; 2: in a child group of the root). Woken at
+ * T0 = 0.25 ms on the idle CPU:
+ *   the wakeup enqueues @depth levels (the task, and the group entity since the group's queue
+ *   was empty): C_WAKE + depth * C_LEVEL;
+ *   the switch idle -> thread sets @depth levels: C_SWITCH + depth * C_LEVEL;
+ *   each tick at 1, 2, ..., 10 ms while it runs: C_TICK + depth * C_LEVEL.
+ * Each is CPU time the thread does not get. At T = 10.5 ms, 10 ticks have passed:
+ *   exec = (T - T0) - (C_WAKE + C_SWITCH + 2 depth C_LEVEL) - 10 (C_TICK + depth C_LEVEL)
+ * depth 1: 10 250 000 - 1612 - 4560 = 10 243 828 ns;
+ * depth 2: 10 250 000 - 1724 - 5120 = 10 243 156 ns.
+ * Without elision every tick up to T has been processed, so the overhead charged to the CPU
+ * is the sum of those costs, there was one context switch, 2 depth + 10 depth level operations
+ * and 10 ticks. The wakeup latency (wakeup to first run) is C_WAKE + C_SWITCH + 2 depth C_LEVEL.
+ */
+struct lat_probe {
+	int n;
+	int tid;
+	uint64_t lat;
+};
+
+static void lat_hook(void *ctx, int tid, uint64_t latency_ns)
+{
+	struct lat_probe *p = ctx;
+
+	p->n++;
+	p->tid = tid;
+	p->lat = latency_ns;
+}
+
+static void exec_with_cost(enum sched_policy pol, bool elision, unsigned depth)
+{
+	struct sched *s = new_sched(pol, 1, elision, &some_cost, true);
+	const uint64_t T0 = 250000, T = 10500000;
+	const uint64_t wake = C_WAKE + depth * C_LEVEL, sw = C_SWITCH + depth * C_LEVEL;
+	const uint64_t tick = C_TICK + depth * C_LEVEL;
+	const uint64_t want = (T - T0) - wake - sw - 10 * tick;
+	struct lat_probe lp = { 0, 0, 0 };
+	struct sched_stats st;
+	uint64_t e;
+	int tg = 0;
+
+	sched_set_latency_hook(s, lat_hook, &lp);
+	if (depth == 2) {
+		tg = 3;
+		OK(sched_tg_new(s, tg, 0, 1024, false, 0));
+	}
+	OK(sched_thread_new(s, 1, tg, 0, 0, 0));
+	OK(sched_wakeup(s, 1, T0));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	cr_expect_eq(lp.n, 1, "[%s] %d latency samples", sched_policy_name(pol), lp.n);
+	cr_expect_eq(lp.tid, 1);
+	cr_expect_eq(lp.lat, wake + sw, "[%s depth %u] latency %" PRIu64 ", want %" PRIu64,
+		     sched_policy_name(pol), depth, lp.lat, wake + sw);
+	e = sched_thread_exec(s, 1, T0 + wake + sw);
+	cr_expect_eq(e, 0, "[%s depth %u] exec %" PRIu64 " before the overhead is paid",
+		     sched_policy_name(pol), depth, e);
+	sched_advance(s, T);
+	drain(s);
+	e = sched_thread_exec(s, 1, T);
+	cr_expect_eq(e, want, "[%s elision=%d depth %u] exec at 10.5 ms: %" PRIu64
+		     ", want %" PRIu64 " (diff %lld)", sched_policy_name(pol), elision, depth, e,
+		     want, (long long)e - (long long)want);
+	if (!elision) {
+		uint64_t ov = sched_cpu_overhead(s, 0);
+
+		sched_stats(s, &st);
+		cr_expect_eq(ov, wake + sw + 10 * tick, "[%s depth %u] overhead %" PRIu64
+			     ", want %" PRIu64, sched_policy_name(pol), depth, ov,
+			     wake + sw + 10 * tick);
+		cr_expect_eq(st.overhead_ns, ov);
+		cr_expect_eq(st.switches, 1, "[%s] switches %" PRIu64, sched_policy_name(pol),
+			     st.switches);
+		cr_expect_eq(st.level_ops, 12 * depth, "[%s depth %u] level_ops %" PRIu64
+			     ", want %u", sched_policy_name(pol), depth, st.level_ops, 12 * depth);
+		cr_expect_eq(st.ticks, 10, "[%s] ticks %" PRIu64, sched_policy_name(pol),
+			     st.ticks);
+		cr_expect_eq(st.ticks_processed, 10);
+		cr_expect_eq(st.migrations, 0);
+	}
+	/* Going to sleep ends its execution: nothing more later. */
+	OK(sched_sleep(s, 1, T));
+	cr_expect_eq(sched_cpu_curr(s, 0), -1);
+	sched_advance(s, 3 * T);
+	drain(s);
+	cr_expect_eq(sched_thread_exec(s, 1, 3 * T), want);
+	check_ok(s, "exec_with_cost");
+	free_sched();
+}
+
+Test(sched_api, exec_with_cost_root_eevdf) { exec_with_cost(SCHED_POLICY_EEVDF, true, 1); }
+Test(sched_api, exec_with_cost_root_cfs) { exec_with_cost(SCHED_POLICY_CFS, true, 1); }
+Test(sched_api, exec_with_cost_root_eevdf_noelide) { exec_with_cost(SCHED_POLICY_EEVDF, false, 1); }
+Test(sched_api, exec_with_cost_root_cfs_noelide) { exec_with_cost(SCHED_POLICY_CFS, false, 1); }
+Test(sched_api, exec_with_cost_group_eevdf) { exec_with_cost(SCHED_POLICY_EEVDF, true, 2); }
+Test(sched_api, exec_with_cost_group_cfs) { exec_with_cost(SCHED_POLICY_CFS, true, 2); }
+Test(sched_api, exec_with_cost_group_eevdf_noelide)
+{
+	exec_with_cost(SCHED_POLICY_EEVDF, false, 2);
+}
+Test(sched_api, exec_with_cost_group_cfs_noelide) { exec_with_cost(SCHED_POLICY_CFS, false, 2); }
+
+/*
+ * Two nice-0 threads on one CPU, the second woken 3.3 ms after the first. The CPU is never
+ * idle from T0 on, so at every T: exec1 + exec2 + overhead = T - T0 (with zero costs the
+ * overhead is 0; with costs and no elision every charge up to T is in sched_cpu_overhead(),
+ * T being mid-tick so no charge straddles it). Equal weights: at any instant one is ahead of
+ * the other by at most about one request: CFS slice 6 ms / 2 = 3 ms, checked at ticks, so a
+ * run lasts up to 4 ms; EEVDF lag is bounded by a slice plus a tick. 8 ms (two such runs)
+ * leaves room for the start-up placement.
+ */
+static void two_threads(enum sched_policy pol, const struct sched_costs *cost, bool elision)
+{
+	struct sched *s = new_sched(pol, 1, elision, cost, true);
+	const uint64_t T0 = 100000;
+	static const uint64_t at[] = { 3500000, 17500000, 250500000, 1000500000 };
+	uint64_t e1 = 0, e2 = 0, ov;
+
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, T0));
+	OK(sched_wakeup(s, 2, T0 + 3300000));
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		sched_advance(s, at[i]);
+		drain(s);
+		e1 = sched_thread_exec(s, 1, at[i]);
+		e2 = sched_thread_exec(s, 2, at[i]);
+		ov = cost == &zero_cost ? 0 : sched_cpu_overhead(s, 0);
+		cr_expect_eq(e1 + e2 + ov, at[i] - T0, "[%s] at %" PRIu64 ": exec %" PRIu64
+			     " + %" PRIu64 " + overhead %" PRIu64 " != %" PRIu64,
+			     sched_policy_name(pol), at[i], e1, e2, ov, at[i] - T0);
+	}
+	cr_expect(llabs((long long)e1 - (long long)e2) <= 8000000,
+		  "[%s] after 1 s: exec %" PRIu64 " vs %" PRIu64, sched_policy_name(pol), e1, e2);
+	check_ok(s, "two_threads");
+	free_sched();
+}
+
+Test(sched_api, two_threads_zero_cost_eevdf) { two_threads(SCHED_POLICY_EEVDF, &zero_cost, true); }
+Test(sched_api, two_threads_zero_cost_cfs) { two_threads(SCHED_POLICY_CFS, &zero_cost, true); }
+Test(sched_api, two_threads_cost_eevdf) { two_threads(SCHED_POLICY_EEVDF, &some_cost, false); }
+Test(sched_api, two_threads_cost_cfs) { two_threads(SCHED_POLICY_CFS, &some_cost, false); }
+
+/*
+ * sched.h: sched_stats.switches counts context switches "to and from idle included", as the
+ * kernel's nr_switches counts every context_switch(), the idle task being a task. A thread
+ * that runs once and sleeps makes two: idle -> thread, thread -> idle. A second thread woken
+ * while the first runs on the other CPU of a 2-CPU machine adds its own idle -> thread.
+ */
+static void switch_count(enum sched_policy pol)
+{
+	struct sched *s = new_sched(pol, 2, false, NULL, true);
+	struct sched_stats st;
+
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, 100000));
+	sched_advance(s, 2 * MS);
+	drain(s);
+	sched_stats(s, &st);
+	cr_expect_eq(st.switches, 1, "[%s] switches after one wakeup: %" PRIu64 ", want 1",
+		     sched_policy_name(pol), st.switches);
+	OK(sched_wakeup(s, 2, 2 * MS));
+	cr_expect_neq(sched_cpu_curr(s, 0), -1);
+	cr_expect_neq(sched_cpu_curr(s, 1), -1);
+	sched_stats(s, &st);
+	cr_expect_eq(st.switches, 2, "[%s] switches after the second thread went to the idle "
+		     "CPU: %" PRIu64 ", want 2", sched_policy_name(pol), st.switches);
+	OK(sched_sleep(s, 1, 5 * MS));
+	OK(sched_sleep(s, 2, 5 * MS));
+	cr_assert_eq(sched_cpu_curr(s, 0), -1);
+	cr_assert_eq(sched_cpu_curr(s, 1), -1);
+	sched_stats(s, &st);
+	cr_expect_eq(st.switches, 4, "[%s] switches after both slept: %" PRIu64
+		     ", want 4 (2 idle -> task, 2 task -> idle)", sched_policy_name(pol),
+		     st.switches);
+	cr_expect_eq(st.migrations, 0);
+	free_sched();
+}
+
+Test(sched_api, switch_count_includes_idle_eevdf) { switch_count(SCHED_POLICY_EEVDF); }
+Test(sched_api, switch_count_includes_idle_cfs) { switch_count(SCHED_POLICY_CFS); }
+
+/* ======================= a running thread leaves its CPU ======================= */
+
+/*
+ * The running thread exits: its CPU goes idle at once and it never runs again; an affinity
+ * change that excludes its CPU moves the running thread to the allowed one (sched.h: "moved
+ * at once"), one migration; a move to another group keeps it running on its CPU.
+ */
+static void running_leaves(enum sched_policy pol)
+{
+	struct sched *s = new_sched(pol, 2, true, NULL, true);
+	struct sched_thread_stats ts;
+	uint64_t cpu1 = 2;
+
+	OK(sched_tg_new(s, 1, 0, 1024, false, 0));
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, 100000));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	OK(sched_thread_move(s, 1, 1, 1 * MS + 1));
+	cr_expect_eq(sched_cpu_curr(s, 0), 1, "[%s] moved to a group: curr %d",
+		     sched_policy_name(pol), sched_cpu_curr(s, 0));
+	OK(sched_thread_set_affinity(s, 1, &cpu1, 1, 2 * MS + 1));
+	cr_expect_eq(sched_cpu_curr(s, 0), -1);
+	cr_expect_eq(sched_cpu_curr(s, 1), 1, "[%s] affinity to CPU 1: curr of CPU 1 is %d",
+		     sched_policy_name(pol), sched_cpu_curr(s, 1));
+	OK(sched_thread_stats(s, 1, &ts));
+	cr_expect_eq(ts.migrations, 1);
+	cr_expect_eq(ts.cpu, 1);
+	OK(sched_thread_exit(s, 1, 3 * MS + 1));
+	cr_expect_eq(sched_cpu_curr(s, 1), -1);
+	cr_expect_eq(sched_thread_stats(s, 1, &ts), -ENOENT);
+	OK(sched_tg_free(s, 1, 4 * MS));
+	check_ok(s, "running_leaves");
+	free_sched();
+}
+
+Test(sched_api, running_thread_leaves_eevdf) { running_leaves(SCHED_POLICY_EEVDF); }
+Test(sched_api, running_thread_leaves_cfs) { running_leaves(SCHED_POLICY_CFS); }
+
+/* ======================= CFS sleeper credit and wakeup preemption ======================= */
+
+/*
+ * CFS, one CPU: threads 1 and 2 run together, 2 sleeps at 50 ms, 1 runs alone to 150.5 ms and
+ * 2 wakes. place_entity (§4.4): vruntime = max(its old vruntime, min_vruntime - latency / 2);
+ * its old vruntime is ~100 ms behind, so it gets min_vruntime - 3 ms (latency 6 ms x factor 1).
+ * min_vruntime is curr's vruntime (alone on the queue), so vdiff = curr.v - pse.v = 3 ms >
+ * wakeup_gran = calc_delta_fair(1 ms, nice 0) = 1 ms (§4.5): the wakee preempts at once.
+ */
+Test(sched_api, cfs_sleeper_preempts)
+{
+	struct sched *s = new_sched(SCHED_POLICY_CFS, 1, true, &zero_cost, true);
+
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, 0));
+	OK(sched_wakeup(s, 2, 0));
+	sched_advance(s, 50 * MS);
+	drain(s);
+	OK(sched_sleep(s, 2, 50 * MS));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	sched_advance(s, 150 * MS + 500000);
+	drain(s);
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	OK(sched_wakeup(s, 2, 150 * MS + 500000));
+	cr_expect_eq(sched_cpu_curr(s, 0), 2, "the sleeper did not preempt: curr %d",
+		     sched_cpu_curr(s, 0));
+	free_sched();
+}
+
+/* ======================= group shares through the API ======================= */
+
+/*
+ * One CPU: calc_group_shares (§4.6) = shares * load / (tg.load_avg - contrib + load); with one
+ * CPU tg.load_avg is this queue's own contribution, so the entity gets exactly its shares:
+ * 1024 for weight 1024, 2048 for 2048, and the idle group WEIGHT_IDLEPRIO = 3.
+ */
+Test(sched_api, group_weight_one_cpu)
+{
+	struct sched *s = new_sched(SCHED_POLICY_EEVDF, 1, true, NULL, true);
+
+	OK(sched_tg_new(s, 1, 0, 1024, false, 0));
+	OK(sched_tg_new(s, 2, 0, 2048, false, 0));
+	OK(sched_tg_new(s, 3, 0, 1024, true, 0));
+	OK(sched_thread_new(s, 10, 1, 0, 0, 0));
+	OK(sched_thread_new(s, 11, 2, 0, 0, 0));
+	OK(sched_thread_new(s, 12, 3, 0, 0, 0));
+	OK(sched_wakeup(s, 10, 0));
+	OK(sched_wakeup(s, 11, 0));
+	OK(sched_wakeup(s, 12, 0));
+	sched_advance(s, 500 * MS);
+	drain(s);
+	cr_expect_eq(sched_group_weight(s, 1, 0), 1024, "weight 1024 group: %" PRIu64,
+		     sched_group_weight(s, 1, 0));
+	cr_expect_eq(sched_group_weight(s, 2, 0), 2048, "weight 2048 group: %" PRIu64,
+		     sched_group_weight(s, 2, 0));
+	cr_expect_eq(sched_group_weight(s, 3, 0), 3, "idle group: %" PRIu64,
+		     sched_group_weight(s, 3, 0));
+	free_sched();
+}
+
+/*
+ * Two CPUs, a group of weight 1024 with two busy threads: new tasks go to the least loaded CPU
+ * (find_idlest_cpu), one each. Once the load averages settle (PELT: ~1 s is 30 half-lives),
+ * each queue's load is 1024 of a total 2048, so each entity gets 1024 * 1024 / 2048 = 512
+ * (±1.5 % for the 1/64 publication threshold of update_tg_load_avg).
+ */
+static void group_weight_split(enum sched_policy pol)
+{
+	struct sched *s = new_sched(pol, 2, true, NULL, true);
+	uint64_t w0, w1;
+
+	OK(sched_tg_new(s, 1, 0, 1024, false, 0));
+	OK(sched_thread_new(s, 1, 1, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 1, 0, 0, 0));
+	OK(sched_wakeup(s, 1, 0));
+	OK(sched_wakeup(s, 2, 0));
+	sched_advance(s, 1000 * MS);
+	drain(s);
+	cr_expect_neq(sched_cpu_curr(s, 0), -1);
+	cr_expect_neq(sched_cpu_curr(s, 1), -1);
+	w0 = sched_group_weight(s, 1, 0);
+	w1 = sched_group_weight(s, 1, 1);
+	cr_expect(w0 >= 504 && w0 <= 520, "[%s] CPU 0 group weight %" PRIu64 ", want 512",
+		  sched_policy_name(pol), w0);
+	cr_expect(w1 >= 504 && w1 <= 520, "[%s] CPU 1 group weight %" PRIu64 ", want 512",
+		  sched_policy_name(pol), w1);
+	free_sched();
+}
+
+Test(sched_api, group_weight_split_eevdf) { group_weight_split(SCHED_POLICY_EEVDF); }
+Test(sched_api, group_weight_split_cfs) { group_weight_split(SCHED_POLICY_CFS); }
+
+/* ======================= random operations keep every invariant ======================= */
+
+/*
+ * 4 CPUs, a small tree of groups (one idle), 24 threads of random nice and slices; 4000
+ * random operations (wakeup, sleep, sleep of a running thread, move between groups, nice,
+ * affinity, time passing) at random times from a fixed-seed LCG. sched_check() must hold
+ * after every one, and every call must succeed.
+ */
+static void random_ops(enum sched_policy pol, bool elision)
+{
+	struct sched *s = new_sched(pol, 4, elision, NULL, false);
+	static const int tgs[] = { 0, 1, 2, 3, 4, 5 };
+	uint64_t rng = 12345, now = 0;
+	enum { NTHR = 24 };
+	char when[96];
+
+	OK(sched_tg_new(s, 1, 0, 1024, false, 0));
+	OK(sched_tg_new(s, 2, 1, 2048, false, 0));
+	OK(sched_tg_new(s, 3, 0, 512, false, 0));
+	OK(sched_tg_new(s, 4, 2, 100, false, 0));
+	OK(sched_tg_new(s, 5, 0, 1024, true, 0));
+	for (int t = 1; t <= NTHR; t++) {
+		int nice = (int)(stt_lcg(&rng) % 40) - 20;
+		uint64_t slice = stt_lcg(&rng) % 3 == 0 ? 100000 + stt_lcg(&rng) % 3000000 : 0;
+
+		OK(sched_thread_new(s, t, tgs[stt_lcg(&rng) % 6], nice, slice, 0));
+	}
+	check_ok(s, "setup");
+	for (int step = 0; step < 4000; step++) {
+		uint32_t op = stt_lcg(&rng) % 16;
+		int tid = 1 + (int)(stt_lcg(&rng) % NTHR);
+
+		now += stt_lcg(&rng) % (2 * MS);
+		switch (op) {
+		case 0: case 1: case 2: case 3: case 4:
+			OK(sched_wakeup(s, tid, now));
+			break;
+		case 5: case 6:
+			OK(sched_sleep(s, tid, now));
+			break;
+		case 7: case 8: {
+			int c = (int)(stt_lcg(&rng) % 4), cur;
+
+			sched_advance(s, now);
+			drain(s);
+			cur = sched_cpu_curr(s, c);
+			if (cur > 0)
+				OK(sched_sleep(s, cur, now));
+			break;
+		}
+		case 9: case 10:
+			OK(sched_thread_move(s, tid, tgs[stt_lcg(&rng) % 6], now));
+			break;
+		case 11:
+			OK(sched_thread_set_nice(s, tid, (int)(stt_lcg(&rng) % 40) - 20, now));
+			break;
+		case 12: {
+			uint64_t mask = 1 + stt_lcg(&rng) % 15;
+
+			OK(sched_thread_set_affinity(s, tid, &mask, 1, now));
+			break;
+		}
+		default:
+			sched_advance(s, now);
+			drain(s);
+			break;
+		}
+		snprintf(when, sizeof(when), "step %d (op %u, tid %d, t %" PRIu64 ")", step, op,
+			 tid, now);
+		check_ok(s, when);
+	}
+	/* Leave: threads exit, groups go (children first). */
+	for (int t = 1; t <= NTHR; t++) {
+		now += 10000;
+		OK(sched_thread_exit(s, t, now));
+		check_ok(s, "exit");
+	}
+	for (int i = 5; i >= 1; i--)	/* 4 before its parent 2, 2 before its parent 1 */
+		OK(sched_tg_free(s, i, now));
+	for (int c = 0; c < 4; c++)
+		cr_expect_eq(sched_cpu_curr(s, c), -1);
+	check_ok(s, "end");
+	free_sched();
+}
+
+Test(sched_api, random_ops_check_eevdf) { random_ops(SCHED_POLICY_EEVDF, true); }
+Test(sched_api, random_ops_check_cfs) { random_ops(SCHED_POLICY_CFS, true); }
+Test(sched_api, random_ops_check_eevdf_noelide) { random_ops(SCHED_POLICY_EEVDF, false); }
+Test(sched_api, random_ops_check_cfs_noelide) { random_ops(SCHED_POLICY_CFS, false); }

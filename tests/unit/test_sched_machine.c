@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_sched_machine.c - the load averages, and the machine following the cgroup
+ * model while it runs: weight changes, threads moved inside a threaded subtree, affinity,
+ * CPU time credited to the cgroup a thread ran in (cpu.stat's usage).
+ *
+ * Expected values come from the rules (kernel-semantics.md §4-§7), derived in the comments.
+ */
+#include "tests/unit/sched_test_util.h"
+
+#include "scheduler/sched_internal.h"
+
+TestSuite(sched_pelt);
+TestSuite(sched_machine, .fini = stt_fini);
+
+#define PERIOD 1024000ull	/* one PELT period, ns */
+
+/* An always-present load of 1024 averages 1024 once settled: avg = sum * 1024 / full. */
+Test(sched_pelt, steady_state_is_the_signal)
+{
+	struct pelt p;
+
+	pelt_init(&p, 0);
+	pelt_set(&p, 0, 1024);
+	pelt_update(&p, 1000 * PERIOD);
+	cr_expect_eq(p.avg, 1024, "avg %" PRIu64 ", want 1024", p.avg);
+	cr_expect(pelt_stable(&p), "settled after 1000 periods");
+	/* another signal settles at itself, give or take the floors of the series */
+	pelt_set(&p, 1000 * PERIOD, 3 * 1024);
+	pelt_update(&p, 2000 * PERIOD);
+	cr_expect(p.avg >= 3 * 1024 - 3 && p.avg <= 3 * 1024, "avg %" PRIu64 ", want ~3072", p.avg);
+}
+
+/* y^32 = 1/2: 32 periods after the load leaves, the average is half of what it was. */
+Test(sched_pelt, half_life_is_32_periods)
+{
+	struct pelt p;
+	double half;
+
+	pelt_init(&p, 0);
+	pelt_set(&p, 0, 1024);
+	pelt_update(&p, 1000 * PERIOD);
+	pelt_set(&p, 1000 * PERIOD, 0);
+	pelt_update(&p, 1032 * PERIOD);
+	half = (double)p.avg / 1024.0;
+	cr_expect(fabs(half - 0.5) < 0.01, "after 32 periods: %.4f of the old average", half);
+	cr_expect(!pelt_stable(&p), "still decaying");
+	pelt_update(&p, 5000 * PERIOD);
+	cr_expect_eq(p.avg, 0, "decayed to 0");
+	cr_expect(pelt_stable(&p), "settled at 0");
+}
+
+/*
+ * Everything happens at absolute period ends and the integral inside a period is exact, so the
+ * result cannot depend on how often the average is brought up to date (what tick elision needs).
+ */
+Test(sched_pelt, independent_of_update_times)
+{
+	struct pelt a, b;
+	uint64_t t = 0;
+	uint32_t r = 12345;
+
+	pelt_init(&a, 0);
+	pelt_init(&b, 0);
+	for (int i = 0; i < 2000; i++) {
+		uint64_t x;
+
+		r = r * 1103515245u + 12345u;
+		t += 1 + (r >> 8) % (3 * PERIOD);
+		x = (r >> 4) % 5000;
+		/* a is updated every 7 us as well; b only when the signal changes */
+		for (uint64_t u = a.last + 7000; u < t; u += 7000)
+			pelt_update(&a, u);
+		pelt_set(&a, t, x);
+		pelt_set(&b, t, x);
+	}
+	pelt_update(&a, t + 10 * PERIOD);
+	pelt_update(&b, t + 10 * PERIOD);
+	cr_expect_eq(a.sum, b.sum, "sums %" PRIu64 " and %" PRIu64, a.sum, b.sum);
+	cr_expect_eq(a.avg, b.avg, "averages %" PRIu64 " and %" PRIu64, a.avg, b.avg);
+}
+
+/* ---------------- the machine following the cgroup model ---------------- */
+
+static double window_share(struct sim_machine *m, int cg, int cpus, uint64_t window)
+{
+	return stt_share(sim_machine_cgroup_cpu(m, cg), cpus, window);
+}
+
+/*
+ * Two groups of weight 100 with one busy thread each share one CPU 1:1. Writing 300 to B's
+ * cpu.weight mid-run (a timeline write) reweights B's entity at once (sched_group_set_shares):
+ * from then on 1:3, i.e. 25 % / 75 %.
+ */
+static void weight_change(enum sched_policy pol)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	int a, b;
+
+	stt_cgroup(h, "A", 100);
+	stt_cgroup(h, "B", 100);
+	a = stt_proc(h, "a", 1, "A");
+	b = stt_proc(h, "b", 1, "B");
+	m = stt_machine(h, pol, 1, 1, true, true);
+	stt_busy(m, a, 0);
+	stt_busy(m, b, 0);
+	stt_run(m, STT_SEC / 2, 2 * STT_SEC);
+	cr_expect(fabs(window_share(m, stt_cgid(h, "A"), 1, 2 * STT_SEC) - 0.5) < 0.01,
+		  "[%s] before: A %.4f, want 0.5", sched_policy_name(pol),
+		  window_share(m, stt_cgid(h, "A"), 1, 2 * STT_SEC));
+	stt_write(h, "B/cpu.weight", "300");
+	cr_assert_eq(sim_machine_run_until(m, sim_machine_now(m) + STT_SEC / 2), 0);
+	sim_machine_reset_metrics(m);
+	cr_assert_eq(sim_machine_run_until(m, sim_machine_now(m) + 4 * STT_SEC), 0);
+	cr_expect(fabs(window_share(m, stt_cgid(h, "A"), 1, 4 * STT_SEC) - 0.25) < 0.01,
+		  "[%s] after: A %.4f, want 0.25", sched_policy_name(pol),
+		  window_share(m, stt_cgid(h, "A"), 1, 4 * STT_SEC));
+	cr_expect(fabs(window_share(m, stt_cgid(h, "B"), 1, 4 * STT_SEC) - 0.75) < 0.01,
+		  "[%s] after: B %.4f, want 0.75", sched_policy_name(pol),
+		  window_share(m, stt_cgid(h, "B"), 1, 4 * STT_SEC));
+	stt_end();
+}
+
+Test(sched_machine, weight_change_eevdf) { weight_change(SCHED_POLICY_EEVDF); }
+Test(sched_machine, weight_change_cfs) { weight_change(SCHED_POLICY_CFS); }
+
+/*
+ * A threaded subtree: domain cgroup "app" (the thread root) with threaded children t1 (weight
+ * 100) and t2 (weight 300), one process of 4 busy threads, 2 in each, one CPU. The children
+ * split the CPU 1:3 whatever their thread counts: t1 25 %, t2 75 %. Moving one of t1's threads
+ * to t2 through cgroup.threads leaves t1 with one thread, which then gets all of t1's 25 %,
+ * while t2's three share 75 % (25 % each). CPU time is credited to the cgroup the thread ran in.
+ */
+static void threaded_move(enum sched_policy pol)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	char buf[32];
+	int p;
+
+	stt_cgroup(h, "app", 100);
+	stt_enable_cpu(h, "app");
+	stt_write(h, "app/cgroup.type", "threaded");
+	cr_assert_eq(cg_mkdir(h, "app/t1"), 0);
+	cr_assert_eq(cg_mkdir(h, "app/t2"), 0);
+	stt_write(h, "app/t1/cgroup.type", "threaded");
+	stt_write(h, "app/t2/cgroup.type", "threaded");
+	stt_write(h, "app/t1/cpu.weight", "100");
+	stt_write(h, "app/t2/cpu.weight", "300");
+	p = stt_proc(h, "w", 4, "app");
+	for (int i = 0; i < 4; i++) {
+		snprintf(buf, sizeof(buf), "%d", p + i);
+		stt_write(h, i < 2 ? "app/t1/cgroup.threads" : "app/t2/cgroup.threads", buf);
+	}
+	m = stt_machine(h, pol, 1, 1, true, true);
+	for (int i = 0; i < 4; i++)
+		stt_busy(m, p + i, 0);
+	stt_run(m, STT_SEC / 2, 2 * STT_SEC);
+	cr_expect(fabs(window_share(m, stt_cgid(h, "app/t1"), 1, 2 * STT_SEC) - 0.25) < 0.01,
+		  "[%s] t1 %.4f, want 0.25", sched_policy_name(pol),
+		  window_share(m, stt_cgid(h, "app/t1"), 1, 2 * STT_SEC));
+	cr_expect(fabs(stt_share(stt_cpu(m, p), 1, 2 * STT_SEC) - 0.125) < 0.01,
+		  "[%s] t1's first thread %.4f, want 0.125", sched_policy_name(pol),
+		  stt_share(stt_cpu(m, p), 1, 2 * STT_SEC));
+	snprintf(buf, sizeof(buf), "%d", p + 1);
+	stt_write(h, "app/t2/cgroup.threads", buf);
+	cr_assert_eq(sim_machine_run_until(m, sim_machine_now(m) + STT_SEC / 2), 0);
+	sim_machine_reset_metrics(m);
+	cr_assert_eq(sim_machine_run_until(m, sim_machine_now(m) + 4 * STT_SEC), 0);
+	cr_expect(fabs(window_share(m, stt_cgid(h, "app/t1"), 1, 4 * STT_SEC) - 0.25) < 0.01,
+		  "[%s] after the move: t1 %.4f, want 0.25", sched_policy_name(pol),
+		  window_share(m, stt_cgid(h, "app/t1"), 1, 4 * STT_SEC));
+	for (int i = 0; i < 4; i++)
+		cr_expect(fabs(stt_share(stt_cpu(m, p + i), 1, 4 * STT_SEC) - 0.25) < 0.012,
+			  "[%s] after the move: thread %d %.4f, want 0.25", sched_policy_name(pol),
+			  i, stt_share(stt_cpu(m, p + i), 1, 4 * STT_SEC));
+	cr_expect(fabs(window_share(m, stt_cgid(h, "app"), 1, 4 * STT_SEC) - 1.0) < 0.01,
+		  "[%s] app (with its descendants) %.4f, want 1", sched_policy_name(pol),
+		  window_share(m, stt_cgid(h, "app"), 1, 4 * STT_SEC));
+	stt_end();
+}
+
+Test(sched_machine, threaded_move_eevdf) { threaded_move(SCHED_POLICY_EEVDF); }
+Test(sched_machine, threaded_move_cfs) { threaded_move(SCHED_POLICY_CFS); }
+
+/*
+ * Affinity: three busy threads on two CPUs, one of them allowed only CPU 1. It must never be
+ * seen anywhere else (sampled every millisecond), never migrate, and with one other thread at
+ * most beside it, it gets at least half of CPU 1: 25 % of the machine or more.
+ */
+static void pinned(enum sched_policy pol)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	struct sim_thread_spec sp;
+	uint64_t mask = 1u << 1;
+	int p;
+
+	p = stt_proc(h, "w", 3, NULL);
+	m = stt_machine(h, pol, 2, 1, true, true);
+	memset(&sp, 0, sizeof(sp));
+	sp.behavior.kind = SIM_BEHAV_BUSY;
+	sp.affinity = &mask;
+	sp.affinity_words = 1;
+	stt_set(m, p, &sp);
+	stt_busy(m, p + 1, 0);
+	stt_busy(m, p + 2, 0);
+	for (uint64_t t = STT_MS; t <= 2 * STT_SEC; t += STT_MS) {
+		struct sched_thread_stats st;
+
+		cr_assert_eq(sim_machine_run_until(m, t), 0);
+		cr_assert_eq(sched_thread_stats(sim_machine_sched(m), p, &st), 0);
+		cr_assert_eq(st.cpu, 1, "[%s] at %" PRIu64 " ns the pinned thread is on CPU %d",
+			     sched_policy_name(pol), t, st.cpu);
+		cr_assert_eq(st.migrations, 0);
+	}
+	cr_expect_geq(stt_share(stt_cpu(m, p), 2, 2 * STT_SEC), 0.25 - 0.01,
+		      "[%s] pinned thread %.4f of the machine, want >= 0.25", sched_policy_name(pol),
+		      stt_share(stt_cpu(m, p), 2, 2 * STT_SEC));
+	stt_end();
+}
+
+Test(sched_machine, pinned_eevdf) { pinned(SCHED_POLICY_EEVDF); }
+Test(sched_machine, pinned_cfs) { pinned(SCHED_POLICY_CFS); }
+
+/*
+ * A process moved out of a group (cgroup.procs) leaves it empty; rmdir then destroys its task
+ * group while the run goes on. The thread keeps running, now in the root.
+ */
+static void group_goes_away(enum sched_policy pol)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	char buf[32];
+	int p;
+
+	stt_cgroup(h, "G", 100);
+	p = stt_proc(h, "w", 2, "G");
+	m = stt_machine(h, pol, 2, 1, true, true);
+	stt_busy(m, p, 0);
+	stt_busy(m, p + 1, 0);
+	cr_assert_eq(sim_machine_run_until(m, STT_SEC), 0);
+	snprintf(buf, sizeof(buf), "%d", p);
+	stt_write(h, "cgroup.procs", buf);
+	cr_assert_eq(cg_rmdir(h, "G"), 0);
+	sim_machine_reset_metrics(m);
+	cr_assert_eq(sim_machine_run_until(m, 2 * STT_SEC), 0);
+	/* two busy threads, two CPUs: one CPU each */
+	cr_expect(fabs(stt_share(stt_cpu(m, p), 2, STT_SEC) - 0.5) < 0.01);
+	cr_expect(fabs(stt_share(stt_cpu(m, p + 1), 2, STT_SEC) - 0.5) < 0.01);
+	stt_end();
+}
+
+Test(sched_machine, group_goes_away_eevdf) { group_goes_away(SCHED_POLICY_EEVDF); }
+Test(sched_machine, group_goes_away_cfs) { group_goes_away(SCHED_POLICY_CFS); }
