@@ -107,7 +107,7 @@ static void bench_a(enum sched_policy pol, const char *name)
 	if (!m)
 		die("sim_machine_new", err);
 	set_all(m, h, 0);
-	run(name, m, 100 * NS);
+	run(name, m, 1000 * NS);
 	sim_machine_free(m);
 	cg_hier_free(h);
 }

@@ -179,8 +179,13 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 	next = UINT64_MAX;
 	if (rq->dirty_from != UINT64_MAX && quiescent(rq))
 		rq->dirty_from = UINT64_MAX;
-	if (rq->dirty_from != UINT64_MAX)
+	if (rq->dirty_from != UINT64_MAX) {
 		next = umax(first, grid_ceil(s, rq->dirty_from));
+		if (next == first) {	/* nothing can come sooner */
+			rq->next_tick = next;
+			return;
+		}
+	}
 	next = umin(next, umax(first, grid_ceil(s, rq->next_balance)));
 	if (rq->nr_running >= 2 && s->nr_idle)
 		next = umin(next, umax(first, grid_ceil(s, s->nohz_next)));
@@ -205,9 +210,12 @@ void sched_finish(struct sched *s)
 	while (s->nreplan) {
 		struct sched_cpu *rq = &s->cpu[s->replan[--s->nreplan]];
 
+		uint64_t before = rq->next_tick;
+
 		rq->need_plan = false;
 		plan(s, rq);
-		theap_fix(s, rq->id);
+		if (rq->next_tick != before)
+			theap_fix(s, rq->id);
 	}
 	if (s->cfg.check) {
 		char why[256];
