@@ -202,6 +202,16 @@ int cg_check(const struct cg_hier *h);
 int cg_script_run(enum cg_semantics sem, const char *fname, const char *text, char **out,
 		  char *err, size_t errlen);
 
+/**
+ * cg_script_line() - run one .cgs operation @line against the existing hierarchy @h, as line
+ * @lineno of @fname. On success *@out holds its result line ("LINENO: OP ARGS -> RESULT\n",
+ * malloc'ed; NULL for a blank or comment line) and 0 is returned, whatever the operation's
+ * errno. A malformed line gives -EINVAL and "FNAME:LINENO:COL: error: ..." in @err;
+ * root-controllers is refused (a hierarchy in use cannot change its controllers).
+ */
+int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char *line, char **out,
+		   char *err, size_t errlen);
+
 /** cg_errno_name() - "EBUSY" for EBUSY (EOPNOTSUPP for 95); "E?" if unknown. */
 const char *cg_errno_name(int err);
 

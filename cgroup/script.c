@@ -372,3 +372,30 @@ int cg_script_run(enum cg_semantics sem, const char *fname, const char *text, ch
 	}
 	return cg__buf_finish(&sc.out, out);
 }
+
+int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char *line, char **out,
+		   char *err, size_t errlen)
+{
+	/* root-controllers only opens a script: in a running hierarchy it is too late */
+	struct script sc = { .fname = fname, .line = lineno, .err = err, .errlen = errlen, .h = h,
+			     .ran_op = true };
+	char *copy = strdup(line);
+	int r;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	if (!copy)
+		return -ENOMEM;
+	r = run_line(&sc, copy);
+	free(copy);
+	if (!r && sc.out.oom)
+		r = -ENOMEM;
+	if (r) {
+		free(sc.out.s);
+		if (r == -ENOMEM && errlen)
+			snprintf(err, errlen, "%s: out of memory", fname);
+		return r;
+	}
+	return cg__buf_finish(&sc.out, out);
+}

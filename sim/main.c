@@ -6,6 +6,10 @@
  * naming the file, line and column). --help and --version print to stdout and exit 0.
  */
 #include "cgroup/cgroup.h"
+#include "sim/expect.h"
+#include "sim/report.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +28,13 @@ static const char usage_main[] =
 	"A discrete-event simulator of the Linux fair scheduler and the cgroup hierarchy.\n"
 	"\n"
 	"commands:\n"
+	"  run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json] [-o DIR]\n"
+	"            simulate a scenario and report CPU shares against the ideal, fairness,\n"
+	"            latencies and scheduler overhead\n"
+	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
+	"            the ideal shares of a scenario's layout, computed, not simulated\n"
+	"  check SCENARIO.yaml...\n"
+	"            evaluate the scenarios' expect: entries; exit 1 when one fails\n"
 	"  cgroupfs [--semantics v2|rfc2017|v1] FILE.cgs|-\n"
 	"            run a cgroupfs script against the cgroup model and print the result of\n"
 	"            every operation (errno names as the kernel gives them)\n"
@@ -47,6 +58,42 @@ static const char usage_cgroupfs[] =
 	"Exit status 0 when the script ran to its end, whatever each operation answered; 2 for a\n"
 	"script that cannot be run (unreadable file, unknown operation, malformed line), with\n"
 	"FILE:LINE:COL and what was expected on stderr and nothing on stdout.\n";
+
+static const char usage_run[] =
+	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
+	"                 [-o DIR] [--timing]\n"
+	"\n"
+	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
+	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
+	"share, waits, wakeup latencies, switches and migrations; Jain's fairness index; the\n"
+	"scheduler's overhead.\n"
+	"\n"
+	"  --variant NAME   run a variant declared under variants: (default: base)\n"
+	"  --seed N         the random seed (same as --set seed=N)\n"
+	"  --set KEY=VALUE  override any scalar of the file by its dotted path, e.g.\n"
+	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
+	"  --json           print one JSON object instead of the text report\n"
+	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
+	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
+	"                   scenario and seed give the same bytes)\n"
+	"\n"
+	"Exit status 0, or 2 for bad usage or a scenario that cannot be run (FILE:LINE:COL on\n"
+	"stderr, nothing on stdout, nothing in DIR).\n";
+
+static const char usage_shares[] =
+	"usage: cgsim shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
+	"\n"
+	"Apply the scenario's layout and print the ideal share of capacity of every cgroup and\n"
+	"thread: hierarchical proportional sharing by weight, each thread capped at one CPU and at\n"
+	"its demand, each group at its cpu.max, the excess redistributed (docs/ideal-shares.md).\n"
+	"Nothing is simulated and the timeline is not applied.\n";
+
+static const char usage_check[] =
+	"usage: cgsim check SCENARIO.yaml...\n"
+	"\n"
+	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
+	"PASS or FAIL with the measured and expected values. Exit status 0 when all pass, 1 when one\n"
+	"fails, 2 when a scenario cannot be loaded or run.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -174,6 +221,221 @@ static int cmd_cgroupfs(int argc, char **argv)
 	return 0;
 }
 
+#define MAX_SETS 256
+
+struct run_opts {
+	const char *file;
+	const char *variant;
+	const char *sets[MAX_SETS + 1];
+	char seedset[48];
+	size_t nsets;
+	const char *dir;
+	bool json;
+	bool timing;
+};
+
+/* Options of run and shares; returns -1 to go on, else the exit status. */
+static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
+			  struct run_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = NULL;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+			continue;
+		}
+		if (full && !strcmp(a, "--timing")) {
+			o->timing = true;
+			continue;
+		}
+		if (!strcmp(a, "--variant") || !strcmp(a, "--set") ||
+		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o")))) {
+			if (i + 1 >= argc)
+				return usage_error(usage, "%s needs a value", a);
+			v = argv[++i];
+			if (!strcmp(a, "--variant")) {
+				o->variant = v;
+			} else if (!strcmp(a, "--set")) {
+				if (o->nsets >= MAX_SETS)
+					return usage_error(usage, "more than %s --set options", "256");
+				o->sets[o->nsets++] = v;
+			} else if (!strcmp(a, "--seed")) {
+				char *end;
+
+				strtoull(v, &end, 10);
+				if (!*v || *end || v[0] == '-')
+					return usage_error(usage, "--seed needs a number, not '%s'", v);
+				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
+			} else {
+				o->dir = v;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return usage_error(usage, "unknown option '%s'", a);
+		if (o->file)
+			return usage_error(usage, "more than one scenario given ('%s')", a);
+		o->file = a;
+	}
+	if (!o->file)
+		return usage_error(usage, "%s", "no scenario given");
+	if (o->seedset[0])
+		o->sets[o->nsets++] = o->seedset;	/* --seed wins over the file and --set */
+	return -1;
+}
+
+static int finish_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "cgsim: writing the output: %s\n", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct scenario *sc;
+	struct run_result *res;
+	char err[2048];
+	int rc = parse_run_opts(argc, argv, usage_run, true, &o);
+
+	if (rc >= 0)
+		return rc;
+	sc = scn_load(o.file, NULL, o.variant, o.sets, o.nsets, err, sizeof(err));
+	if (!sc) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (run_scenario(sc, o.timing, &res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+		scn_free(sc);
+		return 2;
+	}
+	if (o.dir && report_write_dir(o.dir, res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		rc = 2;
+	} else {
+		if (o.json)
+			report_json(stdout, res);
+		else
+			report_text(stdout, res);
+		rc = finish_stdout();
+	}
+	run_free(res);
+	scn_free(sc);
+	return rc;
+}
+
+static int cmd_shares(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct scenario *sc;
+	struct run_result *res;
+	char err[2048];
+	int rc = parse_run_opts(argc, argv, usage_shares, false, &o);
+
+	if (rc >= 0)
+		return rc;
+	sc = scn_load(o.file, NULL, o.variant, o.sets, o.nsets, err, sizeof(err));
+	if (!sc) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (run_ideal(sc, &res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: failed");
+		scn_free(sc);
+		return 2;
+	}
+	if (o.json)
+		report_shares_json(stdout, res);
+	else
+		report_shares_text(stdout, res);
+	run_free(res);
+	scn_free(sc);
+	return finish_stdout();
+}
+
+/* Check one file: every variant its entries name, base first. 0, 1 (a failure) or 2. */
+static int check_file(const char *file)
+{
+	char err[2048];
+	struct scenario *base = scn_load(file, NULL, NULL, NULL, 0, err, sizeof(err));
+	int worst = 0;
+
+	if (!base) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (!base->nexpect)
+		printf("NOTE %s: no expect: entries\n", file);
+	for (size_t v = 0; v <= base->nvariants; v++) {
+		const char *name = v ? base->variants[v - 1].name : "base";
+		struct scenario *sc;
+		struct run_result *res;
+		bool used = false;
+		int failed;
+
+		for (size_t i = 0; i < base->nexpect; i++)
+			used |= expect_applies(&base->expect[i], name);
+		if (!used)
+			continue;
+		sc = v ? scn_load(file, NULL, name, NULL, 0, err, sizeof(err)) : base;
+		if (!sc) {
+			fprintf(stderr, "%s\n", err);
+			worst = 2;
+			continue;
+		}
+		if (run_scenario(sc, false, &res, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+			worst = 2;
+		} else {
+			failed = expect_eval(stdout, res);
+			if (failed && worst < 1)
+				worst = 1;
+			run_free(res);
+		}
+		if (sc != base)
+			scn_free(sc);
+	}
+	scn_free(base);
+	return worst;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	int worst = 0, files = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_check, stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return usage_error(usage_check, "unknown option '%s'", argv[i]);
+	}
+	for (int i = 1; i < argc; i++) {
+		int r = check_file(argv[i]);
+
+		files++;
+		if (r > worst)
+			worst = r;
+		fflush(stdout);
+	}
+	if (!files)
+		return usage_error(usage_check, "%s", "no scenario given");
+	if (finish_stdout())
+		return 2;
+	return worst;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -188,5 +450,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "cgroupfs"))
 		return cmd_cgroupfs(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "shares"))
+		return cmd_shares(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
 	return usage_error(usage_main, "unknown command '%s'", argv[1]);
 }

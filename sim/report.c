@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/report.c - text, JSON and CSV renderings of a run (sim/report.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/report.h"
+
+void report_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static const char *policy(const struct run_result *r)
+{
+	return sched_policy_name(r->sc->sched.policy);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+void report_text(FILE *f, const struct run_result *r)
+{
+	const struct scenario *sc = r->sc;
+	double secs = (double)r->measured_ns / 1e9;
+
+	fprintf(f, "%s (variant %s, seed %llu): %d CPUs, %s, %s semantics, %.3f s measured "
+		   "after %.3f s of warm-up\n\n", sc->name, sc->variant,
+		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics),
+		secs, (double)sc->warmup / 1e9);
+	fprintf(f, "%-32s %10s %8s %8s\n", "cgroup", "cpu s", "share", "ideal");
+	for (size_t i = 0; i < r->ngroups; i++) {
+		const struct run_group *g = &r->groups[i];
+
+		fprintf(f, "%-32s %10.3f %8.4f %8.4f\n", g->path, (double)g->cpu_ns / 1e9, g->share,
+			g->ideal);
+	}
+	fprintf(f, "\n%-24s %-16s %8s %8s %9s %9s %9s %8s %6s\n", "thread", "cgroup", "share",
+		"ideal", "wait ms", "p50 ms", "p99 ms", "switches", "migr");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f %9.3f %9.3f %8llu %6llu\n", name, t->cgroup,
+			t->share, t->ideal, ms(t->wait_ns), ms(t->lat_p50), ms(t->lat_p99),
+			(unsigned long long)t->switches, (unsigned long long)t->migrations);
+	}
+	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
+		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
+	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
+		   "capacity), %.0f level operations/s\n",
+		secs > 0 ? (double)r->switches / secs : 0, secs > 0 ? (double)r->migrations / secs : 0,
+		ms(r->overhead_ns), 100.0 * (double)r->overhead_ns / ((double)r->cpus *
+								   (double)r->measured_ns),
+		secs > 0 ? (double)r->level_ops / secs : 0);
+	for (size_t i = 0; i < r->nops; i++) {
+		if (!i)
+			fputs("timeline:\n", f);
+		fprintf(f, "  at %.3f s  %s\n", (double)r->ops[i].at / 1e9, r->ops[i].result);
+	}
+	fprintf(f, "events: %llu\n", (unsigned long long)r->events);
+}
+
+void report_shares_text(FILE *f, const struct run_result *r)
+{
+	fprintf(f, "%s (variant %s): ideal shares on %d CPUs, of machine capacity\n\n",
+		r->sc->name, r->sc->variant, r->cpus);
+	fprintf(f, "%-32s %8s\n", "cgroup", "ideal");
+	for (size_t i = 0; i < r->ngroups; i++)
+		fprintf(f, "%-32s %8.4f\n", r->groups[i].path, r->groups[i].ideal);
+	fprintf(f, "\n%-32s %-16s %8s\n", "thread", "cgroup", "ideal");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s/%s", r->threads[i].process, r->threads[i].name);
+		fprintf(f, "%-32s %-16s %8.4f\n", name, r->threads[i].cgroup, r->threads[i].ideal);
+	}
+}
+
+static void json_head(FILE *f, const struct run_result *r)
+{
+	const struct scenario *sc = r->sc;
+
+	fputs("{\n  \"scenario\": ", f);
+	report_json_string(f, sc->name);
+	fputs(", \"variant\": ", f);
+	report_json_string(f, sc->variant);
+	fprintf(f, ", \"seed\": %llu,\n  \"cpus\": %d, \"policy\": \"%s\", \"semantics\": \"%s\",\n",
+		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics));
+	fprintf(f, "  \"duration_ns\": %llu, \"measured_ns\": %llu,\n",
+		(unsigned long long)sc->duration, (unsigned long long)r->measured_ns);
+}
+
+void report_json(FILE *f, const struct run_result *r)
+{
+	json_head(f, r);
+	fputs("  \"groups\": [", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		const struct run_group *g = &r->groups[i];
+
+		fputs(i ? ",\n    { \"path\": " : "\n    { \"path\": ", f);
+		report_json_string(f, g->path);
+		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f }",
+			(unsigned long long)g->cpu_ns, g->share, g->ideal);
+	}
+	fputs(r->ngroups ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		fputs(i ? ",\n    { \"process\": " : "\n    { \"process\": ", f);
+		report_json_string(f, t->process);
+		fputs(", \"name\": ", f);
+		report_json_string(f, t->name);
+		fputs(", \"cgroup\": ", f);
+		report_json_string(f, t->cgroup);
+		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f, \"wait_ns\": %llu, "
+			   "\"latency_p50_ns\": %llu, \"latency_p99_ns\": %llu, \"latency_max_ns\": "
+			   "%llu, \"switches\": %llu, \"migrations\": %llu, \"wakeups\": %llu }",
+			(unsigned long long)t->cpu_ns, t->share, t->ideal,
+			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
+			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
+			(unsigned long long)t->switches, (unsigned long long)t->migrations,
+			(unsigned long long)t->wakeups);
+	}
+	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
+	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
+		   "%.6f },\n", r->jain, r->max_abs_error, r->max_rel_error);
+	fprintf(f, "  \"overhead\": { \"sched_ns\": %llu, \"fraction\": %.8f, \"level_ops\": %llu, "
+		   "\"switches\": %llu, \"migrations\": %llu },\n",
+		(unsigned long long)r->overhead_ns,
+		(double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns),
+		(unsigned long long)r->level_ops, (unsigned long long)r->switches,
+		(unsigned long long)r->migrations);
+	fputs("  \"timeline\": [", f);
+	for (size_t i = 0; i < r->nops; i++) {
+		fprintf(f, "%s{ \"at_ns\": %llu, \"result\": ", i ? ", " : "",
+			(unsigned long long)r->ops[i].at);
+		report_json_string(f, r->ops[i].result);
+		fputs(" }", f);
+	}
+	fprintf(f, "],\n  \"events\": %llu, \"wall_ns\": %llu\n}\n", (unsigned long long)r->events,
+		(unsigned long long)r->wall_ns);
+}
+
+void report_shares_json(FILE *f, const struct run_result *r)
+{
+	json_head(f, r);
+	fputs("  \"groups\": [", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		fputs(i ? ",\n    { \"path\": " : "\n    { \"path\": ", f);
+		report_json_string(f, r->groups[i].path);
+		fprintf(f, ", \"ideal\": %.6f }", r->groups[i].ideal);
+	}
+	fputs(r->ngroups ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		fputs(i ? ",\n    { \"process\": " : "\n    { \"process\": ", f);
+		report_json_string(f, t->process);
+		fputs(", \"name\": ", f);
+		report_json_string(f, t->name);
+		fputs(", \"cgroup\": ", f);
+		report_json_string(f, t->cgroup);
+		fprintf(f, ", \"ideal\": %.6f }", t->ideal);
+	}
+	fputs(r->nthreads ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* ---------------- CSV files ---------------- */
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_threads_csv(FILE *f, const struct run_result *r)
+{
+	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
+	      "latency_max_ns,switches,migrations,wakeups\n", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		csv_field(f, t->process);
+		fputc(',', f);
+		csv_field(f, t->name);
+		fputc(',', f);
+		csv_field(f, t->cgroup);
+		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+			(unsigned long long)t->cpu_ns, t->share, t->ideal,
+			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
+			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
+			(unsigned long long)t->switches, (unsigned long long)t->migrations,
+			(unsigned long long)t->wakeups);
+	}
+}
+
+static void write_groups_csv(FILE *f, const struct run_result *r)
+{
+	fputs("path,cpu_ns,share,ideal\n", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		csv_field(f, r->groups[i].path);
+		fprintf(f, ",%llu,%.6f,%.6f\n", (unsigned long long)r->groups[i].cpu_ns,
+			r->groups[i].share, r->groups[i].ideal);
+	}
+}
+
+/* One row per interval end and item: time_s,kind,name,share (of capacity in the interval). */
+static void write_series_csv(FILE *f, const struct run_result *r)
+{
+	size_t items = r->ngroups + r->series_threads;
+	double cap = (double)r->cpus * (double)r->interval;
+
+	fputs("time_s,kind,name,share\n", f);
+	for (size_t k = 0; k < r->nsamples; k++) {
+		double t = (double)(r->sc->warmup + (k + 1) * r->interval) / 1e9;
+
+		for (size_t j = 0; j < items; j++) {
+			char name[160];
+
+			if (j < r->ngroups) {
+				fprintf(f, "%.6f,group,", t);
+				csv_field(f, r->groups[j].path);
+			} else {
+				const struct run_thread *th = &r->threads[j - r->ngroups];
+
+				snprintf(name, sizeof(name), "%s/%s", th->process, th->name);
+				fprintf(f, "%.6f,thread,", t);
+				csv_field(f, name);
+			}
+			fprintf(f, ",%.6f\n", (double)r->series[k * items + j] / cap);
+		}
+	}
+}
+
+int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
+{
+	static const char *const names[] = { "summary.json", "threads.csv", "groups.csv",
+					     "timeseries.csv" };
+	char tmp[4][4200], fin[4][4200];
+	int n = 0, e = 0;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cgsim: cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	for (n = 0; n < 4; n++) {
+		FILE *f;
+
+		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, names[n]);
+		snprintf(tmp[n], sizeof(tmp[n]), "%s/.%s.%ld.tmp", dir, names[n], (long)getpid());
+		f = fopen(tmp[n], "w");
+		if (!f) {
+			e = -errno;
+			snprintf(err, errlen, "cgsim: cannot write %s: %s", tmp[n], strerror(errno));
+			break;
+		}
+		switch (n) {
+		case 0:
+			report_json(f, r);
+			break;
+		case 1:
+			write_threads_csv(f, r);
+			break;
+		case 2:
+			write_groups_csv(f, r);
+			break;
+		default:
+			write_series_csv(f, r);
+			break;
+		}
+		if (ferror(f) | fclose(f)) {
+			e = -EIO;
+			snprintf(err, errlen, "cgsim: cannot write %s", tmp[n]);
+			n++;
+			break;
+		}
+	}
+	if (e) {
+		for (int i = 0; i < n; i++)
+			unlink(tmp[i]);
+		return e;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (rename(tmp[i], fin[i])) {
+			e = -errno;
+			snprintf(err, errlen, "cgsim: cannot rename %s: %s", tmp[i], strerror(errno));
+			for (int j = i; j < 4; j++)
+				unlink(tmp[j]);
+			return e;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/yaml.c - libyaml events to a tree of positioned nodes (sim/yaml.h).
+ *
+ * The builder keeps a stack of open collections. libyaml gives 0-based marks; nodes store them
+ * 1-based, as editors and the error messages count.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "sim/yaml.h"
+
+struct builder {
+	const char *fname;
+	char *err;
+	size_t errlen;
+	size_t nodes;
+	struct yn *stack[YN_MAX_DEPTH + 1];
+	size_t depth;
+	struct yn *root;
+	bool failed;
+};
+
+static void fail_at(struct builder *b, int line, int col, const char *msg)
+{
+	if (!b->failed && b->errlen)
+		snprintf(b->err, b->errlen, "%s:%d:%d: error: %s", b->fname, line, col, msg);
+	b->failed = true;
+}
+
+const char *yn_kind_name(enum yn_kind k)
+{
+	return k == YN_SCALAR ? "a scalar" : k == YN_SEQ ? "a list" : "a mapping";
+}
+
+void yn_free(struct yn *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		yn_free(n->kids[i]);
+		if (n->keys)
+			yn_free(n->keys[i]);
+	}
+	free(n->kids);
+	free(n->keys);
+	free(n->str);
+	free(n);
+}
+
+static struct yn *node_new(struct builder *b, enum yn_kind kind, const yaml_mark_t *m)
+{
+	struct yn *n;
+
+	if (++b->nodes > YN_MAX_NODES) {
+		fail_at(b, (int)m->line + 1, (int)m->column + 1,
+			"the document has more than 200000 nodes");
+		return NULL;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		fail_at(b, (int)m->line + 1, (int)m->column + 1, "out of memory");
+		return NULL;
+	}
+	n->kind = kind;
+	n->line = (int)m->line + 1;
+	n->col = (int)m->column + 1;
+	return n;
+}
+
+struct yn *yn_new_scalar(const char *s, int line, int col)
+{
+	struct yn *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->kind = YN_SCALAR;
+	n->line = line;
+	n->col = col;
+	n->str = strdup(s);
+	if (!n->str) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+static int push_item(struct yn *parent, struct yn *item)
+{
+	struct yn **k = realloc(parent->kids, (parent->n + 1) * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	parent->kids = k;
+	k[parent->n++] = item;
+	return 0;
+}
+
+/*
+ * A mapping is built as a flat sequence key, value, key, value, ... while it is open (the
+ * builder does not know which is which until the count is even); close_map() splits it.
+ */
+static bool close_map(struct builder *b, struct yn *m)
+{
+	size_t pairs = m->n / 2;
+	struct yn **keys = calloc(pairs ? pairs : 1, sizeof(*keys));
+	struct yn **vals = calloc(pairs ? pairs : 1, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		fail_at(b, m->line, m->col, "out of memory");
+		return false;
+	}
+	for (size_t i = 0; i < pairs; i++) {
+		keys[i] = m->kids[2 * i];
+		vals[i] = m->kids[2 * i + 1];
+	}
+	free(m->kids);
+	m->kids = vals;
+	m->keys = keys;
+	m->n = pairs;
+	for (size_t i = 0; i < pairs; i++) {
+		if (keys[i]->kind != YN_SCALAR) {
+			fail_at(b, keys[i]->line, keys[i]->col,
+				"a mapping key must be a plain scalar, not a list or a mapping");
+			return false;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(keys[i]->str, keys[j]->str)) {
+				char msg[YN_MAX_SCALAR + 96];
+
+				snprintf(msg, sizeof(msg), "key '%s' given twice (first at line %d)",
+					 keys[i]->str, keys[j]->line);
+				fail_at(b, keys[i]->line, keys[i]->col, msg);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static void attach(struct builder *b, struct yn *n)
+{
+	if (!b->depth) {
+		b->root = n;
+		return;
+	}
+	if (push_item(b->stack[b->depth - 1], n)) {
+		yn_free(n);
+		fail_at(b, n->line, n->col, "out of memory");
+	}
+}
+
+static bool open_node(struct builder *b, struct yn *n)
+{
+	if (b->depth >= YN_MAX_DEPTH) {
+		fail_at(b, n->line, n->col, "nested deeper than 32 levels");
+		yn_free(n);
+		return false;
+	}
+	attach(b, n);
+	if (b->failed)
+		return false;
+	b->stack[b->depth++] = n;
+	return true;
+}
+
+static bool plain_tag(const yaml_char_t *tag)
+{
+	return !tag || !strncmp((const char *)tag, "tag:yaml.org,2002:", 18);
+}
+
+static void event(struct builder *b, const yaml_event_t *ev)
+{
+	struct yn *n;
+
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor) {
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				"anchors and aliases are not supported");
+			return;
+		}
+		if (!plain_tag(ev->data.scalar.tag)) {
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				"tags are not supported");
+			return;
+		}
+		if (ev->data.scalar.length > YN_MAX_SCALAR) {
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				"a scalar longer than 4096 bytes");
+			return;
+		}
+		if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				"a scalar holds a NUL character");
+			return;
+		}
+		n = node_new(b, YN_SCALAR, &ev->start_mark);
+		if (!n)
+			return;
+		n->str = malloc(ev->data.scalar.length + 1);
+		if (!n->str) {
+			yn_free(n);
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				"out of memory");
+			return;
+		}
+		memcpy(n->str, ev->data.scalar.value, ev->data.scalar.length);
+		n->str[ev->data.scalar.length] = '\0';
+		n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+		attach(b, n);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		const yaml_char_t *anchor = ev->type == YAML_SEQUENCE_START_EVENT
+					    ? ev->data.sequence_start.anchor
+					    : ev->data.mapping_start.anchor;
+		const yaml_char_t *tag = ev->type == YAML_SEQUENCE_START_EVENT
+					 ? ev->data.sequence_start.tag
+					 : ev->data.mapping_start.tag;
+
+		if (anchor || !plain_tag(tag)) {
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				anchor ? "anchors and aliases are not supported"
+				       : "tags are not supported");
+			return;
+		}
+		n = node_new(b, ev->type == YAML_SEQUENCE_START_EVENT ? YN_SEQ : YN_MAP,
+			     &ev->start_mark);
+		if (n)
+			open_node(b, n);
+		break;
+	}
+	case YAML_SEQUENCE_END_EVENT:
+		b->depth--;
+		break;
+	case YAML_MAPPING_END_EVENT:
+		n = b->stack[--b->depth];
+		close_map(b, n);
+		break;
+	case YAML_ALIAS_EVENT:
+		fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+			"anchors and aliases are not supported");
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		if (b->root) {
+			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				"only one YAML document per file");
+		}
+		break;
+	case YAML_NO_EVENT:
+	case YAML_STREAM_START_EVENT:
+	case YAML_STREAM_END_EVENT:
+	case YAML_DOCUMENT_END_EVENT:
+		break;
+	}
+}
+
+struct yn *yn_parse(const char *fname, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct builder b = { .fname = fname, .err = err, .errlen = errlen };
+	yaml_parser_t p;
+	bool done = false;
+
+	if (errlen)
+		err[0] = '\0';
+	if (len > YN_MAX_INPUT) {
+		fail_at(&b, 1, 1, "the file is larger than 4 MiB");
+		return NULL;
+	}
+	if (memchr(text, '\0', len)) {
+		const char *z = memchr(text, '\0', len);
+		int line = 1, col = 1;
+
+		for (const char *q = text; q < z; q++, col++)
+			if (*q == '\n') {
+				line++;
+				col = 0;
+			}
+		fail_at(&b, line, col, "the file holds a NUL byte (not a text file)");
+		return NULL;
+	}
+	if (!yaml_parser_initialize(&p)) {
+		fail_at(&b, 1, 1, "out of memory");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	while (!done && !b.failed) {
+		yaml_event_t ev;
+
+		if (!yaml_parser_parse(&p, &ev)) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "YAML syntax: %s%s%s",
+				 p.problem ? p.problem : "malformed input",
+				 p.context ? " " : "", p.context ? p.context : "");
+			fail_at(&b, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1,
+				msg);
+			break;
+		}
+		event(&b, &ev);
+		done = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	if (b.failed) {
+		/* the open collections hang from the root (attach() links before descending) */
+		yn_free(b.root);
+		return NULL;
+	}
+	if (!b.root) {
+		struct yn *m = calloc(1, sizeof(*m));
+
+		if (!m) {
+			fail_at(&b, 1, 1, "out of memory");
+			return NULL;
+		}
+		m->kind = YN_MAP;
+		m->line = m->col = 1;
+		b.root = m;
+	}
+	return b.root;
+}
+
+struct yn *yn_get(const struct yn *map, const char *key)
+{
+	if (!map || map->kind != YN_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i]->str, key))
+			return map->kids[i];
+	return NULL;
+}
