@@ -299,6 +299,17 @@ static int finish_stdout(void)
 	return 0;
 }
 
+static struct scenario *load(const struct run_opts *o)
+{
+	char err[2048];
+	struct scenario *sc = scn_load(o->file, NULL, o->variant, o->sets, o->nsets, err,
+				       sizeof(err));
+
+	if (!sc)
+		fprintf(stderr, "%s\n", err);
+	return sc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -309,11 +320,9 @@ static int cmd_run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	sc = scn_load(o.file, NULL, o.variant, o.sets, o.nsets, err, sizeof(err));
-	if (!sc) {
-		fprintf(stderr, "%s\n", err);
+	sc = load(&o);
+	if (!sc)
 		return 2;
-	}
 	if (run_scenario(sc, o.timing, &res, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
 		scn_free(sc);
@@ -344,11 +353,9 @@ static int cmd_shares(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	sc = scn_load(o.file, NULL, o.variant, o.sets, o.nsets, err, sizeof(err));
-	if (!sc) {
-		fprintf(stderr, "%s\n", err);
+	sc = load(&o);
+	if (!sc)
 		return 2;
-	}
 	if (run_ideal(sc, &res, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: failed");
 		scn_free(sc);

@@ -112,6 +112,17 @@ static void json_head(FILE *f, const struct run_result *r)
 		(unsigned long long)sc->duration, (unsigned long long)r->measured_ns);
 }
 
+/* A thread's object up to its identity: process, name, cgroup. */
+static void json_thread_head(FILE *f, const struct run_thread *t, size_t i)
+{
+	fputs(i ? ",\n    { \"process\": " : "\n    { \"process\": ", f);
+	report_json_string(f, t->process);
+	fputs(", \"name\": ", f);
+	report_json_string(f, t->name);
+	fputs(", \"cgroup\": ", f);
+	report_json_string(f, t->cgroup);
+}
+
 void report_json(FILE *f, const struct run_result *r)
 {
 	json_head(f, r);
@@ -128,12 +139,7 @@ void report_json(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
-		fputs(i ? ",\n    { \"process\": " : "\n    { \"process\": ", f);
-		report_json_string(f, t->process);
-		fputs(", \"name\": ", f);
-		report_json_string(f, t->name);
-		fputs(", \"cgroup\": ", f);
-		report_json_string(f, t->cgroup);
+		json_thread_head(f, t, i);
 		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f, \"wait_ns\": %llu, "
 			   "\"latency_p50_ns\": %llu, \"latency_p99_ns\": %llu, \"latency_max_ns\": "
 			   "%llu, \"switches\": %llu, \"migrations\": %llu, \"wakeups\": %llu }",
@@ -176,12 +182,7 @@ void report_shares_json(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
-		fputs(i ? ",\n    { \"process\": " : "\n    { \"process\": ", f);
-		report_json_string(f, t->process);
-		fputs(", \"name\": ", f);
-		report_json_string(f, t->name);
-		fputs(", \"cgroup\": ", f);
-		report_json_string(f, t->cgroup);
+		json_thread_head(f, t, i);
 		fprintf(f, ", \"ideal\": %.6f }", t->ideal);
 	}
 	fputs(r->nthreads ? "\n  ]\n}\n" : "]\n}\n", f);

@@ -752,6 +752,26 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 	return measure(r, res) ? fail(r, (struct scn_pos){ 0, 0 }, "out of memory") : 0;
 }
 
+/* Free what the run held; hand over @res or free it with a message for -ENOMEM. */
+static int runner_end(struct runner *r, struct run_result *res, int e, struct run_result **out)
+{
+	sim_machine_free(r->m);
+	cg_hier_free(r->h);
+	free(r->t);
+	free(r->by_tid);
+	free(r->ideal_cg);
+	free(r->cur_share);
+	free(r->cur_cg);
+	if (e) {
+		if (e == -ENOMEM && r->errlen && !r->err[0])
+			snprintf(r->err, r->errlen, "cgsim: out of memory");
+		run_free(res);
+		return e;
+	}
+	*out = res;
+	return 0;
+}
+
 int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
 		 size_t errlen)
 {
@@ -798,21 +818,7 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 	if ((e = grow_cg(&r)) || (e = set_threads(&r)) || (e = simulate(&r, res, timing)))
 		goto out;
 out:
-	sim_machine_free(r.m);
-	cg_hier_free(r.h);
-	free(r.t);
-	free(r.by_tid);
-	free(r.ideal_cg);
-	free(r.cur_share);
-	free(r.cur_cg);
-	if (e) {
-		if (e == -ENOMEM && errlen && !err[0])
-			snprintf(err, errlen, "cgsim: out of memory");
-		run_free(res);
-		return e;
-	}
-	*out = res;
-	return 0;
+	return runner_end(&r, res, e, out);
 }
 
 int run_ideal(const struct scenario *sc, struct run_result **out, char *err, size_t errlen)
@@ -865,20 +871,7 @@ int run_ideal(const struct scenario *sc, struct run_result **out, char *err, siz
 	for (size_t g = 0; g < res->ngroups; g++)
 		res->groups[g].ideal = r.ideal_cg[res->groups[g].cgroup] / (double)res->measured_ns;
 out:
-	cg_hier_free(r.h);
-	free(r.t);
-	free(r.by_tid);
-	free(r.ideal_cg);
-	free(r.cur_share);
-	free(r.cur_cg);
-	if (e) {
-		if (e == -ENOMEM && errlen && !err[0])
-			snprintf(err, errlen, "cgsim: out of memory");
-		run_free(res);
-		return e;
-	}
-	*out = res;
-	return 0;
+	return runner_end(&r, res, e, out);
 }
 
 void run_free(struct run_result *res)
