@@ -348,7 +348,7 @@ static struct yn **find_slot(struct yn *root, const char *path, bool create, str
 			}
 		}
 		if (!slot) {
-			if (create && cur->kind == YN_MAP && !strchr(p, '.')) {
+			if (create && cur->kind == YN_MAP) {
 				*parent = cur;
 				*lastkey = (char *)p;
 			}
@@ -432,19 +432,60 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 	}
 	if (!parent) {
 		yn_free(val);
-		return bad(r, at, "'%s' names nothing in the file: every key up to the last must "
-			   "exist (a list entry is named by its index, e.g. expect.0.share)", path);
+		return bad(r, at, "'%s' names nothing in the file (a list entry is named by its "
+			   "index, e.g. expect.0.share)", path);
 	}
-	{
-		struct yn *key = yn_new_scalar(lastkey, val->line, val->col);
+	/*
+	 * Missing keys are added, as mappings down to the last. Under cgroups: the next part
+	 * up to a dot is a cgroup path and the rest one interface file (cpu.weight).
+	 */
+	while (*lastkey) {
+		bool cgroups = parent == yn_get(root, "cgroups");
+		const char *dot = strchr(lastkey, '.');
+		size_t len = dot ? (size_t)(dot - lastkey) : strlen(lastkey);
+		bool last = !dot;
+		char *name = strndup(lastkey, len);
+		struct yn *key = name ? yn_new_scalar(name, val->line, val->col) : NULL;
+		struct yn *child = NULL;
 
-		if (!key || map_add(parent, key, val)) {
+		free(name);
+		if (key)
+			key->origin = val->origin;
+		if (!last) {
+			child = calloc(1, sizeof(*child));
+			if (child) {
+				child->kind = YN_MAP;
+				child->line = val->line;
+				child->col = val->col;
+				child->origin = val->origin;
+			}
+		}
+		if (!key || (!last && !child) || map_add(parent, key, last ? val : child)) {
 			yn_free(key);
+			yn_free(child);
 			yn_free(val);
 			return bad(r, at, "out of memory");
 		}
+		if (last)
+			return true;
+		parent = child;
+		lastkey = (char *)dot + 1;
+		if (cgroups) {
+			/* the rest is one file name */
+			struct yn *fkey = yn_new_scalar(lastkey, val->line, val->col);
+
+			if (fkey)
+				fkey->origin = val->origin;
+			if (!fkey || map_add(parent, fkey, val)) {
+				yn_free(fkey);
+				yn_free(val);
+				return bad(r, at, "out of memory");
+			}
+			return true;
+		}
 	}
-	return true;
+	yn_free(val);
+	return bad(r, at, "'%s' ends with a dot", path);
 }
 
 /* ---------------- sections ---------------- */

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_scenario.c - the scenario loader, overrides and variants, and a run from
+ * text: values parsed as docs/scenario-format.md defines them, shares against the kernel's
+ * formulas, and the same bytes from the same seed.
+ */
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/report.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+
+static struct scenario *cur;
+static struct run_result *cur_res;
+
+static void fini(void)
+{
+	run_free(cur_res);
+	cur_res = NULL;
+	scn_free(cur);
+	cur = NULL;
+}
+
+TestSuite(scenario, .fini = fini);
+
+static struct scenario *load(const char *text, const char *variant, const char *const *sets,
+			     size_t nsets)
+{
+	char err[1024];
+
+	cur = scn_load("t.yaml", text, variant, sets, nsets, err, sizeof(err));
+	cr_assert_not_null(cur, "load failed: %s", err);
+	return cur;
+}
+
+static void load_fails(const char *text, const char *want)
+{
+	char err[1024];
+	struct scenario *sc = scn_load("t.yaml", text, NULL, NULL, 0, err, sizeof(err));
+
+	scn_free(sc);
+	cr_assert_null(sc, "loaded, want: %s", want);
+	cr_expect_str_eq(err, want);
+}
+
+Test(scenario, times)
+{
+	uint64_t ns;
+
+	cr_expect_eq(scn_parse_time("10s", &ns), 0);
+	cr_expect_eq(ns, 10000000000ull);
+	cr_expect_eq(scn_parse_time("1.5ms", &ns), 0);
+	cr_expect_eq(ns, 1500000);
+	cr_expect_eq(scn_parse_time("250us", &ns), 0);
+	cr_expect_eq(ns, 250000);
+	cr_expect_eq(scn_parse_time("7ns", &ns), 0);
+	cr_expect_eq(ns, 7);
+	cr_expect_eq(scn_parse_time("0", &ns), 0);
+	cr_expect_eq(ns, 0);
+	cr_expect_eq(scn_parse_time("10", &ns), -EINVAL, "a time needs its unit");
+	cr_expect_eq(scn_parse_time("-1ms", &ns), -EINVAL);
+	cr_expect_eq(scn_parse_time("1min", &ns), -EINVAL);
+	cr_expect_eq(scn_parse_time("1e30s", &ns), -ERANGE);
+}
+
+Test(scenario, distributions)
+{
+	struct sim_dist d;
+
+	cr_expect_eq(scn_parse_dist("2ms", &d), 0);
+	cr_expect(d.kind == SIM_DIST_FIXED && d.a == 2e6);
+	cr_expect_eq(scn_parse_dist("exp(3ms)", &d), 0);
+	cr_expect(d.kind == SIM_DIST_EXP && d.a == 3e6);
+	cr_expect_eq(scn_parse_dist("uniform(1ms, 2ms)", &d), 0);
+	cr_expect(d.kind == SIM_DIST_UNIFORM && d.a == 1e6 && d.b == 2e6);
+	cr_expect_eq(scn_parse_dist("lognormal(5ms,1ms)", &d), 0);
+	cr_expect(d.kind == SIM_DIST_LOGNORMAL && d.a == 5e6 && d.b == 1e6);
+	cr_expect_eq(scn_parse_dist("pareto(1.5, 1ms)", &d), 0, "the shape has no unit");
+	cr_expect(d.kind == SIM_DIST_PARETO && d.a == 1.5 && d.b == 1e6);
+	cr_expect_eq(scn_parse_dist("exp(0)", &d), -ERANGE, "exp needs a mean > 0");
+	cr_expect_eq(scn_parse_dist("uniform(2ms, 1ms)", &d), -ERANGE);
+	cr_expect_eq(scn_parse_dist("exp(1ms, 2ms)", &d), -EINVAL);
+	cr_expect_eq(scn_parse_dist("gauss(1ms)", &d), -EINVAL);
+}
+
+static const char base[] =
+	"name: t\n"
+	"duration: 3s\n"
+	"warmup: 500ms\n"
+	"machine: { cpus: 1 }\n"
+	"cgroups:\n"
+	"  /: { cgroup.subtree_control: +cpu }\n"
+	"  a: { cpu.weight: 100 }\n"
+	"  b/c: { cpu.weight: 300 }\n"
+	"processes:\n"
+	"  p: { cgroup: a, threads: { w: { behavior: busy } } }\n"
+	"  q: { cgroup: b/c, threads: { w: { behavior: busy, nice: 3 } } }\n"
+	"variants:\n"
+	"  heavy: { set: { cgroups.a.cpu.weight: 900, machine.cpus: 2 } }\n";
+
+Test(scenario, defaults_and_layout)
+{
+	struct scenario *sc = load(base, NULL, NULL, 0);
+
+	cr_expect_str_eq(sc->name, "t");
+	cr_expect_eq(sc->seed, 1);
+	cr_expect_eq(sc->duration, 3000000000ull);
+	cr_expect_eq(sc->sched.cpus, 1);
+	cr_expect_eq(sc->sched.tun.hz, 1000);
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF);
+	cr_expect_eq(sc->ncgroups, 3);
+	cr_expect_str_eq(sc->cgroups[0].path, "", "/ is the root");
+	cr_expect_str_eq(sc->cgroups[2].path, "b/c");
+	cr_expect_str_eq(sc->cgroups[1].writes[0].value, "100");
+	cr_expect_eq(sc->total_threads, 2);
+	cr_expect_eq(sc->procs[1].threads[0].spec.nice, 3);
+}
+
+/* A key holding dots (cpu.weight) or slashes is matched whole; a variant's set applies. */
+Test(scenario, variant_and_set)
+{
+	const char *sets[] = { "cgroups.b/c.cpu.weight=50", "seed=9", "scheduler.policy=cfs",
+			       "cgroups.new.cpu.weight=7" };
+	struct scenario *sc = load(base, "heavy", sets, 4);
+
+	cr_expect_str_eq(sc->variant, "heavy");
+	cr_expect_str_eq(sc->cgroups[1].writes[0].value, "900");
+	cr_expect_eq(sc->sched.cpus, 2);
+	cr_expect_str_eq(sc->cgroups[2].writes[0].value, "50");
+	cr_expect_eq(sc->seed, 9, "a new key is added to an existing mapping");
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_CFS);
+	cr_expect(sc->sched.feat[SCHED_FEAT_START_DEBIT], "CFS's feature defaults");
+	cr_expect(!sc->sched.feat[SCHED_FEAT_PLACE_LAG]);
+	cr_expect_eq(sc->ncgroups, 4, "a missing cgroup entry is added, its file kept whole");
+	cr_expect_str_eq(sc->cgroups[3].path, "new");
+	cr_expect_str_eq(sc->cgroups[3].writes[0].file, "cpu.weight");
+	cr_expect_str_eq(sc->cgroups[3].writes[0].value, "7");
+}
+
+Test(scenario, set_errors_name_the_option)
+{
+	char err[1024];
+	const char *bad_val[] = { "machine.cpus=0" };
+	const char *bad_key[] = { "nosuch.key=1" };
+	struct scenario *sc;
+
+	sc = scn_load("t.yaml", base, NULL, bad_val, 1, err, sizeof(err));
+	cr_assert_null(sc);
+	cr_expect_str_eq(err, "--set machine.cpus=0: error: machine.cpus must be from 1 to 1024, "
+			      "not 0");
+	sc = scn_load("t.yaml", base, NULL, bad_key, 1, err, sizeof(err));
+	cr_assert_null(sc);
+	cr_expect_str_eq(err, "--set nosuch.key=1: error: unknown key 'nosuch' in a scenario "
+			      "(expected one of: name, description, seed, duration, warmup, interval, "
+			      "machine, semantics, scheduler, cgroups, processes, timeline, variants, "
+			      "expect)");
+	sc = scn_load("t.yaml", base, "nosuch", NULL, 0, err, sizeof(err));
+	cr_assert_null(sc);
+	cr_expect_str_eq(err, "t.yaml: error: no variant 'nosuch' (the file has: base, heavy)");
+}
+
+Test(scenario, positioned_errors)
+{
+	load_fails("name: t\nduration: 1s\nmachine: { cpus: 0 }\nprocesses: {}\n",
+		   "t.yaml:3:18: error: machine.cpus must be from 1 to 1024, not 0");
+	load_fails("name: t\nduration: 1s\nmachine: { cpu: 2 }\n",
+		   "t.yaml:3:12: error: unknown key 'cpu' in machine (expected one of: cpus, hz, "
+		   "autogroup)");
+	load_fails("name: t\nduration: 10\n",
+		   "t.yaml:2:11: error: duration must be a time with a unit (ns, us, ms or s), "
+		   "e.g. 10ms, not '10'");
+	load_fails("name: t\nname: u\n", "t.yaml:2:1: error: key 'name' given twice (first at "
+		   "line 1)");
+	load_fails("a: &x 1\nb: *x\n", "t.yaml:1:4: error: anchors and aliases are not supported");
+}
+
+static const char runnable[] =
+	"name: t\n"
+	"duration: 3s\n"
+	"warmup: 500ms\n"
+	"machine: { cpus: 1 }\n"
+	"cgroups:\n"
+	"  /: { cgroup.subtree_control: +cpu }\n"
+	"  a: { cpu.weight: 100 }\n"
+	"  b: { cpu.weight: 300 }\n"
+	"processes:\n"
+	"  p: { cgroup: a, threads: { w: { behavior: busy } } }\n"
+	"  q: { cgroup: b, threads: { w: { count: 2, behavior: busy, nice: 3 } } }\n";
+
+/*
+ * a : b = 100 : 300 on one CPU: a 25 %, b 75 %; inside b two threads of equal nice split it:
+ * 37.5 % each. The ideal says the same.
+ */
+Test(scenario, run_from_text)
+{
+	struct scenario *sc = load(runnable, NULL, NULL, 0);
+	char err[1024];
+
+	cr_assert_eq(run_scenario(sc, false, &cur_res, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(cur_res->ngroups, 3);
+	cr_expect_str_eq(cur_res->groups[1].path, "a");
+	cr_expect(fabs(cur_res->groups[1].share - 0.25) < 0.01, "a %.4f", cur_res->groups[1].share);
+	cr_expect(fabs(cur_res->groups[1].ideal - 0.25) < 1e-9, "ideal a %.6f",
+		  cur_res->groups[1].ideal);
+	cr_expect(fabs(cur_res->groups[2].share - 0.75) < 0.01, "b %.4f", cur_res->groups[2].share);
+	cr_assert_eq(cur_res->nthreads, 3);
+	cr_expect_str_eq(cur_res->threads[1].process, "q");
+	cr_expect_str_eq(cur_res->threads[1].name, "w.1");
+	cr_expect_str_eq(cur_res->threads[2].name, "w.2");
+	cr_expect(fabs(cur_res->threads[2].ideal - 0.375) < 1e-9);
+	cr_expect(cur_res->jain > 0.999, "jain %.5f", cur_res->jain);
+}
+
+static char *json_of(struct scenario *sc)
+{
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+	struct run_result *res;
+	FILE *f;
+
+	cr_assert_eq(run_scenario(sc, false, &res, err, sizeof(err)), 0, "%s", err);
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	report_json(f, res);
+	fclose(f);
+	run_free(res);
+	return buf;
+}
+
+/* Same scenario, same seed: the same bytes; with bursty threads a new seed changes them. */
+Test(scenario, same_seed_same_bytes)
+{
+	static const char bursty[] =
+		"name: t\nduration: 2s\nwarmup: 200ms\nmachine: { cpus: 2 }\n"
+		"processes:\n  p: { threads: { w: { count: 3, behavior: { bursty: "
+		"{ run: exp(2ms), sleep: exp(1ms) } } } } }\n";
+	const char *seed2[] = { "seed=2" };
+	char *a, *b, *c;
+
+	load(bursty, NULL, NULL, 0);
+	a = json_of(cur);
+	b = json_of(cur);
+	scn_free(cur);
+	cur = NULL;
+	load(bursty, NULL, seed2, 1);
+	c = json_of(cur);
+	cr_expect_str_eq(a, b, "two runs of one scenario differ");
+	cr_expect_str_neq(a, c, "seeds 1 and 2 gave the same run");
+	free(a);
+	free(b);
+	free(c);
+}
