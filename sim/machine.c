@@ -755,6 +755,33 @@ uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup)
 	return sum;
 }
 
+int sim_machine_cgroup_cpu_all(const struct sim_machine *m, uint64_t *out, int n)
+{
+	uint64_t now = sim_now(&m->eng);
+
+	for (int cg = 0; cg < n; cg++)
+		out[cg] = 0;
+	/* credit each cgroup's own time and each live thread's pending time to every ancestor */
+	for (int cg = 0; cg < m->ncg; cg++)
+		for (int a = cg; a >= 0 && m->cg_cpu[cg]; a = cg_cgroup_parent(m->h, a))
+			if (a < n)
+				out[a] += m->cg_cpu[cg];
+	for (int i = 0; i < m->nthr; i++) {
+		const struct mthread *t = m->thr[i];
+		uint64_t exec;
+
+		if (!t || !t->alive)
+			continue;
+		exec = sched_thread_exec(m->s, t->tid, now);
+		if (exec <= t->credited)
+			continue;
+		for (int a = t->cgroup; a >= 0; a = cg_cgroup_parent(m->h, a))
+			if (a < n)
+				out[a] += exec - t->credited;
+	}
+	return 0;
+}
+
 void sim_machine_metrics(const struct sim_machine *m, struct sim_machine_metrics *out)
 {
 	struct sched_stats st;

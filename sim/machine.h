@@ -106,6 +106,12 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
  */
 uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup);
 
+/*
+ * sim_machine_cgroup_cpu_all() - sim_machine_cgroup_cpu() of every cgroup id below @n at once,
+ * into @out[0 .. n-1], in one pass.
+ */
+int sim_machine_cgroup_cpu_all(const struct sim_machine *m, uint64_t *out, int n);
+
 struct sim_machine_metrics {
 	uint64_t window_ns;		/* length of the measured window */
 	uint64_t overhead_ns;		/* scheduler overhead, all CPUs */

@@ -40,6 +40,7 @@ struct runner {
 	uint64_t ideal_from;	/* start of the current ideal interval */
 	double *cur_share;	/* per thread: current ideal share */
 	double *cur_cg;		/* per cgroup id: current ideal share */
+	uint64_t *cg_cpu;	/* per cgroup id: scratch for sampling */
 	int cur_ncg;
 };
 
@@ -443,6 +444,13 @@ static int grow_cg(struct runner *r)
 		if (!b)
 			return -ENOMEM;
 		r->cur_cg = b;
+		{
+			uint64_t *c = realloc(r->cg_cpu, (size_t)need * sizeof(*c));
+
+			if (!c)
+				return -ENOMEM;
+			r->cg_cpu = c;
+		}
 		for (int i = r->ncg; i < need; i++)
 			r->ideal_cg[i] = r->cur_cg[i] = 0;
 		r->ncg = r->cur_ncg = need;
@@ -564,8 +572,9 @@ static void sample(struct runner *r, struct run_result *res, uint64_t *row)
 {
 	size_t k = 0;
 
+	sim_machine_cgroup_cpu_all(r->m, r->cg_cpu, r->ncg);
 	for (size_t g = 0; g < res->ngroups; g++)
-		row[k++] = sim_machine_cgroup_cpu(r->m, res->groups[g].cgroup);
+		row[k++] = res->groups[g].cgroup < r->ncg ? r->cg_cpu[res->groups[g].cgroup] : 0;
 	for (size_t i = 0; i < res->series_threads; i++) {
 		struct sim_thread_metrics tm;
 
@@ -659,10 +668,11 @@ static int measure(struct runner *r, struct run_result *res)
 	}
 	/* Jain's index over share/ideal: 1 when every thread gets the same fraction of its ideal */
 	res->jain = nx && sxx > 0 ? sx * sx / ((double)nx * sxx) : 1;
+	sim_machine_cgroup_cpu_all(r->m, r->cg_cpu, r->ncg);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		struct run_group *o = &res->groups[g];
 
-		o->cpu_ns = sim_machine_cgroup_cpu(r->m, o->cgroup);
+		o->cpu_ns = o->cgroup < r->ncg ? r->cg_cpu[o->cgroup] : 0;
 		o->share = (double)o->cpu_ns / cap;
 		o->ideal = o->cgroup < r->ncg ? r->ideal_cg[o->cgroup] / (double)res->measured_ns : 0;
 	}
@@ -762,6 +772,7 @@ static int runner_end(struct runner *r, struct run_result *res, int e, struct ru
 	free(r->ideal_cg);
 	free(r->cur_share);
 	free(r->cur_cg);
+	free(r->cg_cpu);
 	if (e) {
 		if (e == -ENOMEM && r->errlen && !r->err[0])
 			snprintf(r->err, r->errlen, "cgsim: out of memory");
