@@ -14,7 +14,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -102,13 +102,17 @@ test: deps
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
 
-check: check-unit check-cases
+check: check-unit check-cases check-scenarios
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
 check-cases: $(BIN)
 	tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+
+# Every scenario's expect: entries (docs/scenario-format.md).
+check-scenarios: $(BIN)
+	./$(BIN) check scenarios/*.yaml
 
 # Criterion runs each test in a child process whose valgrind errors do not change the exit
 # status, so every process logs to a file and any error or leak found there fails the target.

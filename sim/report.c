@@ -62,9 +62,14 @@ void report_text(FILE *f, const struct run_result *r)
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f %9.3f %9.3f %8llu %6llu\n", name, t->cgroup,
-			t->share, t->ideal, ms(t->wait_ns), ms(t->lat_p50), ms(t->lat_p99),
-			(unsigned long long)t->switches, (unsigned long long)t->migrations);
+		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f ", name, t->cgroup, t->share, t->ideal,
+			ms(t->wait_ns));
+		if (t->wakeups)
+			fprintf(f, "%9.3f %9.3f", ms(t->lat_p50), ms(t->lat_p99));
+		else	/* never woke in the window: no latency to show */
+			fprintf(f, "%9s %9s", "-", "-");
+		fprintf(f, " %8llu %6llu\n", (unsigned long long)t->switches,
+			(unsigned long long)t->migrations);
 	}
 	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
 		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
