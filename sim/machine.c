@@ -45,6 +45,8 @@ struct mthread {
 	uint64_t base_exec, base_wait, base_sw, base_pre, base_mig, activations;
 	uint64_t *lat;
 	size_t nlat, caplat;
+	uint64_t seen;			/* latency samples offered (nlat of them are kept) */
+	uint64_t lat_max;
 };
 
 struct mcpu {
@@ -69,6 +71,7 @@ struct sim_machine {
 	uint64_t window_start;
 	struct sched_stats base_st;
 	uint64_t base_events;
+	size_t lat_keep;		/* latency samples kept per thread at most */
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo, captodo;
 	int err;
@@ -482,6 +485,22 @@ static void observe(void *ctx, const struct cg_event *ev)
 
 /* ---------------- construction ---------------- */
 
+/* splitmix64: a stateless, deterministic hash for the reservoir's choices. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/*
+ * Keep every wakeup latency until the thread has m->lat_keep of them, then a uniform sample
+ * of that size (reservoir sampling: the k-th sample replaces a random kept one with probability
+ * keep/k), so that memory stays bounded however long the run. The largest is kept exactly. The
+ * choices come from a hash of (seed, tid, k), not from the thread's stream, so keeping samples
+ * never changes what the thread draws.
+ */
 static void latency_hook(void *ctx, int tid, uint64_t lat)
 {
 	struct sim_machine *m = ctx;
@@ -489,10 +508,23 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 
 	if (!t)
 		return;
+	t->seen++;
+	if (lat > t->lat_max)
+		t->lat_max = lat;
+	if (t->nlat >= m->lat_keep) {
+		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)tid << 32) ^ t->seen)) % t->seen;
+
+		if (j < t->nlat)
+			t->lat[j] = lat;
+		return;
+	}
 	if (t->nlat == t->caplat) {
 		size_t k = t->caplat ? 2 * t->caplat : 64;
-		uint64_t *p = realloc(t->lat, k * sizeof(*p));
+		uint64_t *p;
 
+		if (k > m->lat_keep)
+			k = m->lat_keep;
+		p = realloc(t->lat, k * sizeof(*p));
 		if (!p) {
 			fail(m, -ENOMEM);
 			return;
@@ -501,6 +533,11 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 		t->caplat = k;
 	}
 	t->lat[t->nlat++] = lat;
+}
+
+void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep)
+{
+	m->lat_keep = keep ? keep : 1;
 }
 
 struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hier *h,
@@ -515,6 +552,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	m->h = h;
 	m->seed = seed;
 	m->ncpu = cfg->cpus;
+	m->lat_keep = 1u << 20;
 	m->s = sched_new(cfg);
 	if (!m->s) {
 		e = -EINVAL;
@@ -697,6 +735,8 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 		t->base_mig = st.migrations;
 		t->activations = 0;
 		t->nlat = 0;
+		t->seen = 0;
+		t->lat_max = 0;
 	}
 	if (m->cg_cpu)
 		memset(m->cg_cpu, 0, (size_t)m->ncg * sizeof(*m->cg_cpu));
@@ -721,6 +761,8 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	out->activations = t->activations;
 	out->latency = t->lat;
 	out->nlatency = t->nlat;
+	out->latency_seen = t->seen;
+	out->latency_max = t->lat_max;
 	return 0;
 }
 

@@ -84,6 +84,13 @@ struct sched *sim_machine_sched(struct sim_machine *m);
 
 /* -------- metrics (over the window since the last sim_machine_reset_metrics()) -------- */
 
+/*
+ * sim_machine_set_latency_keep() - keep at most @keep wakeup latencies per thread (default
+ * 2^20); beyond that a uniform reservoir sample of that size is kept, in memory bounded by
+ * threads x @keep whatever the run's length.
+ */
+void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep);
+
 /* sim_machine_reset_metrics() - start the measured window now (the end of the warm-up). */
 void sim_machine_reset_metrics(struct sim_machine *m);
 
@@ -94,8 +101,10 @@ struct sim_thread_metrics {
 	uint64_t preempted;
 	uint64_t migrations;
 	uint64_t activations;		/* wakeups from its behaviour */
-	const uint64_t *latency;	/* wakeup latencies, in the order they happened */
-	size_t nlatency;
+	const uint64_t *latency;	/* wakeup latencies kept, in no particular order once */
+	size_t nlatency;		/* more were seen than are kept (reservoir) */
+	uint64_t latency_seen;		/* wakeup latencies measured */
+	uint64_t latency_max;		/* the largest of them */
 };
 int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 			       struct sim_thread_metrics *out);

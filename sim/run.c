@@ -649,7 +649,7 @@ static int measure(struct runner *r, struct run_result *res)
 			qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
 			o->lat_p50 = pct(lat, tm.nlatency, 50);
 			o->lat_p99 = pct(lat, tm.nlatency, 99);
-			o->lat_max = lat[tm.nlatency - 1];
+			o->lat_max = tm.latency_max;
 			free(lat);
 		}
 		o->share = (double)o->cpu_ns / cap;
@@ -820,6 +820,9 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 				 cg_errno_name(-me));
 			goto out;
 		}
+		/* 64 MiB of latency samples in all at most, 256 per thread at least */
+		sim_machine_set_latency_keep(r.m, r.nt ? (8u << 20) / r.nt > 256
+						       ? (8u << 20) / r.nt : 256 : 256);
 	}
 	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
 	if (!r.cur_share) {
