@@ -14,7 +14,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios fuzz demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -125,6 +125,15 @@ memcheck: $(BIN) $(UNIT_BIN)
 	@if grep -l . $(BUILD)/memcheck/*.log >/dev/null 2>&1; then \
 	    grep -h . $(BUILD)/memcheck/*.log; echo "memcheck: valgrind reported errors"; exit 1; fi
 	@echo "memcheck: clean"
+
+# A mutation fuzzer of the scenario loader and runner, under the sanitizers (not part of test).
+FUZZ_ITERS ?= 20000
+fuzz:
+	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san build/san/libcgsim.a
+	$(CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -o build/san/mutate_scenarios fuzz/mutate_scenarios.c build/san/libcgsim.a \
+	    $(PKG_LIBS) -lm
+	build/san/mutate_scenarios $(FUZZ_ITERS) 1 scenarios/*.yaml
 
 # ---- demo, bench, deps, install -----------------------------------------------------------
 
