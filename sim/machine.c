@@ -41,12 +41,21 @@ struct mthread {
 	uint32_t loop;
 	/* metrics */
 	int cgroup;			/* where it sits (for crediting CPU time) */
+	int sid;			/* the scheduler task group it is in */
+	int session;			/* its session's key (default: its process's pid) */
 	uint64_t credited;		/* exec already credited to cgroups */
 	uint64_t base_exec, base_wait, base_sw, base_pre, base_mig, activations;
 	uint64_t *lat;
 	size_t nlat, caplat;
 	uint64_t seen;			/* latency samples offered (nlat of them are kept) */
 	uint64_t lat_max;
+};
+
+/* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
+struct msession {
+	int key;		/* the caller's session number */
+	int nice;
+	int sid;		/* its task group, -1 until a thread needs it */
 };
 
 struct mcpu {
@@ -72,6 +81,16 @@ struct sim_machine {
 	struct sched_stats base_st;
 	uint64_t base_events;
 	size_t lat_keep;		/* latency samples kept per thread at most */
+	/*
+	 * Scheduler task group ids: cgroups get theirs in creation order, autogroups after, so
+	 * that the ids stay dense (sid_of_cg[cgroup id], -1 for a cgroup with no cpu css).
+	 */
+	int *sid_of_cg;
+	int nsid_of_cg;
+	int next_sid;
+	bool autogroup;
+	struct msession *sessions;
+	int nsessions;
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo, captodo;
 	int err;
@@ -390,22 +409,102 @@ static void tick_event(struct sim_engine *eng, struct sim_event *ev)
 
 /* ---------------- the cgroup model's notifications ---------------- */
 
+static int sid_of(const struct sim_machine *m, int cg)
+{
+	return cg >= 0 && cg < m->nsid_of_cg ? m->sid_of_cg[cg] : -1;
+}
+
 static int tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 {
 	struct cg_cpu_params p;
 	uint64_t w;
-	int err = cg_tg_params(m->h, cg, &p);
+	int err = cg_tg_params(m->h, cg, &p), sid;
 
 	if (err)
 		return err;
+	if (cg >= m->nsid_of_cg) {
+		int k = m->nsid_of_cg ? m->nsid_of_cg : 16, *a;
+
+		while (k <= cg)
+			k *= 2;
+		a = realloc(m->sid_of_cg, (size_t)k * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		for (int i = m->nsid_of_cg; i < k; i++)
+			a[i] = -1;
+		m->sid_of_cg = a;
+		m->nsid_of_cg = k;
+	}
+	sid = m->next_sid++;
 	w = p.shares ? p.shares : SCHED_NICE_0_WEIGHT;
-	return sched_tg_new(m->s, cg, parent, (uint32_t)umin(w, 262144), p.idle, now);
+	err = sched_tg_new(m->s, sid, sid_of(m, parent), (uint32_t)umin(w, 262144), p.idle, now);
+	if (!err)
+		m->sid_of_cg[cg] = sid;
+	return err;
+}
+
+/* The autogroup of session @key, created on first use. */
+static int session_sid(struct sim_machine *m, int key, uint64_t now)
+{
+	struct msession *ss = NULL;
+
+	for (int i = 0; i < m->nsessions; i++)
+		if (m->sessions[i].key == key)
+			ss = &m->sessions[i];
+	if (!ss) {
+		struct msession *a = realloc(m->sessions, (size_t)(m->nsessions + 1) * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		m->sessions = a;
+		ss = &a[m->nsessions++];
+		*ss = (struct msession){ key, 0, -1 };
+	}
+	if (ss->sid < 0) {
+		/* autogroup_create(): weight from the session's nice (sched_prio_to_weight) */
+		int sid = m->next_sid++, e;
+
+		e = sched_tg_new(m->s, sid, 0, sched_nice_weight(ss->nice), false, now);
+		if (e)
+			return e;
+		ss->sid = sid;
+	}
+	return ss->sid;
+}
+
+/*
+ * The task group a thread runs in: its cgroup's task group, or, with autogroup on, its
+ * session's autogroup when that is the root (task_wants_autogroup()).
+ */
+static int thread_sid(struct sim_machine *m, int tid, int session, uint64_t now)
+{
+	int cg = cg_thread_tg(m->h, tid);
+
+	if (m->autogroup && cg == 0)
+		return session_sid(m, session, now);
+	return sid_of(m, cg);
+}
+
+/* Put @t in the task group it belongs in now, if that changed. */
+static int retarget(struct sim_machine *m, struct mthread *t, uint64_t now)
+{
+	int sid = thread_sid(m, t->tid, t->session, now), e;
+
+	if (sid < 0)
+		return sid;
+	if (sid == t->sid)
+		return 0;
+	e = sched_thread_move(m->s, t->tid, sid, now);
+	if (!e)
+		t->sid = sid;
+	return e;
 }
 
 static struct mthread *thread_add(struct sim_machine *m, int tid, uint64_t now)
 {
 	struct mthread *t;
-	int tg = cg_thread_tg(m->h, tid);
+	int session = cg_thread_pid(m->h, tid);
+	int tg = thread_sid(m, tid, session, now);
 
 	if (grow_ptrs((void ***)&m->thr, &m->nthr, tid))
 		return NULL;
@@ -416,8 +515,10 @@ static struct mthread *thread_add(struct sim_machine *m, int tid, uint64_t now)
 	t->tid = tid;
 	t->alive = true;
 	t->cgroup = cg_thread_cgroup(m->h, tid);
+	t->session = session;
+	t->sid = tg;
 	sim_event_init(&t->ev, thread_event);
-	if (ensure_cg(m, t->cgroup) || sched_thread_new(m->s, tid, tg, 0, 0, now)) {
+	if (tg < 0 || ensure_cg(m, t->cgroup) || sched_thread_new(m->s, tid, tg, 0, 0, now)) {
 		free(t);
 		return NULL;
 	}
@@ -439,7 +540,9 @@ static void observe(void *ctx, const struct cg_event *ev)
 			err = tg_add(m, ev->cgroup, ev->parent_tg, now);
 		break;
 	case CG_EV_TG_DESTROYED:
-		err = sched_tg_free(m->s, ev->cgroup, now);
+		err = sched_tg_free(m->s, sid_of(m, ev->cgroup), now);
+		if (!err)
+			m->sid_of_cg[ev->cgroup] = -1;
 		break;
 	case CG_EV_THREAD_NEW:
 		if (!thread_add(m, ev->thread, now))
@@ -452,8 +555,8 @@ static void observe(void *ctx, const struct cg_event *ev)
 			t->cgroup = ev->cgroup;
 			err = ensure_cg(m, ev->cgroup);
 		}
-		if (!err && ev->old_tg != ev->new_tg)
-			err = sched_thread_move(m->s, ev->thread, ev->new_tg, now);
+		if (!err && t)
+			err = retarget(m, t, now);
 		break;
 	case CG_EV_THREAD_EXITED:
 		t = mt(m, ev->thread);
@@ -470,9 +573,9 @@ static void observe(void *ctx, const struct cg_event *ev)
 
 		err = cg_tg_params(m->h, ev->cgroup, &p);
 		if (!err)
-			err = sched_tg_set(m->s, ev->cgroup, (uint32_t)umin(p.shares ? p.shares : 1,
-									      262144),
-					   p.idle, now);
+			err = sched_tg_set(m->s, sid_of(m, ev->cgroup),
+					   (uint32_t)umin(p.shares ? p.shares : 1, 262144), p.idle,
+					   now);
 		break;
 	}
 	case CG_EV_THREADED:
@@ -535,6 +638,49 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 	t->lat[t->nlat++] = lat;
 }
 
+int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nice)
+{
+	struct mthread *t = mt(m, tid);
+	struct msession *ss = NULL;
+
+	if (!t || !t->alive)
+		return -ENOENT;
+	if (nice < SCHED_NICE_MIN || nice > SCHED_NICE_MAX)
+		return -EINVAL;
+	for (int i = 0; i < m->nsessions; i++)
+		if (m->sessions[i].key == session)
+			ss = &m->sessions[i];
+	if (!ss) {
+		struct msession *a = realloc(m->sessions, (size_t)(m->nsessions + 1) * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		m->sessions = a;
+		ss = &a[m->nsessions++];
+		*ss = (struct msession){ session, nice, -1 };
+	} else if (ss->nice != nice) {
+		if (ss->sid >= 0)
+			return -EBUSY;	/* autogroup_set_nice() after use is not modelled */
+		ss->nice = nice;
+	}
+	t->session = session;
+	return m->autogroup ? retarget(m, t, sim_now(&m->eng)) : 0;
+}
+
+int sim_machine_set_autogroup(struct sim_machine *m, bool on)
+{
+	m->autogroup = on;
+	for (int i = 0; i < m->nthr; i++) {
+		struct mthread *t = m->thr[i];
+		int e;
+
+		if (t && t->alive && (e = retarget(m, t, sim_now(&m->eng))))
+			return e;
+	}
+	sync(m);
+	return m->err;
+}
+
 void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep)
 {
 	m->lat_keep = keep ? keep : 1;
@@ -569,10 +715,18 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		sim_event_init(&m->cpu[c].ev, cpu_event);
 	}
 	sim_event_init(&m->tick_ev, tick_event);
-	/* the task groups that exist: parents have smaller ids (created first) */
+	/* the task groups that exist: parents have smaller ids (created first); root is 0 */
 	maxcg = cg_cgroup_max_id(h);
 	if (ensure_cg(m, maxcg))
 		goto fail;
+	m->sid_of_cg = malloc(16 * sizeof(*m->sid_of_cg));
+	if (!m->sid_of_cg)
+		goto fail;
+	m->nsid_of_cg = 16;
+	for (int i = 0; i < 16; i++)
+		m->sid_of_cg[i] = -1;
+	m->sid_of_cg[0] = 0;
+	m->next_sid = 1;
 	for (int cg = 1; cg < maxcg; cg++) {
 		if (!cg_cgroup_alive(h, cg) || !cg_is_tg(h, cg))
 			continue;
@@ -622,6 +776,8 @@ void sim_machine_free(struct sim_machine *m)
 	free(m->thr);
 	free(m->cpu);
 	free(m->cg_cpu);
+	free(m->sid_of_cg);
+	free(m->sessions);
 	free(m->todo);
 	sched_free(m->s);
 	free(m);

@@ -73,6 +73,19 @@ void sim_machine_free(struct sim_machine *m);
 int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec);
 
 /*
+ * sim_machine_set_autogroup() - sched_autogroup_enabled: threads whose task group is the root
+ * run in the hidden task group of their session (one per session, weight from the session's
+ * nice, 1024 by default), as kernel/sched/autogroup.c does. Threads move at once.
+ */
+int sim_machine_set_autogroup(struct sim_machine *m, bool on);
+/*
+ * sim_machine_set_session() - put thread @tid in session @session (any number; by default
+ * each thread is in its process's session, numbered by the pid) whose autogroup has nice
+ * @nice. A session's nice is fixed once its autogroup exists (-EBUSY).
+ */
+int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nice);
+
+/*
  * sim_machine_run_until() - process every event up to and including time @t; the clock then
  * reads @t. Cgroup operations may be made on the hierarchy between two calls: they happen at
  * the current time. Returns 0 or a negative errno.

@@ -22,6 +22,8 @@ struct rthread {
 	const struct scn_threads *grp;
 	int index;		/* 1-based within its thread entry */
 	int tid;
+	int session;		/* its autogroup session's key, and that session's nice */
+	int session_nice;
 	double ideal_ns;	/* ∫ ideal share dt over the window (share of capacity × ns) */
 };
 
@@ -239,6 +241,32 @@ static int apply_layout(struct runner *r)
 	return 0;
 }
 
+/*
+ * Sessions for autogroup: processes naming the same session share one, the others have one
+ * each (keyed by their pid); a session declared under sessions: gives its autogroup's nice.
+ */
+static void assign_sessions(struct runner *r)
+{
+	const struct scenario *sc = r->sc;
+
+	for (size_t i = 0; i < r->nt; i++) {
+		const struct scn_process *p = r->t[i].proc;
+
+		r->t[i].session = cg_thread_pid(r->h, r->t[i].tid);
+		r->t[i].session_nice = 0;
+		if (!p->session)
+			continue;
+		for (size_t k = 0; k < sc->nprocs; k++)	/* keyed by the first process naming it */
+			if (sc->procs[k].session && !strcmp(sc->procs[k].session, p->session)) {
+				r->t[i].session = -1 - (int)k;
+				break;
+			}
+		for (size_t k = 0; k < sc->nsessions; k++)
+			if (!strcmp(sc->sessions[k].name, p->session))
+				r->t[i].session_nice = sc->sessions[k].nice;
+	}
+}
+
 static int add_processes(struct runner *r)
 {
 	const struct scenario *sc = r->sc;
@@ -276,7 +304,7 @@ static int add_processes(struct runner *r)
 			const struct scn_threads *g = &p->threads[j];
 
 			for (int n = 1; n <= g->count; n++, tid++, k++) {
-				r->t[k] = (struct rthread){ p, g, n, (int)tid, 0 };
+				r->t[k] = (struct rthread){ .proc = p, .grp = g, .index = n, .tid = (int)tid };
 				if (!g->cgroup)
 					continue;
 				snprintf(num, sizeof(num), "%zu", tid);
@@ -293,6 +321,7 @@ static int add_processes(struct runner *r)
 		}
 	}
 	r->nt = k;
+	assign_sessions(r);
 	r->tid_max = cg_thread_max_id(r->h);
 	r->by_tid = malloc((size_t)r->tid_max * sizeof(*r->by_tid));
 	if (!r->by_tid)
@@ -350,15 +379,16 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 /* Recompute the ideal shares for the layout as it is now, over [now, @until). */
 static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 {
-	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, n = 0, e = 0;
+	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, *ag_key = NULL, n = 0, nag = 0, e = 0;
 	struct ideal_node *nodes = NULL;
 	double *share = NULL;
-	size_t cap = (size_t)maxcg + r->nt + 1;
+	size_t cap = (size_t)maxcg + 2 * r->nt + 1;
 
 	nodes = calloc(cap, sizeof(*nodes));
 	share = calloc(cap, sizeof(*share));
 	node_of = malloc((size_t)maxcg * sizeof(*node_of));
-	if (!nodes || !share || !node_of) {
+	ag_key = malloc((r->nt + 1) * sizeof(*ag_key));
+	if (!nodes || !share || !node_of || !ag_key) {
 		e = -ENOMEM;
 		goto out;
 	}
@@ -380,6 +410,27 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		}
 		n++;
 	}
+	/* with autogroup, one hidden group per session under the root, for its root threads */
+	int first_ag = n;
+
+	for (size_t i = 0; r->sc->autogroup && i < r->nt; i++) {
+		const struct rthread *t = &r->t[i];
+		bool seen = false;
+
+		if (!cg_thread_alive(r->h, t->tid) || cg_thread_tg(r->h, t->tid) != 0)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = r->t[j].session == t->session && cg_thread_alive(r->h, r->t[j].tid) &&
+			       cg_thread_tg(r->h, r->t[j].tid) == 0;
+		if (seen)
+			continue;
+		nodes[n].parent = 0;
+		nodes[n].weight = sched_nice_weight(t->session_nice);
+		nodes[n].cap = INFINITY;
+		ag_key[n - first_ag] = t->session;
+		n++;
+	}
+	nag = n - first_ag;
 	for (size_t i = 0; i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];
 		int tg;
@@ -388,6 +439,9 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 			continue;
 		tg = cg_thread_tg(r->h, t->tid);
 		nodes[n].parent = node_of[tg];
+		for (int a = 0; r->sc->autogroup && tg == 0 && a < nag; a++)
+			if (ag_key[a] == t->session)
+				nodes[n].parent = first_ag + a;
 		nodes[n].thread = true;
 		nodes[n].weight = t->grp->spec.policy == SCHED_THREAD_IDLE
 				  ? SCHED_WEIGHT_IDLEPRIO
@@ -408,6 +462,7 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		for (int cg = 0; cg < maxcg; cg++)
 			if (node_of[cg] >= 0)
 				k++;
+		k += nag;
 		for (size_t i = 0; i < r->nt; i++) {
 			const struct rthread *t = &r->t[i];
 
@@ -424,6 +479,7 @@ out:
 	free(nodes);
 	free(share);
 	free(node_of);
+	free(ag_key);
 	return e;
 }
 
@@ -537,6 +593,25 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 	if (out)
 		out[strcspn(out, "\n")] = '\0';
 	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup("") };
+	return 0;
+}
+
+static int set_sessions(struct runner *r)
+{
+	for (size_t i = 0; i < r->nt; i++) {
+		int e = sim_machine_set_session(r->m, r->t[i].tid, r->t[i].session,
+						r->t[i].session_nice);
+
+		if (e)
+			return fail(r, r->t[i].proc->pos, "process '%s': cannot set its session (%s)",
+				    r->t[i].proc->name, cg_errno_name(-e));
+	}
+	if (r->sc->autogroup) {
+		int e = sim_machine_set_autogroup(r->m, true);
+
+		if (e)
+			return fail(r, (struct scn_pos){ 0, 0 }, "autogroup: %s", cg_errno_name(-e));
+	}
 	return 0;
 }
 
@@ -829,7 +904,8 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 		e = -ENOMEM;
 		goto out;
 	}
-	if ((e = grow_cg(&r)) || (e = set_threads(&r)) || (e = simulate(&r, res, timing)))
+	if ((e = grow_cg(&r)) || (e = set_sessions(&r)) || (e = set_threads(&r)) ||
+	    (e = simulate(&r, res, timing)))
 		goto out;
 out:
 	return runner_end(&r, res, e, out);

@@ -491,8 +491,8 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 /* ---------------- sections ---------------- */
 
 static const char *const top_keys[] = { "name", "description", "seed", "duration", "warmup",
-	"interval", "machine", "semantics", "scheduler", "cgroups", "processes", "timeline",
-	"variants", "expect", NULL };
+	"interval", "machine", "semantics", "scheduler", "cgroups", "sessions", "processes",
+	"timeline", "variants", "expect", NULL };
 
 static bool read_name(struct rd *r, const struct yn *n, const char *what, char **out)
 {
@@ -531,9 +531,6 @@ static bool read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *
 	if ((v = yn_get(m, "autogroup"))) {
 		if (!parse_bool(r, v, "machine.autogroup", autogroup))
 			return false;
-		if (*autogroup)
-			return bad(r, v, "machine.autogroup: autogroup is not modelled yet (issue 5); "
-				   "only false is accepted");
 	}
 	return true;
 }
@@ -965,7 +962,7 @@ static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t
 
 static bool read_processes(struct rd *r, const struct yn *m, int cpus)
 {
-	static const char *const keys[] = { "cgroup", "threads", NULL };
+	static const char *const keys[] = { "cgroup", "session", "threads", NULL };
 	struct scenario *sc = r->sc;
 
 	if (!want(r, m, YN_MAP, "processes"))
@@ -994,6 +991,8 @@ static bool read_processes(struct rd *r, const struct yn *m, int cpus)
 			if (!(p->cgroup = xstrdup(r, body, "")))
 				return false;
 		}
+		if ((v = yn_get(body, "session")) && !read_name(r, v, "session", &p->session))
+			return false;
 		if (!(th = yn_get(body, "threads")))
 			return bad(r, body, "process '%s' needs threads", p->name);
 		if (!want(r, th, YN_MAP, "threads"))
@@ -1017,6 +1016,36 @@ static bool read_processes(struct rd *r, const struct yn *m, int cpus)
 				return bad(r, th->keys[j], "more than %d threads in all",
 					   SCN_MAX_THREADS);
 			sc->total_threads += t->count;
+		}
+	}
+	return true;
+}
+
+/* sessions: { NAME: { nice: N } }: the nice value of each session's autogroup. */
+static bool read_sessions(struct rd *r, const struct yn *m)
+{
+	static const char *const keys[] = { "nice", NULL };
+	struct scenario *sc = r->sc;
+
+	if (!want(r, m, YN_MAP, "sessions"))
+		return false;
+	sc->sessions = calloc(m->n ? m->n : 1, sizeof(*sc->sessions));
+	if (!sc->sessions)
+		return bad(r, m, "out of memory");
+	for (size_t i = 0; i < m->n; i++) {
+		struct scn_session *ss = &sc->sessions[sc->nsessions++];
+		const struct yn *v;
+		long long x;
+
+		if (!read_name(r, m->keys[i], "a session name", &ss->name))
+			return false;
+		if (!want(r, m->kids[i], YN_MAP, "a session") ||
+		    !known_keys(r, m->kids[i], keys, "a session"))
+			return false;
+		if ((v = yn_get(m->kids[i], "nice"))) {
+			if (!parse_int(r, v, "nice", SCHED_NICE_MIN, SCHED_NICE_MAX, &x))
+				return false;
+			ss->nice = (int)x;
 		}
 	}
 	return true;
@@ -1365,6 +1394,8 @@ static bool read_all(struct rd *r, struct yn *root)
 		return false;
 	if ((v = yn_get(root, "cgroups")) && !read_cgroups(r, v))
 		return false;
+	if ((v = yn_get(root, "sessions")) && !read_sessions(r, v))
+		return false;
 	if (!(v = yn_get(root, "processes")))
 		return bad(r, root, "a scenario needs processes (at least one thread to run)");
 	if (!read_processes(r, v, cpus))
@@ -1468,8 +1499,12 @@ void scn_free(struct scenario *sc)
 		free(sc->procs[i].threads);
 		free(sc->procs[i].name);
 		free(sc->procs[i].cgroup);
+		free(sc->procs[i].session);
 	}
 	free(sc->procs);
+	for (size_t i = 0; i < sc->nsessions; i++)
+		free(sc->sessions[i].name);
+	free(sc->sessions);
 	for (size_t i = 0; i < sc->ntimeline; i++)
 		free(sc->timeline[i].op);
 	free(sc->timeline);

@@ -59,10 +59,17 @@ struct scn_threads {
 struct scn_process {
 	char *name;
 	char *cgroup;		/* "" for the root */
+	char *session;		/* NULL: a session of its own */
 	struct scn_threads *threads;
 	size_t nthreads;
 	struct scn_pos pos;
 	struct scn_pos cgroup_pos;
+};
+
+/* An autogroup session's settings (sessions:). */
+struct scn_session {
+	char *name;
+	int nice;
 };
 
 struct scn_event {
@@ -129,6 +136,8 @@ struct scenario {
 	size_t ncgroups;
 	struct scn_process *procs;
 	size_t nprocs;
+	struct scn_session *sessions;
+	size_t nsessions;
 	struct scn_event *timeline;
 	size_t ntimeline;
 	struct scn_variant *variants;	/* declared variants, base excluded */

@@ -254,3 +254,51 @@ static void group_goes_away(enum sched_policy pol)
 
 Test(sched_machine, group_goes_away_eevdf) { group_goes_away(SCHED_POLICY_EEVDF); }
 Test(sched_machine, group_goes_away_cfs) { group_goes_away(SCHED_POLICY_CFS); }
+
+/*
+ * Autogroup (kernel/sched/autogroup.c): threads whose task group is the root run in their
+ * session's hidden group of weight 1024. On one CPU, process A with 3 busy threads and process B
+ * with 1, both in the root: without autogroup 4 equal entities, A 75 %, B 25 %; with it, one
+ * autogroup each (their own sessions), A 50 %, B 50 % (each A thread 16.7 %); when B joins A's
+ * session, all four share one autogroup: 75 / 25 again. Threads in a cgroup with a cpu task
+ * group are not autogrouped: C in group G (weight 100) next to A and B's autogroups: 1/3 each.
+ */
+static void autogroup(enum sched_policy pol)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	int a, b, c;
+
+	stt_cgroup(h, "G", 100);
+	a = stt_proc(h, "a", 3, NULL);
+	b = stt_proc(h, "b", 1, NULL);
+	c = stt_proc(h, "c", 1, "G");
+	m = stt_machine(h, pol, 1, 1, true, true);
+	cr_assert_eq(sim_machine_set_autogroup(m, true), 0);
+	stt_busy_n(m, a, 3);
+	stt_busy(m, b, 0);
+	stt_busy(m, c, 0);
+	stt_run(m, STT_SEC / 2, 3 * STT_SEC);
+	cr_expect(fabs(stt_share(stt_cpu(m, a) + stt_cpu(m, a + 1) + stt_cpu(m, a + 2), 1,
+				 3 * STT_SEC) - 1.0 / 3) < 0.01, "[%s] a's autogroup", sched_policy_name(pol));
+	cr_expect(fabs(stt_share(stt_cpu(m, b), 1, 3 * STT_SEC) - 1.0 / 3) < 0.01,
+		  "[%s] b's autogroup %.4f", sched_policy_name(pol),
+		  stt_share(stt_cpu(m, b), 1, 3 * STT_SEC));
+	cr_expect(fabs(stt_share(stt_cpu(m, c), 1, 3 * STT_SEC) - 1.0 / 3) < 0.01,
+		  "[%s] G", sched_policy_name(pol));
+	/* b joins a's session: one autogroup of 4 threads against G */
+	cr_assert_eq(sim_machine_set_session(m, b, a, 0), 0);
+	cr_assert_eq(sim_machine_run_until(m, sim_machine_now(m) + STT_SEC / 2), 0);
+	sim_machine_reset_metrics(m);
+	cr_assert_eq(sim_machine_run_until(m, sim_machine_now(m) + 3 * STT_SEC), 0);
+	cr_expect(fabs(stt_share(stt_cpu(m, b), 1, 3 * STT_SEC) - 0.125) < 0.01,
+		  "[%s] b in a's session %.4f, want 0.125", sched_policy_name(pol),
+		  stt_share(stt_cpu(m, b), 1, 3 * STT_SEC));
+	cr_expect(fabs(stt_share(stt_cpu(m, c), 1, 3 * STT_SEC) - 0.5) < 0.01,
+		  "[%s] G %.4f, want 0.5", sched_policy_name(pol),
+		  stt_share(stt_cpu(m, c), 1, 3 * STT_SEC));
+	stt_end();
+}
+
+Test(sched_machine, autogroup_eevdf) { autogroup(SCHED_POLICY_EEVDF); }
+Test(sched_machine, autogroup_cfs) { autogroup(SCHED_POLICY_CFS); }
