@@ -75,7 +75,8 @@ struct sim_machine {
 	struct mthread **thr;
 	int nthr;
 	struct sim_event tick_ev;
-	uint64_t *cg_cpu;		/* CPU time credited per cgroup id (own threads only) */
+	uint64_t *cg_cpu;		/* CPU time credited per cgroup id in the window (own threads) */
+	uint64_t *cg_total;		/* the same since the start (cpu.stat) */
 	int ncg;
 	uint64_t window_start;
 	struct sched_stats base_st;
@@ -138,6 +139,11 @@ static int ensure_cg(struct sim_machine *m, int id)
 		return -ENOMEM;
 	memset(p + m->ncg, 0, (size_t)(k - m->ncg) * sizeof(*p));
 	m->cg_cpu = p;
+	p = realloc(m->cg_total, (size_t)k * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + m->ncg, 0, (size_t)(k - m->ncg) * sizeof(*p));
+	m->cg_total = p;
 	m->ncg = k;
 	return 0;
 }
@@ -147,8 +153,10 @@ static void credit(struct sim_machine *m, struct mthread *t)
 {
 	uint64_t exec = sched_thread_exec(m->s, t->tid, sim_now(&m->eng));
 
-	if (t->cgroup >= 0 && t->cgroup < m->ncg && exec > t->credited)
+	if (t->cgroup >= 0 && t->cgroup < m->ncg && exec > t->credited) {
 		m->cg_cpu[t->cgroup] += exec - t->credited;
+		m->cg_total[t->cgroup] += exec - t->credited;
+	}
 	t->credited = exec;
 }
 
@@ -686,6 +694,8 @@ void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep)
 	m->lat_keep = keep ? keep : 1;
 }
 
+static void stat_provider(void *ctx, int cgroup, struct cg_cpu_stat *out);
+
 struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hier *h,
 				    uint64_t seed, int *err)
 {
@@ -744,6 +754,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		}
 	}
 	cg_set_observer(h, observe, m);
+	cg_set_stat_provider(h, stat_provider, m);
 	return m;
 fail:
 	sim_machine_free(m);
@@ -758,8 +769,10 @@ void sim_machine_free(struct sim_machine *m)
 {
 	if (!m)
 		return;
-	if (m->h)
+	if (m->h) {
 		cg_set_observer(m->h, NULL, NULL);
+		cg_set_stat_provider(m->h, NULL, NULL);
+	}
 	/* the engine marks its pending events idle: release it while they still exist */
 	sim_engine_release(&m->eng);
 	for (int i = 0; i < m->nthr; i++) {
@@ -776,6 +789,7 @@ void sim_machine_free(struct sim_machine *m)
 	free(m->thr);
 	free(m->cpu);
 	free(m->cg_cpu);
+	free(m->cg_total);
 	free(m->sid_of_cg);
 	free(m->sessions);
 	free(m->todo);
@@ -922,7 +936,8 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	return 0;
 }
 
-uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup)
+/* CPU time of @cgroup and its descendants: what @acc credits, plus what is not credited yet. */
+static uint64_t subtree_cpu(const struct sim_machine *m, const uint64_t *acc, int cgroup)
 {
 	uint64_t sum = 0, now = sim_now(&m->eng);
 
@@ -933,7 +948,7 @@ uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup)
 		while (a >= 0 && a != cgroup)
 			a = cg_cgroup_parent(m->h, a);
 		if (a == cgroup)
-			sum += m->cg_cpu[cg];
+			sum += acc[cg];
 	}
 	for (int i = 0; i < m->nthr; i++) {
 		const struct mthread *t = m->thr[i];
@@ -951,6 +966,22 @@ uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup)
 		}
 	}
 	return sum;
+}
+
+uint64_t sim_machine_cgroup_cpu(const struct sim_machine *m, int cgroup)
+{
+	return subtree_cpu(m, m->cg_cpu, cgroup);
+}
+
+/* cpu.stat: usage since the start, all of it user time (the model has no system time). */
+static void stat_provider(void *ctx, int cgroup, struct cg_cpu_stat *out)
+{
+	const struct sim_machine *m = ctx;
+	uint64_t us = subtree_cpu(m, m->cg_total, cgroup) / 1000;
+
+	memset(out, 0, sizeof(*out));
+	out->usage_usec = us;
+	out->user_usec = us;
 }
 
 int sim_machine_cgroup_cpu_all(const struct sim_machine *m, uint64_t *out, int n)
