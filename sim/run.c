@@ -13,6 +13,8 @@
 #include "sim/ideal.h"
 #include "sim/run.h"
 
+#define NOPOS ((struct scn_pos){ .line = 0 })
+
 /* Items in the time series (groups + threads) times samples, at most: 32 MB of counters. */
 #define SERIES_MAX_CELLS	(4u << 20)
 #define SERIES_MAX_THREADS	256
@@ -56,7 +58,9 @@ static int fail(struct runner *r, struct scn_pos pos, const char *fmt, ...)
 
 	if (!r->errlen)
 		return -EINVAL;
-	if (pos.line)
+	if (pos.origin)
+		k = snprintf(r->err, r->errlen, "%s: error: ", pos.origin);
+	else if (pos.line)
 		k = snprintf(r->err, r->errlen, "%s:%d:%d: error: ", r->sc->file, pos.line, pos.col);
 	else
 		k = snprintf(r->err, r->errlen, "%s: error: ", r->sc->file);
@@ -65,6 +69,7 @@ static int fail(struct runner *r, struct scn_pos pos, const char *fmt, ...)
 		vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
 		va_end(ap);
 	}
+	scn_one_line(r->err, r->errlen);
 	return -EINVAL;
 }
 
@@ -96,6 +101,15 @@ static const char *why(struct runner *r, const char *path, const char *file, int
 	char type[64];
 
 	cg_type(r->h, path, type, sizeof(type));
+	if (r->sc->semantics == CG_SEM_RFC2017) {
+		/* the February 2017 proposal's own rules (kernel-semantics.md §2) */
+		if (!strcmp(file, "cgroup.threads") && e == EBUSY)
+			return "thread mode can be enabled only in a cgroup with no children and no "
+			       "controllers enabled";
+		if (!strcmp(file, "cgroup.procs") && e == EINVAL)
+			return "under rfc2017 a whole process can be placed only at its thread root, "
+			       "not in a threaded member";
+	}
 	if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
 	    !strcmp(file, "tasks")) {
 		switch (e) {
@@ -274,7 +288,7 @@ static int add_processes(struct runner *r)
 
 	r->t = calloc((size_t)sc->total_threads ? (size_t)sc->total_threads : 1, sizeof(*r->t));
 	if (!r->t)
-		return fail(r, (struct scn_pos){ 0, 0 }, "out of memory");
+		return fail(r, NOPOS, "out of memory");
 	for (size_t i = 0; i < sc->nprocs; i++) {
 		const struct scn_process *p = &sc->procs[i];
 		int total = 0, pid, e;
@@ -325,7 +339,7 @@ static int add_processes(struct runner *r)
 	r->tid_max = cg_thread_max_id(r->h);
 	r->by_tid = malloc((size_t)r->tid_max * sizeof(*r->by_tid));
 	if (!r->by_tid)
-		return fail(r, (struct scn_pos){ 0, 0 }, "out of memory");
+		return fail(r, NOPOS, "out of memory");
 	for (int i = 0; i < r->tid_max; i++)
 		r->by_tid[i] = -1;
 	for (size_t i = 0; i < r->nt; i++)
@@ -610,7 +624,7 @@ static int set_sessions(struct runner *r)
 		int e = sim_machine_set_autogroup(r->m, true);
 
 		if (e)
-			return fail(r, (struct scn_pos){ 0, 0 }, "autogroup: %s", cg_errno_name(-e));
+			return fail(r, NOPOS, "autogroup: %s", cg_errno_name(-e));
 	}
 	return 0;
 }
@@ -777,10 +791,10 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 		ev++;
 	}
 	if ((e = sim_machine_run_until(r->m, start)))
-		return fail(r, (struct scn_pos){ 0, 0 }, "run failed (%s)", cg_errno_name(-e));
+		return fail(r, NOPOS, "run failed (%s)", cg_errno_name(-e));
 	sim_machine_reset_metrics(r->m);
 	if ((e = list_groups(r, res)) || (e = grow_cg(r)))
-		return fail(r, (struct scn_pos){ 0, 0 }, "out of memory");
+		return fail(r, NOPOS, "out of memory");
 	/* the time series: shrink to what memory allows */
 	res->interval = sc->interval;
 	res->series_threads = r->nt <= SERIES_MAX_THREADS ? r->nt : 0;
@@ -790,7 +804,7 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 	res->nsamples = (size_t)((end - start) / res->interval);
 	res->series = calloc(res->nsamples * items + 1, sizeof(*res->series));
 	if (!res->series)
-		return fail(r, (struct scn_pos){ 0, 0 }, "out of memory");
+		return fail(r, NOPOS, "out of memory");
 	r->ideal_from = start;
 	e = ideal_now(r, start, ev < sc->ntimeline && sc->timeline[ev].at < end
 				? sc->timeline[ev].at : end);
@@ -802,7 +816,7 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 		if (t > end)
 			t = end;
 		if ((e = sim_machine_run_until(r->m, t)))
-			return fail(r, (struct scn_pos){ 0, 0 }, "run failed (%s)",
+			return fail(r, NOPOS, "run failed (%s)",
 				    cg_errno_name(-e));
 		if (t == next_sample && row < res->nsamples) {
 			sample(r, res, &res->series[row * items]);
@@ -824,7 +838,7 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 			break;
 	}
 	if (e)
-		return fail(r, (struct scn_pos){ 0, 0 }, "ideal shares: %s", cg_errno_name(-e));
+		return fail(r, NOPOS, "ideal shares: %s", cg_errno_name(-e));
 	ideal_accrue(r, end);
 	/* operations after the end are not run */
 	res->measured_ns = end - start;
@@ -834,7 +848,7 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 			res->series[k * items + j] -= res->series[(k - 1) * items + j];
 	if (timing)
 		res->wall_ns = (uint64_t)(ns_now() - t0);
-	return measure(r, res) ? fail(r, (struct scn_pos){ 0, 0 }, "out of memory") : 0;
+	return measure(r, res) ? fail(r, NOPOS, "out of memory") : 0;
 }
 
 /* Free what the run held; hand over @res or free it with a message for -ENOMEM. */
@@ -856,6 +870,39 @@ static int runner_end(struct runner *r, struct run_result *res, int e, struct ru
 	}
 	*out = res;
 	return 0;
+}
+
+/*
+ * Run every timeline operation against a scratch copy of the layout, in order, so that a
+ * malformed one is a load error whenever it would come (even after the end of the run).
+ */
+static int validate_timeline(const struct scenario *sc, char *err, size_t errlen)
+{
+	struct runner v = { .sc = sc, .err = err, .errlen = errlen };
+	struct run_result scratch = { .sc = sc };
+	int e = 0;
+
+	if (!sc->ntimeline)
+		return 0;
+	v.h = cg_hier_new(sc->semantics);
+	if (!v.h)
+		return -ENOMEM;
+	/* a layout error is reported by the real run, after this */
+	if (apply_layout(&v) || add_processes(&v)) {
+		if (errlen)
+			err[0] = '\0';
+		goto out;
+	}
+	for (size_t i = 0; i < sc->ntimeline && !e; i++)
+		e = run_op(&v, &scratch, &sc->timeline[i]);
+out:
+	for (size_t i = 0; i < scratch.nops; i++)
+		free(scratch.ops[i].result);
+	free(scratch.ops);
+	cg_hier_free(v.h);
+	free(v.t);
+	free(v.by_tid);
+	return e;
 }
 
 int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
@@ -884,14 +931,15 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 		e = -ENOMEM;
 		goto out;
 	}
-	if ((e = apply_layout(&r)) || (e = add_processes(&r)))
+	if ((e = apply_layout(&r)) || (e = add_processes(&r)) ||
+	    (e = validate_timeline(sc, err, errlen)))
 		goto out;
 	{
 		int me = 0;
 
 		r.m = sim_machine_new(&sc->sched, r.h, sc->seed, &me);
 		if (!r.m) {
-			e = fail(&r, (struct scn_pos){ 0, 0 }, "cannot start the machine (%s)",
+			e = fail(&r, NOPOS, "cannot start the machine (%s)",
 				 cg_errno_name(-me));
 			goto out;
 		}
@@ -931,7 +979,8 @@ int run_ideal(const struct scenario *sc, struct run_result **out, char *err, siz
 		e = -ENOMEM;
 		goto out;
 	}
-	if ((e = apply_layout(&r)) || (e = add_processes(&r)))
+	if ((e = apply_layout(&r)) || (e = add_processes(&r)) ||
+	    (e = validate_timeline(sc, err, errlen)))
 		goto out;
 	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
 	res->threads = calloc(r.nt ? r.nt : 1, sizeof(*res->threads));

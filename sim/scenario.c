@@ -47,7 +47,31 @@ static bool bad(struct rd *r, const struct yn *n, const char *fmt, ...)
 		vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
 		va_end(ap);
 	}
+	scn_one_line(r->err, r->errlen);
 	return false;
+}
+
+void scn_one_line(char *msg, size_t len)
+{
+	/* a value quoted in a message may hold line breaks: write them as \n so that the message
+	 * stays one line */
+	size_t n = strlen(msg);
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		if (c >= 0x20 && c != 0x7f)
+			continue;
+		if (n + 2 > len) {
+			msg[i] = '?';
+			continue;
+		}
+		memmove(msg + i + 2, msg + i + 1, n - i);
+		msg[i] = '\\';
+		msg[i + 1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '?';
+		n++;
+		i++;
+	}
 }
 
 static char *xstrdup(struct rd *r, const struct yn *n, const char *s)
@@ -61,7 +85,15 @@ static char *xstrdup(struct rd *r, const struct yn *n, const char *s)
 
 static struct scn_pos pos_of(const struct yn *n)
 {
-	return (struct scn_pos){ n ? n->line : 0, n ? n->col : 0 };
+	return (struct scn_pos){ n ? n->line : 0, n ? n->col : 0, n ? n->origin : NULL };
+}
+
+/* Where a key's value came from: the value's own place when an override put it there. */
+static struct scn_pos pos_kv(const struct yn *key, const struct yn *val)
+{
+	if (val && (val->origin || val->line != key->line))
+		return pos_of(val);
+	return pos_of(key);
 }
 
 /* ---------------- shapes ---------------- */
@@ -108,6 +140,9 @@ static bool parse_bool(struct rd *r, const struct yn *n, const char *what, bool 
 {
 	if (!scalar(r, n, what))
 		return false;
+	if (n->quoted)
+		return bad(r, n, "%s must be an unquoted true or false, not the string \"%s\"", what,
+			   n->str);
 	if (!n->quoted && (!strcmp(n->str, "true") || !strcmp(n->str, "yes") ||
 			   !strcmp(n->str, "on"))) {
 		*out = true;
@@ -129,6 +164,9 @@ static bool parse_int(struct rd *r, const struct yn *n, const char *what, long l
 
 	if (!scalar(r, n, what))
 		return false;
+	if (n->quoted)
+		return bad(r, n, "%s must be an unquoted integer from %lld to %lld, not the string "
+			   "\"%s\"", what, lo, hi, n->str);
 	errno = 0;
 	v = strtoll(n->str, &end, 10);
 	if (n->quoted || !*n->str || *end || errno == ERANGE)
@@ -147,6 +185,9 @@ static bool parse_u64(struct rd *r, const struct yn *n, const char *what, uint64
 
 	if (!scalar(r, n, what))
 		return false;
+	if (n->quoted)
+		return bad(r, n, "%s must be an unquoted integer, not the string \"%s\"", what,
+			   n->str);
 	errno = 0;
 	v = strtoull(n->str, &end, 10);
 	if (n->quoted || !*n->str || *end || errno == ERANGE || n->str[0] == '-')
@@ -201,6 +242,8 @@ static bool parse_time(struct rd *r, const struct yn *n, const char *what, uint6
 	if (!scalar(r, n, what))
 		return false;
 	e = scn_parse_time(n->str, &v);
+	if (e == -EINVAL && n->str[strspn(n->str, " ")] == '-')
+		e = -ERANGE;	/* a negative time: say what the range is */
 	if (e == -EINVAL)
 		return bad(r, n, "%s must be a time with a unit (ns, us, ms or s), e.g. 10ms, "
 			   "not '%s'", what, n->str);
@@ -445,12 +488,12 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 		size_t len = dot ? (size_t)(dot - lastkey) : strlen(lastkey);
 		bool last = !dot;
 		char *name = strndup(lastkey, len);
-		struct yn *key = name ? yn_new_scalar(name, val->line, val->col) : NULL;
+		struct yn *key = name ? yn_new_scalar(name, at->line, at->col) : NULL;
 		struct yn *child = NULL;
 
 		free(name);
 		if (key)
-			key->origin = val->origin;
+			key->origin = at->origin;
 		if (!last) {
 			child = calloc(1, sizeof(*child));
 			if (child) {
@@ -472,10 +515,10 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 		lastkey = (char *)dot + 1;
 		if (cgroups) {
 			/* the rest is one file name */
-			struct yn *fkey = yn_new_scalar(lastkey, val->line, val->col);
+			struct yn *fkey = yn_new_scalar(lastkey, at->line, at->col);
 
 			if (fkey)
-				fkey->origin = val->origin;
+				fkey->origin = at->origin;
 			if (!fkey || map_add(parent, fkey, val)) {
 				yn_free(fkey);
 				yn_free(val);
@@ -716,7 +759,7 @@ static bool read_cgroups(struct rd *r, const struct yn *m)
 			struct scn_write *w = &cg->writes[cg->nwrites++];
 			const struct yn *v = files->kids[j];
 
-			w->pos = pos_of(files->keys[j]);
+			w->pos = pos_kv(files->keys[j], v);
 			if (!(w->file = xstrdup(r, files->keys[j], files->keys[j]->str)))
 				return false;
 			if (strchr(w->file, '/'))
@@ -967,6 +1010,8 @@ static bool read_processes(struct rd *r, const struct yn *m, int cpus)
 
 	if (!want(r, m, YN_MAP, "processes"))
 		return false;
+	if (!m->n)
+		return bad(r, m, "a scenario needs processes (at least one thread to run)");
 	sc->procs = calloc(m->n ? m->n : 1, sizeof(*sc->procs));
 	if (!sc->procs)
 		return bad(r, m, "out of memory");
@@ -1159,7 +1204,9 @@ static bool read_expect(struct rd *r, const struct yn *s)
 				continue;
 			if (!strcmp(key, "group") || !strcmp(key, "process") ||
 			    !strcmp(key, "thread")) {
-				targets++;
+				if (targets++)
+					return bad(r, n->keys[k], "an expect entry names at most one "
+						   "of group, process, thread");
 				e->target = key[0] == 'g' ? SCN_T_GROUP
 					    : key[0] == 'p' ? SCN_T_PROCESS : SCN_T_THREAD;
 				if (!scalar(r, n->kids[k], key))
@@ -1411,8 +1458,10 @@ static bool read_all(struct rd *r, struct yn *root)
 
 /* Apply the variant's set: entries and the --set overrides to the tree. */
 static bool apply_overrides(struct rd *r, struct yn *root, const char *variant,
-			    const char *const *sets, size_t nsets, char **origins)
+			    const char *const *sets, size_t nsets)
 {
+	char **origins = r->sc->origins;
+
 	if (variant && strcmp(variant, "base")) {
 		const struct yn *vs = yn_get(root, "variants"), *body, *set;
 
@@ -1452,6 +1501,7 @@ static bool apply_overrides(struct rd *r, struct yn *root, const char *variant,
 		origins[i] = malloc(strlen(sets[i]) + 8);
 		if (!origins[i])
 			return bad(r, NULL, "out of memory");
+		r->sc->norigins = i + 1;
 		sprintf(origins[i], "--set %s", sets[i]);
 		at.origin = origins[i];
 		if (!eq || eq == sets[i])
@@ -1518,6 +1568,9 @@ void scn_free(struct scenario *sc)
 		free(sc->expect[i].name);
 	}
 	free(sc->expect);
+	for (size_t i = 0; i < sc->norigins; i++)
+		free(sc->origins[i]);
+	free(sc->origins);
 	free(sc->file);
 	free(sc->name);
 	free(sc->description);
@@ -1583,7 +1636,7 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 			  const char *const *sets, size_t nsets, char *err, size_t errlen)
 {
 	struct rd r = { .file = path, .err = err, .errlen = errlen };
-	char *buf = NULL, **origins = NULL;
+	char *buf = NULL;
 	size_t len;
 	struct yn *root;
 	struct scenario *sc = NULL;
@@ -1603,15 +1656,15 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 	free(buf);
 	if (!root)
 		return NULL;
-	origins = calloc(nsets ? nsets : 1, sizeof(*origins));
 	sc = calloc(1, sizeof(*sc));
-	if (!origins || !sc) {
+	if (sc)
+		sc->origins = calloc(nsets ? nsets : 1, sizeof(*sc->origins));
+	if (!sc || !sc->origins) {
 		snprintf(err, errlen, "cgsim: out of memory");
 		ok = false;
 	} else {
 		r.sc = sc;
-		ok = apply_overrides(&r, root, variant, sets, nsets, origins) &&
-		     read_all(&r, root);
+		ok = apply_overrides(&r, root, variant, sets, nsets) && read_all(&r, root);
 		if (ok) {
 			sc->file = strdup(path);
 			sc->variant = strdup(variant ? variant : "base");
@@ -1622,9 +1675,6 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 		}
 	}
 	yn_free(root);
-	for (size_t i = 0; origins && i < nsets; i++)
-		free(origins[i]);
-	free(origins);
 	if (!ok) {
 		scn_free(sc);
 		return NULL;

@@ -24,10 +24,11 @@
 #define SCN_MAX_TIMELINE	100000
 #define SCN_MAX_DURATION_NS	(1000000ull * 1000000000ull)	/* 10^6 s of simulated time */
 
-/* Where something came from, for messages. */
+/* Where something came from, for messages: a place in the file, or a command-line option. */
 struct scn_pos {
 	int line;
 	int col;
+	const char *origin;	/* "--set KEY=VALUE" when an override gave it; owned by the scenario */
 };
 
 /* One write of a `cgroups:` entry, in file order. */
@@ -145,6 +146,8 @@ struct scenario {
 	struct scn_expect *expect;
 	size_t nexpect;
 	int total_threads;
+	char **origins;		/* the strings scn_pos.origin points to */
+	size_t norigins;
 };
 
 /*
@@ -156,6 +159,9 @@ struct scenario {
 struct scenario *scn_load(const char *path, const char *text, const char *variant,
 			  const char *const *sets, size_t nsets, char *err, size_t errlen);
 void scn_free(struct scenario *sc);
+
+/* scn_one_line() - escape line breaks and control characters in @msg (size @len) in place. */
+void scn_one_line(char *msg, size_t len);
 
 /* scn_parse_time() - "10s", "1.5ms", "250us", "100ns" (or "0") to ns; -EINVAL / -ERANGE. */
 int scn_parse_time(const char *s, uint64_t *ns);

@@ -169,9 +169,10 @@ static bool open_node(struct builder *b, struct yn *n)
 	return true;
 }
 
+/* Only untagged nodes: a tag (even !!int) would make a value's type differ from its text. */
 static bool plain_tag(const yaml_char_t *tag)
 {
-	return !tag || !strncmp((const char *)tag, "tag:yaml.org,2002:", 18);
+	return !tag;
 }
 
 static void event(struct builder *b, const yaml_event_t *ev)
@@ -295,12 +296,29 @@ struct yn *yn_parse(const char *fname, const char *text, size_t len, char *err, 
 
 		if (!yaml_parser_parse(&p, &ev)) {
 			char msg[512];
+			int line = (int)p.problem_mark.line + 1, col = (int)p.problem_mark.column + 1;
 
 			snprintf(msg, sizeof(msg), "YAML syntax: %s%s%s",
 				 p.problem ? p.problem : "malformed input",
 				 p.context ? " " : "", p.context ? p.context : "");
-			fail_at(&b, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1,
-				msg);
+			if (p.error == YAML_READER_ERROR) {
+				/* the reader gives a byte offset, not a mark: point at the start of
+				 * the broken UTF-8 sequence */
+				size_t at = p.problem_offset < len ? p.problem_offset : len;
+
+				while (at && ((unsigned char)text[at - 1] & 0xc0) == 0x80)
+					at--;
+				if (at && (unsigned char)text[at - 1] >= 0xc0)
+					at--;
+				line = 1;
+				col = 1;
+				for (size_t i = 0; i < at; i++, col++)
+					if (text[i] == '\n') {
+						line++;
+						col = 0;
+					}
+			}
+			fail_at(&b, line, col, msg);
 			break;
 		}
 		event(&b, &ev);
