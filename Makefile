@@ -14,7 +14,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-bad fuzz demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-bad check-cli fuzz demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -102,7 +102,7 @@ test: deps
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
 
-check: check-unit check-cases check-scenarios check-bad
+check: check-unit check-cases check-scenarios check-bad check-cli
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
@@ -113,6 +113,10 @@ check-cases: $(BIN)
 # Every scenario's expect: entries (docs/scenario-format.md).
 check-scenarios: $(BIN)
 	./$(BIN) check scenarios/*.yaml
+
+# The command line's contract: exit statuses, -o DIR, --json, check's exit status.
+check-cli: $(BIN)
+	tests/run-cli.sh ./$(BIN)
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)

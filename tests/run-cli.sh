@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/run-cli.sh CGSIM - the command line's contract (DESIGN.md, "Command line"): exit
+# statuses, -o DIR's files and their agreement with --json, the same bytes from the same seed,
+# cgsim check's exit status 1 on a failed expectation. Run from the repository root.
+set -u
+CGSIM=$1
+SC=scenarios/zijlstra-root-vm.yaml
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgsim-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# run, and the files of -o DIR
+"$CGSIM" run "$SC" --json > "$tmp/a.json"; [ $? -eq 0 ] && ok || bad "run --json exit status"
+"$CGSIM" run "$SC" --json > "$tmp/b.json"
+cmp -s "$tmp/a.json" "$tmp/b.json" && ok || bad "two runs of one scenario differ"
+"$CGSIM" run "$SC" --json --seed 2 > "$tmp/c.json"
+[ -s "$tmp/c.json" ] && ok || bad "--seed 2 printed nothing"
+"$CGSIM" run "$SC" -o "$tmp/out" > "$tmp/text"; [ $? -eq 0 ] && ok || bad "run -o exit status"
+for f in summary.json threads.csv groups.csv timeseries.csv; do
+	[ -s "$tmp/out/$f" ] && ok || bad "-o DIR lacks $f"
+done
+cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
+[ "$(ls -A "$tmp/out" | wc -l)" -eq 4 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
+[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups" ] \
+	&& ok || bad "threads.csv header"
+[ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
+[ "$(wc -l < "$tmp/out/groups.csv")" -eq 3 ] && ok || bad "groups.csv: / and vm expected"
+# 9 s measured at 100 ms: 90 intervals x (2 groups + 6 threads), plus the header
+[ "$(wc -l < "$tmp/out/timeseries.csv")" -eq 721 ] && ok || bad "timeseries.csv rows"
+grep -q '^"scenario": \|"groups": \[' "$tmp/a.json" && ok || bad "--json lacks groups"
+
+# shares
+"$CGSIM" shares "$SC" > "$tmp/shares"; [ $? -eq 0 ] && ok || bad "shares exit status"
+grep -q '^vm  *0\.2000$' "$tmp/shares" && ok || bad "shares: vm 0.2000 expected"
+
+# check: 0 when all pass, 1 when one fails (with a FAIL line), 2 when a file cannot be loaded
+"$CGSIM" check "$SC" > /dev/null; [ $? -eq 0 ] && ok || bad "check of a passing scenario"
+"$CGSIM" check tests/cli/failing.yaml > "$tmp/check"; st=$?
+[ $st -eq 1 ] && ok || bad "check of a failing scenario: exit $st, expected 1"
+[ "$(grep -c '^PASS' "$tmp/check")" -eq 1 ] && [ "$(grep -c '^FAIL' "$tmp/check")" -eq 1 ] \
+	&& ok || bad "check: one PASS and one FAIL line expected"
+"$CGSIM" check tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
+[ $st -eq 2 ] && ok || bad "check of a malformed scenario: exit $st, expected 2"
+
+# usage
+"$CGSIM" run --help > /dev/null; [ $? -eq 0 ] && ok || bad "run --help"
+"$CGSIM" run > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run without a scenario"
+"$CGSIM" run "$SC" --bogus > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run --bogus"
+"$CGSIM" run "$SC" --variant nosuch -o "$tmp/none" > "$tmp/none.out" 2>&1; st=$?
+[ $st -eq 2 ] && [ ! -e "$tmp/none" ] && ok || bad "a failed run wrote -o DIR or did not exit 2"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
