@@ -68,7 +68,7 @@ static uint64_t ticks_between(const struct sched *s, const struct sched_cpu *rq,
 }
 
 /* Charge @delta ns of progress to every level of curr (update_curr at each level). */
-static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta)
+static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, uint64_t now)
 {
 	struct sched_entity *se;
 
@@ -81,6 +81,8 @@ static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta)
 		se->vruntime += sched_calc_delta_fair(delta, se);
 		sched_update_min_vruntime(s, q);
 		if (s->ops->charged(s, q, se))
+			rq->resched = true;
+		if (sched_bw_charge(s, q, delta, now))
 			rq->resched = true;
 	}
 }
@@ -185,7 +187,7 @@ void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, u
 		e = now;
 	}
 	rq->exec_start = e;
-	charge_curr(s, rq, prog);
+	charge_curr(s, rq, prog, now);
 }
 
 /*

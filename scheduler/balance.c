@@ -92,6 +92,8 @@ static bool can_migrate(struct sched *s, struct sched_thread *t, struct sched_cp
 {
 	if (t->cpu->curr == t || t->se.sched_delayed || !cpu_allowed(t, dst->id))
 		return false;
+	if (sched_throttled_hierarchy(t->se.cfs_rq))
+		return false;	/* throttled_lb_pair(): not on the CPU's books */
 	if (failed > CACHE_NICE_TRIES)
 		return true;
 	if (sched_feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) &&

@@ -132,8 +132,11 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, int cpu, 
 	if (q->min_vruntime < q->check_min_v)
 		return fail(ck, "cpu %d group %d: min_vruntime went backwards", cpu, q->tg->id);
 	((struct cfs_rq *)q)->check_min_v = q->min_vruntime;	/* the checker's own memory */
-	if (q->se && q->nr_queued && !q->se->on_rq)
+	if (q->se && q->nr_queued && !q->se->on_rq && !q->throttled)
 		return fail(ck, "cpu %d group %d: a non-empty group's entity is not queued", cpu,
+			    q->tg->id);
+	if (q->throttled && q->se && q->se->on_rq)
+		return fail(ck, "cpu %d group %d: a throttled group's entity is queued", cpu,
 			    q->tg->id);
 	if (q->se && !q->nr_queued && q->se->on_rq)
 		return fail(ck, "cpu %d group %d: an empty group's entity is queued", cpu,
@@ -182,7 +185,8 @@ int sched_check(const struct sched *s, char *why, size_t len)
 		if (t->runnable) {
 			const struct sched_entity *se = &t->se;
 
-			runnable--;
+			if (!sched_throttled_hierarchy(se->cfs_rq))
+				runnable--;	/* throttled ones are off the CPU's count */
 			if (!se->on_rq || se->sched_delayed)
 				fail(&ck, "thread %d: runnable but not queued", t->tid);
 			else if (se->cfs_rq != t->tg->cfs_rq[t->cpu->id])

@@ -88,6 +88,8 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 	tg->alive = true;
 	tg->idle = idle;
 	tg->shares = parent ? tg_effective_shares(weight, idle) : NICE_0_LOAD;
+	tg->quota = UINT64_MAX;			/* cpu.max "max 100000" */
+	tg->period = 100 * NSEC_PER_MSEC;
 	tg->cfs_rq = calloc((size_t)s->ncpu, sizeof(*tg->cfs_rq));
 	tg->on_chain = calloc(s->mask_words, sizeof(uint64_t));
 	if (!tg->on_chain)
@@ -193,6 +195,7 @@ void sched_free(struct sched *s)
 		tg_release(s, s->tg[i]);
 	free(s->thr);
 	free(s->tg);
+	free(s->bw_tgs);
 	free(s->cpu);
 	free(s->changed);
 	free(s->replan);
@@ -284,6 +287,7 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 	for (int c = 0; c < s->ncpu; c++)
 		if (tg->cfs_rq[c]->nr_queued)
 			return -EBUSY;
+	sched_bw_forget(s, tg);
 	tg->parent->nchildren--;
 	tg->alive = false;
 	tg_release(s, tg);

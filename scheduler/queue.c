@@ -49,7 +49,12 @@ void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cp
 	(void)s;
 }
 
-void sched_account_runnable(struct sched_entity *se, int d, bool idle)
+/*
+ * Count a task in (or out of) the runnable totals of its queue and the queues above, up to and
+ * including a throttled one: the tasks below a throttled queue are not on the CPU. Returns
+ * whether the count reached the root (and so the CPU's nr_running must follow).
+ */
+bool sched_account_runnable(struct sched_entity *se, int d, bool idle)
 {
 	for (; se; se = se->parent) {
 		se->cfs_rq->h_nr_runnable += (unsigned)d;
@@ -57,7 +62,10 @@ void sched_account_runnable(struct sched_entity *se, int d, bool idle)
 			se->cfs_rq->h_nr_idle += (unsigned)d;
 		if (se->idle)
 			idle = true;
+		if (se->cfs_rq->throttled)
+			return false;
 	}
+	return true;
 }
 
 static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
@@ -119,10 +127,17 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 	bool task_level = true;
 
 	for (; se && !se->on_rq; se = se->parent) {
-		enqueue_entity(s, se->cfs_rq, se, initial && task_level, wakeup, now);
+		struct cfs_rq *q = se->cfs_rq;
+
+		enqueue_entity(s, q, se, initial && task_level, wakeup, now);
 		task_level = false;
 		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
 		levels++;
+		sched_bw_enqueue_check(s, q, now);
+		if (q->throttled) {	/* the queue stays off the CPU: stop here */
+			se = NULL;
+			break;
+		}
 	}
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
@@ -130,9 +145,11 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 		pelt_update(&q->avg, now);
 		sched_update_cfs_group(s, se, now);
 		sched_update_tg_load_avg(s, q, now);
+		if (q->throttled)
+			break;
 	}
-	sched_account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE);
-	t->cpu->nr_running++;
+	if (sched_account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running++;
 	list_add_head(t->cpu, t);
 	return levels;
 }
@@ -148,10 +165,9 @@ unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 	struct sched_entity *se = &t->se;
 	unsigned levels = 0;
 
-	if (runnable_counted) {
-		sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE);
+	if (runnable_counted &&
+	    sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running--;
-	}
 	list_del(t->cpu, t);
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
@@ -159,6 +175,12 @@ unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 		dequeue_entity(s, q, se, sleep, now);
 		levels++;
 		sleep = true;	/* upper levels go to sleep with their emptied queue */
+		if (!q->nr_queued)
+			sched_bw_return_slack(s, q);
+		if (q->throttled) {	/* its entity is off the CPU already */
+			se = NULL;
+			break;
+		}
 		if (q->nr_queued) {
 			se = se->parent;
 			break;
@@ -170,6 +192,8 @@ unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 		pelt_update(&q->avg, now);
 		sched_update_cfs_group(s, se, now);
 		sched_update_tg_load_avg(s, q, now);
+		if (q->throttled)
+			break;
 	}
 	return levels;
 }
@@ -182,8 +206,8 @@ bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t)
 	if (sched_entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
 	t->se.sched_delayed = true;
-	sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE);
-	t->cpu->nr_running--;
+	if (sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running--;
 	return true;
 }
 
@@ -218,9 +242,93 @@ void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now
 			s->ops->tree_add(q, se);
 	}
 	se->sched_delayed = false;
-	sched_account_runnable(se, 1, t->policy == SCHED_THREAD_IDLE);
-	t->cpu->nr_running++;
+	if (sched_account_runnable(se, 1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running++;
 	(void)now;
+}
+
+/*
+ * Throttling (bandwidth.c): take a group queue's entity off its parent, with each ancestor it
+ * leaves empty, and its runnable tasks out of the counts above it (throttle_cfs_rq).
+ */
+void sched_dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
+{
+	struct sched_entity *se = q->se, *up;
+	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
+	bool top = true;
+
+	for (up = se; up; up = up->parent) {
+		struct cfs_rq *pq = up->cfs_rq;
+
+		pq->h_nr_runnable -= n;
+		pq->h_nr_idle -= ni;
+		if (pq->throttled) {
+			top = false;
+			break;
+		}
+	}
+	if (top)
+		q->rq->nr_running -= n;
+	for (; se && se->on_rq; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		dequeue_entity(s, pq, se, true, now);
+		if (!pq->nr_queued)
+			sched_bw_return_slack(s, pq);
+		if (pq->nr_queued || pq->throttled) {
+			se = pq->throttled ? NULL : se->parent;
+			break;
+		}
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		pelt_update(&pq->avg, now);
+		sched_update_cfs_group(s, se, now);
+		sched_update_tg_load_avg(s, pq, now);
+		if (pq->throttled)
+			break;
+	}
+}
+
+/* unthrottle_cfs_rq(): the reverse. */
+void sched_enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
+{
+	struct sched_entity *se = q->se, *up;
+	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
+	bool top = true;
+
+	for (; q->nr_queued && se && !se->on_rq; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		enqueue_entity(s, pq, se, false, true, now);
+		sched_bw_enqueue_check(s, pq, now);
+		if (pq->throttled) {
+			se = NULL;
+			break;
+		}
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		pelt_update(&pq->avg, now);
+		sched_update_cfs_group(s, se, now);
+		sched_update_tg_load_avg(s, pq, now);
+		if (pq->throttled)
+			break;
+	}
+	for (up = q->se; up; up = up->parent) {
+		struct cfs_rq *pq = up->cfs_rq;
+
+		pq->h_nr_runnable += n;
+		pq->h_nr_idle += ni;
+		if (pq->throttled) {
+			top = false;
+			break;
+		}
+	}
+	if (top)
+		q->rq->nr_running += n;
 }
 
 /* Which CPUs run something inside each group: a group entity is on its CPU's curr chain. */
@@ -356,6 +464,7 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	unsigned levels;
 
 	rq->resched = false;
+	sched_bw_throttle_chain(s, rq, now);
 	next = pick_task(s, rq, now);
 	if (!next && sched_balance(s, rq, now, true))
 		next = pick_task(s, rq, now);
@@ -436,6 +545,8 @@ void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thr
 	}
 	if (p->policy != SCHED_THREAD_NORMAL || !sched_feat(s, SCHED_FEAT_WAKEUP_PREEMPTION))
 		return;
+	if (sched_throttled_hierarchy(p->se.cfs_rq))
+		return;		/* it cannot run before its group's next refill */
 	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
 	se = &curr->se;
 	pse = &p->se;

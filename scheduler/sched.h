@@ -155,6 +155,24 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 /* sched_tg_free() - remove an empty group: no thread, no child group (-EBUSY otherwise). */
 int sched_tg_free(struct sched *s, int id, uint64_t now);
 
+/*
+ * sched_tg_set_bandwidth() - the group's cpu.max and cpu.max.burst: @quota_ns of CPU time per
+ * @period_ns (UINT64_MAX quota: no limit), and up to @burst_ns more saved from idle periods
+ * (tg_set_cfs_bandwidth). The pool starts full.
+ */
+int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota_ns, uint64_t period_ns,
+			   uint64_t burst_ns, uint64_t now);
+
+/* cpu.stat's bandwidth counters of a group. */
+struct sched_bw_stats {
+	uint64_t nr_periods;	/* periods in which the group was active */
+	uint64_t nr_throttled;	/* of which it had a throttled queue at the refill */
+	uint64_t throttled_ns;	/* time its queues spent throttled, summed over CPUs */
+	uint64_t nr_bursts;	/* periods that used more than the quota (burst) */
+	uint64_t burst_ns;	/* how much more */
+};
+int sched_tg_bw_stats(const struct sched *s, int id, struct sched_bw_stats *out);
+
 /* -------- threads -------- */
 
 /* Per-thread scheduling policy (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE). */

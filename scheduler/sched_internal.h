@@ -89,6 +89,12 @@ struct cfs_rq {
 	uint64_t tg_load_avg_contrib;
 	uint64_t last_tg_update;
 	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime */
+	/* bandwidth control (bandwidth.c) */
+	bool runtime_enabled;		/* the group has a finite quota */
+	bool throttled;
+	int64_t runtime_remaining;	/* ns this queue may still run before asking the pool */
+	uint64_t throttled_clock;	/* when it was throttled */
+	struct cfs_rq *tnext;		/* next in the group's throttled list */
 };
 
 struct sched_tg {
@@ -103,6 +109,15 @@ struct sched_tg {
 	struct cfs_rq **cfs_rq;		/* per CPU */
 	struct sched_entity **se;	/* per CPU; NULL for the root */
 	uint64_t *on_chain;		/* CPUs whose running chain passes through this group */
+	/* bandwidth control (cfs_bandwidth): quota UINT64_MAX is "max" */
+	uint64_t quota, period, burst;
+	int64_t runtime;		/* the global pool */
+	uint64_t next_refill;		/* the period timer, when active */
+	bool bw_active;			/* the period timer runs */
+	bool bw_idle;			/* no runtime was handed out since the last refill */
+	uint64_t used;			/* runtime handed out in this period */
+	struct cfs_rq *throttled_head, *throttled_tail;
+	struct sched_bw_stats bw;
 };
 
 struct sched_thread {
@@ -173,6 +188,8 @@ struct sched {
 	sched_latency_fn *latency_fn;
 	void *latency_ctx;
 	bool in_tick;
+	struct sched_tg **bw_tgs;	/* groups with a finite quota */
+	int nbw, capbw;
 	bool idle_changed;		/* some CPU went idle or busy: replan all */
 	int nr_idle;			/* CPUs with nothing running */
 	uint64_t nohz_next;		/* next NOHZ idle balance */
@@ -303,7 +320,7 @@ void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t we
 			   uint32_t wmult, uint64_t now);
 void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
 void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq);
-void sched_account_runnable(struct sched_entity *se, int d, bool idle);
+bool sched_account_runnable(struct sched_entity *se, int d, bool idle);
 unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
 			    uint64_t now);
 unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
@@ -324,6 +341,19 @@ uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq)
 void sched_finish(struct sched *s);
 int sched_enter(struct sched *s, uint64_t now);
 struct sched_thread *sched_thr_get(const struct sched *s, int tid);
+
+/* bandwidth.c */
+bool sched_bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
+void sched_bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched_bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched_bw_return_slack(struct sched *s, struct cfs_rq *q);
+uint64_t sched_bw_next(const struct sched *s);
+void sched_bw_run(struct sched *s, uint64_t now);
+bool sched_throttled_hierarchy(const struct cfs_rq *q);
+void sched_bw_forget(struct sched *s, struct sched_tg *tg);
+/* queue.c, for throttling */
+void sched_dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched_enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
 
 /* pelt.c */
 void pelt_init(struct pelt *p, uint64_t now);

@@ -191,6 +191,15 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		next = umin(next, umax(first, grid_ceil(s, s->nohz_next)));
 	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 		uint64_t h = s->ops->tick_horizon(s, se->cfs_rq, se);
+		const struct cfs_rq *q = se->cfs_rq;
+
+		/* the tick at which the queue's runtime runs out asks the pool or throttles */
+		if (q->runtime_enabled && !q->throttled) {
+			uint64_t left = q->runtime_remaining > 0 ? (uint64_t)q->runtime_remaining : 0;
+
+			if (left < h)
+				h = left;
+		}
 
 		if (h != UINT64_MAX && h < UINT64_MAX - rq->exec_start)
 			next = umin(next, umax(first, grid_ceil(s, rq->exec_start + h)));
@@ -234,7 +243,15 @@ void sched_advance(struct sched *s, uint64_t now)
 		now = s->now;
 	for (;;) {
 		struct sched_cpu *best = &s->cpu[s->theap[0]];
+		uint64_t bw = s->nbw ? sched_bw_next(s) : UINT64_MAX;
 
+		/* the ticks due at a time first, then the bandwidth timers due then */
+		if (bw < best->next_tick && bw <= now) {
+			s->now = bw;
+			sched_bw_run(s, bw);
+			sched_finish(s);
+			continue;
+		}
 		if (best->next_tick > now)
 			break;
 		s->now = best->next_tick;
@@ -254,7 +271,9 @@ int sched_enter(struct sched *s, uint64_t now)
 
 uint64_t sched_next_tick_min(const struct sched *s)
 {
-	return s->cpu[s->theap[0]].next_tick;
+	uint64_t t = s->cpu[s->theap[0]].next_tick, bw = s->nbw ? sched_bw_next(s) : UINT64_MAX;
+
+	return bw < t ? bw : t;
 }
 
 uint64_t sched_next_tick(const struct sched *s, int cpu)

@@ -422,6 +422,16 @@ static int sid_of(const struct sim_machine *m, int cg)
 	return cg >= 0 && cg < m->nsid_of_cg ? m->sid_of_cg[cg] : -1;
 }
 
+/* cpu.max and cpu.max.burst (v1: cfs_quota_us, cfs_period_us, cfs_burst_us) to the scheduler. */
+static int set_bandwidth(struct sim_machine *m, int sid, const struct cg_cpu_params *p,
+			 uint64_t now)
+{
+	uint64_t quota = p->quota_us == CG_QUOTA_MAX ? UINT64_MAX : p->quota_us * 1000;
+
+	return sched_tg_set_bandwidth(m->s, sid, quota, p->period_us * 1000, p->burst_us * 1000,
+				      now);
+}
+
 static int tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 {
 	struct cg_cpu_params p;
@@ -448,6 +458,8 @@ static int tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 	err = sched_tg_new(m->s, sid, sid_of(m, parent), (uint32_t)umin(w, 262144), p.idle, now);
 	if (!err)
 		m->sid_of_cg[cg] = sid;
+	if (!err)
+		err = set_bandwidth(m, sid, &p, now);
 	return err;
 }
 
@@ -584,6 +596,8 @@ static void observe(void *ctx, const struct cg_event *ev)
 			err = sched_tg_set(m->s, sid_of(m, ev->cgroup),
 					   (uint32_t)umin(p.shares ? p.shares : 1, 262144), p.idle,
 					   now);
+		if (!err)
+			err = set_bandwidth(m, sid_of(m, ev->cgroup), &p, now);
 		break;
 	}
 	case CG_EV_THREADED:
@@ -979,9 +993,19 @@ static void stat_provider(void *ctx, int cgroup, struct cg_cpu_stat *out)
 	const struct sim_machine *m = ctx;
 	uint64_t us = subtree_cpu(m, m->cg_total, cgroup) / 1000;
 
+	int sid = sid_of(m, cgroup);
+	struct sched_bw_stats bw;
+
 	memset(out, 0, sizeof(*out));
 	out->usage_usec = us;
 	out->user_usec = us;
+	if (sid > 0 && !sched_tg_bw_stats(m->s, sid, &bw)) {
+		out->nr_periods = bw.nr_periods;
+		out->nr_throttled = bw.nr_throttled;
+		out->throttled_usec = bw.throttled_ns / 1000;
+		out->nr_bursts = bw.nr_bursts;
+		out->burst_usec = bw.burst_ns / 1000;
+	}
 }
 
 int sim_machine_cgroup_cpu_all(const struct sim_machine *m, uint64_t *out, int n)
