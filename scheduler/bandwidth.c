@@ -43,7 +43,6 @@ static bool assign_runtime(struct sched *s, struct cfs_rq *q, uint64_t now)
 	if (tg->runtime > 0) {
 		amount = want < tg->runtime ? want : tg->runtime;
 		tg->runtime -= amount;
-		tg->used += (uint64_t)amount;
 		tg->bw_idle = false;
 	}
 	q->runtime_remaining += amount;
@@ -176,15 +175,17 @@ void sched_bw_run(struct sched *s, uint64_t now)
 		tg->bw.nr_periods++;
 		if (tg->throttled_head)
 			tg->bw.nr_throttled++;
-		if (tg->used > tg->quota) {
-			tg->bw.nr_bursts++;
-			tg->bw.burst_ns += tg->used - tg->quota;
-		}
-		tg->used = 0;
+		/* __refill_cfs_bandwidth_runtime(): a period that took more than the quota from
+		 * the pool (net of returned slack) used its burst */
 		cap = (int64_t)(tg->quota + tg->burst);
 		tg->runtime += (int64_t)tg->quota;
+		if (tg->runtime_snap > tg->runtime) {
+			tg->bw.nr_bursts++;
+			tg->bw.burst_ns += (uint64_t)(tg->runtime_snap - tg->runtime);
+		}
 		if (tg->runtime > cap)
 			tg->runtime = cap;
+		tg->runtime_snap = tg->runtime;
 		/* distribute_cfs_runtime() */
 		while (tg->throttled_head && tg->runtime > 0) {
 			struct cfs_rq *q = tg->throttled_head;
@@ -192,7 +193,6 @@ void sched_bw_run(struct sched *s, uint64_t now)
 
 			amount = need < tg->runtime ? need : tg->runtime;
 			tg->runtime -= amount;
-			tg->used += (uint64_t)amount;
 			q->runtime_remaining += amount;
 			if (q->runtime_remaining <= 0)
 				break;
@@ -248,7 +248,7 @@ int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota, uint64_t per
 	tg->period = period;
 	tg->burst = limited ? burst : 0;
 	tg->runtime = limited ? (int64_t)quota : 0;
-	tg->used = 0;
+	tg->runtime_snap = tg->runtime;
 	tg->bw_active = false;
 	tg->bw_idle = true;
 	for (int c = 0; c < s->ncpu; c++) {

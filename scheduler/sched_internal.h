@@ -115,7 +115,7 @@ struct sched_tg {
 	uint64_t next_refill;		/* the period timer, when active */
 	bool bw_active;			/* the period timer runs */
 	bool bw_idle;			/* no runtime was handed out since the last refill */
-	uint64_t used;			/* runtime handed out in this period */
+	int64_t runtime_snap;		/* the pool right after the last refill (burst stats) */
 	struct cfs_rq *throttled_head, *throttled_tail;
 	struct sched_bw_stats bw;
 };

@@ -482,6 +482,29 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 	 * Missing keys are added, as mappings down to the last. Under cgroups: the next part
 	 * up to a dot is a cgroup path and the rest one interface file (cpu.weight).
 	 */
+	/* a cgroup's entry takes the rest as one interface file name (cgroup.subtree_control) */
+	{
+		const struct yn *cgs = yn_get(root, "cgroups");
+
+		for (size_t i = 0; cgs && cgs->kind == YN_MAP && i < cgs->n; i++) {
+			if (cgs->kids[i] != parent)
+				continue;
+			if (parent->kind != YN_MAP)
+				break;
+			{
+				struct yn *fkey = yn_new_scalar(lastkey, at->line, at->col);
+
+				if (fkey)
+					fkey->origin = at->origin;
+				if (!fkey || map_add(parent, fkey, val)) {
+					yn_free(fkey);
+					yn_free(val);
+					return bad(r, at, "out of memory");
+				}
+				return true;
+			}
+		}
+	}
 	while (*lastkey) {
 		bool cgroups = parent == yn_get(root, "cgroups");
 		const char *dot = strchr(lastkey, '.');

@@ -302,3 +302,151 @@ static void autogroup(enum sched_policy pol)
 
 Test(sched_machine, autogroup_eevdf) { autogroup(SCHED_POLICY_EEVDF); }
 Test(sched_machine, autogroup_cfs) { autogroup(SCHED_POLICY_CFS); }
+
+/* ---------------- bandwidth control (kernel-semantics.md §6) ---------------- */
+
+static uint64_t cg_cpu(struct sim_machine *m, struct cg_hier *h, const char *path)
+{
+	return sim_machine_cgroup_cpu(m, stt_cgid(h, path));
+}
+
+/*
+ * cpu.max "50000 100000" caps group L at 0.5 CPU: with 2 busy threads on 2 CPUs it gets 25 % of
+ * the machine, the unlimited group F with 2 busy threads the other 75 % (one whole CPU and the
+ * half L leaves). Tick elision must not change a bit of it.
+ */
+static void quota(enum sched_policy pol, bool elision, uint64_t *out)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	int l, f;
+
+	stt_cgroup(h, "L", 100);
+	stt_cgroup(h, "F", 100);
+	stt_write(h, "L/cpu.max", "50000 100000");
+	l = stt_proc(h, "l", 2, "L");
+	f = stt_proc(h, "f", 2, "F");
+	m = stt_machine(h, pol, 2, 1, true, elision);
+	stt_busy_n(m, l, 2);
+	stt_busy_n(m, f, 2);
+	stt_run(m, STT_SEC / 2, 4 * STT_SEC);
+	cr_expect(fabs(stt_share(cg_cpu(m, h, "L"), 2, 4 * STT_SEC) - 0.25) < 0.005,
+		  "[%s] L %.4f, want 0.25", sched_policy_name(pol),
+		  stt_share(cg_cpu(m, h, "L"), 2, 4 * STT_SEC));
+	cr_expect(fabs(stt_share(cg_cpu(m, h, "F"), 2, 4 * STT_SEC) - 0.75) < 0.005,
+		  "[%s] F %.4f, want 0.75", sched_policy_name(pol),
+		  stt_share(cg_cpu(m, h, "F"), 2, 4 * STT_SEC));
+	out[0] = stt_cpu(m, l);
+	out[1] = stt_cpu(m, f);
+	out[2] = stt_tm(m, l).switches;
+	stt_end();
+}
+
+static void quota_both(enum sched_policy pol)
+{
+	uint64_t a[3], b[3];
+
+	quota(pol, true, a);
+	quota(pol, false, b);
+	cr_expect(a[0] == b[0] && a[1] == b[1] && a[2] == b[2],
+		  "[%s] tick elision changed a throttled run", sched_policy_name(pol));
+}
+
+Test(sched_machine, quota_eevdf) { quota_both(SCHED_POLICY_EEVDF); }
+Test(sched_machine, quota_cfs) { quota_both(SCHED_POLICY_CFS); }
+
+/*
+ * Each level enforces its own quota: child C asks for 2 CPUs (cpu.max 200000 100000) under
+ * parent P limited to 0.3 CPU; C's two busy threads on 2 CPUs get 0.3 CPU = 15 % of the
+ * machine. cpu.stat of P counts the periods it was throttled in.
+ */
+Test(sched_machine, parent_quota_limits_child)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	char *txt = NULL;
+	unsigned long long periods = 0, throttled = 0;
+	int c;
+
+	stt_cgroup(h, "P", 100);
+	stt_enable_cpu(h, "P");
+	stt_cgroup(h, "P/C", 100);
+	stt_write(h, "P/cpu.max", "30000 100000");
+	stt_write(h, "P/C/cpu.max", "200000 100000");
+	c = stt_proc(h, "c", 2, "P/C");
+	m = stt_machine(h, SCHED_POLICY_EEVDF, 2, 1, true, true);
+	stt_busy_n(m, c, 2);
+	stt_run(m, STT_SEC / 2, 4 * STT_SEC);
+	cr_expect(fabs(stt_share(cg_cpu(m, h, "P/C"), 2, 4 * STT_SEC) - 0.15) < 0.005,
+		  "C %.4f, want 0.15", stt_share(cg_cpu(m, h, "P/C"), 2, 4 * STT_SEC));
+	cr_assert_eq(cg_read(h, "P/cpu.stat", &txt), 0);
+	cr_assert(sscanf(strstr(txt, "nr_periods"), "nr_periods %llu\nnr_throttled %llu",
+			 &periods, &throttled) == 2, "cpu.stat: %s", txt);
+	free(txt);
+	/* 4.5 s of 100 ms periods, every one of them throttled (2 threads want 2 CPUs) */
+	cr_expect(periods >= 44 && periods <= 45, "nr_periods %llu", periods);
+	cr_expect(throttled + 1 >= periods, "nr_throttled %llu of %llu", throttled, periods);
+	stt_end();
+}
+
+/*
+ * Burst: group B is limited to 20 ms per 100 ms period with cpu.max.burst 20 ms (the kernel wants
+ * burst <= quota). X runs 1 ms every 100 ms (so the period timer never stops and the pool, 20 ms
+ * short of nothing each period, saves up to quota + burst = 40 ms); Y runs 35 ms every 400 ms.
+ * With the burst, a period where Y runs uses 36 ms <= 39 ms in the pool: never throttled, and
+ * cpu.stat counts each such period as a burst of 16 ms. Without it the pool holds 20 ms at most:
+ * Y is throttled once per activation and there are no bursts.
+ */
+static void burst(bool with, unsigned long long *nr_thr, unsigned long long *nr_burst,
+		  unsigned long long *burst_us)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	struct sim_thread_spec sp;
+	unsigned long long periods, bursts, us, thr, thr_us;
+	char *txt = NULL, *at;
+	int p;
+
+	stt_cgroup(h, "B", 100);
+	stt_write(h, "B/cpu.max", "20000 100000");
+	if (with)
+		stt_write(h, "B/cpu.max.burst", "20000");
+	p = stt_proc(h, "b", 2, "B");
+	m = stt_machine(h, SCHED_POLICY_EEVDF, 1, 1, true, true);
+	memset(&sp, 0, sizeof(sp));
+	sp.behavior.kind = SIM_BEHAV_PERIODIC;
+	sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 1e6, 0 };
+	sp.behavior.period_ns = 100 * STT_MS;
+	stt_set(m, p, &sp);
+	sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 35e6, 0 };
+	sp.behavior.period_ns = 400 * STT_MS;
+	sp.start_ns = 50 * STT_MS;
+	stt_set(m, p + 1, &sp);
+	stt_run(m, STT_SEC, 4 * STT_SEC);
+	cr_assert_eq(cg_read(h, "B/cpu.stat", &txt), 0);
+	at = strstr(txt, "nr_periods");
+	cr_assert(at && sscanf(at, "nr_periods %llu\nnr_throttled %llu\nthrottled_usec %llu\n"
+				   "nr_bursts %llu\nburst_usec %llu", &periods, &thr, &thr_us,
+			       &bursts, &us) == 5, "cpu.stat: %s", txt);
+	free(txt);
+	*nr_thr = thr;
+	*nr_burst = bursts;
+	*burst_us = us;
+	stt_end();
+}
+
+Test(sched_machine, burst)
+{
+	unsigned long long thr, bursts, us;
+
+	burst(true, &thr, &bursts, &us);
+	/* the pool starts at the quota: only Y's first activation finds less than it needs */
+	cr_expect(thr <= 1, "with a burst Y is throttled once at most (%llu times)", thr);
+	/* 5 s: Y's 13 activations, each period holding one is a burst of 16 ms */
+	cr_expect(bursts >= 12 && bursts <= 13, "nr_bursts %llu, want 12-13", bursts);
+	cr_expect(us >= bursts * 15000 && us <= bursts * 17000, "burst_usec %llu, want ~16 ms each",
+		  us);
+	burst(false, &thr, &bursts, &us);
+	cr_expect(thr >= 12, "without a burst Y is throttled every activation (%llu)", thr);
+	cr_expect_eq(bursts, 0, "no burst without cpu.max.burst (%llu)", bursts);
+}
