@@ -919,13 +919,6 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 		return -ENOMEM;
 	res->sc = sc;
 	res->cpus = sc->sched.cpus;
-	for (size_t i = 0; i < sc->nvariants; i++)
-		if (!strcmp(sc->variants[i].name, sc->variant) && sc->variants[i].transform) {
-			e = fail(&r, sc->variants[i].pos, "variant '%s': the %s transform comes with "
-				 "cgsim compare (issue 6) and is not available yet", sc->variant,
-				 sc->variants[i].transform);
-			goto out;
-		}
 	r.h = cg_hier_new(sc->semantics);
 	if (!r.h) {
 		e = -ENOMEM;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/scenario.h"
+#include "sim/transform.h"
 #include "sim/yaml.h"
 
 struct rd {
@@ -1327,7 +1328,8 @@ static bool read_expect(struct rd *r, const struct yn *s)
 
 static bool read_variants_decl(struct rd *r, const struct yn *m)
 {
-	static const char *const keys[] = { "set", "transform", NULL };
+	static const char *const keys[] = { "set", "transform", "interpose", NULL };
+	static const char *const ipo_keys[] = { "group", "weight", "process", NULL };
 	struct scenario *sc = r->sc;
 
 	if (!want(r, m, YN_MAP, "variants"))
@@ -1356,6 +1358,28 @@ static bool read_variants_decl(struct rd *r, const struct yn *m)
 				return bad(r, t, "transform must be interpose, not '%s'", t->str);
 			if (!(v->transform = xstrdup(r, t, t->str)))
 				return false;
+		}
+		v->ipo_weight = 100;
+		if ((t = yn_get(body, "interpose"))) {
+			const struct yn *o;
+			long long w;
+
+			if (!v->transform)
+				return bad(r, t, "interpose: options go with transform: interpose");
+			if (!want(r, t, YN_MAP, "interpose") ||
+			    !known_keys(r, t, ipo_keys, "interpose"))
+				return false;
+			if ((o = yn_get(t, "group")) &&
+			    !read_name(r, o, "interpose.group", &v->ipo_group))
+				return false;
+			if ((o = yn_get(t, "process")) &&
+			    !read_name(r, o, "interpose.process", &v->ipo_process))
+				return false;
+			if ((o = yn_get(t, "weight"))) {
+				if (!parse_int(r, o, "interpose.weight", 1, 10000, &w))
+					return false;
+				v->ipo_weight = (unsigned)w;
+			}
 		}
 	}
 	return true;
@@ -1584,6 +1608,8 @@ void scn_free(struct scenario *sc)
 	for (size_t i = 0; i < sc->nvariants; i++) {
 		free(sc->variants[i].name);
 		free(sc->variants[i].transform);
+		free(sc->variants[i].ipo_group);
+		free(sc->variants[i].ipo_process);
 	}
 	free(sc->variants);
 	for (size_t i = 0; i < sc->nexpect; i++) {
@@ -1687,15 +1713,15 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 		ok = false;
 	} else {
 		r.sc = sc;
-		ok = apply_overrides(&r, root, variant, sets, nsets) && read_all(&r, root);
-		if (ok) {
-			sc->file = strdup(path);
-			sc->variant = strdup(variant ? variant : "base");
-			if (!sc->file || !sc->variant) {
-				snprintf(err, errlen, "cgsim: out of memory");
-				ok = false;
-			}
-		}
+		sc->file = strdup(path);
+		sc->variant = strdup(variant ? variant : "base");
+		ok = sc->file && sc->variant;
+		if (!ok)
+			snprintf(err, errlen, "cgsim: out of memory");
+		ok = ok && apply_overrides(&r, root, variant, sets, nsets) && read_all(&r, root);
+		for (size_t i = 0; ok && variant && i < sc->nvariants; i++)
+			if (!strcmp(sc->variants[i].name, variant) && sc->variants[i].transform)
+				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);
 	}
 	yn_free(root);
 	if (!ok) {

@@ -118,6 +118,9 @@ struct scn_expect {
 struct scn_variant {
 	char *name;
 	char *transform;	/* NULL or "interpose" */
+	char *ipo_group;	/* interpose: the new group's name (default: the process's) */
+	char *ipo_process;	/* interpose: only this process (default: every candidate) */
+	unsigned ipo_weight;	/* interpose: the new group's cpu.weight (default 100) */
 	struct scn_pos pos;
 };
 

@@ -256,3 +256,68 @@ Test(scenario, same_seed_same_bytes)
 	free(b);
 	free(c);
 }
+
+/*
+ * The interpose transform (docs/interpose.md): app competes in the root with two threads of its
+ * own and two in the threaded cgroup pool, next to the domain group vm. Interposed as group c of
+ * weight 200, app moves into c, pool moves to c/pool (c becomes its thread root and enables
+ * cpu for it), and vm stays: the root then holds c (2048) and vm (1024).
+ */
+static const char ipo[] =
+	"name: ipo\nduration: 2s\nwarmup: 500ms\nmachine: { cpus: 2 }\n"
+	"cgroups:\n"
+	"  /:    { cgroup.subtree_control: +cpu }\n"
+	"  pool: { cgroup.type: threaded, cpu.weight: 300 }\n"
+	"  vm:   { cpu.weight: 100 }\n"
+	"processes:\n"
+	"  app:\n    threads:\n      main: { count: 2, behavior: busy }\n"
+	"      io:   { count: 2, cgroup: pool, behavior: busy }\n"
+	"  qemu:\n    cgroup: vm\n    threads:\n      vcpu: { count: 2, behavior: busy }\n"
+	"variants:\n"
+	"  interposed: { transform: interpose, interpose: { group: c, weight: 200 } }\n"
+	"  plain: { transform: interpose }\n";
+
+Test(scenario, interpose_moves_process_and_threaded_cgroups)
+{
+	struct scenario *sc = load(ipo, "interposed", NULL, 0);
+	char err[1024];
+
+	cr_assert_eq(sc->ncgroups, 4);
+	cr_expect_str_eq(sc->cgroups[1].path, "c", "the new group comes right after the root");
+	cr_expect_str_eq(sc->cgroups[1].writes[0].file, "cpu.weight");
+	cr_expect_str_eq(sc->cgroups[1].writes[0].value, "200");
+	cr_expect_str_eq(sc->cgroups[1].writes[1].value, "+cpu");
+	cr_expect_str_eq(sc->cgroups[2].path, "c/pool");
+	cr_expect_str_eq(sc->cgroups[3].path, "vm", "a domain sibling stays where it is");
+	cr_expect_str_eq(sc->procs[0].cgroup, "c");
+	cr_expect_str_eq(sc->procs[0].threads[1].cgroup, "c/pool");
+	cr_expect_str_eq(sc->procs[1].cgroup, "vm", "qemu competes in no parent next to groups");
+	/* c : vm = 2048 : 1024; inside c main (2 x 1024) : pool (3072) -> pool 3/5 of 2/3 */
+	cr_assert_eq(run_ideal(sc, &cur_res, err, sizeof(err)), 0, "%s", err);
+	cr_expect(fabs(cur_res->groups[1].ideal - 2.0 / 3) < 1e-9, "c %.6f",
+		  cur_res->groups[1].ideal);
+	cr_expect(fabs(cur_res->groups[2].ideal - 0.4) < 1e-9, "c/pool %.6f",
+		  cur_res->groups[2].ideal);
+	run_free(cur_res);
+	cur_res = NULL;
+	scn_free(cur);
+	cur = NULL;
+	sc = load(ipo, "plain", NULL, 0);
+	cr_expect_str_eq(sc->procs[0].cgroup, "app", "the group takes the process's name");
+	cr_expect_str_eq(sc->cgroups[1].writes[0].value, "100", "cpu.weight 100 by default");
+}
+
+Test(scenario, interpose_needs_a_candidate)
+{
+	static const char none[] =
+		"name: n\nduration: 1s\nprocesses:\n  p: { threads: { w: { behavior: busy } } }\n"
+		"variants:\n  i: { transform: interpose }\n";
+	char err[1024];
+	struct scenario *sc = scn_load("t.yaml", none, "i", NULL, 0, err, sizeof(err));
+
+	scn_free(sc);
+	cr_assert_null(sc);
+	cr_expect_str_eq(err, "t.yaml:6:3: error: variant 'i': interpose found no process "
+			      "competing next to cgroups with the cpu controller (nothing to "
+			      "interpose)");
+}
