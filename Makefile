@@ -3,7 +3,7 @@
 #   make            build ./cgsim
 #   make test       install missing packages, build, run every test, then the unit tests and
 #                   the .cgs cases once more under -fsanitize=address,undefined
-#   make demo       install missing packages, build, run the headline demonstration
+#   make demo       install missing packages, build, run the headline comparison
 #   make bench      build and run the benchmarks in bench/
 #   make memcheck   run the .cgs cases and the unit tests under valgrind
 #   make deps       install the Debian packages cgsim needs (apt-get; sudo when not root)
@@ -145,9 +145,13 @@ fuzz:
 
 # ---- demo, bench, deps, install -----------------------------------------------------------
 
+# The headline comparison: Zijlstra's root layout against Heo's interposed one (and autogroup).
 demo: deps
 	$(MAKE) --no-print-directory all
-	./cgsim cgroupfs scenarios/thread-mode-tour.cgs
+	./cgsim compare scenarios/zijlstra-root-vm.yaml -o build/demo
+	@echo
+	@echo "tables: build/demo/compare.txt, compare.md, compare.json; per variant CSV files in"
+	@echo "build/demo/VARIANT/ (the thread-mode rules behind it: ./cgsim cgroupfs scenarios/thread-mode-tour.cgs)"
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done

@@ -6,6 +6,7 @@
  * naming the file, line and column). --help and --version print to stdout and exit 0.
  */
 #include "cgroup/cgroup.h"
+#include "sim/compare.h"
 #include "sim/expect.h"
 #include "sim/report.h"
 #include "sim/run.h"
@@ -31,6 +32,9 @@ static const char usage_main[] =
 	"  run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json] [-o DIR]\n"
 	"            simulate a scenario and report CPU shares against the ideal, fairness,\n"
 	"            latencies and scheduler overhead\n"
+	"  compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
+	"            every variant side by side: shares against the ideal, fairness,\n"
+	"            latency, switches, overhead\n"
 	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
 	"            the ideal shares of a scenario's layout, computed, not simulated\n"
 	"  check SCENARIO.yaml...\n"
@@ -87,6 +91,20 @@ static const char usage_shares[] =
 	"thread: hierarchical proportional sharing by weight, each thread capped at one CPU and at\n"
 	"its demand, each group at its cpu.max, the excess redistributed (docs/ideal-shares.md).\n"
 	"Nothing is simulated and the timeline is not applied.\n";
+
+static const char usage_compare[] =
+	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
+	"\n"
+	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
+	"print them side by side: each group's and process's share of capacity against its ideal,\n"
+	"Jain's index, the largest share error, p50/p99 wakeup latency (the worst thread), context\n"
+	"switches and level operations per second, the scheduler overhead, and the change of each\n"
+	"variant from the base. The numbers are those of cgsim run --variant NAME --json.\n"
+	"\n"
+	"  --markdown       a markdown table instead of plain text\n"
+	"  --json           one JSON object: each variant's run object in a list\n"
+	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
+	"                   DIR/VARIANT/\n";
 
 static const char usage_check[] =
 	"usage: cgsim check SCENARIO.yaml...\n"
@@ -370,6 +388,66 @@ static int cmd_shares(int argc, char **argv)
 	return finish_stdout();
 }
 
+static int cmd_compare(int argc, char **argv)
+{
+	const char *file = NULL, *dir = NULL, *sets[MAX_SETS];
+	size_t nsets = 0;
+	bool md = false, json = false;
+	struct compare *c;
+	char err[2048];
+	int rc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_compare, stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--markdown") || !strcmp(a, "--json")) {
+			md |= a[2] == 'm';
+			json |= a[2] == 'j';
+			continue;
+		}
+		if (!strcmp(a, "--set") || !strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return usage_error(usage_compare, "%s needs a value", a);
+			if (a[1] == 'o')
+				dir = argv[++i];
+			else if (nsets >= MAX_SETS)
+				return usage_error(usage_compare, "more than %s --set options", "256");
+			else
+				sets[nsets++] = argv[++i];
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return usage_error(usage_compare, "unknown option '%s'", a);
+		if (file)
+			return usage_error(usage_compare, "more than one scenario given ('%s')", a);
+		file = a;
+	}
+	if (!file)
+		return usage_error(usage_compare, "%s", "no scenario given");
+	if (md && json)
+		return usage_error(usage_compare, "%s", "--markdown and --json exclude each other");
+	if (compare_run(file, sets, nsets, &c, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
+		return 2;
+	}
+	if (dir && compare_write_dir(dir, c, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		rc = 2;
+	} else if ((json ? compare_json(stdout, c) : md ? compare_markdown(stdout, c)
+							: compare_text(stdout, c))) {
+		fprintf(stderr, "cgsim: out of memory\n");
+		rc = 2;
+	} else {
+		rc = finish_stdout();
+	}
+	compare_free(c);
+	return rc;
+}
+
 /* Check one file: every variant its entries name, base first. 0, 1 (a failure) or 2. */
 static int check_file(const char *file)
 {
@@ -461,6 +539,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "shares"))
 		return cmd_shares(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
 	return usage_error(usage_main, "unknown command '%s'", argv[1]);

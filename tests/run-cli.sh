@@ -45,6 +45,17 @@ grep -q '^vm  *0\.2000$' "$tmp/shares" && ok || bad "shares: vm 0.2000 expected"
 "$CGSIM" check tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && ok || bad "check of a malformed scenario: exit $st, expected 2"
 
+# compare: the same numbers as run --variant X --json
+"$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
+"$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"
+cmp -s "$tmp/ipo.json" "$tmp/cmp/interposed/summary.json" && ok || bad "compare's interposed differs from run --variant interposed"
+cmp -s "$tmp/a.json" "$tmp/cmp/base/summary.json" && ok || bad "compare's base differs from run"
+[ "$(awk 'length > 80' "$tmp/cmp.txt" | wc -l)" -eq 0 ] && ok || bad "compare's text is wider than 80 columns"
+for f in compare.txt compare.md compare.json; do
+	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"
+done
+"$CGSIM" compare "$SC" --markdown --json > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "compare --markdown --json"
+
 # usage
 "$CGSIM" run --help > /dev/null; [ $? -eq 0 ] && ok || bad "run --help"
 "$CGSIM" run > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run without a scenario"

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/compare.c - every variant of a scenario side by side (cgsim compare; sim/compare.h).
+ *
+ * Each variant is loaded and run exactly as `cgsim run --variant NAME` would (same seed, same
+ * function), so every number in the table is the one that command reports.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/compare.h"
+#include "sim/report.h"
+
+#define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
+
+int compare_run(const char *file, const char *const *sets, size_t nsets, struct compare **out,
+		char *err, size_t errlen)
+{
+	struct scenario *base = scn_load(file, NULL, NULL, sets, nsets, err, errlen);
+	struct compare *c;
+	int e = 0;
+
+	*out = NULL;
+	if (!base)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (c) {
+		c->n = base->nvariants + 1;
+		c->sc = calloc(c->n, sizeof(*c->sc));
+		c->res = calloc(c->n, sizeof(*c->res));
+	}
+	if (!c || !c->sc || !c->res) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		scn_free(base);
+		compare_free(c);
+		return -ENOMEM;
+	}
+	c->sc[0] = base;
+	for (size_t v = 1; v < c->n; v++) {
+		c->sc[v] = scn_load(file, NULL, base->variants[v - 1].name, sets, nsets, err, errlen);
+		if (!c->sc[v]) {
+			e = -EINVAL;
+			break;
+		}
+	}
+	for (size_t v = 0; !e && v < c->n; v++)
+		e = run_scenario(c->sc[v], false, &c->res[v], err, errlen);
+	if (e) {
+		compare_free(c);
+		return e;
+	}
+	*out = c;
+	return 0;
+}
+
+void compare_free(struct compare *c)
+{
+	if (!c)
+		return;
+	for (size_t v = 0; v < c->n; v++) {
+		run_free(c->res ? c->res[v] : NULL);
+		scn_free(c->sc ? c->sc[v] : NULL);
+	}
+	free(c->res);
+	free(c->sc);
+	free(c);
+}
+
+/* ---------------- rows ---------------- */
+
+enum row_kind { ROW_GROUP, ROW_PROCESS, ROW_MACHINE };
+
+enum machine_row {
+	M_JAIN, M_MAX_ABS, M_P50, M_P99, M_SWITCHES, M_OVERHEAD, M_LEVEL_OPS, M_NR
+};
+
+static const char *const machine_label[M_NR] = {
+	"Jain's index", "largest share error", "wakeup p50 (ms)", "wakeup p99 (ms)",
+	"switches/s", "overhead (% cap.)", "level ops/s",
+};
+
+/* A group's share and ideal in one result; false if the variant has no such group. */
+static bool group_of(const struct run_result *r, const char *path, double *share, double *ideal)
+{
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (!strcmp(r->groups[i].path, path)) {
+			*share = r->groups[i].share;
+			*ideal = r->groups[i].ideal;
+			return true;
+		}
+	return false;
+}
+
+static bool process_of(const struct run_result *r, const char *name, double *share,
+		       double *ideal)
+{
+	bool any = false;
+
+	*share = *ideal = 0;
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!strcmp(r->threads[i].process, name)) {
+			*share += r->threads[i].share;
+			*ideal += r->threads[i].ideal;
+			any = true;
+		}
+	return any;
+}
+
+/* The median and the largest p99 of the threads that woke up (ms); NAN when none did. */
+static double latency(const struct run_result *r, bool p99)
+{
+	double v = NAN;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		double x;
+
+		if (!r->threads[i].wakeups)
+			continue;
+		x = (double)(p99 ? r->threads[i].lat_p99 : r->threads[i].lat_p50) / 1e6;
+		if (isnan(v) || x > v)
+			v = x;
+	}
+	return v;
+}
+
+static double machine_value(const struct run_result *r, enum machine_row m)
+{
+	double secs = (double)r->measured_ns / 1e9;
+
+	switch (m) {
+	case M_JAIN:
+		return r->jain;
+	case M_MAX_ABS:
+		return r->max_abs_error;
+	case M_P50:
+		return latency(r, false);
+	case M_P99:
+		return latency(r, true);
+	case M_SWITCHES:
+		return (double)r->switches / secs;
+	case M_OVERHEAD:
+		return 100.0 * (double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns);
+	case M_LEVEL_OPS:
+		return (double)r->level_ops / secs;
+	case M_NR:
+		break;
+	}
+	return NAN;
+}
+
+static const char *machine_fmt(enum machine_row m)
+{
+	return m == M_SWITCHES || m == M_LEVEL_OPS ? "%.0f" : m == M_OVERHEAD ? "%.3f" : "%.4f";
+}
+
+/* Every group path and process name of any variant, in order of first appearance. */
+struct labels {
+	char **name;
+	enum row_kind *kind;
+	size_t n;
+};
+
+static int add_label(struct labels *l, const char *name, enum row_kind k)
+{
+	char **a;
+	enum row_kind *b;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->kind[i] == k && !strcmp(l->name[i], name))
+			return 0;
+	a = realloc(l->name, (l->n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	l->name = a;
+	b = realloc(l->kind, (l->n + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	l->kind = b;
+	l->name[l->n] = strdup(name);
+	if (!l->name[l->n])
+		return -ENOMEM;
+	l->kind[l->n++] = k;
+	return 0;
+}
+
+static void free_labels(struct labels *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->name[i]);
+	free(l->name);
+	free(l->kind);
+}
+
+static int collect(const struct compare *c, struct labels *l)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t i = 0; i < c->res[v]->ngroups; i++)
+			if (add_label(l, c->res[v]->groups[i].path, ROW_GROUP))
+				return -ENOMEM;
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t i = 0; i < c->res[v]->nthreads; i++)
+			if (add_label(l, c->res[v]->threads[i].process, ROW_PROCESS))
+				return -ENOMEM;
+	return 0;
+}
+
+static const char *vname(const struct compare *c, size_t v)
+{
+	return c->sc[v]->variant;
+}
+
+/* ---------------- text and markdown ---------------- */
+
+static void cell_share(char *buf, size_t len, bool have, double share, double ideal)
+{
+	if (have)
+		snprintf(buf, len, "%.3f/%.3f", share, ideal);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void row_cells(const struct compare *c, const struct labels *l, size_t i, size_t v,
+		      char *buf, size_t len)
+{
+	double s = 0, id = 0;
+	bool have = l->kind[i] == ROW_GROUP ? group_of(c->res[v], l->name[i], &s, &id)
+					    : process_of(c->res[v], l->name[i], &s, &id);
+
+	cell_share(buf, len, have, s, id);
+}
+
+static void machine_cell(const struct compare *c, enum machine_row m, size_t v, char *buf,
+			 size_t len)
+{
+	double x = machine_value(c->res[v], m);
+
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, machine_fmt(m), x);
+}
+
+static void text_block(FILE *f, const struct compare *c, const struct labels *l, size_t from,
+		       size_t to)
+{
+	char buf[64];
+
+	fprintf(f, "%-24s", "");
+	for (size_t v = from; v < to; v++)
+		fprintf(f, " %13.13s", vname(c, v));
+	fputc('\n', f);
+	fprintf(f, "%-24s", "share/ideal");
+	for (size_t v = from; v < to; v++)
+		fprintf(f, " %13s", "");
+	fputc('\n', f);
+	for (size_t i = 0; i < l->n; i++) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "%s %s", l->kind[i] == ROW_GROUP ? "group" : "process",
+			 l->name[i]);
+		fprintf(f, "  %-22.22s", label);
+		for (size_t v = from; v < to; v++) {
+			row_cells(c, l, i, v, buf, sizeof(buf));
+			fprintf(f, " %13s", buf);
+		}
+		fputc('\n', f);
+	}
+	for (int m = 0; m < M_NR; m++) {
+		fprintf(f, "%-24s", machine_label[m]);
+		for (size_t v = from; v < to; v++) {
+			machine_cell(c, (enum machine_row)m, v, buf, sizeof(buf));
+			fprintf(f, " %13s", buf);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* @x, or +0 when it would print as -0. */
+static double nz(double x, double half_unit)
+{
+	return fabs(x) < half_unit ? 0.0 : x;
+}
+
+/*
+ * The change from the base of every variant: each process's share (points of capacity), then
+ * the machine rows, each on its own line so that the text stays within 80 columns.
+ */
+static void text_changes(FILE *f, const struct compare *c, const struct labels *l)
+{
+	if (c->n < 2)
+		return;
+	fputs("\nchange from base\n", f);
+	for (size_t v = 1; v < c->n; v++) {
+		int col = fprintf(f, "  %s:", vname(c, v));
+
+		for (size_t i = 0; i < l->n; i++) {
+			double s0, i0, s1, i1;
+			char item[96];
+			int len;
+
+			if (l->kind[i] != ROW_PROCESS || !process_of(c->res[0], l->name[i], &s0, &i0) ||
+			    !process_of(c->res[v], l->name[i], &s1, &i1))
+				continue;
+			len = snprintf(item, sizeof(item), "%s %s %+.1f points", col > 3 + (int)strlen(vname(c, v)) ? "," : "", l->name[i],
+				       nz(100 * (s1 - s0), 0.05));
+			if (col + len > 78) {
+				fputs("\n   ", f);
+				col = 3;
+			}
+			col += fprintf(f, "%s", item);
+		}
+		fprintf(f, "\n    overhead %+.3f %% of capacity, switches/s %+.0f, level ops/s %+.0f\n",
+			nz(machine_value(c->res[v], M_OVERHEAD) -
+			   machine_value(c->res[0], M_OVERHEAD), 0.0005),
+			nz(machine_value(c->res[v], M_SWITCHES) -
+			   machine_value(c->res[0], M_SWITCHES), 0.5),
+			nz(machine_value(c->res[v], M_LEVEL_OPS) -
+			   machine_value(c->res[0], M_LEVEL_OPS), 0.5));
+	}
+}
+
+int compare_text(FILE *f, const struct compare *c)
+{
+	struct labels l;
+	const struct scenario *sc = c->sc[0];
+
+	if (collect(c, &l)) {
+		free_labels(&l);
+		return -ENOMEM;
+	}
+	fprintf(f, "%s: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name, sc->sched.cpus,
+		sched_policy_name(sc->sched.policy), (unsigned long long)sc->seed,
+		(double)(sc->duration - sc->warmup) / 1e9);
+	for (size_t from = 0; from < c->n; from += COLS_PER_BLOCK) {
+		size_t to = from + COLS_PER_BLOCK < c->n ? from + COLS_PER_BLOCK : c->n;
+
+		if (from)
+			fputc('\n', f);
+		text_block(f, c, &l, from, to);
+	}
+	text_changes(f, c, &l);
+	free_labels(&l);
+	return 0;
+}
+
+int compare_markdown(FILE *f, const struct compare *c)
+{
+	struct labels l;
+	char buf[64];
+
+	if (collect(c, &l)) {
+		free_labels(&l);
+		return -ENOMEM;
+	}
+	fputs("| share / ideal |", f);
+	for (size_t v = 0; v < c->n; v++)
+		fprintf(f, " %s |", vname(c, v));
+	fputs("\n| --- |", f);
+	for (size_t v = 0; v < c->n; v++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < l.n; i++) {
+		fprintf(f, "| %s `%s` |", l.kind[i] == ROW_GROUP ? "group" : "process", l.name[i]);
+		for (size_t v = 0; v < c->n; v++) {
+			row_cells(c, &l, i, v, buf, sizeof(buf));
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	for (int m = 0; m < M_NR; m++) {
+		fprintf(f, "| %s |", machine_label[m]);
+		for (size_t v = 0; v < c->n; v++) {
+			machine_cell(c, (enum machine_row)m, v, buf, sizeof(buf));
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	free_labels(&l);
+	return 0;
+}
+
+int compare_json(FILE *f, const struct compare *c)
+{
+	fputs("{\n  \"scenario\": ", f);
+	report_json_string(f, c->sc[0]->name);
+	fputs(",\n  \"variants\": [\n", f);
+	for (size_t v = 0; v < c->n; v++) {
+		report_json(f, c->res[v]);
+		if (v + 1 < c->n)
+			fputs(",\n", f);
+	}
+	fputs("  ]\n}\n", f);
+	return 0;
+}
+
+int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen)
+{
+	char path[4200];
+	int e;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cgsim: cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	for (size_t v = 0; v < c->n; v++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, vname(c, v));
+		e = report_write_dir(path, c->res[v], err, errlen);
+		if (e)
+			return e;
+	}
+	{
+		static const char *const names[] = { "compare.txt", "compare.md", "compare.json" };
+
+		for (int k = 0; k < 3; k++) {
+			char tmp[4300];
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+			snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+			f = fopen(tmp, "w");
+			if (!f) {
+				snprintf(err, errlen, "cgsim: cannot write %s: %s", tmp,
+					 strerror(errno));
+				return -errno;
+			}
+			e = k == 0 ? compare_text(f, c) : k == 1 ? compare_markdown(f, c)
+								: compare_json(f, c);
+			if (ferror(f) | fclose(f) || e || rename(tmp, path)) {
+				unlink(tmp);
+				snprintf(err, errlen, "cgsim: cannot write %s", path);
+				return -EIO;
+			}
+		}
+	}
+	return 0;
+}

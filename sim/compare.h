@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/compare.h - every variant of a scenario run with the same seed and put side by side
+ * (cgsim compare): each group's and process's share against its ideal, fairness, wakeup
+ * latency, switches, scheduler overhead and level operations, and the change from the base.
+ */
+#ifndef CGSIM_SIM_COMPARE_H
+#define CGSIM_SIM_COMPARE_H
+
+#include <stdio.h>
+
+#include "sim/run.h"
+
+struct compare {
+	size_t n;			/* variants: base first, then as declared */
+	struct scenario **sc;
+	struct run_result **res;
+};
+
+/*
+ * compare_run() - load and run every variant of @file (with @nsets --set overrides each).
+ * 0, or a negative errno with the message of the first failure in @err.
+ */
+int compare_run(const char *file, const char *const *sets, size_t nsets, struct compare **out,
+		char *err, size_t errlen);
+void compare_free(struct compare *c);
+
+/* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's
+ * run object as `cgsim run --json` prints it, in a list). 0 or -ENOMEM. */
+int compare_text(FILE *f, const struct compare *c);
+int compare_markdown(FILE *f, const struct compare *c);
+int compare_json(FILE *f, const struct compare *c);
+
+/*
+ * compare_write_dir() - DIR/VARIANT/{summary.json,threads.csv,groups.csv,timeseries.csv} for
+ * each variant, and DIR/compare.{txt,md,json}.
+ */
+int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen);
+
+#endif /* CGSIM_SIM_COMPARE_H */
