@@ -255,10 +255,7 @@ static void text_block(FILE *f, const struct compare *c, const struct labels *l,
 	for (size_t v = from; v < to; v++)
 		fprintf(f, " %13.13s", vname(c, v));
 	fputc('\n', f);
-	fprintf(f, "%-24s", "share/ideal");
-	for (size_t v = from; v < to; v++)
-		fprintf(f, " %13s", "");
-	fputc('\n', f);
+	fputs("share/ideal\n", f);
 	for (size_t i = 0; i < l->n; i++) {
 		char label[64];
 
