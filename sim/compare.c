@@ -437,3 +437,157 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 	}
 	return 0;
 }
+
+/* ---------------- sweeps ---------------- */
+
+int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
+	      size_t nsets, struct sweep **out, char *err, size_t errlen)
+{
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	const char **s2 = calloc(nsets + 1, sizeof(*s2));
+	int e = 0;
+
+	*out = NULL;
+	if (!sw || !s2 || !(sw->at = calloc(base->nsweep, sizeof(*sw->at)))) {
+		free(sw);
+		free(s2);
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	sw->base = base;
+	for (size_t i = 0; i < nsets; i++)
+		s2[i] = sets[i];
+	for (size_t k = 0; k < base->nsweep && !e; k++) {
+		char *set = malloc(strlen(base->sweep_key) + strlen(base->sweep_values[k]) + 2);
+
+		if (!set) {
+			e = -ENOMEM;
+			snprintf(err, errlen, "cgsim: out of memory");
+			break;
+		}
+		sprintf(set, "%s=%s", base->sweep_key, base->sweep_values[k]);
+		s2[nsets] = set;
+		e = compare_run(file, s2, nsets + 1, &sw->at[k], err, errlen);
+		free(set);
+		sw->n = k + !e;
+	}
+	free(s2);
+	if (e) {
+		sweep_free(sw);
+		return e;
+	}
+	*out = sw;
+	return 0;
+}
+
+void sweep_free(struct sweep *sw)
+{
+	if (!sw)
+		return;
+	for (size_t k = 0; k < sw->n; k++)
+		compare_free(sw->at[k]);
+	free(sw->at);
+	free(sw);
+}
+
+/* The sweep's target in one run: its share and ideal (the machine target: overhead %). */
+static bool sweep_target(const struct scenario *base, const struct run_result *r, double *share,
+			 double *ideal)
+{
+	switch (base->sweep_target) {
+	case SCN_T_GROUP:
+		return group_of(r, *base->sweep_name ? base->sweep_name : "/", share, ideal);
+	case SCN_T_PROCESS:
+		return process_of(r, base->sweep_name, share, ideal);
+	default:
+		*share = machine_value(r, M_OVERHEAD);
+		*ideal = NAN;
+		return true;
+	}
+}
+
+int sweep_text(FILE *f, const struct sweep *sw)
+{
+	const struct scenario *base = sw->base;
+	const struct compare *c0 = sw->at[0];
+	char buf[64];
+	int vw;
+
+	fprintf(f, "\nsweep of %s", base->sweep_key);
+	if (base->sweep_target == SCN_T_GROUP)
+		fprintf(f, ": share/ideal of group %s\n", *base->sweep_name ? base->sweep_name : "/");
+	else if (base->sweep_target == SCN_T_PROCESS)
+		fprintf(f, ": share/ideal of process %s\n", base->sweep_name);
+	else
+		fputs(": scheduler overhead, % of capacity\n", f);
+	{
+		int w = 10;
+
+		for (size_t k = 0; k < sw->n; k++)
+			if ((int)strlen(base->sweep_values[k]) > w)
+				w = (int)strlen(base->sweep_values[k]);
+		if (w > 24)
+			w = 24;
+		fprintf(f, "%-*s", w, "value");
+		for (size_t v = 0; v < c0->n && v < 4; v++)
+			fprintf(f, " %13.13s", vname(c0, v));
+		fputc('\n', f);
+		vw = w;
+	}
+	for (size_t k = 0; k < sw->n; k++) {
+		fprintf(f, "%-*.*s", vw, vw, base->sweep_values[k]);
+		for (size_t v = 0; v < sw->at[k]->n && v < 4; v++) {
+			double s, i;
+
+			if (!sweep_target(base, sw->at[k]->res[v], &s, &i))
+				snprintf(buf, sizeof(buf), "-");
+			else if (isnan(i))
+				snprintf(buf, sizeof(buf), "%.4f", s);
+			else
+				snprintf(buf, sizeof(buf), "%.3f/%.3f", s, i);
+			fprintf(f, " %13s", buf);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+/* value,variant,kind,name,share,ideal: every group and process; machine rows in share. */
+int sweep_csv(FILE *f, const struct sweep *sw)
+{
+	fputs("value,variant,kind,name,share,ideal\n", f);
+	for (size_t k = 0; k < sw->n; k++) {
+		const struct compare *c = sw->at[k];
+		struct labels l;
+
+		if (collect(c, &l)) {
+			free_labels(&l);
+			return -ENOMEM;
+		}
+		for (size_t v = 0; v < c->n; v++) {
+			for (size_t i = 0; i < l.n; i++) {
+				double s, id;
+				bool have = l.kind[i] == ROW_GROUP
+					    ? group_of(c->res[v], l.name[i], &s, &id)
+					    : process_of(c->res[v], l.name[i], &s, &id);
+
+				if (have)
+					fprintf(f, "%s,%s,%s,%s,%.6f,%.6f\n", sw->base->sweep_values[k],
+						vname(c, v), l.kind[i] == ROW_GROUP ? "group" : "process",
+						l.name[i], s, id);
+			}
+			for (int m = 0; m < M_NR; m++) {
+				static const char *const key[M_NR] = { "jain", "max_abs_error",
+					"latency_p50_ms", "latency_p99_ms", "switches_per_sec",
+					"overhead_percent", "level_ops_per_sec" };
+				double x = machine_value(c->res[v], (enum machine_row)m);
+
+				if (!isnan(x))
+					fprintf(f, "%s,%s,machine,%s,%.6f,\n", sw->base->sweep_values[k],
+						vname(c, v), key[m], x);
+			}
+		}
+		free_labels(&l);
+	}
+	return 0;
+}

@@ -37,4 +37,20 @@ int compare_json(FILE *f, const struct compare *c);
  */
 int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen);
 
+/* A sweep: the comparison repeated with the scenario's sweep key set to each value. */
+struct sweep {
+	const struct scenario *base;	/* holds the key, the values and the target */
+	size_t n;
+	struct compare **at;		/* per value */
+};
+
+int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
+	      size_t nsets, struct sweep **out, char *err, size_t errlen);
+void sweep_free(struct sweep *sw);
+/* sweep_text() - one row per value, one column per variant (the first four): the target's
+ * share/ideal, or the overhead when the sweep names no target. */
+int sweep_text(FILE *f, const struct sweep *sw);
+/* sweep_csv() - value,variant,kind,name,share,ideal for every group, process and machine row. */
+int sweep_csv(FILE *f, const struct sweep *sw);
+
 #endif /* CGSIM_SIM_COMPARE_H */

@@ -388,12 +388,36 @@ static int cmd_shares(int argc, char **argv)
 	return finish_stdout();
 }
 
+/* DIR/sweep.csv, written under a temporary name first. */
+static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_t errlen)
+{
+	char path[4200], tmp[4300];
+	FILE *f;
+	int e;
+
+	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", tmp, strerror(errno));
+		return -errno;
+	}
+	e = sweep_csv(f, sw);
+	if (ferror(f) | fclose(f) || e || rename(tmp, path)) {
+		remove(tmp);
+		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	const char *file = NULL, *dir = NULL, *sets[MAX_SETS];
 	size_t nsets = 0;
 	bool md = false, json = false;
 	struct compare *c;
+	struct sweep *sw = NULL;
 	char err[2048];
 	int rc = 0;
 
@@ -434,16 +458,24 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}
-	if (dir && compare_write_dir(dir, c, err, sizeof(err))) {
+	if (c->sc[0]->nsweep && sweep_run(file, c->sc[0], sets, nsets, &sw, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
+		compare_free(c);
+		return 2;
+	}
+	if (dir && (compare_write_dir(dir, c, err, sizeof(err)) ||
+		    (sw && write_sweep(dir, sw, err, sizeof(err))))) {
 		fprintf(stderr, "%s\n", err);
 		rc = 2;
 	} else if ((json ? compare_json(stdout, c) : md ? compare_markdown(stdout, c)
-							: compare_text(stdout, c))) {
+							: compare_text(stdout, c)) ||
+		   (sw && !json && sweep_text(stdout, sw))) {
 		fprintf(stderr, "cgsim: out of memory\n");
 		rc = 2;
 	} else {
 		rc = finish_stdout();
 	}
+	sweep_free(sw);
 	compare_free(c);
 	return rc;
 }

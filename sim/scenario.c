@@ -559,7 +559,7 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 
 static const char *const top_keys[] = { "name", "description", "seed", "duration", "warmup",
 	"interval", "machine", "semantics", "scheduler", "cgroups", "sessions", "processes",
-	"timeline", "variants", "expect", NULL };
+	"timeline", "variants", "sweep", "expect", NULL };
 
 static bool read_name(struct rd *r, const struct yn *n, const char *what, char **out)
 {
@@ -1385,6 +1385,52 @@ static bool read_variants_decl(struct rd *r, const struct yn *m)
 	return true;
 }
 
+/* sweep: { key: DOTTED.PATH, values: [V, ...], group: PATH | process: NAME } */
+static bool read_sweep(struct rd *r, const struct yn *m)
+{
+	static const char *const keys[] = { "key", "values", "group", "process", NULL };
+	struct scenario *sc = r->sc;
+	const struct yn *v;
+
+	if (!want(r, m, YN_MAP, "sweep") || !known_keys(r, m, keys, "sweep"))
+		return false;
+	sc->sweep_pos = pos_of(m);
+	if (!(v = yn_get(m, "key")))
+		return bad(r, m, "sweep needs key (a dotted path, e.g. "
+			   "processes.app.threads.worker.count)");
+	if (!scalar(r, v, "sweep.key") || !(sc->sweep_key = xstrdup(r, v, v->str)))
+		return false;
+	if (!(v = yn_get(m, "values")))
+		return bad(r, m, "sweep needs values (a list)");
+	if (!want(r, v, YN_SEQ, "sweep.values"))
+		return false;
+	if (!v->n || v->n > 1000)
+		return bad(r, v, "sweep.values must have 1 to 1000 values");
+	sc->sweep_values = calloc(v->n, sizeof(*sc->sweep_values));
+	if (!sc->sweep_values)
+		return bad(r, v, "out of memory");
+	for (size_t i = 0; i < v->n; i++) {
+		if (!scalar(r, v->kids[i], "a sweep value"))
+			return false;
+		if (!(sc->sweep_values[sc->nsweep++] = xstrdup(r, v->kids[i], v->kids[i]->str)))
+			return false;
+	}
+	sc->sweep_target = SCN_T_MACHINE;
+	if ((v = yn_get(m, "group"))) {
+		sc->sweep_target = SCN_T_GROUP;
+		if (!read_path(r, v, "sweep.group", &sc->sweep_name))
+			return false;
+	}
+	if ((v = yn_get(m, "process"))) {
+		if (sc->sweep_target != SCN_T_MACHINE)
+			return bad(r, v, "sweep shows a group or a process, not both");
+		sc->sweep_target = SCN_T_PROCESS;
+		if (!read_name(r, v, "sweep.process", &sc->sweep_name))
+			return false;
+	}
+	return true;
+}
+
 /* Check that the expectations name variants, processes and threads that exist. */
 static bool check_names(struct rd *r, const struct yn *root)
 {
@@ -1497,6 +1543,8 @@ static bool read_all(struct rd *r, struct yn *root)
 	if ((v = yn_get(root, "timeline")) && !read_timeline(r, v))
 		return false;
 	if ((v = yn_get(root, "variants")) && !read_variants_decl(r, v))
+		return false;
+	if ((v = yn_get(root, "sweep")) && !read_sweep(r, v))
 		return false;
 	if ((v = yn_get(root, "expect")) && !read_expect(r, v))
 		return false;
@@ -1617,6 +1665,11 @@ void scn_free(struct scenario *sc)
 		free(sc->expect[i].name);
 	}
 	free(sc->expect);
+	for (size_t i = 0; i < sc->nsweep; i++)
+		free(sc->sweep_values[i]);
+	free(sc->sweep_values);
+	free(sc->sweep_key);
+	free(sc->sweep_name);
 	for (size_t i = 0; i < sc->norigins; i++)
 		free(sc->origins[i]);
 	free(sc->origins);

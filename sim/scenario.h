@@ -149,6 +149,13 @@ struct scenario {
 	struct scn_expect *expect;
 	size_t nexpect;
 	int total_threads;
+	/* sweep: run every variant with KEY set to each of VALUES (cgsim compare) */
+	char *sweep_key;
+	char **sweep_values;
+	size_t nsweep;
+	enum scn_target sweep_target;	/* what the sweep's table shows */
+	char *sweep_name;
+	struct scn_pos sweep_pos;
 	char **origins;		/* the strings scn_pos.origin points to */
 	size_t norigins;
 };
