@@ -69,6 +69,8 @@ $(BIN): $(MAIN_OBJ) $(LIB)
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@v='#define CGSIM_VERSION "$(VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+# compare -o DIR looks for the gnuplot scripts in the install's data directory too.
+$(BUILD)/obj/sim/figures.o: CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
 $(MAIN_OBJ): $(BUILD)/version.h
 $(MAIN_OBJ): CPPFLAGS += -include $(BUILD)/version.h
 .PHONY: FORCE
@@ -173,6 +175,7 @@ install: all
 	install -D -m 0755 cgsim $(DESTDIR)$(PREFIX)/bin/cgsim
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/cgsim/README.md
 	for f in docs/*.md; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/doc/cgsim/$$f; done
+	for f in plots/*.gp; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/cgsim/$$f; done
 
 clean:
 	rm -rf build cgsim

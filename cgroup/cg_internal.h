@@ -15,6 +15,11 @@
 
 #define CG__NAME_MAX 255	/* kernfs: NAME_MAX */
 
+/* A CPU mask as the kernel's cpumask: bit c is word c / 64, bit c % 64. */
+struct cg__cpumask {
+	uint64_t w[CG_CPUMASK_WORDS];
+};
+
 struct cg_thread;
 
 /* Intrusive doubly linked list of the threads attached to one cgroup. */
@@ -57,6 +62,18 @@ struct cg_cgroup {
 	/* The cpu css: present iff cpu is in the parent's subtree_control (always on v1). */
 	bool has_cpu;
 	struct cg_cpu_params cpu;
+
+	/*
+	 * The cpuset css of a non-root cgroup: present iff cpuset is in the parent's
+	 * subtree_control (never on v1). cpus_req is cpuset.cpus as written (the kernel's
+	 * cpus_allowed; empty when nothing was requested, always empty without a css and on the
+	 * root). cpus_eff is kept for every cgroup: cpuset.cpus.effective where there is a css,
+	 * else the parent's cpus_eff (the set that governs the cgroup's threads); the root's is
+	 * CPUs 0 .. nr_cpus - 1.
+	 */
+	bool has_cpuset;
+	struct cg__cpumask cpus_req;
+	struct cg__cpumask cpus_eff;
 };
 
 struct cg_process;
@@ -95,6 +112,8 @@ struct cg_hier {
 	int *name_slots;
 	int cap_slots;
 
+	int nr_cpus;			/* the machine's CPUs: nr_cpu_ids */
+
 	cg_observer_fn *obs;
 	void *obs_ctx;
 	cg_stat_fn *stat;
@@ -131,6 +150,7 @@ bool cg__file_exists(const struct cg_hier *h, const struct cg_cgroup *c, const c
 int cg__kstrtoull(const char *s, unsigned int base, unsigned long long *res);
 int cg__kstrtoll(const char *s, unsigned int base, long long *res);
 char *cg__strstrip(char *s);
+int cg__cpulist_parse(const char *buf, int nbits, struct cg__cpumask *out);
 
 /* A growable text buffer for file contents. */
 struct cg__buf {
@@ -142,5 +162,13 @@ void cg__buf_printf(struct cg__buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cg__buf_add(struct cg__buf *b, const char *s, size_t n);
 int cg__buf_finish(struct cg__buf *b, char **out);
+
+/* cpuset.c */
+void cg__cpuset_init_root(struct cg_hier *h);
+void cg__cpuset_mkdir(struct cg_cgroup *c);
+void cg__cpuset_apply(struct cg_hier *h, struct cg_cgroup *c, cg_mask old);
+int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf);
+void cg__cpulist_print(struct cg__buf *b, const struct cg__cpumask *m, int nbits);
+int cg__cpuset_check(const struct cg_hier *h, const struct cg_cgroup *c);
 
 #endif /* CGSIM_CG_INTERNAL_H */

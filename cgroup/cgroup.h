@@ -49,6 +49,14 @@ typedef uint32_t cg_mask;
 	(CG_MASK(CG_CTRL_CPUSET) | CG_MASK(CG_CTRL_CPU) | CG_MASK(CG_CTRL_PERF_EVENT) | \
 	 CG_MASK(CG_CTRL_PIDS))
 
+/*
+ * CPU masks (cg_thread_cpus(), cg_cpuset_effective()) are arrays of 64-bit words, CPU c being
+ * bit c % 64 of word c / 64, like the kernel's cpumask on a 64-bit machine.
+ */
+#define CG_NR_CPUS_MAX 1024
+#define CG_NR_CPUS_DEFAULT 8	/* until cg_set_nr_cpus(): room for lists in .cgs scripts */
+#define CG_CPUMASK_WORDS (CG_NR_CPUS_MAX / 64)
+
 /* The kernel's RUNTIME_INF: no quota. */
 #define CG_QUOTA_MAX UINT64_MAX
 
@@ -70,7 +78,19 @@ enum cg_event_kind {
 	CG_EV_THREAD_EXITED,	/* .thread killed (cgroup.kill), it was in .old_tg */
 	CG_EV_TG_PARAMS,	/* weight, idle or bandwidth of task group .cgroup changed */
 	CG_EV_THREADED,		/* cgroup .cgroup became threaded (informational) */
+	CG_EV_CPUSET,		/* the effective CPUs of cgroup .cgroup changed (see below) */
 };
+
+/*
+ * CG_EV_CPUSET is sent once for each cgroup whose effective CPU set (cg_cpuset_effective())
+ * changed, parents before children, after the whole change is applied: a cpuset.cpus write,
+ * "-cpuset" in a subtree_control (its children lose their css and take their parent's set),
+ * cg_set_nr_cpus(). The threads attached to that very cgroup are those whose cg_thread_cpus()
+ * changed; a cgroup without a cpuset css gets the event when the set it inherits changes. No
+ * event for a new cgroup or "+cpuset" (the inherited set stays the same); a thread that moves
+ * or is created is reported by CG_EV_THREAD_MOVED / CG_EV_THREAD_NEW, whose receiver asks
+ * cg_thread_cpus() again.
+ */
 
 struct cg_event {
 	enum cg_event_kind kind;
@@ -118,6 +138,16 @@ int cg_ctrl_parse(const char *name, enum cg_ctrl *out);
  * -EBUSY after, -EINVAL for perf_event (implicit) or on v1 for anything but cpu.
  */
 int cg_set_root_controllers(struct cg_hier *h, cg_mask mask);
+
+/**
+ * cg_set_nr_cpus() - the machine's number of CPUs (the kernel's nr_cpu_ids), 1 ..
+ * CG_NR_CPUS_MAX; CG_NR_CPUS_DEFAULT until called. The root's cpuset.cpus.effective is
+ * 0 .. @n - 1 and cpuset.cpus writes naming CPU @n or above fail with -ERANGE. Meant for setup;
+ * a later call drops CPUs >= @n from every cpuset.cpus, recomputes the effective sets and sends
+ * CG_EV_CPUSET for each that changed. Returns 0 or -EINVAL for @n out of range.
+ */
+int cg_set_nr_cpus(struct cg_hier *h, int n);
+int cg_nr_cpus(const struct cg_hier *h);
 
 /** cg_set_observer() - the one observer told of every change (NULL to stop). */
 void cg_set_observer(struct cg_hier *h, cg_observer_fn *fn, void *ctx);
@@ -187,7 +217,24 @@ int cg_tg_parent(const struct cg_hier *h, int cgroup);
 /** cg_tg_params() - the cpu settings of task group @cgroup; -ENOENT if it is none. */
 int cg_tg_params(const struct cg_hier *h, int cgroup, struct cg_cpu_params *out);
 
-/** cg_check() - verify the model's invariants (counters, links, types); 0 or -EUCLEAN. */
+/**
+ * cg_cpuset_effective() - the effective CPUs of cgroup @cgroup into @mask, all @nwords words
+ * written (at least (nr_cpus + 63) / 64 of them): its cpuset.cpus.effective when it has a cpuset
+ * css, else that of its nearest ancestor with one, else the root's (all CPUs).
+ * Returns 0, -ENOENT for a dead or unknown cgroup, -EINVAL when @nwords is too small.
+ */
+int cg_cpuset_effective(const struct cg_hier *h, int cgroup, uint64_t *mask, size_t nwords);
+/**
+ * cg_thread_cpus() - the CPUs thread @tid may run on as far as cpusets go: the effective set of
+ * its cgroup, as cg_cpuset_effective(). Returns 0, -ESRCH for an unknown or killed thread,
+ * -EINVAL when @nwords is too small.
+ */
+int cg_thread_cpus(const struct cg_hier *h, int tid, uint64_t *mask, size_t nwords);
+
+/**
+ * cg_check() - verify the model's invariants (counters, links, types, cpusets: every effective
+ * set non-empty, within its parent's, and what the rules give); 0 or -EUCLEAN.
+ */
 int cg_check(const struct cg_hier *h);
 
 /* ---- the .cgs interpreter (cgroup/script.c); see docs/cgroup-model.md ---- */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cgroup/files.c - the interface files: which exist where (cgroup_base_files, cpu_files,
- * cpu_legacy_files with their CFTYPE_NOT_ON_ROOT flags), how they read and how a write is
- * parsed and checked (kernel/cgroup/cgroup.c, kernel/sched/core.c).
+ * cpu_legacy_files, cpuset's dfl_files with their CFTYPE_NOT_ON_ROOT flags), how they read and
+ * how a write is parsed and checked (kernel/cgroup/cgroup.c, kernel/sched/core.c,
+ * kernel/cgroup/cpuset.c).
  */
 #include "cgroup/cg_internal.h"
 
@@ -17,6 +18,7 @@
 enum {
 	F_NOT_ON_ROOT = 1,	/* CFTYPE_NOT_ON_ROOT */
 	F_CPU = 2,		/* a cpu controller file: needs the cpu css */
+	F_CPUSET = 4,		/* a cpuset file: needs the cpuset css (the root's: cpuset bound) */
 };
 
 typedef int read_fn(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b);
@@ -792,6 +794,27 @@ static int w_period(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	return set_bandwidth(h, c, p, c->cpu.quota_us, c->cpu.burst_us);
 }
 
+/* ---- cpuset controller files (v2 dfl_files) ---------------------------------------------- */
+
+/* cpuset_common_seq_show(): FILE_CPULIST, the request ("" when none) */
+static int r_cpus(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	cg__cpulist_print(b, &c->cpus_req, h->nr_cpus);
+	return 0;
+}
+
+static int w_cpus(struct cg_hier *h, struct cg_cgroup *c, const char *v)
+{
+	return cg__cpuset_write(h, c, v);
+}
+
+/* cpuset_common_seq_show(): FILE_EFFECTIVE_CPULIST */
+static int r_cpus_eff(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	cg__cpulist_print(b, &c->cpus_eff, h->nr_cpus);
+	return 0;
+}
+
 /* ---- the table --------------------------------------------------------------------------- */
 
 static const struct file_def files[] = {
@@ -818,6 +841,13 @@ static const struct file_def files[] = {
 	{ "cpu.cfs_period_us", SEM_V1, F_CPU, r_period, w_period },
 	{ "cpu.cfs_burst_us", SEM_V1, F_CPU, r_burst, w_burst },
 	{ "cpu.idle", SEM_V1, F_CPU, r_idle, w_idle },
+	/*
+	 * cpuset.cpus.effective is on the root too (since 5.0); cpuset.mems, .mems.effective,
+	 * .cpus.partition, .cpus.exclusive, .cpus.exclusive.effective, .cpus.isolated are not
+	 * modelled and answer ENOENT like any file the model does not have.
+	 */
+	{ "cpuset.cpus", SEM_V2 | SEM_RFC, F_CPUSET | F_NOT_ON_ROOT, r_cpus, w_cpus },
+	{ "cpuset.cpus.effective", SEM_V2 | SEM_RFC, F_CPUSET, r_cpus_eff, NULL },
 };
 
 static const struct file_def *find_file(const struct cg_hier *h, const struct cg_cgroup *c,
@@ -832,6 +862,10 @@ static const struct file_def *find_file(const struct cg_hier *h, const struct cg
 			return NULL;
 		/* the cpu css exists only where cpu is enabled (and bound to the hierarchy) */
 		if ((f->flags & F_CPU) && (!c->has_cpu || !(h->root_mask & CG_MASK(CG_CTRL_CPU))))
+			return NULL;
+		/* the root has a cpuset css when cpuset is bound, a child when its parent enables it */
+		if ((f->flags & F_CPUSET) && (!(h->root_mask & CG_MASK(CG_CTRL_CPUSET)) ||
+					      (c->parent && !c->has_cpuset)))
 			return NULL;
 		return f;
 	}

@@ -243,6 +243,7 @@ struct cg_hier *cg_hier_new(enum cg_semantics sem)
 		return NULL;
 	}
 	h->root->has_cpu = true;	/* the root task group always exists */
+	cg__cpuset_init_root(h);
 	return h;
 }
 
@@ -876,6 +877,7 @@ int cg_mkdir(struct cg_hier *h, const char *path)
 		c->rfc_root = parent->rfc_root;
 	c->has_cpu = h->sem == CG_SEM_V1 ||
 		     (parent->subtree_control & CG_MASK(CG_CTRL_CPU));
+	cg__cpuset_mkdir(c);
 	if (c->has_cpu) {
 		struct cg_event ev = { .kind = CG_EV_TG_CREATED, .cgroup = c->id,
 				       .parent_tg = cg__tg_of(parent) };
@@ -1111,6 +1113,8 @@ int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char
 	h->touched = true;
 	old = c->subtree_control;
 	c->subtree_control = (c->subtree_control | enable) & ~disable;
+	/* csses come and go in subsystem order: cpuset, then cpu */
+	cg__cpuset_apply(h, c, old);
 	apply_cpu_css(h, c, old);
 	return 0;
 }
@@ -1309,6 +1313,8 @@ int cg_check(const struct cg_hier *h)
 			return -EUCLEAN;
 		if (h->sem != CG_SEM_V1 && c->parent &&
 		    c->has_cpu != !!(c->parent->subtree_control & CG_MASK(CG_CTRL_CPU)))
+			return -EUCLEAN;
+		if (cg__cpuset_check(h, c))
 			return -EUCLEAN;
 	}
 	for (int tid = 1; tid < h->nr_threads; tid++) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *fixup_radix(const char *s, unsigned int *base)
 {
@@ -96,6 +97,161 @@ int cg__kstrtoll(const char *s, unsigned int base, long long *res)
 	if (t > (unsigned long long)LLONG_MAX)
 		return -ERANGE;
 	*res = (long long)t;
+	return 0;
+}
+
+/* ---- CPU lists: bitmap_parselist() of lib/bitmap-str.c, as cpulist_parse() calls it ---- */
+
+/* The kernel's isspace() (lib/ctype.c): the C locale's six, and Latin-1 no-break space. */
+static bool k_isspace(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || (unsigned char)c == 0xa0;
+}
+
+static bool end_of_str(char c)
+{
+	return c == '\0' || c == '\n';
+}
+
+/* Separators before a region: white space and commas. */
+static bool sep_char(char c)
+{
+	return k_isspace(c) || c == ',';
+}
+
+static bool end_of_region(char c)
+{
+	return sep_char(c) || end_of_str(c);
+}
+
+struct region {
+	unsigned int start, end, off, group_len, nbits;
+};
+
+/*
+ * bitmap_getnum(): 'N' is the last bit; else decimal digits (no sign, no prefix), none is
+ * -EINVAL, a value above UINT_MAX -EOVERFLOW. Returns the rest of the string or NULL with *err.
+ */
+static const char *getnum(const char *s, unsigned int *num, unsigned int lastbit, int *err)
+{
+	unsigned long long n = 0;
+	bool overflow = false;
+	const char *p = s;
+
+	if (*s == 'N') {
+		*num = lastbit;
+		return s + 1;
+	}
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (n > (~0ULL - d) / 10)
+			overflow = true;
+		n = n * 10 + d;
+	}
+	if (p == s) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (overflow || n > UINT_MAX) {
+		*err = -EOVERFLOW;
+		return NULL;
+	}
+	*num = (unsigned int)n;
+	return p;
+}
+
+/*
+ * bitmap_parse_region(): "all", "A", "A-B", each optionally ":USED/GROUP". Returns where the
+ * next region may start, NULL at the end of the string (*err 0) or on error (*err set).
+ */
+static const char *parse_region(const char *s, struct region *r, int *err)
+{
+	unsigned int lastbit = r->nbits - 1;
+
+	*err = 0;
+	if (!strncasecmp(s, "all", 3)) {
+		r->start = 0;
+		r->end = lastbit;
+		s += 3;
+	} else {
+		s = getnum(s, &r->start, lastbit, err);
+		if (!s)
+			return NULL;
+		if (end_of_region(*s)) {
+			r->end = r->start;
+			goto no_pattern;
+		}
+		if (*s != '-') {
+			*err = -EINVAL;
+			return NULL;
+		}
+		s = getnum(s + 1, &r->end, lastbit, err);
+		if (!s)
+			return NULL;
+	}
+	if (end_of_region(*s))
+		goto no_pattern;
+	if (*s != ':') {
+		*err = -EINVAL;
+		return NULL;
+	}
+	s = getnum(s + 1, &r->off, lastbit, err);
+	if (!s)
+		return NULL;
+	if (*s != '/') {
+		*err = -EINVAL;
+		return NULL;
+	}
+	/* the kernel returns what follows the group size as is, even if it is not a separator */
+	return getnum(s + 1, &r->group_len, lastbit, err);
+no_pattern:
+	r->off = r->end + 1;
+	r->group_len = r->end + 1;
+	return end_of_str(*s) ? NULL : s;
+}
+
+/* bitmap_check_region(): a malformed region is -EINVAL before a too large one is -ERANGE. */
+static int check_region(const struct region *r)
+{
+	if (r->start > r->end || r->group_len == 0 || r->off > r->group_len)
+		return -EINVAL;
+	if (r->end >= r->nbits)
+		return -ERANGE;
+	return 0;
+}
+
+/*
+ * cpulist_parse() = bitmap_parselist(buf, mask, nr_cpu_ids): regions separated by commas and
+ * white space, each checked and set before the next one is read, so the leftmost bad region
+ * gives the errno. A string of separators only is the empty set.
+ */
+int cg__cpulist_parse(const char *buf, int nbits, struct cg__cpumask *out)
+{
+	struct region r = { .nbits = (unsigned int)nbits };
+	const char *s = buf;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	while (s) {
+		while (sep_char(*s))
+			s++;
+		if (end_of_str(*s))
+			return 0;
+		s = parse_region(s, &r, &err);
+		if (err)
+			return err;
+		err = check_region(&r);
+		if (err)
+			return err;
+		/* bitmap_set_region(): USED bits at the start of every GROUP bits */
+		for (unsigned int start = r.start; start <= r.end; start += r.group_len) {
+			unsigned int n = r.end - start + 1 < r.off ? r.end - start + 1 : r.off;
+
+			for (unsigned int b = start; b < start + n; b++)
+				out->w[b / 64] |= 1ULL << (b % 64);
+		}
+	}
 	return 0;
 }
 

@@ -63,7 +63,7 @@ const char *cg_errno_name(int err)
 		{ ENOTDIR, "ENOTDIR" },	  { EISDIR, "EISDIR" },	      { EINVAL, "EINVAL" },
 		{ ENOSPC, "ENOSPC" },	  { EROFS, "EROFS" },	      { ERANGE, "ERANGE" },
 		{ ENAMETOOLONG, "ENAMETOOLONG" }, { ENOTEMPTY, "ENOTEMPTY" },
-		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EUCLEAN, "EUCLEAN" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EUCLEAN, "EUCLEAN" }, { EOVERFLOW, "EOVERFLOW" },
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)

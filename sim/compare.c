@@ -506,6 +506,11 @@ static bool sweep_target(const struct scenario *base, const struct run_result *r
 	}
 }
 
+bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal)
+{
+	return sweep_target(sw->base, sw->at[k]->res[v], share, ideal);
+}
+
 int sweep_text(FILE *f, const struct sweep *sw)
 {
 	const struct scenario *base = sw->base;

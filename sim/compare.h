@@ -50,6 +50,8 @@ void sweep_free(struct sweep *sw);
 /* sweep_text() - one row per value, one column per variant (the first four): the target's
  * share/ideal, or the overhead when the sweep names no target. */
 int sweep_text(FILE *f, const struct sweep *sw);
+/* sweep_target_of() - the sweep's target at value @k in variant @v (ideal NAN: overhead). */
+bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal);
 /* sweep_csv() - value,variant,kind,name,share,ideal for every group, process and machine row. */
 int sweep_csv(FILE *f, const struct sweep *sw);
 

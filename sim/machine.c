@@ -42,6 +42,8 @@ struct mthread {
 	/* metrics */
 	int cgroup;			/* where it sits (for crediting CPU time) */
 	int sid;			/* the scheduler task group it is in */
+	bool has_affinity;		/* its own sched_setaffinity() mask */
+	uint64_t affinity[SCHED_MAX_CPUS / 64];
 	int session;			/* its session's key (default: its process's pid) */
 	uint64_t credited;		/* exec already credited to cgroups */
 	uint64_t base_exec, base_wait, base_sw, base_pre, base_mig, activations;
@@ -546,6 +548,39 @@ static struct mthread *thread_add(struct sim_machine *m, int tid, uint64_t now)
 	return t;
 }
 
+/*
+ * A cgroup's effective CPUs changed (cpuset.cpus): every thread governed by it gets its cpuset
+ * intersected with the affinity it asked for (set_cpus_allowed_ptr; an empty intersection
+ * falls back to the cpuset, as cpuset_cpus_allowed_fallback() does).
+ */
+static int apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now)
+{
+	uint64_t mask[SCHED_MAX_CPUS / 64], both[SCHED_MAX_CPUS / 64];
+	bool any = false;
+
+	if (cg_thread_cpus(m->h, t->tid, mask, SCHED_MAX_CPUS / 64))
+		return 0;
+	for (size_t w = 0; w < SCHED_MAX_CPUS / 64; w++) {
+		both[w] = mask[w] & (t->has_affinity ? t->affinity[w] : ~0ull);
+		any |= both[w] != 0;
+	}
+	return sched_thread_set_affinity(m->s, t->tid, any ? both : mask, SCHED_MAX_CPUS / 64,
+					 now);
+}
+
+static int cpuset_changed(struct sim_machine *m, int cgroup, uint64_t now)
+{
+	(void)cgroup;
+	for (int i = 0; i < m->nthr; i++) {
+		struct mthread *t = m->thr[i];
+		int e;
+
+		if (t && t->alive && (e = apply_cpus(m, t, now)))
+			return e;
+	}
+	return 0;
+}
+
 static void observe(void *ctx, const struct cg_event *ev)
 {
 	struct sim_machine *m = ctx;
@@ -601,6 +636,9 @@ static void observe(void *ctx, const struct cg_event *ev)
 		break;
 	}
 	case CG_EV_THREADED:
+		break;
+	case CG_EV_CPUSET:
+		err = cpuset_changed(m, ev->cgroup, now);
 		break;
 	}
 	if (err)
@@ -729,6 +767,11 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		goto fail;
 	}
 	sched_set_latency_hook(m->s, latency_hook, m);
+	/* the hierarchy's cpusets are of this machine */
+	e = cg_set_nr_cpus(h, cfg->cpus);
+	if (e)
+		goto fail;
+	e = -ENOMEM;
 	m->cpu = calloc((size_t)m->ncpu, sizeof(*m->cpu));
 	if (!m->cpu)
 		goto fail;
@@ -769,6 +812,10 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	}
 	cg_set_observer(h, observe, m);
 	cg_set_stat_provider(h, stat_provider, m);
+	/* cpusets of the layout as it is */
+	for (int tid = 1; tid < m->nthr; tid++)
+		if (m->thr[tid] && (e = apply_cpus(m, m->thr[tid], 0)))
+			goto fail;
 	return m;
 fail:
 	sim_machine_free(m);
@@ -861,8 +908,14 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	err = sched_thread_set_nice(m->s, tid, spec->nice, now);
 	if (!err && spec->policy != SCHED_THREAD_NORMAL)
 		err = sched_thread_set_policy(m->s, tid, spec->policy, now);
-	if (!err && spec->affinity)
-		err = sched_thread_set_affinity(m->s, tid, spec->affinity, spec->affinity_words, now);
+	if (!err && spec->affinity) {
+		memset(t->affinity, 0, sizeof(t->affinity));
+		for (size_t w = 0; w < spec->affinity_words && w < SCHED_MAX_CPUS / 64; w++)
+			t->affinity[w] = spec->affinity[w];
+		t->has_affinity = true;
+	}
+	if (!err)
+		err = apply_cpus(m, t, now);
 	if (!err && spec->slice_ns)
 		err = sched_thread_set_slice(m->s, tid, spec->slice_ns, now);
 	if (err)

@@ -8,6 +8,7 @@
 #include "cgroup/cgroup.h"
 #include "sim/compare.h"
 #include "sim/expect.h"
+#include "sim/figures.h"
 #include "sim/report.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
@@ -472,6 +473,22 @@ static int cmd_compare(int argc, char **argv)
 		   (sw && !json && sweep_text(stdout, sw))) {
 		fprintf(stderr, "cgsim: out of memory\n");
 		rc = 2;
+	} else if (dir) {
+		bool rendered;
+
+		if (figures_write(dir, c, sw, &rendered, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			rc = 2;
+		} else if (!json) {
+			if (rendered)
+				printf("\nfigures: %s/figures/ (PNG and SVG)\n", dir);
+			else
+				printf("\ngnuplot is not installed: the data and scripts are in %s; "
+				       "render with sh %s/render.sh\n", dir, dir);
+			rc = finish_stdout();
+		} else {
+			rc = finish_stdout();
+		}
 	} else {
 		rc = finish_stdout();
 	}

@@ -270,18 +270,47 @@ static void write_series_csv(FILE *f, const struct run_result *r)
 	}
 }
 
+/* time_s,GROUP,...: each group's share in each interval, wide, for plotting. */
+static void write_groups_series_csv(FILE *f, const struct run_result *r)
+{
+	size_t items = r->ngroups + r->series_threads;
+	double cap = (double)r->cpus * (double)r->interval;
+
+	fputs("time_s", f);
+	for (size_t g = 0; g < r->ngroups; g++) {
+		fputc(',', f);
+		csv_field(f, r->groups[g].path);
+	}
+	fputc('\n', f);
+	for (size_t k = 0; k < r->nsamples; k++) {
+		fprintf(f, "%.6f", (double)(r->sc->warmup + (k + 1) * r->interval) / 1e9);
+		for (size_t g = 0; g < r->ngroups; g++)
+			fprintf(f, ",%.6f", (double)r->series[k * items + g] / cap);
+		fputc('\n', f);
+	}
+}
+
+static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
+{
+	fputs("latency_ms,fraction\n", f);
+	for (size_t j = 0; j < r->ncdf; j++)
+		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
+}
+
+#define NFILES 6
+
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
 {
-	static const char *const names[] = { "summary.json", "threads.csv", "groups.csv",
-					     "timeseries.csv" };
-	char tmp[4][4200], fin[4][4200];
+	static const char *const names[NFILES] = { "summary.json", "threads.csv", "groups.csv",
+		"timeseries.csv", "groups-series.csv", "latency-cdf.csv" };
+	char tmp[NFILES][4200], fin[NFILES][4200];
 	int n = 0, e = 0;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "cgsim: cannot create %s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	for (n = 0; n < 4; n++) {
+	for (n = 0; n < NFILES; n++) {
 		FILE *f;
 
 		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, names[n]);
@@ -302,8 +331,14 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 		case 2:
 			write_groups_csv(f, r);
 			break;
-		default:
+		case 3:
 			write_series_csv(f, r);
+			break;
+		case 4:
+			write_groups_series_csv(f, r);
+			break;
+		default:
+			write_latency_cdf_csv(f, r);
 			break;
 		}
 		if (ferror(f) | fclose(f)) {
@@ -318,11 +353,11 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 			unlink(tmp[i]);
 		return e;
 	}
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NFILES; i++) {
 		if (rename(tmp[i], fin[i])) {
 			e = -errno;
 			snprintf(err, errlen, "cgsim: cannot rename %s: %s", tmp[i], strerror(errno));
-			for (int j = i; j < 4; j++)
+			for (int j = i; j < NFILES; j++)
 				unlink(tmp[j]);
 			return e;
 		}

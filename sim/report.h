@@ -19,7 +19,8 @@ void report_shares_text(FILE *f, const struct run_result *r);
 void report_shares_json(FILE *f, const struct run_result *r);
 
 /*
- * report_write_dir() - summary.json, threads.csv, groups.csv and timeseries.csv in @dir
+ * report_write_dir() - summary.json, threads.csv, groups.csv and timeseries.csv in @dir, and
+ * for plotting groups-series.csv (time_s and one column per group) and latency-cdf.csv
  * (created if missing). Each file is written under a temporary name and all are renamed only
  * when every one was written, so a failure leaves @dir as it was. 0 or a negative errno with a
  * message in @err.

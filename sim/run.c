@@ -695,6 +695,53 @@ static int list_groups(struct runner *r, struct run_result *res)
 	return 0;
 }
 
+/*
+ * The latencies kept for every thread, merged and sorted, as at most 1000 points of their
+ * distribution (each thread's kept samples weigh alike; see sim_machine_set_latency_keep()).
+ */
+static int latency_cdf(struct runner *r, struct run_result *res)
+{
+	size_t total = 0, k = 0, step;
+	uint64_t *all;
+
+	for (size_t i = 0; i < r->nt; i++) {
+		struct sim_thread_metrics tm;
+
+		if (!sim_machine_thread_metrics(r->m, r->t[i].tid, &tm))
+			total += tm.nlatency;
+	}
+	if (!total)
+		return 0;
+	all = malloc(total * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nt; i++) {
+		struct sim_thread_metrics tm;
+
+		if (!sim_machine_thread_metrics(r->m, r->t[i].tid, &tm)) {
+			memcpy(all + k, tm.latency, tm.nlatency * sizeof(*all));
+			k += tm.nlatency;
+		}
+	}
+	qsort(all, total, sizeof(*all), cmp_u64);
+	step = (total + 999) / 1000;
+	res->ncdf = (total + step - 1) / step;
+	res->cdf_ms = malloc(res->ncdf * sizeof(*res->cdf_ms));
+	res->cdf_frac = malloc(res->ncdf * sizeof(*res->cdf_frac));
+	if (!res->cdf_ms || !res->cdf_frac) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < res->ncdf; j++) {
+		size_t idx = (j + 1) * step - 1 < total ? (j + 1) * step - 1 : total - 1;
+
+		res->cdf_ms[j] = (double)all[idx] / 1e6;
+		res->cdf_frac[j] = (double)(idx + 1) / (double)total;
+	}
+	free(all);
+	return 0;
+}
+
 static int measure(struct runner *r, struct run_result *res)
 {
 	const struct scenario *sc = r->sc;
@@ -755,6 +802,8 @@ static int measure(struct runner *r, struct run_result *res)
 				res->max_rel_error = d / o->ideal;
 		}
 	}
+	if (latency_cdf(r, res))
+		return -ENOMEM;
 	/* Jain's index over share/ideal: 1 when every thread gets the same fraction of its ideal */
 	res->jain = nx && sxx > 0 ? sx * sx / ((double)nx * sxx) : 1;
 	sim_machine_cgroup_cpu_all(r->m, r->cg_cpu, r->ncg);
@@ -885,8 +934,10 @@ static int validate_timeline(const struct scenario *sc, char *err, size_t errlen
 	if (!sc->ntimeline)
 		return 0;
 	v.h = cg_hier_new(sc->semantics);
-	if (!v.h)
+	if (!v.h || cg_set_nr_cpus(v.h, sc->sched.cpus)) {
+		cg_hier_free(v.h);
 		return -ENOMEM;
+	}
 	/* a layout error is reported by the real run, after this */
 	if (apply_layout(&v) || add_processes(&v)) {
 		if (errlen)
@@ -920,7 +971,7 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 	res->sc = sc;
 	res->cpus = sc->sched.cpus;
 	r.h = cg_hier_new(sc->semantics);
-	if (!r.h) {
+	if (!r.h || cg_set_nr_cpus(r.h, sc->sched.cpus)) {
 		e = -ENOMEM;
 		goto out;
 	}
@@ -968,7 +1019,7 @@ int run_ideal(const struct scenario *sc, struct run_result **out, char *err, siz
 	res->cpus = sc->sched.cpus;
 	res->measured_ns = sc->duration - sc->warmup;
 	r.h = cg_hier_new(sc->semantics);
-	if (!r.h) {
+	if (!r.h || cg_set_nr_cpus(r.h, sc->sched.cpus)) {
 		e = -ENOMEM;
 		goto out;
 	}
@@ -1023,5 +1074,7 @@ void run_free(struct run_result *res)
 		free(res->ops[i].result);
 	free(res->ops);
 	free(res->series);
+	free(res->cdf_ms);
+	free(res->cdf_frac);
 	free(res);
 }

@@ -56,6 +56,9 @@ struct run_result {
 	size_t nsamples;
 	size_t series_threads;	/* threads included in the series (0 when there are too many) */
 	uint64_t *series;
+	/* the distribution of all threads' wakeup latencies: up to 1000 (ms, fraction) points */
+	double *cdf_ms, *cdf_frac;
+	size_t ncdf;
 };
 
 /*

@@ -1400,6 +1400,8 @@ static bool read_sweep(struct rd *r, const struct yn *m)
 			   "processes.app.threads.worker.count)");
 	if (!scalar(r, v, "sweep.key") || !(sc->sweep_key = xstrdup(r, v, v->str)))
 		return false;
+	if (strpbrk(v->str, "'\"`$\\ \t"))
+		return bad(r, v, "sweep.key is a dotted path: no quotes, blanks or '$'");
 	if (!(v = yn_get(m, "values")))
 		return bad(r, m, "sweep needs values (a list)");
 	if (!want(r, v, YN_SEQ, "sweep.values"))

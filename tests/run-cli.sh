@@ -23,7 +23,7 @@ for f in summary.json threads.csv groups.csv timeseries.csv; do
 	[ -s "$tmp/out/$f" ] && ok || bad "-o DIR lacks $f"
 done
 cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
-[ "$(ls -A "$tmp/out" | wc -l)" -eq 4 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
+[ "$(ls -A "$tmp/out" | wc -l)" -eq 6 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
 [ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups" ] \
 	&& ok || bad "threads.csv header"
 [ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
@@ -55,6 +55,23 @@ for f in compare.txt compare.md compare.json; do
 	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"
 done
 "$CGSIM" compare "$SC" --markdown --json > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "compare --markdown --json"
+
+# figures: rendered when gnuplot is there, each PNG a PNG and each SVG an SVG
+for f in render.sh plots/common.gp plots/sweep.gp sweep-target.csv; do
+	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"
+done
+if command -v gnuplot > /dev/null 2>&1; then
+	for n in shares-over-time-base shares-bars-interposed sweep; do
+		[ "$(head -c 8 "$tmp/cmp/figures/$n.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ] \
+			&& ok || bad "figures/$n.png is not a PNG"
+		grep -q '<svg' "$tmp/cmp/figures/$n.svg" && ok || bad "figures/$n.svg is not an SVG"
+	done
+	"$CGSIM" compare scenarios/latency-periodic.yaml -o "$tmp/lat" > /dev/null
+	[ "$(head -c 8 "$tmp/lat/figures/latency-cdf.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ] \
+		&& ok || bad "figures/latency-cdf.png is not a PNG"
+else
+	echo "cli: gnuplot not installed, figures not checked"
+fi
 
 # usage
 "$CGSIM" run --help > /dev/null; [ $? -eq 0 ] && ok || bad "run --help"

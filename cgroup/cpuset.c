@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cgroup/cpuset.c - the cpuset controller's CPUs on cgroup v2 (kernel/cgroup/cpuset.c):
+ * cpuset.cpus as requested, cpuset.cpus.effective as derived, and their propagation.
+ *
+ * Rules (6.12 .. 6.19 source): a new css has an empty request and its parent's effective set
+ * (cpuset_css_online); a write is stripped, "" clears the request, anything else goes through
+ * cpulist_parse() with nr_cpu_ids bits (cpuset_write_resmask, update_cpumask); an unchanged
+ * request is a no-op; a populated cgroup may not go from a non-empty request to an empty one
+ * (validate_change: -ENOSPC; 7.0 lifts this for v2); then every effective set of the subtree is
+ * recomputed top-down as request & parent's effective, the parent's effective when that is
+ * empty (update_cpumasks_hier), a subtree whose root did not change being skipped. Partitions,
+ * exclusive CPUs, memory nodes and CPU hotplug are not modelled.
+ *
+ * The model keeps cpus_eff for every cgroup, a cgroup without a css holding its parent's: so a
+ * thread's CPUs are those of its own cgroup, and one pre-order walk finds every cgroup whose
+ * threads must be told.
+ */
+#include "cgroup/cg_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- masks ------------------------------------------------------------------------------- */
+
+static bool mask_test(const struct cg__cpumask *m, int cpu)
+{
+	return m->w[cpu / 64] >> (cpu % 64) & 1;
+}
+
+static bool mask_empty(const struct cg__cpumask *m)
+{
+	for (int i = 0; i < CG_CPUMASK_WORDS; i++)
+		if (m->w[i])
+			return false;
+	return true;
+}
+
+static bool mask_equal(const struct cg__cpumask *a, const struct cg__cpumask *b)
+{
+	return !memcmp(a->w, b->w, sizeof(a->w));
+}
+
+static bool mask_subset(const struct cg__cpumask *a, const struct cg__cpumask *b)
+{
+	for (int i = 0; i < CG_CPUMASK_WORDS; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
+/* CPUs 0 .. n - 1 */
+static void mask_first(struct cg__cpumask *m, int n)
+{
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < n / 64; i++)
+		m->w[i] = ~0ULL;
+	if (n % 64)
+		m->w[n / 64] = (1ULL << (n % 64)) - 1;
+}
+
+/* Drop CPUs n and above. */
+static void mask_trim(struct cg__cpumask *m, int n)
+{
+	struct cg__cpumask all;
+
+	mask_first(&all, n);
+	for (int i = 0; i < CG_CPUMASK_WORDS; i++)
+		m->w[i] &= all.w[i];
+}
+
+/*
+ * The kernel's "%*pbl" with nr_cpu_ids bits (cpuset_common_seq_show): ranges "A-B" and single
+ * CPUs "A", ascending, separated by commas; two adjacent CPUs are a range ("0-1").
+ */
+void cg__cpulist_print(struct cg__buf *b, const struct cg__cpumask *m, int nbits)
+{
+	bool first = true;
+
+	for (int lo = 0; lo < nbits; lo++) {
+		int hi = lo;
+
+		if (!mask_test(m, lo))
+			continue;
+		while (hi + 1 < nbits && mask_test(m, hi + 1))
+			hi++;
+		cg__buf_printf(b, "%s%d", first ? "" : ",", lo);
+		if (hi > lo)
+			cg__buf_printf(b, "-%d", hi);
+		first = false;
+		lo = hi;
+	}
+	cg__buf_add(b, "\n", 1);
+}
+
+/* ---- effective sets ---------------------------------------------------------------------- */
+
+/* What @c's effective set must be: request & parent's effective, or the parent's if empty. */
+static void compute_eff(const struct cg_cgroup *c, struct cg__cpumask *out)
+{
+	const struct cg__cpumask *pe = &c->parent->cpus_eff;
+	bool any = false;
+
+	for (int i = 0; i < CG_CPUMASK_WORDS; i++) {
+		out->w[i] = c->has_cpuset ? c->cpus_req.w[i] & pe->w[i] : 0;
+		any |= out->w[i] != 0;
+	}
+	if (!any)
+		*out = *pe;
+}
+
+/* Pre-order successor of @d in @root's subtree that skips @d's own descendants. */
+static struct cg_cgroup *next_skip(struct cg_cgroup *d, const struct cg_cgroup *root)
+{
+	while (d != root && !d->next)
+		d = d->parent;
+	return d == root ? NULL : d->next;
+}
+
+static void emit_cpuset(struct cg_hier *h, const struct cg_cgroup *c)
+{
+	struct cg_event ev = { .kind = CG_EV_CPUSET, .cgroup = c->id };
+
+	cg__emit(h, &ev);
+}
+
+/*
+ * update_cpumasks_hier(): recompute the effective sets of @top's subtree, @top included (the
+ * root's own set is the caller's business), skipping a subtree whose root kept its set: its
+ * descendants depend on nothing else. One CG_EV_CPUSET per change, in pre-order.
+ */
+static void propagate(struct cg_hier *h, struct cg_cgroup *top)
+{
+	struct cg_cgroup *d = top;
+
+	while (d) {
+		struct cg__cpumask ne;
+
+		if (d->parent) {
+			compute_eff(d, &ne);
+			if (mask_equal(&ne, &d->cpus_eff)) {
+				d = next_skip(d, top);
+				continue;
+			}
+			d->cpus_eff = ne;
+			emit_cpuset(h, d);
+		}
+		d = cg__next_pre(d, top);
+	}
+}
+
+/* ---- life cycle -------------------------------------------------------------------------- */
+
+void cg__cpuset_init_root(struct cg_hier *h)
+{
+	h->nr_cpus = CG_NR_CPUS_DEFAULT;
+	mask_first(&h->root->cpus_eff, h->nr_cpus);
+}
+
+/* cgroup_mkdir() + cpuset_css_online(): a css with no request and the parent's set. */
+void cg__cpuset_mkdir(struct cg_cgroup *c)
+{
+	c->has_cpuset = c->parent->subtree_control & CG_MASK(CG_CTRL_CPUSET);
+	memset(&c->cpus_req, 0, sizeof(c->cpus_req));
+	c->cpus_eff = c->parent->cpus_eff;
+}
+
+/*
+ * @c's subtree_control went from @old to its current value. "+cpuset" gives each child a new
+ * css (empty request; its set, the parent's, does not change); "-cpuset" takes them away and
+ * each child's subtree falls back to @c's set. No grandchild has a css on either side (the
+ * top-down rule), so the children's subtrees are all that can change.
+ */
+void cg__cpuset_apply(struct cg_hier *h, struct cg_cgroup *c, cg_mask old)
+{
+	bool had = old & CG_MASK(CG_CTRL_CPUSET);
+	bool has = c->subtree_control & CG_MASK(CG_CTRL_CPUSET);
+
+	if (had == has)
+		return;
+	for (struct cg_cgroup *k = c->children; k; k = k->next) {
+		k->has_cpuset = has;
+		memset(&k->cpus_req, 0, sizeof(k->cpus_req));
+		propagate(h, k);
+	}
+}
+
+/* cpuset_write_resmask() + update_cpumask() for cpuset.cpus (never on the root). */
+int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
+{
+	struct cg__cpumask req;
+	char *copy = strdup(buf), *s;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	s = cg__strstrip(copy);
+	/* "" is special-cased (cpulist_parse would take it too); every possible CPU is allowed */
+	if (!*s)
+		memset(&req, 0, sizeof(req));
+	else
+		r = cg__cpulist_parse(s, h->nr_cpus, &req);
+	free(copy);
+	if (r)
+		return r;
+	if (mask_equal(&req, &c->cpus_req))
+		return 0;
+	/* validate_change(): tasks here or below keep a non-empty request (up to 6.19) */
+	if (cg__is_populated(c) && !mask_empty(&c->cpus_req) && mask_empty(&req))
+		return -ENOSPC;
+	h->touched = true;
+	c->cpus_req = req;
+	propagate(h, c);
+	return 0;
+}
+
+/* ---- the public interface ---------------------------------------------------------------- */
+
+int cg_set_nr_cpus(struct cg_hier *h, int n)
+{
+	struct cg__cpumask all;
+
+	if (n < 1 || n > CG_NR_CPUS_MAX)
+		return -EINVAL;
+	h->nr_cpus = n;
+	for (int i = 1; i < h->nr_cgroups; i++)
+		if (h->cgroups[i])
+			mask_trim(&h->cgroups[i]->cpus_req, n);
+	mask_first(&all, n);
+	if (!mask_equal(&all, &h->root->cpus_eff)) {
+		h->root->cpus_eff = all;
+		emit_cpuset(h, h->root);
+	}
+	/* a trimmed request matters only below a set that changed: no subtree is missed */
+	propagate(h, h->root);
+	return 0;
+}
+
+int cg_nr_cpus(const struct cg_hier *h)
+{
+	return h->nr_cpus;
+}
+
+static int copy_out(const struct cg_hier *h, const struct cg__cpumask *m, uint64_t *mask,
+		    size_t nwords)
+{
+	if (nwords < (size_t)(h->nr_cpus + 63) / 64)
+		return -EINVAL;
+	for (size_t i = 0; i < nwords; i++)
+		mask[i] = i < CG_CPUMASK_WORDS ? m->w[i] : 0;
+	return 0;
+}
+
+int cg_cpuset_effective(const struct cg_hier *h, int cgroup, uint64_t *mask, size_t nwords)
+{
+	const struct cg_cgroup *c = cgroup >= 0 && cgroup < h->nr_cgroups ? h->cgroups[cgroup]
+									  : NULL;
+
+	if (!c)
+		return -ENOENT;
+	return copy_out(h, &c->cpus_eff, mask, nwords);
+}
+
+int cg_thread_cpus(const struct cg_hier *h, int tid, uint64_t *mask, size_t nwords)
+{
+	const struct cg_thread *t = tid >= 1 && tid < h->nr_threads ? h->threads[tid] : NULL;
+
+	if (!t || t->dead)
+		return -ESRCH;
+	return copy_out(h, &t->cg->cpus_eff, mask, nwords);
+}
+
+/* ---- invariants -------------------------------------------------------------------------- */
+
+/* Requests within the machine, none without a css or on the root; each effective set what the
+ * rules give from its parent's, so non-empty and within it. */
+int cg__cpuset_check(const struct cg_hier *h, const struct cg_cgroup *c)
+{
+	struct cg__cpumask all, want;
+
+	mask_first(&all, h->nr_cpus);
+	if (!mask_subset(&c->cpus_req, &all) || !mask_subset(&c->cpus_eff, &all) ||
+	    mask_empty(&c->cpus_eff))
+		return -EUCLEAN;
+	if (!c->parent)
+		return mask_equal(&c->cpus_eff, &all) && !c->has_cpuset &&
+			       mask_empty(&c->cpus_req) ? 0 : -EUCLEAN;
+	if (!c->has_cpuset && !mask_empty(&c->cpus_req))
+		return -EUCLEAN;
+	if (h->sem == CG_SEM_V1 ? c->has_cpuset
+				: c->has_cpuset != !!(c->parent->subtree_control &
+						      CG_MASK(CG_CTRL_CPUSET)))
+		return -EUCLEAN;
+	if (!mask_subset(&c->cpus_eff, &c->parent->cpus_eff))
+		return -EUCLEAN;
+	compute_eff(c, &want);
+	return mask_equal(&want, &c->cpus_eff) ? 0 : -EUCLEAN;
+}

@@ -1,0 +1,16 @@
+# plots/sweep.gp - the sweep's target (a group's or process's share, or the overhead) against
+# the swept value, one line per variant; dashed lines are the ideal shares.
+#   gnuplot -e "term='png'; out='F.png'; data='DIR/sweep-target.csv'; key='KEY'; what='...'; \
+#               scenario='NAME'; logx=1" plots/sweep.gp
+# data: value,VARIANT,VARIANT ideal,VARIANT,VARIANT ideal,... (numeric values only).
+load 'plots/common.gp'
+set title sprintf("%s: %s as %s varies", scenario, what, key) noenhanced
+set xlabel key noenhanced
+set ylabel what noenhanced
+set key noenhanced
+if (logx) { set logscale x 2 }
+set yrange [0:*]
+stats data using 1 nooutput
+n = STATS_columns
+plot for [i=2:n:2] data using 1:i with linespoints lt (i/2) title columnhead(i), \
+     for [i=3:n:2] data using 1:i with lines lt (i/2) dt 3 lw 1 title columnhead(i)

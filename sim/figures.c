@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/figures.c - the figures of a comparison (sim/figures.h): the gnuplot scripts of plots/
+ * copied next to the data, a render.sh that runs them, and the rendering itself when gnuplot
+ * is installed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/figures.h"
+
+#ifndef CGSIM_DATADIR
+#define CGSIM_DATADIR "/usr/local/share/cgsim"
+#endif
+
+static const char *const scripts[] = { "common.gp", "shares-over-time.gp", "shares-bars.gp",
+				       "sweep.gp", "latency-cdf.gp" };
+#define NSCRIPTS (sizeof(scripts) / sizeof(scripts[0]))
+
+static bool readable(const char *dir)
+{
+	char p[PATH_MAX + 32];
+
+	snprintf(p, sizeof(p), "%s/common.gp", dir);
+	return access(p, R_OK) == 0;
+}
+
+/* Where plots/ is: $CGSIM_PLOTS, next to the executable, the working directory, the data dir. */
+static bool find_plots(char *out, size_t len)
+{
+	const char *env = getenv("CGSIM_PLOTS");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && readable(env)) {
+		snprintf(out, len, "%s", env);
+		return true;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(out, len, "%.4000s/plots", exe);
+			if (readable(out))
+				return true;
+		}
+	}
+	snprintf(out, len, "plots");
+	if (readable(out))
+		return true;
+	snprintf(out, len, "%s/plots", CGSIM_DATADIR);
+	return readable(out);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out;
+	char buf[8192];
+	size_t n;
+	int e = 0;
+
+	if (!in)
+		return -errno;
+	out = fopen(to, "wb");
+	if (!out) {
+		e = -errno;
+		fclose(in);
+		return e;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			e = -EIO;
+	if (ferror(in))
+		e = -EIO;
+	fclose(in);
+	if (fclose(out))
+		e = -EIO;
+	return e;
+}
+
+static bool numeric(const char *s)
+{
+	char *end;
+
+	strtod(s, &end);
+	return end != s && !*end;
+}
+
+/* value,VARIANT,VARIANT ideal,...: the sweep's target for each value (numeric sweeps only). */
+static int write_sweep_target(const char *path, const struct sweep *sw)
+{
+	FILE *f = fopen(path, "w");
+	const struct compare *c0 = sw->at[0];
+
+	if (!f)
+		return -errno;
+	fputs("value", f);
+	for (size_t v = 0; v < c0->n; v++)
+		fprintf(f, ",%s,%s ideal", c0->sc[v]->variant, c0->sc[v]->variant);
+	fputc('\n', f);
+	for (size_t k = 0; k < sw->n; k++) {
+		fputs(sw->base->sweep_values[k], f);
+		for (size_t v = 0; v < sw->at[k]->n; v++) {
+			double s, i;
+
+			if (!sweep_target_of(sw, k, v, &s, &i))
+				fputs(",,", f);
+			else
+				fprintf(f, ",%.6f,%.6f", s, i != i ? s : i);
+		}
+		fputc('\n', f);
+	}
+	return fclose(f) ? -EIO : 0;
+}
+
+/* One gnuplot command line of render.sh, for both formats. */
+static void render_line(FILE *f, const char *script, const char *out, const char *vars)
+{
+	fprintf(f, "for fmt in png svg; do\n  gnuplot -e \"term='$fmt'; out='figures/%s.$fmt'; %s\" "
+		   "plots/%s || exit 1\ndone\n", out, vars, script);
+}
+
+int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
+		  bool *rendered, char *err, size_t errlen)
+{
+	char src[PATH_MAX], path[PATH_MAX + 64], from[PATH_MAX + 64], vars[1024];
+	const char *name = c->sc[0]->name;
+	bool cdf = false;
+	FILE *f;
+	int e;
+
+	*rendered = false;
+	if (!find_plots(src, sizeof(src))) {
+		snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
+			 "CGSIM_PLOTS to their directory");
+		return -ENOENT;
+	}
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	if (mkdir(path, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cgsim: cannot create %.1000s: %s", path, strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < NSCRIPTS; i++) {
+		snprintf(from, sizeof(from), "%s/%s", src, scripts[i]);
+		snprintf(path, sizeof(path), "%s/plots/%s", dir, scripts[i]);
+		if ((e = copy_file(from, path))) {
+			snprintf(err, errlen, "cgsim: cannot copy %.1000s", from);
+			return e;
+		}
+	}
+	if (sw && sw->base->sweep_target != SCN_T_MACHINE) {
+		bool all = true;
+
+		for (size_t k = 0; k < sw->base->nsweep; k++)
+			all &= numeric(sw->base->sweep_values[k]);
+		if (!all)
+			sw = NULL;	/* a sweep over names has no x axis */
+	} else if (sw) {
+		for (size_t k = 0; k < sw->base->nsweep; k++)
+			if (!numeric(sw->base->sweep_values[k]))
+				sw = NULL;
+		if (sw && !sw->n)
+			sw = NULL;
+	}
+	if (sw) {
+		snprintf(path, sizeof(path), "%s/sweep-target.csv", dir);
+		if ((e = write_sweep_target(path, sw))) {
+			snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
+			return e;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/render.sh", dir);
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "#!/bin/sh\n# Renders the figures of this comparison with gnuplot into figures/ "
+		   "(PNG and SVG).\n# Written by cgsim compare; the scripts are in plots/.\n"
+		   "set -e\ncd \"$(dirname \"$0\")\"\nmkdir -p figures\n");
+	for (size_t v = 0; v < c->n; v++) {
+		const char *vn = c->sc[v]->variant;
+		char out[256];
+
+		snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'; "
+			 "scenario='%s'", vn, vn, name);
+		snprintf(out, sizeof(out), "shares-over-time-%s", vn);
+		render_line(f, "shares-over-time.gp", out, vars);
+		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'; scenario='%s'", vn,
+			 vn, name);
+		snprintf(out, sizeof(out), "shares-bars-%s", vn);
+		render_line(f, "shares-bars.gp", out, vars);
+		cdf |= c->res[v]->ncdf > 0;
+	}
+	if (cdf) {
+		char list[512] = "";
+		size_t len = 0;
+
+		for (size_t v = 0; v < c->n; v++) {
+			size_t need = strlen(c->sc[v]->variant) + 1;
+
+			if (!c->res[v]->ncdf || len + need >= sizeof(list))
+				continue;	/* no wakeups, or no room: that variant is left out */
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? " " : "",
+						c->sc[v]->variant);
+		}
+		snprintf(vars, sizeof(vars), "dir='.'; variants='%.500s'; scenario='%.100s'", list,
+			 name);
+		render_line(f, "latency-cdf.gp", "latency-cdf", vars);
+	}
+	if (sw) {
+		const char *what = sw->base->sweep_target == SCN_T_MACHINE
+				   ? "scheduler overhead (% of capacity)" : "share of machine capacity";
+		double lo = strtod(sw->base->sweep_values[0], NULL);
+		double hi = strtod(sw->base->sweep_values[sw->base->nsweep - 1], NULL);
+		char target[160];
+
+		if (sw->base->sweep_target == SCN_T_MACHINE)
+			snprintf(target, sizeof(target), "%s", what);
+		else
+			snprintf(target, sizeof(target), "share of %s %s",
+				 sw->base->sweep_target == SCN_T_GROUP ? "group" : "process",
+				 *sw->base->sweep_name ? sw->base->sweep_name : "/");
+		snprintf(vars, sizeof(vars), "data='sweep-target.csv'; key='%s'; what='%s'; "
+			 "scenario='%s'; logx=%d", sw->base->sweep_key, target, name,
+			 lo > 0 && hi / lo >= 16);
+		render_line(f, "sweep.gp", "sweep", vars);
+	}
+	if (fclose(f)) {
+		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
+		return -EIO;
+	}
+	chmod(path, 0755);
+	if (system("gnuplot --version >/dev/null 2>&1") != 0)
+		return 0;
+	{
+		char cmd[PATH_MAX + 128];
+
+		snprintf(cmd, sizeof(cmd), "sh '%.4100s' >/dev/null 2>&1", path);
+		if (system(cmd) != 0) {
+			snprintf(err, errlen, "cgsim: %.1000s failed (gnuplot)", path);
+			return -EIO;
+		}
+	}
+	*rendered = true;
+	return 0;
+}
