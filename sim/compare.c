@@ -285,14 +285,14 @@ static double nz(double x, double half_unit)
 }
 
 /*
- * The change from the base of every variant: each process's share (points of capacity), then
- * the machine rows, each on its own line so that the text stays within 80 columns.
+ * The change from the base of every variant: each group's (but the root's) and each process's
+ * share, in points of capacity, then the machine rows, wrapped within 80 columns.
  */
 static void text_changes(FILE *f, const struct compare *c, const struct labels *l)
 {
 	if (c->n < 2)
 		return;
-	fputs("\nchange from base\n", f);
+	fputs("\nchange from base (shares in points of capacity)\n", f);
 	for (size_t v = 1; v < c->n; v++) {
 		int col = fprintf(f, "  %s:", vname(c, v));
 
@@ -301,11 +301,16 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 			char item[96];
 			int len;
 
-			if (l->kind[i] != ROW_PROCESS || !process_of(c->res[0], l->name[i], &s0, &i0) ||
-			    !process_of(c->res[v], l->name[i], &s1, &i1))
+			bool g = l->kind[i] == ROW_GROUP;
+
+			if (g ? !group_of(c->res[0], l->name[i], &s0, &i0) ||
+				    !group_of(c->res[v], l->name[i], &s1, &i1) || !strcmp(l->name[i], "/")
+			      : !process_of(c->res[0], l->name[i], &s0, &i0) ||
+				    !process_of(c->res[v], l->name[i], &s1, &i1))
 				continue;
-			len = snprintf(item, sizeof(item), "%s %s %+.1f points", col > 3 + (int)strlen(vname(c, v)) ? "," : "", l->name[i],
-				       nz(100 * (s1 - s0), 0.05));
+			len = snprintf(item, sizeof(item), "%s %s%s %+.1f",
+				       col > 3 + (int)strlen(vname(c, v)) ? "," : "", g ? "group " : "process ",
+				       l->name[i], nz(100 * (s1 - s0), 0.05));
 			if (col + len > 78) {
 				fputs("\n   ", f);
 				col = 3;
