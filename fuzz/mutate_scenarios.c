@@ -7,8 +7,9 @@
  * Each iteration takes one of the files, applies one to four random edits (a byte changed, a
  * byte removed, a YAML or scenario token inserted), loads the result and, when it loads, runs
  * it for at most 0.2 simulated seconds (and only with at most 200 threads). Build it with the
- * sanitizers (`make fuzz`): any crash, leak or undefined behaviour is a bug, since every input
- * must give either a run or one error message. Prints how many loaded and ran.
+ * sanitizers (`make fuzz`), with the scheduler's invariant checker on: any crash, leak,
+ * undefined behaviour or broken invariant is a bug, since every input must give either a run or
+ * one error message. Prints how many loaded and ran.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ int main(int argc, char **argv)
 		if (!sc)
 			continue;
 		loaded++;
+		sc->sched.check = true;	/* every invariant after every scheduler call */
 		if (sc->duration > 200000000ull) {
 			sc->duration = 200000000ull;
 			if (sc->warmup >= sc->duration)
