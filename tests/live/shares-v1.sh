@@ -11,6 +11,8 @@
 #             busy processes (the v1 version of scenarios/zijlstra-root-vm.yaml: the parent
 #             plays the root, without autogroup, since autogroup applies to the root only)
 #   nested:   children a (1024) {x: 1024, y: 3072} and b (1024), 2 busy processes in x, y, b
+#   quota:    child lim (cfs_quota_us 50000 per 100000) and child free, 2 busy processes each
+#             (scenarios/bandwidth.yaml)
 # Shares are of the whole machine (nproc CPUs), from utime+stime of /proc/PID/stat.
 set -eu
 SECS=${1:-10}
@@ -70,5 +72,14 @@ echo 1024 > "$P/a/cpu.shares"; echo 1024 > "$P/a/x/cpu.shares"; echo 3072 > "$P/
 echo 1024 > "$P/b/cpu.shares"
 args=()
 for g in a/x a/y b; do for i in 1 2; do busy "$P/$g"; args+=("${g//\//.}:$LAST"); done; done
+sleep 1
+measure "${args[@]}"
+stop_all
+
+echo "quota ($NCPU CPUs, $SECS s):"
+mkdir "$P/lim" "$P/free"
+echo 100000 > "$P/lim/cpu.cfs_period_us"; echo 50000 > "$P/lim/cpu.cfs_quota_us"
+args=()
+for g in lim free; do for i in 1 2; do busy "$P/$g"; args+=("$g:$LAST"); done; done
 sleep 1
 measure "${args[@]}"
