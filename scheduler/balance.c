@@ -56,14 +56,12 @@ struct sched_cpu *sched_select_cpu(struct sched *s, struct sched_thread *t)
 	return &s->cpu[0];
 }
 
+/* Move a queued, not running, not delayed task; the caller has asked can_migrate(). */
 static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cpu *dst,
 			uint64_t now)
 {
 	struct sched_cpu *src = t->cpu;
-	bool delayed = t->se.sched_delayed;
 
-	if (delayed)
-		return;		/* can_migrate() refuses delayed tasks */
 	sched_dequeue_task(s, t, false, true, now);
 	sched_task_set_cpu(s, t, dst);
 	sched_enqueue_task(s, t, false, false, now);

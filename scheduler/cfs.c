@@ -73,7 +73,7 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
 {
 	(void)s;
-	sched_clear_buddies(q, se);
+	sched_clear_buddies(se);
 	if (!sleep)
 		se->vruntime -= q->min_vruntime;
 }
@@ -119,8 +119,8 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 
 static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
-	(void)s;
-	sched_clear_buddies(q, se);
+	(void)s, (void)q;
+	sched_clear_buddies(se);
 }
 
 static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
@@ -140,7 +140,7 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 	ideal = sched_slice_cfs(s, q, curr);
 	ran = curr->sum_exec - curr->prev_sum_exec;
 	if (ran > ideal) {
-		sched_clear_buddies(q, curr);
+		sched_clear_buddies(curr);
 		return true;
 	}
 	if (ran < s->min_gran)

@@ -270,7 +270,7 @@ static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr
 	if (q->nr_queued <= 1)
 		return false;
 	if (resched || !protect_slice(curr)) {
-		sched_clear_buddies(q, curr);
+		sched_clear_buddies(curr);
 		return true;
 	}
 	return false;

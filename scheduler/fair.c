@@ -203,7 +203,7 @@ uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_en
 
 /* ---------------- buddies ---------------- */
 
-void sched_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void sched_clear_buddies(struct sched_entity *se)
 {
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
@@ -220,7 +220,6 @@ void sched_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 		if (!any)
 			break;
 	}
-	(void)cfs_rq;
 }
 
 void sched_set_next_buddy(struct sched_entity *se)

@@ -246,7 +246,7 @@ void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
 sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq);
 bool sched_entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
 uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
-void sched_clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
+void sched_clear_buddies(struct sched_entity *se);
 void sched_set_next_buddy(struct sched_entity *se);
 
 static inline struct sched_entity *sched_se_of(const struct rb_node *n)

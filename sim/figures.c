@@ -157,18 +157,13 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 			return e;
 		}
 	}
-	if (sw && sw->base->sweep_target != SCN_T_MACHINE) {
-		bool all = true;
+	if (sw) {
+		/* A sweep over names (or an empty one) has no x axis: no sweep figure. */
+		bool all = sw->n > 0;
 
 		for (size_t k = 0; k < sw->base->nsweep; k++)
 			all &= numeric(sw->base->sweep_values[k]);
 		if (!all)
-			sw = NULL;	/* a sweep over names has no x axis */
-	} else if (sw) {
-		for (size_t k = 0; k < sw->base->nsweep; k++)
-			if (!numeric(sw->base->sweep_values[k]))
-				sw = NULL;
-		if (sw && !sw->n)
 			sw = NULL;
 	}
 	if (sw) {

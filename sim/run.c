@@ -37,15 +37,12 @@ struct runner {
 	struct sim_machine *m;
 	struct rthread *t;
 	size_t nt;
-	int tid_max;
-	int *by_tid;		/* tid -> index in t, or -1 */
 	double *ideal_cg;	/* per cgroup id: ∫ ideal share dt */
 	int ncg;
 	uint64_t ideal_from;	/* start of the current ideal interval */
 	double *cur_share;	/* per thread: current ideal share */
 	double *cur_cg;		/* per cgroup id: current ideal share */
 	uint64_t *cg_cpu;	/* per cgroup id: scratch for sampling */
-	int cur_ncg;
 };
 
 static int fail(struct runner *r, struct scn_pos pos, const char *fmt, ...)
@@ -336,14 +333,6 @@ static int add_processes(struct runner *r)
 	}
 	r->nt = k;
 	assign_sessions(r);
-	r->tid_max = cg_thread_max_id(r->h);
-	r->by_tid = malloc((size_t)r->tid_max * sizeof(*r->by_tid));
-	if (!r->by_tid)
-		return fail(r, NOPOS, "out of memory");
-	for (int i = 0; i < r->tid_max; i++)
-		r->by_tid[i] = -1;
-	for (size_t i = 0; i < r->nt; i++)
-		r->by_tid[r->t[i].tid] = (int)i;
 	return 0;
 }
 
@@ -467,7 +456,7 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 	if (e)
 		goto out;
 	/* thread shares, then each cgroup's as the sum over the threads below it */
-	memset(r->cur_cg, 0, (size_t)r->cur_ncg * sizeof(*r->cur_cg));
+	memset(r->cur_cg, 0, (size_t)r->ncg * sizeof(*r->cur_cg));
 	for (size_t i = 0; i < r->nt; i++)
 		r->cur_share[i] = 0;
 	{
@@ -485,7 +474,7 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 			r->cur_share[i] = share[k++];
 			for (int cg = cg_thread_cgroup(r->h, t->tid); cg >= 0;
 			     cg = cg_cgroup_parent(r->h, cg))
-				if (cg < r->cur_ncg)
+				if (cg < r->ncg)
 					r->cur_cg[cg] += r->cur_share[i];
 		}
 	}
@@ -523,7 +512,7 @@ static int grow_cg(struct runner *r)
 		}
 		for (int i = r->ncg; i < need; i++)
 			r->ideal_cg[i] = r->cur_cg[i] = 0;
-		r->ncg = r->cur_ncg = need;
+		r->ncg = need;
 	}
 	return 0;
 }
@@ -906,7 +895,6 @@ static int runner_end(struct runner *r, struct run_result *res, int e, struct ru
 	sim_machine_free(r->m);
 	cg_hier_free(r->h);
 	free(r->t);
-	free(r->by_tid);
 	free(r->ideal_cg);
 	free(r->cur_share);
 	free(r->cur_cg);
@@ -952,7 +940,6 @@ out:
 	free(scratch.ops);
 	cg_hier_free(v.h);
 	free(v.t);
-	free(v.by_tid);
 	return e;
 }
 

@@ -950,11 +950,11 @@ static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *
 		for (size_t i = 0; i < steps->n; i++) {
 			const struct yn *st = steps->kids[i];
 
-			if (!want(r, st, YN_MAP, "a phase step") || st->n != 1 ||
+			if (!want(r, st, YN_MAP, "a phase step"))
+				return false;
+			if (st->n != 1 ||
 			    (strcmp(st->keys[0]->str, "run") && strcmp(st->keys[0]->str, "sleep")))
-				return r->failed ? false
-						 : bad(r, st, "a phase step is {run: TIME} or "
-							   "{sleep: TIME}");
+				return bad(r, st, "a phase step is {run: TIME} or {sleep: TIME}");
 			t->phases[i].sleep = !strcmp(st->keys[0]->str, "sleep");
 			if (!parse_dist(r, st->kids[0], t->phases[i].sleep ? "a sleep step"
 									     : "a run step",

@@ -56,6 +56,12 @@ for f in compare.txt compare.md compare.json; do
 done
 "$CGSIM" compare "$SC" --markdown --json > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "compare --markdown --json"
 
+# a sweep over names (cgroup paths) has no x axis: -o DIR still works, without a sweep figure
+"$CGSIM" compare scenarios/depth-overhead.yaml -o "$tmp/depth" > /dev/null 2>&1
+[ $? -eq 0 ] && ok || bad "compare -o DIR on a sweep over names"
+[ -s "$tmp/depth/render.sh" ] && [ ! -e "$tmp/depth/sweep-target.csv" ] && ok \
+	|| bad "compare -o DIR on a sweep over names: render.sh missing or a sweep figure written"
+
 # figures: rendered when gnuplot is there, each PNG a PNG and each SVG an SVG
 for f in render.sh plots/common.gp plots/sweep.gp sweep-target.csv; do
 	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"
