@@ -1,0 +1,160 @@
+#!/bin/bash
+# tests/live/smp-shares.sh - per-thread CPU shares of a layout measured on the running kernel,
+# next to cgsim's for the same scenario. Developer tool: needs root, cc with pthreads, the cgroup
+# v1 cpu controller at /sys/fs/cgroup/cpu and an otherwise idle machine; never run by make test.
+#
+#   tests/live/smp-shares.sh [-r REPS] [-t SECONDS] [-w WARMUP] SCENARIO.yaml...
+#
+# The layout comes from the scenario's `# live:` comment lines, which say in v1 terms what the
+# YAML says in cgsim's terms (keep the two in step):
+#   # live: cg PATH [shares=N] [quota=QUOTA_US/PERIOD_US]
+#   # live: proc NAME CGROUP [setsid] THREAD=SPEC...
+# THREAD=SPEC starts thread THREAD.1, THREAD.2, ... (numbered per name, as cgsim numbers them)
+# with SPEC `busy` or `duty:RUN_US:PERIOD_US`, and options `,pin:CPU` and `,nice:N`
+# (tests/live/smp-load.c). Cgroup paths are made under a scratch cgroup cgsim-smp-PID of the v1
+# cpu hierarchy; CGROUP `/` is the hierarchy's real root (where autogroup applies; `setsid`
+# gives the process a session, hence an autogroup, of its own).
+#
+# Each repetition starts every thread afresh, waits WARMUP seconds (default 2), then measures
+# SECONDS (default 10) of each thread's CPU time from /proc/PID/task/TID/schedstat. Shares are of
+# the whole machine (nproc CPUs). Printed per thread and per cgroup (descendants included): the
+# mean over the repetitions (default 3), the smallest and largest, and cgsim's share for the
+# scenario (`cgsim run --json`, base variant, seed 1), and the difference in points.
+set -eu
+REPS=3 SECS=10 WARM=2
+while getopts r:t:w: o; do
+	case $o in
+	r) REPS=$OPTARG ;; t) SECS=$OPTARG ;; w) WARM=$OPTARG ;;
+	*) echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] SCENARIO.yaml..." >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] SCENARIO.yaml..." >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "$0: needs root" >&2; exit 2; }
+CG=/sys/fs/cgroup/cpu
+[ -f $CG/cpu.shares ] || { echo "$0: no cgroup v1 cpu hierarchy at $CG" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+CGSIM=${CGSIM:-$TOP/cgsim}
+NCPU=$(nproc)
+P=$CG/cgsim-smp-$$
+TMP=$(mktemp -d)
+helpers=()
+NOUT=0
+
+stop_all() {
+	for p in "${helpers[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	helpers=()
+}
+cleanup() {
+	stop_all
+	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM HUP
+
+cc -O1 -pthread -o "$TMP/smp-load" "$HERE/smp-load.c"
+
+cgdir() { if [ "$1" = / ]; then echo $CG; else echo "$P/$1"; fi; }
+
+# run_layout FILE: one repetition; appends "NAME CGROUP NS" lines to $TMP/rep
+run_layout() {
+	local f=$1 line
+	mkdir -p "$P"
+	declare -a names=() cgs=() tids=() pids=()
+	while IFS= read -r line; do
+		set -- $line
+		case $1 in
+		cg)
+			local d; d=$(cgdir "$2"); mkdir -p "$d"; shift 2
+			for kv in "$@"; do
+				case $kv in
+				shares=*) echo "${kv#shares=}" > "$d/cpu.shares" ;;
+				quota=*) local q=${kv#quota=}
+					echo "${q#*/}" > "$d/cpu.cfs_period_us"; echo "${q%/*}" > "$d/cpu.cfs_quota_us" ;;
+				*) echo "$f: bad live cg option '$kv'" >&2; exit 2 ;;
+				esac
+			done ;;
+		proc)
+			local pname=$2 pcg=$3 ss=; shift 3
+			[ "${1:-}" = setsid ] && { ss=--setsid; shift; }
+			local specs=() tnames=() t
+			for t in "$@"; do tnames+=("${t%%=*}"); specs+=("${t#*=}"); done
+			NOUT=$((NOUT + 1))
+			local out=$TMP/tids.$NOUT
+			"$TMP/smp-load" $ss "${specs[@]}" > "$out" &
+			local hp=$!; helpers+=("$hp")
+			until grep -qx ready "$out" 2>/dev/null; do sleep 0.01; done
+			local -A count=()
+			local i=0 tid
+			while read -r tid; do
+				[ "$tid" = ready ] && break
+				local tn=${tnames[$i]}
+				count[$tn]=$(( ${count[$tn]:-0} + 1 ))
+				echo "$tid" > "$(cgdir "$pcg")/tasks"
+				names+=("$pname/$tn.${count[$tn]}"); cgs+=("$pcg"); tids+=("$tid"); pids+=("$hp")
+				i=$((i + 1))
+			done < "$out"
+			;;
+		*) echo "$f: bad live line '$line'" >&2; exit 2 ;;
+		esac
+	done < <(sed -n 's/^# live: //p' "$f")
+	sleep "$WARM"
+	local -a t0=()
+	for i in "${!tids[@]}"; do t0[$i]=$(cut -d' ' -f1 "/proc/${pids[$i]}/task/${tids[$i]}/schedstat"); done
+	sleep "$SECS"
+	for i in "${!tids[@]}"; do
+		local t1; t1=$(cut -d' ' -f1 "/proc/${pids[$i]}/task/${tids[$i]}/schedstat")
+		echo "${names[$i]} ${cgs[$i]} $((t1 - t0[$i]))" >> "$TMP/rep"
+	done
+	stop_all
+	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
+}
+
+for f in "$@"; do
+	grep -q '^# live: ' "$f" || { echo "$0: $f has no '# live:' lines" >&2; exit 2; }
+	: > "$TMP/all"
+	for r in $(seq "$REPS"); do
+		: > "$TMP/rep"
+		run_layout "$f"
+		sed "s/^/$r /" "$TMP/rep" >> "$TMP/all"
+		[ -t 2 ] && printf '\r%s: repetition %d/%d done' "$f" "$r" "$REPS" >&2
+	done
+	[ -t 2 ] && printf '\n' >&2
+	"$CGSIM" run "$f" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for t in d["threads"]:
+    print("thread", t["process"] + "/" + t["name"], t["share"])
+for g in d["groups"]:
+    print("group", g["path"], g["share"])
+' > "$TMP/sim"
+	echo "$f ($NCPU CPUs, $REPS x $SECS s, kernel $(uname -r)):"
+	python3 - "$TMP/all" "$TMP/sim" "$NCPU" "$SECS" <<'EOF'
+import sys, collections
+allf, simf, ncpu, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+cap = ncpu * secs * 1e9
+th = collections.defaultdict(dict); gr = collections.defaultdict(lambda: collections.defaultdict(float))
+for line in open(allf):
+    r, name, cg, ns = line.split()
+    s = int(ns) / cap
+    th[name][r] = s
+    parts = [] if cg == "/" else cg.split("/")
+    for k in range(len(parts) + 1):
+        gr["/".join(parts[:k]) or "/"][r] += s
+sim = {}
+for line in open(simf):
+    kind, name, s = line.split()
+    sim[(kind, name)] = float(s)
+print("  %-8s %-22s %8s %8s %8s %8s %7s" % ("", "name", "kernel", "min", "max", "cgsim", "diff"))
+def row(kind, name, reps):
+    v = list(reps.values()); m = sum(v) / len(v)
+    c = sim.get((kind, name))
+    cs = "%8.4f %+7.2f" % (c, 100 * (c - m)) if c is not None else "%8s %7s" % ("-", "-")
+    print("  %-8s %-22s %8.4f %8.4f %8.4f %s" % (kind, name, m, min(v), max(v), cs))
+for n in sorted(th): row("thread", n, th[n])
+for g in sorted(gr):
+    if g != "/": row("group", g, gr[g])
+EOF
+done
