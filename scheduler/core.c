@@ -116,6 +116,7 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 			se->depth = se->parent ? se->parent->depth + 1 : 0;
 			se->idle = idle;
 			se->slice = s->base_slice;
+			pelt_init(&se->ravg, now);
 			rb_node_clear(&se->node);
 			sched_set_weight(se, NICE_0_LOAD, 0);
 		}
@@ -168,6 +169,7 @@ struct sched *sched_new(const struct sched_config *cfg)
 		sched_theap_set(s, c, c);
 	}
 	s->nr_idle = s->ncpu;
+	s->jitter = cfg->seed;
 	if (grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))
 		goto fail;
 	s->tg[0] = tg_alloc(s, 0, NULL, SCHED_NICE_0_WEIGHT, false, 0);
@@ -193,6 +195,8 @@ void sched_free(struct sched *s)
 	}
 	for (int i = 0; i < s->ntg; i++)
 		tg_release(s, s->tg[i]);
+	for (int c = 0; s->cpu && c < s->ncpu; c++)
+		free(s->cpu[c].leaf);
 	free(s->thr);
 	free(s->tg);
 	free(s->bw_tgs);
@@ -288,6 +292,19 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 		if (tg->cfs_rq[c]->nr_queued)
 			return -EBUSY;
 	sched_bw_forget(s, tg);
+	/* unregister_fair_sched_group(): the entities' load leaves their parents' queues */
+	for (int c = 0; c < s->ncpu; c++) {
+		struct sched_entity *se = tg->se[c];
+
+		sched_leaf_del(s, tg->cfs_rq[c]);
+		if (s->cfg.load_attach) {
+			pelt_update(&se->ravg, now);
+			pelt_update(&se->cfs_rq->avg, now);
+			pelt_attach(&se->cfs_rq->avg, &se->ravg, se->wd, true);
+			sched_update_tg_load_avg(s, se->cfs_rq, now);
+			sched_rq_dirty_quiet(s, &s->cpu[c], now);
+		}
+	}
 	tg->parent->nchildren--;
 	tg->alive = false;
 	tg_release(s, tg);
@@ -393,7 +410,10 @@ static void reweight_task(struct sched *s, struct sched_thread *t, uint64_t now)
 		for (struct sched_entity *se = t->se.parent; se; se = se->parent)
 			sched_update_cfs_group(s, se, now);
 	} else {
+		uint64_t old_wd = t->se.wd;
+
 		s->ops->reweight(s, t->se.cfs_rq, &t->se, w, wm);
+		sched_reweight_load(s, &t->se, old_wd, now);
 	}
 }
 
@@ -507,6 +527,7 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	sched_rq_account(s, rq, now);
 	if (running) {
 		sched_put_chain(s, t);
+		pelt_set_event(&t->uavg, now, 0);
 		rq->curr = NULL;
 		sched_idle_count(s, 1);
 	}
@@ -523,7 +544,7 @@ static void attach_runnable(struct sched *s, struct sched_thread *t, struct sche
 			    bool was_running, struct sched_cpu *old, uint64_t now)
 {
 	sched_rq_account(s, rq, now);
-	sched_task_set_cpu(s, t, rq);
+	sched_task_set_cpu(s, t, rq, now);
 	sched_enqueue_task(s, t, false, false, now);
 	if (old != rq) {
 		t->st.migrations++;
@@ -603,7 +624,7 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 		if (t->runnable) {
 			attach_runnable(s, t, rq, running, rq, now);
 		} else {
-			sched_task_set_cpu(s, t, rq);
+			sched_task_set_cpu(s, t, rq, now);
 			if (running)
 				sched_schedule(s, rq, now, t);
 			sched_resched_if_needed(s, rq, now);
@@ -614,7 +635,7 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 			struct cfs_rq *from = t->se.cfs_rq;
 
 			t->tg = tg;
-			sched_task_set_cpu(s, t, t->cpu);
+			sched_task_set_cpu(s, t, t->cpu, now);
 			s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		} else {
 			t->tg = tg;
@@ -644,6 +665,7 @@ int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 			sched_schedule(s, rq, now, t);
 		sched_resched_if_needed(s, rq, now);
 	}
+	sched_detach_task_load(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
 	t->tg->nthreads--;
 	t->alive = false;
 	sched_finish(s);
@@ -683,17 +705,19 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now)
 		return 0;
 	}
 	fork = t->new_task;
+	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
+		pelt_init_full(&t->se.ravg, now);
 	rq = sched_select_cpu(s, t);
 	sched_rq_account(s, rq, now);
 	if (t->cpu && t->cpu != rq) {
 		struct cfs_rq *from = t->se.cfs_rq;
 
-		sched_task_set_cpu(s, t, rq);
+		sched_task_set_cpu(s, t, rq, now);
 		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		t->st.migrations++;
 		s->st.migrations++;
 	} else {
-		sched_task_set_cpu(s, t, rq);
+		sched_task_set_cpu(s, t, rq, now);
 	}
 	t->runnable = true;
 	t->st.runnable = true;

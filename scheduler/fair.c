@@ -247,6 +247,7 @@ static const char *const feat_names[SCHED_FEAT_NR] = {
 	[SCHED_FEAT_NEXT_BUDDY] = "NEXT_BUDDY",
 	[SCHED_FEAT_CACHE_HOT_BUDDY] = "CACHE_HOT_BUDDY",
 	[SCHED_FEAT_WAKEUP_PREEMPTION] = "WAKEUP_PREEMPTION",
+	[SCHED_FEAT_LB_MIN] = "LB_MIN",
 };
 
 const char *sched_feat_name(enum sched_feat f)
@@ -267,7 +268,7 @@ int sched_feat_parse(const char *name, enum sched_feat *out)
 
 /*
  * Defaults: EEVDF as kernel/sched/features.h of 6.12-6.18 has them; CFS as 5.13-6.5 had them.
- * NEXT_BUDDY is off in both; WAKEUP_PREEMPTION and CACHE_HOT_BUDDY on in both.
+ * NEXT_BUDDY and LB_MIN are off in both; WAKEUP_PREEMPTION and CACHE_HOT_BUDDY on in both.
  */
 bool sched_feat_default(enum sched_feat f, enum sched_policy p)
 {
@@ -288,6 +289,7 @@ bool sched_feat_default(enum sched_feat f, enum sched_policy p)
 	case SCHED_FEAT_BASE_SLICE:
 		return p == SCHED_POLICY_CFS;
 	case SCHED_FEAT_NEXT_BUDDY:
+	case SCHED_FEAT_LB_MIN:
 		return false;
 	case SCHED_FEAT_CACHE_HOT_BUDDY:
 	case SCHED_FEAT_WAKEUP_PREEMPTION:
@@ -359,6 +361,10 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 		.level_ns = 56,
 	};
 	cfg->tick_elision = true;
+	cfg->load_attach = true;
+	cfg->blocked_load = true;
+	cfg->jitter = true;
+	cfg->seed = 1;
 }
 
 int sched_tunable_set(struct sched_tunables *t, const char *name, uint64_t v)

@@ -48,6 +48,14 @@ void pelt_init(struct pelt *p, uint64_t now)
 	*p = (struct pelt){ .period = now / PELT_PERIOD_NS, .last = now, .settled = true };
 }
 
+/* sum x 1024 / full, in 64 bits whenever that cannot overflow (the usual case). */
+static uint64_t avg_of(uint64_t sum)
+{
+	if (sum < (1ull << 53))
+		return sum * 1024 / pelt_full();
+	return (uint64_t)(((unsigned __int128)sum * 1024) / pelt_full());
+}
+
 /* One period end: fold the period's integral into the sum. */
 static void boundary(struct pelt *p)
 {
@@ -57,7 +65,7 @@ static void boundary(struct pelt *p)
 	p->settled = !p->x_changed && p->sum == old;
 	p->acc = 0;
 	p->x_changed = false;
-	p->avg = (uint64_t)(((unsigned __int128)p->sum * 1024) / pelt_full());
+	p->avg = avg_of(p->sum);
 	p->period++;
 }
 
@@ -91,9 +99,9 @@ void pelt_update(struct pelt *p, uint64_t now)
 	}
 }
 
-void pelt_set(struct pelt *p, uint64_t now, uint64_t x)
+/* From now on the signal is @x. */
+static void set_x(struct pelt *p, uint64_t x)
 {
-	pelt_update(p, now);
 	if (x != p->x) {
 		p->x = x;
 		p->x_changed = true;
@@ -101,7 +109,151 @@ void pelt_set(struct pelt *p, uint64_t now, uint64_t x)
 	}
 }
 
+void pelt_set(struct pelt *p, uint64_t now, uint64_t x)
+{
+	pelt_update(p, now);
+	set_x(p, x);
+}
+
 bool pelt_stable(const struct pelt *p)
 {
 	return p->settled && !p->x_changed;
+}
+
+/*
+ * A runnable-time average that starts full, as init_entity_runnable_average() gives a new
+ * task: "seen as heavy until it gets a chance to stabilize".
+ */
+void pelt_init_full(struct pelt *p, uint64_t now)
+{
+	pelt_init(p, now);
+	p->sum = pelt_full();
+	p->avg = 1024;
+}
+
+/* v * w / 1024, in 128 bits: w is a scale_load_down() weight, at most 2^18 or so. */
+static uint64_t scaled(uint64_t v, uint64_t w)
+{
+	return (uint64_t)(((unsigned __int128)v * w) >> 10);
+}
+
+static void add_sat(uint64_t *x, uint64_t d, bool sub)
+{
+	if (!sub)
+		*x = *x > UINT64_MAX - d ? UINT64_MAX : *x + d;
+	else
+		*x = *x > d ? *x - d : 0;
+}
+
+/*
+ * pelt_attach() - add (or with @sub take away) the history of a runnable-time average @r of
+ * an entity of weight @w to the load average @q of a queue: the kernel's
+ * attach/detach_entity_load_avg() and the dequeue/enqueue_load_avg() pair of reweight_entity().
+ * Both must have been brought to the same time. A queue's sum is (up to rounding) the sum over
+ * the entities attached to it of weight x runnable sum, because the series is linear; this
+ * keeps it so when an entity comes or goes with its past. Subtraction saturates at 0, as the
+ * kernel's sub_positive() does.
+ */
+void pelt_attach(struct pelt *q, const struct pelt *r, uint64_t w, bool sub)
+{
+	add_sat(&q->sum, scaled(r->sum, w), sub);
+	add_sat(&q->acc, scaled(r->acc, w), sub);
+	add_sat(&q->avg, scaled(r->avg, w), sub);
+	q->settled = false;
+}
+
+/*
+ * pelt_reweight() - the entity whose runnable-time average is @r changed weight from @w0 to
+ * @w1: its share of the queue's average @q follows (dequeue_load_avg() with the old weight,
+ * enqueue_load_avg() with the new one, in one step). Both brought to the same time.
+ */
+void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w1)
+{
+	bool sub = w1 < w0;
+	uint64_t d = sub ? w0 - w1 : w1 - w0;
+
+	add_sat(&q->sum, scaled(r->sum, d), sub);
+	add_sat(&q->acc, scaled(r->acc, d), sub);
+	add_sat(&q->avg, scaled(r->avg, d), sub);
+	q->settled = false;
+}
+
+/*
+ * pelt_set_runnable() - set a runnable-time average to @sum (clamped to [0, full]), scaling
+ * the current period's part and the average with it: update_tg_cfs_load()'s new runnable_sum
+ * for a group entity.
+ */
+void pelt_set_runnable(struct pelt *p, uint64_t sum)
+{
+	uint64_t full = pelt_full(), old = p->sum;
+
+	if (sum > full)
+		sum = full;
+	if (sum == old)
+		return;
+	if (old) {
+		p->acc = (uint64_t)(((unsigned __int128)p->acc * sum) / old);
+		p->avg = (uint64_t)(((unsigned __int128)p->avg * sum) / old);
+	} else {
+		p->avg = (uint64_t)(((unsigned __int128)sum * 1024) / full);
+	}
+	if (p->avg > 1024)
+		p->avg = 1024;
+	p->sum = sum;
+	p->settled = false;
+}
+
+/* y^k x 2^32 for k = 0 .. 31, by repeated multiplication (integers, the same on every build). */
+static const uint64_t *y_pow(void)
+{
+	static uint64_t t[32];
+
+	if (!t[0]) {
+		t[0] = 1ull << 32;
+		for (int k = 1; k < 32; k++)
+			t[k] = (t[k - 1] * PELT_Y) >> 32;
+	}
+	return t;
+}
+
+static uint64_t decay_n(uint64_t sum, uint64_t n)
+{
+	if (n >= 64 * 32)
+		return 0;
+	sum >>= n / 32;
+	return (uint64_t)(((unsigned __int128)sum * y_pow()[n % 32]) >> 32);
+}
+
+/*
+ * pelt_update_event() - pelt_update() for an average read only when something happens to its
+ * entity or CPU (a task's runnable and running averages, a CPU's utilisation and runnable
+ * averages): whole periods under a constant x are folded in closed form, as the kernel's
+ * accumulate_sum() does, sum y^n + x/1024 (full - full y^n), instead of period by period.
+ * The last bits can differ from period-by-period folding, so it is used only for averages
+ * whose updates come at the same times whether ticks are elided or not.
+ */
+void pelt_update_event(struct pelt *p, uint64_t now)
+{
+	uint64_t target = now / PELT_PERIOD_NS;
+
+	if (target > p->period + 1) {
+		uint64_t n, full = pelt_full();
+
+		pelt_update(p, (p->period + 1) * PELT_PERIOD_NS);	/* close the open period */
+		n = target - p->period;
+		p->sum = decay_n(p->sum, n) +
+			 (uint64_t)(((unsigned __int128)(full - decay_n(full, n)) * p->x) >> 10);
+		p->avg = avg_of(p->sum);
+		p->period = target;
+		p->last = target * PELT_PERIOD_NS;
+		p->settled = false;
+		p->x_changed = false;
+	}
+	pelt_update(p, now);
+}
+
+void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x)
+{
+	pelt_update_event(p, now);
+	set_x(p, x);
 }

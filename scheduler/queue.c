@@ -38,15 +38,25 @@ static void list_del(struct sched_cpu *rq, struct sched_thread *t)
 	t->on_list = false;
 }
 
-void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq)
+/*
+ * Put @t on @rq's queue of its group (set_task_cpu, or set_task_rq after a group change). Its
+ * load average leaves the queue it was attached to and joins the new one
+ * (migrate_task_rq_fair/detach_task_cfs_rq, then attach at enqueue).
+ */
+void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			uint64_t now)
 {
 	struct sched_tg *tg = t->tg;
+	bool move = t->attached && t->se.cfs_rq != tg->cfs_rq[rq->id];
 
+	if (move)
+		sched_detach_task_load(s, t, now);
 	t->cpu = rq;
 	t->se.cfs_rq = tg->cfs_rq[rq->id];
 	t->se.parent = tg->se ? tg->se[rq->id] : NULL;
 	t->se.depth = t->se.parent ? t->se.parent->depth + 1 : 0;
-	(void)s;
+	if (move)
+		sched_attach_task_load(s, t, now);
 }
 
 /*
@@ -94,7 +104,9 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	if (q->curr != se)
 		s->ops->tree_add(q, se);
 	se->on_rq = true;
+	sched_entity_avg_set(se, now);
 	sched_load_changed(q, now);
+	sched_leaf_add(s, q);
 	sched_update_tg_load_avg(s, q, now);
 }
 
@@ -106,6 +118,7 @@ static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	if (q->curr != se)
 		s->ops->tree_del(q, se);
 	se->on_rq = false;
+	sched_entity_avg_set(se, now);
 	q->load -= se->weight;
 	q->nr_queued--;
 	if (q->next == se)
@@ -126,6 +139,7 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 	unsigned levels = 0;
 	bool task_level = true;
 
+	sched_attach_task_load(s, t, now);	/* a new task, or one that changed queue */
 	for (; se && !se->on_rq; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
@@ -466,7 +480,7 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	rq->resched = false;
 	sched_bw_throttle_chain(s, rq, now);
 	next = pick_task(s, rq, now);
-	if (!next && sched_balance(s, rq, now, true))
+	if (!next && sched_balance_newidle(s, rq, now))
 		next = pick_task(s, rq, now);
 	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
 	if (next == prev && !detached)
@@ -476,6 +490,7 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	levels = switch_chains(s, prev, next);
 	rq->curr = next;
 	if (was && was != next) {
+		pelt_set_event(&was->uavg, now, 0);
 		was->st.running = false;
 		was->last_ran = now;
 		if (was->runnable) {
@@ -494,6 +509,7 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		if (next) {
 			uint64_t start = rq->exec_start;
 
+			pelt_set_event(&next->uavg, now, 1024);
 			next->st.switches++;
 			next->st.running = true;
 			next->wait_start = umin(next->wait_start, start);

@@ -63,6 +63,7 @@ enum sched_feat {
 	SCHED_FEAT_NEXT_BUDDY,			/* the wakee that preempted becomes the next buddy */
 	SCHED_FEAT_CACHE_HOT_BUDDY,		/* a buddy is cache hot: the balancer leaves it */
 	SCHED_FEAT_WAKEUP_PREEMPTION,		/* a waking task may preempt the current one */
+	SCHED_FEAT_LB_MIN,			/* the balancer leaves tasks of load < 16 alone */
 	SCHED_FEAT_NR
 };
 
@@ -111,6 +112,21 @@ struct sched_config {
 	struct sched_costs cost;
 	bool tick_elision;		/* skip ticks that cannot change anything (default on) */
 	bool check;			/* run sched_check() after every call; abort on failure */
+	/*
+	 * Load tracking and balancing mechanisms (docs/scheduler.md, "Load tracking"), each on
+	 * by default as the kernel has it; off only to measure what one changes.
+	 */
+	bool load_attach;		/* load averages move with tasks and new weights */
+	bool blocked_load;		/* idle group queues decay before balancing */
+	/*
+	 * Not a kernel rule: the timing irregularity of a real machine (docs/scheduler.md,
+	 * "Timing jitter"): CPUs whose ticks fall at the same time process them in an order
+	 * drawn anew for every tick time, and each periodic balance comes a tick early or late
+	 * now and then, all drawn from @seed. Off, CPUs tick in CPU order and balance
+	 * perfectly periodically.
+	 */
+	bool jitter;
+	uint64_t seed;
 };
 
 /* sched_config_default() - the defaults of a 6.18 kernel for @policy on @cpus CPUs. */

@@ -64,6 +64,13 @@ struct sched_entity {
 	struct cfs_rq *cfs_rq;		/* the queue this entity is (or would be) on */
 	struct cfs_rq *my_q;		/* group entities: the group's queue on this CPU */
 	struct sched_thread *task;	/* task entities */
+	/*
+	 * The entity's runnable-time average (x = 1024 while on_rq): the kernel's se->avg with
+	 * load_sum unweighted, so its load_avg is weight x avg / 1024. A task's is attached to
+	 * the queue of its last CPU (its blocked load stays there while it sleeps); a group
+	 * entity's always to its parent queue.
+	 */
+	struct pelt ravg;
 	int depth;			/* 0 for entities queued on the CPU's root queue */
 	bool on_rq;
 	bool custom_slice;
@@ -95,6 +102,7 @@ struct cfs_rq {
 	int64_t runtime_remaining;	/* ns this queue may still run before asking the pool */
 	uint64_t throttled_clock;	/* when it was throttled */
 	struct cfs_rq *tnext;		/* next in the group's throttled list */
+	bool on_leaf;			/* in rq->leaf */
 };
 
 struct sched_tg {
@@ -133,6 +141,8 @@ struct sched_thread {
 	bool alive;
 	bool runnable;			/* wants the CPU (queued or running, not delayed) */
 	bool new_task;			/* never ran: the next wakeup is a fork placement */
+	bool attached;			/* se.ravg is part of se.cfs_rq's load average */
+	struct pelt uavg;		/* running-time average (util_avg), x = 1024 while curr */
 	bool latency_pending;		/* woke and has not run since */
 	uint64_t last_ran;		/* when it was last switched out, for cache hotness */
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
@@ -148,6 +158,7 @@ struct sched_cpu {
 	uint64_t overhead;
 	uint64_t last_tick;		/* the last grid tick accounted (processed or elided) */
 	uint64_t next_tick;		/* the next tick that must be processed */
+	uint64_t tie;			/* order among CPUs whose next ticks coincide */
 	uint64_t dirty_from;		/* ticks at or after this time are significant */
 	uint64_t next_balance;
 	uint64_t balance_interval;
@@ -158,6 +169,11 @@ struct sched_cpu {
 	bool need_plan;			/* queued in s->replan */
 	int hpos;			/* index in s->theap */
 	struct sched_thread *lhead, *ltail;	/* queued tasks, most recently picked first */
+	/* the CPU's utilisation and runnable averages (x = 1024 while running, 1024 per task) */
+	struct pelt util, runnable;
+	uint64_t last_blocked;		/* last update_blocked_averages() */
+	struct cfs_rq **leaf;		/* group queues still carrying load (leaf_cfs_rq_list) */
+	int nleaf, capleaf;
 };
 
 struct sched_policy_ops;
@@ -193,6 +209,9 @@ struct sched {
 	bool idle_changed;		/* some CPU went idle or busy: replan all */
 	int nr_idle;			/* CPUs with nothing running */
 	uint64_t nohz_next;		/* next NOHZ idle balance */
+	uint64_t nohz_blocked_next;	/* next NOHZ update of idle CPUs' blocked load */
+	bool nohz_has_blocked;		/* some idle CPU may still carry blocked load */
+	uint64_t jitter;		/* state of the balance-timing jitter stream (balance.c) */
 };
 
 /*
@@ -319,7 +338,10 @@ uint64_t sched_calc_group_shares(const struct cfs_rq *q);
 void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
 			   uint32_t wmult, uint64_t now);
 void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
-void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq);
+void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			uint64_t now);
+void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
+void sched_leaf_del(struct sched *s, struct cfs_rq *q);
 bool sched_account_runnable(struct sched_entity *se, int d, bool idle);
 unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
 			    uint64_t now);
@@ -336,7 +358,8 @@ void sched_resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now
 void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
 			 bool fork);
 struct sched_cpu *sched_select_cpu(struct sched *s, struct sched_thread *t);
-bool sched_balance(struct sched *s, struct sched_cpu *dst, uint64_t now, bool newidle);
+bool sched_balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched_balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
 uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq);
 void sched_finish(struct sched *s);
 int sched_enter(struct sched *s, uint64_t now);
@@ -363,5 +386,20 @@ void pelt_set(struct pelt *p, uint64_t now, uint64_t x);
 /* pelt_stable() - at @now, would the average stay what it is while x stays constant? */
 bool pelt_stable(const struct pelt *p);
 uint64_t pelt_full(void);
+void pelt_init_full(struct pelt *p, uint64_t now);
+void pelt_attach(struct pelt *q, const struct pelt *r, uint64_t w, bool sub);
+void pelt_set_runnable(struct pelt *p, uint64_t sum);
+void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w1);
+void pelt_update_event(struct pelt *p, uint64_t now);
+void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x);
+
+/* shares.c: entity load averages moving with their entities */
+void sched_entity_avg_set(struct sched_entity *se, uint64_t now);
+void sched_attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched_detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
+uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now);
+void sched_leaf_add(struct sched *s, struct cfs_rq *q);
+void sched_rq_signals(struct sched_cpu *rq, uint64_t now);
 
 #endif /* CGSIM_SCHEDULER_SCHED_INTERNAL_H */

@@ -3,6 +3,8 @@
  * scheduler/shares.c - group entity weights: calc_group_shares() from the queues' PELT-style
  * averages, the task group's published load (update_tg_load_avg), reweighting.
  */
+#include <stdlib.h>
+
 #include "scheduler/sched_internal.h"
 
 void sched_load_changed(struct cfs_rq *q, uint64_t now)
@@ -82,7 +84,12 @@ void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t we
 		return;
 	if (se->on_rq)
 		q->load -= se->weight;
-	s->ops->reweight(s, q, se, weight, wmult);
+	{
+		uint64_t old_wd = se->wd;
+
+		s->ops->reweight(s, q, se, weight, wmult);
+		sched_reweight_load(s, se, old_wd, now);
+	}
 	if (se->on_rq) {
 		q->load += se->weight;
 		sched_load_changed(q, now);
@@ -97,4 +104,245 @@ void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t n
 		return;
 	pelt_update(&se->my_q->avg, now);
 	sched_reweight_entity(s, se, sched_calc_group_shares(se->my_q), 0, now);
+}
+
+/* ---- load averages that move with their entities (attach, detach, propagate) ---- */
+
+/*
+ * sched_reweight_load() - reweight_entity()'s dequeue_load_avg() with the old weight and
+ * enqueue_load_avg() with the new one: the queue's average keeps the entity's runnable
+ * history at its current weight, so it follows a new group weight at once. Called after the
+ * weight changed from @old_wd.
+ */
+void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now)
+{
+	struct cfs_rq *q = se->cfs_rq;
+
+	if (!s->cfg.load_attach || !q || se->wd == old_wd || (se->task && !se->task->attached))
+		return;
+	if (se->task)
+		pelt_update_event(&se->ravg, now);
+	else
+		pelt_update(&se->ravg, now);
+	pelt_update(&q->avg, now);
+	pelt_reweight(&q->avg, &se->ravg, old_wd, se->wd);
+	sched_rq_dirty_quiet(s, q->rq, now);
+}
+
+/* An entity's runnable signal follows on_rq (___update_load_sum with load = !!se->on_rq). */
+void sched_entity_avg_set(struct sched_entity *se, uint64_t now)
+{
+	if (se->task)
+		pelt_set_event(&se->ravg, now, se->on_rq ? 1024 : 0);
+	else
+		pelt_set(&se->ravg, now, se->on_rq ? 1024 : 0);
+}
+
+/*
+ * The leaf list (rq->leaf_cfs_rq_list): the group queues of a CPU that carry load or a
+ * published contribution, which update_blocked_averages() must keep decaying. A queue joins
+ * when something is enqueued or attached to it and leaves once fully decayed.
+ */
+static void leaf_add(struct sched *s, struct cfs_rq *q)
+{
+	struct sched_cpu *rq = q->rq;
+
+	if (q->on_leaf || !q->se)
+		return;
+	if (rq->nleaf == rq->capleaf) {
+		int cap = rq->capleaf ? 2 * rq->capleaf : 8;
+		struct cfs_rq **n = realloc(rq->leaf, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return;	/* it is then only decayed when something touches it */
+		rq->leaf = n;
+		rq->capleaf = cap;
+	}
+	q->on_leaf = true;
+	rq->leaf[rq->nleaf++] = q;
+	(void)s;
+}
+
+void sched_leaf_add(struct sched *s, struct cfs_rq *q)
+{
+	leaf_add(s, q);
+}
+
+void sched_leaf_del(struct sched *s, struct cfs_rq *q)
+{
+	struct sched_cpu *rq = q->rq;
+
+	(void)s;
+	if (!q->on_leaf)
+		return;
+	for (int i = 0; i < rq->nleaf; i++)
+		if (rq->leaf[i] == q) {
+			rq->leaf[i] = rq->leaf[--rq->nleaf];
+			break;
+		}
+	q->on_leaf = false;
+}
+
+/*
+ * propagate() - an entity came to (@sub false) or left (@sub true) queue @q with runnable
+ * history @r: the group entity above takes its share of the change, and so on to the root
+ * (add_tg_cfs_propagate(), propagate_entity_load_avg(), update_tg_cfs_load()). Coming, the
+ * group entity's runnable sum grows by the newcomer's, at most to full; leaving, it becomes at
+ * most what its queue's remaining load says, assuming all its entities equally runnable
+ * (load sum / load weight). Each parent queue's average moves by the group entity's weight
+ * times the change.
+ */
+static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, bool sub,
+		      uint64_t now)
+{
+	for (struct sched_entity *ge = q->se; ge; ge = q->se) {
+		struct cfs_rq *pq = ge->cfs_rq;
+		struct pelt old;
+		uint64_t want;
+
+		pelt_update(&ge->ravg, now);
+		pelt_update(&pq->avg, now);
+		old = ge->ravg;
+		if (!sub) {
+			want = ge->ravg.sum + r->sum;
+		} else {
+			uint64_t lw = q->load >> SCHED_LOAD_SHIFT;
+
+			want = lw ? (uint64_t)(((unsigned __int128)q->avg.sum << 10) / lw) : 0;
+			want = umin(want, ge->ravg.sum);
+		}
+		pelt_set_runnable(&ge->ravg, want);
+		pelt_attach(&pq->avg, &old, ge->wd, true);
+		pelt_attach(&pq->avg, &ge->ravg, ge->wd, false);
+		leaf_add(s, pq);
+		sched_update_tg_load_avg(s, pq, now);
+		sched_rq_dirty_quiet(s, pq->rq, now);
+		q = pq;
+	}
+}
+
+/* The CPU's utilisation and runnable averages take the task's along too. */
+static void cpu_signals_attach(struct sched_thread *t, uint64_t now, bool sub)
+{
+	struct sched_cpu *rq = t->cpu;
+
+	pelt_update_event(&t->uavg, now);
+	pelt_update_event(&rq->util, now);
+	pelt_update_event(&rq->runnable, now);
+	pelt_attach(&rq->util, &t->uavg, 1024, sub);
+	pelt_attach(&rq->runnable, &t->se.ravg, 1024, sub);
+}
+
+/*
+ * A task's load comes to (@sub false: attach_entity_load_avg()) or leaves (@sub true:
+ * detach_entity_load_avg(), remove_entity_load_avg()) the queue it is attached to, with the
+ * change propagated up the hierarchy.
+ */
+static void task_load(struct sched *s, struct sched_thread *t, uint64_t now, bool sub)
+{
+	struct cfs_rq *q = t->se.cfs_rq;
+
+	if (t->attached != sub)
+		return;
+	t->attached = !sub;
+	if (!s->cfg.load_attach)
+		return;
+	pelt_update_event(&t->se.ravg, now);
+	pelt_update(&q->avg, now);
+	pelt_attach(&q->avg, &t->se.ravg, t->se.wd, sub);
+	cpu_signals_attach(t, now, sub);
+	if (!sub)
+		leaf_add(s, q);
+	propagate(s, q, &t->se.ravg, sub, now);
+	sched_update_tg_load_avg(s, q, now);
+	sched_rq_dirty_quiet(s, q->rq, now);
+}
+
+void sched_attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
+{
+	task_load(s, t, now, false);
+}
+
+void sched_detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
+{
+	task_load(s, t, now, true);
+}
+
+/* Nothing left to decay: no signal, no history, nothing published. */
+static bool cfs_rq_decayed(const struct cfs_rq *q)
+{
+	return !q->load && !q->avg.sum && !q->avg.acc && !q->avg.x && !q->tg_load_avg_contrib;
+}
+
+/*
+ * sched_update_blocked_averages() - sched_balance_update_blocked_averages(): bring every queue
+ * of @rq that still carries load up to @now, so that the averages of group queues nothing runs
+ * in any more decay, and republish their contributions to their groups' load (1/64 threshold,
+ * once per ms). Queues fully decayed leave the leaf list.
+ */
+void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	int keep = 0;
+
+	rq->last_blocked = now;
+	pelt_update(&rq->cfs->avg, now);
+	sched_rq_signals(rq, now);
+	if (!s->cfg.blocked_load)
+		return;
+	for (int i = 0; i < rq->nleaf; i++) {
+		struct cfs_rq *q = rq->leaf[i];
+
+		pelt_update(&q->avg, now);
+		if (q->se)
+			pelt_update(&q->se->ravg, now);
+		sched_update_tg_load_avg(s, q, now);
+		if (cfs_rq_decayed(q) && !q->nr_queued)
+			q->on_leaf = false;
+		else
+			rq->leaf[keep++] = q;
+	}
+	rq->nleaf = keep;
+}
+
+/*
+ * task_h_load() - the task's load seen from the root of its CPU (update_cfs_rq_h_load()):
+ * h_load(root) = its load_avg; h_load(q) = h_load(parent) x ge.load_avg / (parent.load_avg + 1);
+ * task_h_load = p.load_avg x h_load(q) / (q.load_avg + 1).
+ */
+static uint64_t h_load(struct cfs_rq *q, uint64_t now)
+{
+	struct sched_entity *ge = q->se;
+	struct cfs_rq *pq;
+	uint64_t ge_load;
+
+	pelt_update(&q->avg, now);
+	if (!ge)
+		return q->avg.avg;
+	pq = ge->cfs_rq;
+	pelt_update(&ge->ravg, now);
+	ge_load = (ge->ravg.avg * ge->wd) >> 10;
+	return (uint64_t)(((unsigned __int128)h_load(pq, now) * ge_load) / (pq->avg.avg + 1));
+}
+
+uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now)
+{
+	struct cfs_rq *q = t->se.cfs_rq;
+	uint64_t load, hq;
+
+	pelt_update_event(&t->se.ravg, now);
+	load = (t->se.ravg.avg * t->se.wd) >> 10;
+	hq = h_load(q, now);
+	return (uint64_t)(((unsigned __int128)load * hq) / (q->avg.avg + 1));
+}
+
+/* The CPU's utilisation (a task running) and runnable (tasks runnable) signals. */
+void sched_rq_signals(struct sched_cpu *rq, uint64_t now)
+{
+	uint64_t u = rq->curr ? 1024 : 0, r = 1024ull * rq->nr_running;
+
+	/* only a change of x needs recording now: the integral is taken when read */
+	if (rq->util.x != u)
+		pelt_set_event(&rq->util, now, u);
+	if (rq->runnable.x != r)
+		pelt_set_event(&rq->runnable, now, r);
 }

@@ -41,6 +41,7 @@ void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
 void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	sched_rq_dirty_quiet(s, rq, now);
+	sched_rq_signals(rq, now);	/* what runs, or how many are runnable, may have changed */
 	rq_mark(s, rq);
 }
 
@@ -48,11 +49,34 @@ void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
  * The CPUs' next ticks in a binary min-heap keyed by (next_tick, cpu), so that finding the
  * next tick to process costs O(1) and replanning one CPU O(log cpus).
  */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Ties: CPUs whose ticks fall at the same time T are processed in CPU order, or with jitter
+ * in an order drawn from (seed, T) alone, so that it does not depend on which ticks are
+ * processed and which elided (a real machine's ticks race; CPU 0 does not always go first).
+ */
 static bool theap_less(const struct sched *s, int a, int b)
 {
 	const struct sched_cpu *x = &s->cpu[a], *y = &s->cpu[b];
 
-	return x->next_tick != y->next_tick ? x->next_tick < y->next_tick : a < b;
+	if (x->next_tick != y->next_tick)
+		return x->next_tick < y->next_tick;
+	if (x->tie != y->tie)
+		return x->tie < y->tie;
+	return a < b;
+}
+
+/* The tie-break rank of @rq's next tick (0 without jitter: CPU order). */
+static void set_tie(const struct sched *s, struct sched_cpu *rq)
+{
+	rq->tie = s->cfg.jitter ? mix64(mix64(s->cfg.seed ^ mix64(rq->next_tick)) ^ (uint64_t)rq->id)
+				: 0;
 }
 
 void sched_theap_set(struct sched *s, int i, int cpu)
@@ -138,17 +162,7 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 		sched_rq_charge_overhead(s, rq, T, sched_tick_cost(s, rq), levels_of(rq->curr));
 	}
 	rq->dirty_from = T + 1;
-	if (T >= rq->next_balance) {
-		sched_balance(s, rq, T, false);
-		rq->next_balance = T + sched_balance_period(s, rq);
-	}
-	/* nohz_balancer_kick(): a busy CPU has an idle CPU pull on behalf of all idle ones. */
-	if (rq->nr_running >= 2 && T >= s->nohz_next && s->nr_idle) {
-		s->nohz_next = T + (uint64_t)s->ncpu * NSEC_PER_MSEC;
-		for (int c = 0; c < s->ncpu; c++)
-			if (!s->cpu[c].curr && !s->cpu[c].nr_running)
-				sched_balance(s, &s->cpu[c], T, false);
-	}
+	sched_balance_tick(s, rq, T);
 	sched_resched_if_needed(s, rq, T);
 	s->in_tick = false;
 	rq_mark(s, rq);
@@ -223,8 +237,10 @@ void sched_finish(struct sched *s)
 
 		rq->need_plan = false;
 		plan(s, rq);
-		if (rq->next_tick != before)
+		if (rq->next_tick != before) {
+			set_tie(s, rq);
 			theap_fix(s, rq->id);
+		}
 	}
 	if (s->cfg.check) {
 		char why[256];

@@ -761,7 +761,13 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	m->seed = seed;
 	m->ncpu = cfg->cpus;
 	m->lat_keep = 1u << 20;
-	m->s = sched_new(cfg);
+	{
+		/* the balancer's timing jitter draws from the scenario's seed too */
+		struct sched_config c = *cfg;
+
+		c.seed = seed;
+		m->s = sched_new(&c);
+	}
 	if (!m->s) {
 		e = -EINVAL;
 		goto fail;

@@ -605,7 +605,8 @@ static bool read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *
 static bool read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg)
 {
 	static const char *const keys[] = { "policy", "tunables", "features", "costs",
-					    "tick_elision", "check", NULL };
+					    "tick_elision", "check", "load_attach", "blocked_load",
+					    "jitter", NULL };
 	static const char *const tun_keys[] = { "base_slice", "latency", "min_granularity",
 		"wakeup_granularity", "migration_cost", "nr_migrate", "tunable_scaling", NULL };
 	static const char *const cost_keys[] = { "switch", "wakeup", "sleep", "tick", "level",
@@ -722,6 +723,15 @@ static bool read_scheduler(struct rd *r, const struct yn *m, struct sched_config
 	    !parse_bool(r, v, "scheduler.tick_elision", &cfg->tick_elision))
 		return false;
 	if ((v = yn_get(m, "check")) && !parse_bool(r, v, "scheduler.check", &cfg->check))
+		return false;
+	if ((v = yn_get(m, "load_attach")) &&
+	    !parse_bool(r, v, "scheduler.load_attach", &cfg->load_attach))
+		return false;
+	if ((v = yn_get(m, "blocked_load")) &&
+	    !parse_bool(r, v, "scheduler.blocked_load", &cfg->blocked_load))
+		return false;
+	if ((v = yn_get(m, "jitter")) &&
+	    !parse_bool(r, v, "scheduler.jitter", &cfg->jitter))
 		return false;
 	return true;
 }
