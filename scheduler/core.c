@@ -298,7 +298,7 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 
 		sched_leaf_del(s, tg->cfs_rq[c]);
 		if (s->cfg.load_attach) {
-			pelt_update(&se->ravg, now);
+			pelt_update_event(&se->ravg, now);
 			pelt_update(&se->cfs_rq->avg, now);
 			pelt_attach(&se->cfs_rq->avg, &se->ravg, se->wd, true);
 			sched_update_tg_load_avg(s, se->cfs_rq, now);
@@ -414,6 +414,8 @@ static void reweight_task(struct sched *s, struct sched_thread *t, uint64_t now)
 
 		s->ops->reweight(s, t->se.cfs_rq, &t->se, w, wm);
 		sched_reweight_load(s, &t->se, old_wd, now);
+		if (t->cpu)
+			sched_rq_dirty_quiet(s, t->cpu, now);
 	}
 }
 
@@ -527,7 +529,6 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	sched_rq_account(s, rq, now);
 	if (running) {
 		sched_put_chain(s, t);
-		pelt_set_event(&t->uavg, now, 0);
 		rq->curr = NULL;
 		sched_idle_count(s, 1);
 	}

@@ -178,6 +178,14 @@ void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w
 	q->settled = false;
 }
 
+/* pelt_add_avg() - add (or take away) an average of @avg, with the sum that settles at it. */
+void pelt_add_avg(struct pelt *p, uint64_t avg, bool sub)
+{
+	add_sat(&p->sum, (uint64_t)(((unsigned __int128)avg * pelt_full()) >> 10), sub);
+	add_sat(&p->avg, avg, sub);
+	p->settled = false;
+}
+
 /*
  * pelt_set_runnable() - set a runnable-time average to @sum (clamped to [0, full]), scaling
  * the current period's part and the average with it: update_tg_cfs_load()'s new runnable_sum
@@ -234,7 +242,16 @@ static uint64_t decay_n(uint64_t sum, uint64_t n)
  */
 void pelt_update_event(struct pelt *p, uint64_t now)
 {
-	uint64_t target = now / PELT_PERIOD_NS;
+	uint64_t target;
+
+	if (now <= p->last)
+		return;
+	if (now < (p->period + 1) * PELT_PERIOD_NS) {	/* within the open period */
+		p->acc += p->x * (now - p->last);
+		p->last = now;
+		return;
+	}
+	target = now / PELT_PERIOD_NS;
 
 	if (target > p->period + 1) {
 		uint64_t n, full = pelt_full();

@@ -490,7 +490,6 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	levels = switch_chains(s, prev, next);
 	rq->curr = next;
 	if (was && was != next) {
-		pelt_set_event(&was->uavg, now, 0);
 		was->st.running = false;
 		was->last_ran = now;
 		if (was->runnable) {
@@ -509,7 +508,6 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		if (next) {
 			uint64_t start = rq->exec_start;
 
-			pelt_set_event(&next->uavg, now, 1024);
 			next->st.switches++;
 			next->st.running = true;
 			next->wait_start = umin(next->wait_start, start);

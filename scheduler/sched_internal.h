@@ -142,7 +142,7 @@ struct sched_thread {
 	bool runnable;			/* wants the CPU (queued or running, not delayed) */
 	bool new_task;			/* never ran: the next wakeup is a fork placement */
 	bool attached;			/* se.ravg is part of se.cfs_rq's load average */
-	struct pelt uavg;		/* running-time average (util_avg), x = 1024 while curr */
+	uint64_t util_moved;		/* the utilisation it took along when last attached */
 	bool latency_pending;		/* woke and has not run since */
 	uint64_t last_ran;		/* when it was last switched out, for cache hotness */
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
@@ -389,6 +389,7 @@ uint64_t pelt_full(void);
 void pelt_init_full(struct pelt *p, uint64_t now);
 void pelt_attach(struct pelt *q, const struct pelt *r, uint64_t w, bool sub);
 void pelt_set_runnable(struct pelt *p, uint64_t sum);
+void pelt_add_avg(struct pelt *p, uint64_t avg, bool sub);
 void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w1);
 void pelt_update_event(struct pelt *p, uint64_t now);
 void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x);

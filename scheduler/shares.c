@@ -94,7 +94,7 @@ void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t we
 		q->load += se->weight;
 		sched_load_changed(q, now);
 	}
-	sched_rq_dirty_quiet(s, q->rq, now);
+	sched_rq_dirty_quiet(s, q->rq, now);	/* the queue's average moved (or will) */
 }
 
 /* sched_update_cfs_group(): a group entity's weight from its queue's share of the group's load. */
@@ -120,22 +120,20 @@ void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_
 
 	if (!s->cfg.load_attach || !q || se->wd == old_wd || (se->task && !se->task->attached))
 		return;
-	if (se->task)
-		pelt_update_event(&se->ravg, now);
-	else
-		pelt_update(&se->ravg, now);
+	pelt_update_event(&se->ravg, now);
 	pelt_update(&q->avg, now);
 	pelt_reweight(&q->avg, &se->ravg, old_wd, se->wd);
-	sched_rq_dirty_quiet(s, q->rq, now);
 }
 
-/* An entity's runnable signal follows on_rq (___update_load_sum with load = !!se->on_rq). */
+/*
+ * An entity's runnable signal follows on_rq (___update_load_sum with load = !!se->on_rq).
+ * Entities' averages are brought up to date only at events (enqueue, dequeue, a weight that
+ * changes, a move, a balance), which come at the same times whether ticks are elided or not,
+ * so they may use the closed-form update.
+ */
 void sched_entity_avg_set(struct sched_entity *se, uint64_t now)
 {
-	if (se->task)
-		pelt_set_event(&se->ravg, now, se->on_rq ? 1024 : 0);
-	else
-		pelt_set(&se->ravg, now, se->on_rq ? 1024 : 0);
+	pelt_set_event(&se->ravg, now, se->on_rq ? 1024 : 0);
 }
 
 /*
@@ -200,7 +198,7 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 		struct pelt old;
 		uint64_t want;
 
-		pelt_update(&ge->ravg, now);
+		pelt_update_event(&ge->ravg, now);
 		pelt_update(&pq->avg, now);
 		old = ge->ravg;
 		if (!sub) {
@@ -221,15 +219,26 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 	}
 }
 
-/* The CPU's utilisation and runnable averages take the task's along too. */
+/*
+ * The CPU's runnable and utilisation averages take the task's along too. The task's
+ * utilisation is not tracked (updating it at every switch would cost a quarter of the
+ * simulator's speed on busy workloads); it is estimated when the task leaves as its share
+ * of its CPU's utilisation in proportion to its runnable average (two tasks always runnable
+ * on a busy CPU: 512 each; a lone busy task: 1024), and that estimate comes along to the new
+ * CPU.
+ */
 static void cpu_signals_attach(struct sched_thread *t, uint64_t now, bool sub)
 {
 	struct sched_cpu *rq = t->cpu;
 
-	pelt_update_event(&t->uavg, now);
 	pelt_update_event(&rq->util, now);
 	pelt_update_event(&rq->runnable, now);
-	pelt_attach(&rq->util, &t->uavg, 1024, sub);
+	if (sub) {
+		uint64_t r = umax(rq->runnable.avg, 1024);
+
+		t->util_moved = umin(rq->util.avg, 1024) * umin(t->se.ravg.avg, r) / r;
+	}
+	pelt_add_avg(&rq->util, t->util_moved, sub);
 	pelt_attach(&rq->runnable, &t->se.ravg, 1024, sub);
 }
 
@@ -293,8 +302,6 @@ void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64
 		struct cfs_rq *q = rq->leaf[i];
 
 		pelt_update(&q->avg, now);
-		if (q->se)
-			pelt_update(&q->se->ravg, now);
 		sched_update_tg_load_avg(s, q, now);
 		if (cfs_rq_decayed(q) && !q->nr_queued)
 			q->on_leaf = false;
@@ -319,7 +326,7 @@ static uint64_t h_load(struct cfs_rq *q, uint64_t now)
 	if (!ge)
 		return q->avg.avg;
 	pq = ge->cfs_rq;
-	pelt_update(&ge->ravg, now);
+	pelt_update_event(&ge->ravg, now);
 	ge_load = (ge->ravg.avg * ge->wd) >> 10;
 	return (uint64_t)(((unsigned __int128)h_load(pq, now) * ge_load) / (pq->avg.avg + 1));
 }
