@@ -144,6 +144,44 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, int cpu, 
 	return true;
 }
 
+/*
+ * A group's published load is the sum of its queues' contributions, and a queue that left
+ * the leaf list (fully decayed, or never loaded) contributes nothing: an emptied queue's last
+ * average cannot stay in tg->load_avg for good.
+ */
+static void check_tg_load(const struct sched *s, const struct sched_tg *tg, struct ck *ck)
+{
+	int64_t sum = 0;
+
+	if (!tg->parent)
+		return;
+	for (int c = 0; c < s->ncpu; c++) {
+		const struct cfs_rq *q = tg->cfs_rq[c];
+
+		sum += (int64_t)q->tg_load_avg_contrib;
+		if (!q->on_leaf && (q->tg_load_avg_contrib || q->nr_queued))
+			fail(ck, "cpu %d group %d: off the leaf list with contribution %llu, %u queued",
+			     c, tg->id, (unsigned long long)q->tg_load_avg_contrib, q->nr_queued);
+	}
+	if (sum != tg->load_avg)
+		fail(ck, "group %d: load_avg %lld, contributions sum to %lld", tg->id,
+		     (long long)tg->load_avg, (long long)sum);
+}
+
+/* Each CPU's leaf list holds its own non-root queues, once each. */
+static void check_leaves(const struct sched_cpu *rq, struct ck *ck)
+{
+	for (int i = 0; i < rq->nleaf; i++) {
+		const struct cfs_rq *q = rq->leaf[i];
+
+		if (q->rq != rq || !q->se || !q->on_leaf)
+			fail(ck, "cpu %d: leaf list entry %d is not one of its group queues", rq->id, i);
+		for (int j = 0; j < i; j++)
+			if (rq->leaf[j] == q)
+				fail(ck, "cpu %d: group %d twice on the leaf list", rq->id, q->tg->id);
+	}
+}
+
 int sched_check(const struct sched *s, char *why, size_t len)
 {
 	struct ck ck = { why, len, false };
@@ -156,7 +194,11 @@ int sched_check(const struct sched *s, char *why, size_t len)
 			continue;
 		for (int c = 0; c < s->ncpu && !ck.bad; c++)
 			check_queue(s, tg->cfs_rq[c], c, &ck);
+		if (!ck.bad)
+			check_tg_load(s, tg, &ck);
 	}
+	for (int c = 0; c < s->ncpu && !ck.bad; c++)
+		check_leaves(&s->cpu[c], &ck);
 	for (int c = 0; c < s->ncpu && !ck.bad; c++) {
 		const struct sched_cpu *rq = &s->cpu[c];
 
