@@ -258,12 +258,14 @@ void pelt_update_event(struct pelt *p, uint64_t now)
 
 		pelt_update(p, (p->period + 1) * PELT_PERIOD_NS);	/* close the open period */
 		n = target - p->period;
-		p->sum = decay_n(p->sum, n) +
-			 (uint64_t)(((unsigned __int128)(full - decay_n(full, n)) * p->x) >> 10);
-		p->avg = avg_of(p->sum);
+		/* a period that left the sum as it was under this x will leave it so again */
+		if (!p->settled) {
+			p->sum = decay_n(p->sum, n) +
+				 (uint64_t)(((unsigned __int128)(full - decay_n(full, n)) * p->x) >> 10);
+			p->avg = avg_of(p->sum);
+		}
 		p->period = target;
 		p->last = target * PELT_PERIOD_NS;
-		p->settled = false;
 		p->x_changed = false;
 	}
 	pelt_update(p, now);

@@ -401,6 +401,20 @@ void sched_detach_task_load(struct sched *s, struct sched_thread *t, uint64_t no
 void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
 uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now);
 void sched_leaf_add(struct sched *s, struct cfs_rq *q);
-void sched_rq_signals(struct sched_cpu *rq, uint64_t now);
+
+/*
+ * sched_rq_signals() - the CPU's utilisation (a task running) and runnable (tasks runnable)
+ * signals follow what it runs. Only a change of x needs recording when it happens: the
+ * integral is taken when the average is read.
+ */
+static inline void sched_rq_signals(struct sched_cpu *rq, uint64_t now)
+{
+	uint64_t u = rq->curr ? 1024 : 0, r = 1024ull * rq->nr_running;
+
+	if (rq->util.x != u)
+		pelt_set_event(&rq->util, now, u);
+	if (rq->runnable.x != r)
+		pelt_set_event(&rq->runnable, now, r);
+}
 
 #endif /* CGSIM_SCHEDULER_SCHED_INTERNAL_H */

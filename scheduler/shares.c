@@ -342,14 +342,3 @@ uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now)
 	return (uint64_t)(((unsigned __int128)load * hq) / (q->avg.avg + 1));
 }
 
-/* The CPU's utilisation (a task running) and runnable (tasks runnable) signals. */
-void sched_rq_signals(struct sched_cpu *rq, uint64_t now)
-{
-	uint64_t u = rq->curr ? 1024 : 0, r = 1024ull * rq->nr_running;
-
-	/* only a change of x needs recording now: the integral is taken when read */
-	if (rq->util.x != u)
-		pelt_set_event(&rq->util, now, u);
-	if (rq->runnable.x != r)
-		pelt_set_event(&rq->runnable, now, r);
-}

@@ -12,7 +12,7 @@
 #include "scheduler/sched_internal.h"
 
 /* @rq's next tick must be recomputed (by sched_finish()). */
-static void rq_replan(struct sched *s, struct sched_cpu *rq)
+static inline void rq_replan(struct sched *s, struct sched_cpu *rq)
 {
 	if (!rq->need_plan) {
 		rq->need_plan = true;
@@ -21,7 +21,7 @@ static void rq_replan(struct sched *s, struct sched_cpu *rq)
 }
 
 /* @rq changed what it runs or when its thread progresses: tell the driver, and replan. */
-static void rq_mark(struct sched *s, struct sched_cpu *rq)
+static inline void rq_mark(struct sched *s, struct sched_cpu *rq)
 {
 	if (!rq->changed) {
 		rq->changed = true;
@@ -75,8 +75,8 @@ static bool theap_less(const struct sched *s, int a, int b)
 /* The tie-break rank of @rq's next tick (0 without jitter: CPU order). */
 static void set_tie(const struct sched *s, struct sched_cpu *rq)
 {
-	rq->tie = s->cfg.jitter ? mix64(mix64(s->cfg.seed ^ mix64(rq->next_tick)) ^ (uint64_t)rq->id)
-				: 0;
+	rq->tie = s->cfg.jitter ? mix64(s->cfg.seed ^ (rq->next_tick * 0x9e3779b97f4a7c15ull) ^
+					 ((uint64_t)rq->id << 48)) : 0;
 }
 
 void sched_theap_set(struct sched *s, int i, int cpu)
@@ -128,8 +128,8 @@ static bool quiescent(const struct sched_cpu *rq)
 
 		if (!pelt_stable(&q->avg) || (q->se && sched_tg_update_due(q)))
 			return false;
-		if (g && (!pelt_stable(&g->avg) || (g->se && sched_tg_update_due(g)) ||
-			  sched_calc_group_shares(g) != se->weight))
+		/* g was the level below's q, checked already: only its group weight is new */
+		if (g && sched_calc_group_shares(g) != se->weight)
 			return false;
 	}
 	return true;
@@ -162,7 +162,8 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 		sched_rq_charge_overhead(s, rq, T, sched_tick_cost(s, rq), levels_of(rq->curr));
 	}
 	rq->dirty_from = T + 1;
-	sched_balance_tick(s, rq, T);
+	if (T >= rq->next_balance || (s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next))
+		sched_balance_tick(s, rq, T);
 	sched_resched_if_needed(s, rq, T);
 	s->in_tick = false;
 	rq_mark(s, rq);
