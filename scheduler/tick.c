@@ -123,15 +123,16 @@ static bool quiescent(const struct sched_cpu *rq)
 {
 	if (!rq->curr)
 		return true;
+	/* the cheap tests on every level first, the group weights (a division each) after */
 	for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
-		const struct cfs_rq *q = se->cfs_rq, *g = se->my_q;
+		const struct cfs_rq *q = se->cfs_rq;
 
 		if (!pelt_stable(&q->avg) || (q->se && sched_tg_update_due(q)))
 			return false;
-		/* g was the level below's q, checked already: only its group weight is new */
-		if (g && sched_calc_group_shares(g) != se->weight)
-			return false;
 	}
+	for (const struct sched_entity *se = rq->curr->se.parent; se; se = se->parent)
+		if (sched_calc_group_shares(se->my_q) != se->weight)
+			return false;
 	return true;
 }
 
