@@ -115,10 +115,6 @@ void pelt_set(struct pelt *p, uint64_t now, uint64_t x)
 	set_x(p, x);
 }
 
-bool pelt_stable(const struct pelt *p)
-{
-	return p->settled && !p->x_changed;
-}
 
 /*
  * A runnable-time average that starts full, as init_entity_runnable_average() gives a new
@@ -200,8 +196,10 @@ void pelt_set_runnable(struct pelt *p, uint64_t sum)
 	if (sum == old)
 		return;
 	if (old) {
-		p->acc = (uint64_t)(((unsigned __int128)p->acc * sum) / old);
-		p->avg = (uint64_t)(((unsigned __int128)p->avg * sum) / old);
+		/* acc < 2^30 (1024 x one period in ns), avg <= 1024 and sum <= full < 2^26 for a
+		 * runnable-time average: the products fit in 64 bits */
+		p->acc = p->acc * sum / old;
+		p->avg = p->avg * sum / old;
 	} else {
 		p->avg = (uint64_t)(((unsigned __int128)sum * 1024) / full);
 	}

@@ -64,19 +64,19 @@ struct sched_entity {
 	struct cfs_rq *cfs_rq;		/* the queue this entity is (or would be) on */
 	struct cfs_rq *my_q;		/* group entities: the group's queue on this CPU */
 	struct sched_thread *task;	/* task entities */
-	/*
-	 * The entity's runnable-time average (x = 1024 while on_rq): the kernel's se->avg with
-	 * load_sum unweighted, so its load_avg is weight x avg / 1024. A task's is attached to
-	 * the queue of its last CPU (its blocked load stays there while it sleeps); a group
-	 * entity's always to its parent queue.
-	 */
-	struct pelt ravg;
 	int depth;			/* 0 for entities queued on the CPU's root queue */
 	bool on_rq;
 	bool custom_slice;
 	bool rel_deadline;
 	bool sched_delayed;
 	bool idle;			/* SCHED_IDLE task or idle group */
+	/*
+	 * The entity's runnable-time average (x = 1024 while on_rq): the kernel's se->avg with
+	 * load_sum unweighted, so its load_avg is weight x avg / 1024. A task's is attached to
+	 * the queue of its last CPU (its blocked load stays there while it sleeps); a group
+	 * entity's always to its parent queue. Last: the hot paths do not touch it.
+	 */
+	struct pelt ravg;
 };
 
 struct cfs_rq {
@@ -383,8 +383,11 @@ void pelt_init(struct pelt *p, uint64_t now);
 void pelt_update(struct pelt *p, uint64_t now);
 /* pelt_set() - update to @now, then the signal becomes @x */
 void pelt_set(struct pelt *p, uint64_t now, uint64_t x);
-/* pelt_stable() - at @now, would the average stay what it is while x stays constant? */
-bool pelt_stable(const struct pelt *p);
+/* pelt_stable() - would the average stay what it is while x stays constant? */
+static inline bool pelt_stable(const struct pelt *p)
+{
+	return p->settled && !p->x_changed;
+}
 uint64_t pelt_full(void);
 void pelt_init_full(struct pelt *p, uint64_t now);
 void pelt_attach(struct pelt *q, const struct pelt *r, uint64_t w, bool sub);

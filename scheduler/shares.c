@@ -206,7 +206,12 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 		} else {
 			uint64_t lw = q->load >> SCHED_LOAD_SHIFT;
 
-			want = lw ? (uint64_t)(((unsigned __int128)q->avg.sum << 10) / lw) : 0;
+			if (!lw)
+				want = 0;
+			else if (q->avg.sum < (1ull << 53))
+				want = (q->avg.sum << 10) / lw;
+			else
+				want = (uint64_t)(((unsigned __int128)q->avg.sum << 10) / lw);
 			want = umin(want, ge->ravg.sum);
 		}
 		pelt_set_runnable(&ge->ravg, want);
