@@ -14,7 +14,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-bad check-cli fuzz demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli fuzz demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -104,7 +104,7 @@ test: deps
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
 
-check: check-unit check-cases check-scenarios check-bad check-cli
+check: check-unit check-cases check-scenarios check-kernel check-bad check-cli
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
@@ -115,6 +115,10 @@ check-cases: $(BIN)
 # Every scenario's expect: entries (docs/scenario-format.md).
 check-scenarios: $(BIN)
 	./$(BIN) check scenarios/*.yaml
+
+# Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed).
+check-kernel: $(BIN)
+	tests/run-smp-kernel.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
 
 # The command line's contract: exit statuses, -o DIR, --json, check's exit status.
 check-cli: $(BIN)

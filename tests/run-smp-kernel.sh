@@ -1,0 +1,47 @@
+#!/bin/bash
+# tests/run-smp-kernel.sh CGSIM ANSWERS - cgsim against a kernel's recorded answers.
+#
+# ANSWERS (tests/kernel/smp-shares-6.18.txt) holds shares measured on a running kernel by
+# tests/live/smp-shares.sh, one "LAYOUT KIND NAME MEAN MIN MAX [KNOWN]" line per share. For each
+# layout, scenarios/smp-LAYOUT.yaml runs with seeds 1, 2 and 3 (the kernel's numbers are means of
+# three runs too) and each share's mean must be within 1.5 points of capacity of the kernel's
+# mean or inside the range the kernel itself gave over its runs (threads that rotate between
+# CPUs vary by several points from run to run), or within KNOWN points of the mean for a
+# difference docs/scheduler.md explains. Needs no kernel and no root.
+set -u
+CGSIM=${1:?usage: $0 CGSIM ANSWERS}
+ANS=${2:?usage: $0 CGSIM ANSWERS}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+for layout in $(grep -v '^#' "$ANS" | awk 'NF {print $1}' | sort -u); do
+	f=$TOP/scenarios/smp-$layout.yaml
+	: > "$TMP/sim"
+	for seed in 1 2 3; do
+		if ! "$CGSIM" run "$f" --seed "$seed" -o "$TMP/$seed" > /dev/null; then
+			echo "FAIL $layout: cgsim run --seed $seed failed"
+			fail=$((fail + 1))
+			continue 2
+		fi
+		awk -F, 'NR > 1 {print "thread", $1 "/" $2, $5}' "$TMP/$seed/threads.csv" >> "$TMP/sim"
+		awk -F, 'NR > 1 {print "group", $1, $3}' "$TMP/$seed/groups.csv" >> "$TMP/sim"
+	done
+	out=$(awk -v L="$layout" '
+		NR == FNR { s[$1 " " $2] += $3; n[$1 " " $2]++; next }
+		/^#/ || NF == 0 || $1 != L { next }
+		{
+			k = $2 " " $3
+			tol = NF >= 7 ? $7 : 1.5
+			if (!(k in n)) { printf "FAIL %s %s %s: not in cgsim'"'"'s output\n", L, $2, $3; bad++; next }
+			c = s[k] / n[k]; d = 100 * (c - $4)
+			ok = (d <= tol && d >= -tol) || (NF < 7 && c >= $5 && c <= $6)
+			printf "%s %s %s %s: cgsim %.4f, kernel %.4f (%.4f-%.4f), %+.2f points (within %.1f)\n", \
+				ok ? "PASS" : "FAIL", L, $2, $3, c, $4, $5, $6, d, tol
+		}' "$TMP/sim" "$ANS")
+	echo "$out"
+	pass=$((pass + $(grep -c '^PASS' <<< "$out")))
+	fail=$((fail + $(grep -c '^FAIL' <<< "$out")))
+done
+echo "kernel answers: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
