@@ -19,7 +19,8 @@
 # SECONDS (default 10) of each thread's CPU time from /proc/PID/task/TID/schedstat. Shares are of
 # the whole machine (nproc CPUs). Printed per thread and per cgroup (descendants included): the
 # mean over the repetitions (default 3), the smallest and largest, and cgsim's share for the
-# scenario (`cgsim run --json`, base variant, seed 1), and the difference in points.
+# scenario (`cgsim run --json`, base variant, the mean over seeds 1..REPS, since cgsim's
+# seeds vary the timing as the kernel's runs do), and the difference in points.
 set -eu
 REPS=3 SECS=10 WARM=2
 while getopts r:t:w: o; do
@@ -122,13 +123,16 @@ for f in "$@"; do
 		[ -t 2 ] && printf '\r%s: repetition %d/%d done' "$f" "$r" "$REPS" >&2
 	done
 	[ -t 2 ] && printf '\n' >&2
-	"$CGSIM" run "$f" --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-for t in d["threads"]:
-    print("thread", t["process"] + "/" + t["name"], t["share"])
-for g in d["groups"]:
-    print("group", g["path"], g["share"])
+	for r in $(seq "$REPS"); do "$CGSIM" run "$f" --seed "$r" --json; done | python3 -c '
+import json, sys, collections
+dec = json.JSONDecoder(); text = sys.stdin.read(); i = 0; acc = collections.defaultdict(list)
+while i < len(text):
+    while i < len(text) and text[i].isspace(): i += 1
+    if i >= len(text): break
+    d, i = dec.raw_decode(text, i)
+    for t in d["threads"]: acc[("thread", t["process"] + "/" + t["name"])].append(t["share"])
+    for g in d["groups"]: acc[("group", g["path"])].append(g["share"])
+for (k, n), v in acc.items(): print(k, n, sum(v) / len(v))
 ' > "$TMP/sim"
 	echo "$f ($NCPU CPUs, $REPS x $SECS s, kernel $(uname -r)):"
 	python3 - "$TMP/all" "$TMP/sim" "$NCPU" "$SECS" <<'EOF'
