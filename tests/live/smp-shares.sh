@@ -20,7 +20,10 @@
 # the whole machine (nproc CPUs). Printed per thread and per cgroup (descendants included): the
 # mean over the repetitions (default 3), the smallest and largest, and cgsim's share for the
 # scenario (`cgsim run --json`, base variant, the mean over seeds 1..REPS, since cgsim's
-# seeds vary the timing as the kernel's runs do), and the difference in points.
+# seeds vary the timing as the kernel's runs do), and the difference in points; per thread also
+# the migrations in the window (the kernel's se.nr_migrations, cgsim's migrations), both means;
+# cgsim's window is the scenario's (duration - warmup, 10 s for smp-*), so compare migration
+# counts only with SECONDS equal to it.
 set -eu
 REPS=3 SECS=10 WARM=2
 while getopts r:t:w: o; do
@@ -58,6 +61,10 @@ trap cleanup EXIT INT TERM HUP
 cc -O1 -pthread -o "$TMP/smp-load" "$HERE/smp-load.c"
 
 cgdir() { if [ "$1" = / ]; then echo $CG; else echo "$P/$1"; fi; }
+
+# migrations PID TID: se.nr_migrations from /proc/PID/task/TID/sched (0 without SCHED_DEBUG)
+migrations() { awk '/^se.nr_migrations/ {print $3; f = 1} END {if (!f) print 0}' \
+	"/proc/$1/task/$2/sched" 2>/dev/null || echo 0; }
 
 # run_layout FILE: one repetition; appends "NAME CGROUP NS" lines to $TMP/rep
 run_layout() {
@@ -102,12 +109,16 @@ run_layout() {
 		esac
 	done < <(sed -n 's/^# live: //p' "$f")
 	sleep "$WARM"
-	local -a t0=()
-	for i in "${!tids[@]}"; do t0[$i]=$(cut -d' ' -f1 "/proc/${pids[$i]}/task/${tids[$i]}/schedstat"); done
+	local -a t0=() m0=()
+	for i in "${!tids[@]}"; do
+		t0[$i]=$(cut -d' ' -f1 "/proc/${pids[$i]}/task/${tids[$i]}/schedstat")
+		m0[$i]=$(migrations "${pids[$i]}" "${tids[$i]}")
+	done
 	sleep "$SECS"
 	for i in "${!tids[@]}"; do
-		local t1; t1=$(cut -d' ' -f1 "/proc/${pids[$i]}/task/${tids[$i]}/schedstat")
-		echo "${names[$i]} ${cgs[$i]} $((t1 - t0[$i]))" >> "$TMP/rep"
+		local t1 m1; t1=$(cut -d' ' -f1 "/proc/${pids[$i]}/task/${tids[$i]}/schedstat")
+		m1=$(migrations "${pids[$i]}" "${tids[$i]}")
+		echo "${names[$i]} ${cgs[$i]} $((t1 - t0[$i])) $((m1 - m0[$i]))" >> "$TMP/rep"
 	done
 	stop_all
 	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
@@ -130,7 +141,9 @@ while i < len(text):
     while i < len(text) and text[i].isspace(): i += 1
     if i >= len(text): break
     d, i = dec.raw_decode(text, i)
-    for t in d["threads"]: acc[("thread", t["process"] + "/" + t["name"])].append(t["share"])
+    for t in d["threads"]:
+        acc[("thread", t["process"] + "/" + t["name"])].append(t["share"])
+        acc[("migr", t["process"] + "/" + t["name"])].append(t["migrations"])
     for g in d["groups"]: acc[("group", g["path"])].append(g["share"])
 for (k, n), v in acc.items(): print(k, n, sum(v) / len(v))
 ' > "$TMP/sim"
@@ -140,10 +153,12 @@ import sys, collections
 allf, simf, ncpu, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 cap = ncpu * secs * 1e9
 th = collections.defaultdict(dict); gr = collections.defaultdict(lambda: collections.defaultdict(float))
+mig = collections.defaultdict(list)
 for line in open(allf):
-    r, name, cg, ns = line.split()
+    r, name, cg, ns, mg = line.split()
     s = int(ns) / cap
     th[name][r] = s
+    mig[name].append(int(mg))
     parts = [] if cg == "/" else cg.split("/")
     for k in range(len(parts) + 1):
         gr["/".join(parts[:k]) or "/"][r] += s
@@ -151,12 +166,16 @@ sim = {}
 for line in open(simf):
     kind, name, s = line.split()
     sim[(kind, name)] = float(s)
-print("  %-8s %-22s %8s %8s %8s %8s %7s" % ("", "name", "kernel", "min", "max", "cgsim", "diff"))
+print("  %-8s %-22s %8s %8s %8s %8s %7s %13s" % ("", "name", "kernel", "min", "max", "cgsim",
+      "diff", "migr k/cgsim"))
 def row(kind, name, reps):
     v = list(reps.values()); m = sum(v) / len(v)
     c = sim.get((kind, name))
     cs = "%8.4f %+7.2f" % (c, 100 * (c - m)) if c is not None else "%8s %7s" % ("-", "-")
-    print("  %-8s %-22s %8.4f %8.4f %8.4f %s" % (kind, name, m, min(v), max(v), cs))
+    mg = ""
+    if kind == "thread":
+        mg = " %6.1f/%-6.1f" % (sum(mig[name]) / len(mig[name]), sim.get(("migr", name), 0))
+    print("  %-8s %-22s %8.4f %8.4f %8.4f %s%s" % (kind, name, m, min(v), max(v), cs, mg))
 for n in sorted(th): row("thread", n, th[n])
 for g in sorted(gr):
     if g != "/": row("group", g, gr[g])
