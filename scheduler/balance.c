@@ -12,6 +12,7 @@
 #define CAPACITY	1024u	/* SCHED_CAPACITY_SCALE: no RT, IRQ or thermal pressure */
 #define NR_MIGRATE_BREAK 32u	/* SCHED_NR_MIGRATE_BREAK */
 #define LOAD_AVG_PERIOD_NS (32 * NSEC_PER_MSEC)	/* nohz.next_blocked's step */
+#define MAX_PINNED_INTERVAL_NS (512 * NSEC_PER_MSEC)	/* MAX_PINNED_INTERVAL */
 
 static bool cpu_idle_for(const struct sched *s, const struct sched_cpu *rq)
 {
@@ -297,9 +298,10 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 /*
  * sched_balance_rq() (load_balance) for the one domain spanning every CPU, with @dst pulling.
  * Keeps the domain's bookkeeping as the kernel does: a pass that finds the domain balanced
- * resets nr_balance_failed and (periodic passes) doubles the interval up to max_interval; a
- * pass that finds an imbalance resets the interval to min_interval and counts a failure when
- * it could move nothing. Returns whether it moved any task.
+ * resets nr_balance_failed and (periodic passes) doubles the interval up to max_interval (up
+ * to MAX_PINNED_INTERVAL when every task was pinned away); a pass that finds an imbalance
+ * resets the interval to min_interval and counts a failure when it could move nothing.
+ * Returns whether it moved any task.
  */
 static bool balance_rq(struct sched *s, struct sched_cpu *dst, uint64_t now, enum lb_idle idle)
 {
@@ -318,13 +320,20 @@ static bool balance_rq(struct sched *s, struct sched_cpu *dst, uint64_t now, enu
 	}
 	sched_rq_account(s, env.src, now);
 	sched_rq_account(s, dst, now);
-	if (env.src->nr_running > 1)
+	if (env.src->nr_running > 1) {
 		moved = detach_tasks(s, &env, now);
-	if (!moved && env.all_pinned) {
-		/* out_all_pinned: every task was pinned away from here; no failure counted */
-		if (idle != LB_NEWLY_IDLE && dst->balance_interval < max_iv)
-			dst->balance_interval *= 2;
-		return false;
+		if (!moved && env.all_pinned) {
+			/*
+			 * out_all_pinned: every task there is pinned away from here. Balanced as far
+			 * as this CPU can tell: no failure, and the interval may grow up to
+			 * MAX_PINNED_INTERVAL. (With more CPUs the kernel retries without the
+			 * busiest one; cgsim waits for the next pass.)
+			 */
+			dst->nr_balance_failed = 0;
+			if (idle != LB_NEWLY_IDLE && dst->balance_interval < MAX_PINNED_INTERVAL_NS)
+				dst->balance_interval *= 2;
+			return false;
+		}
 	}
 	if (!moved) {
 		if (idle != LB_NEWLY_IDLE)
@@ -356,11 +365,8 @@ uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq)
 /* A draw of -1, 0 or +1 tick (1/4, 1/2, 1/4) from the seeded jitter stream (splitmix64). */
 static int64_t jitter_ticks(struct sched *s)
 {
-	uint64_t z = (s->jitter += 0x9e3779b97f4a7c15ull);
+	uint64_t z = sched_mix64(s->jitter += 0x9e3779b97f4a7c15ull);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
 	switch (z >> 62) {
 	case 0:
 		return -1;

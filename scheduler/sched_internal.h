@@ -313,6 +313,14 @@ static inline uint64_t grid_floor(const struct sched *s, uint64_t t)
 	return t / s->tick_ns * s->tick_ns;
 }
 
+/* splitmix64's finaliser: a well-mixed 64-bit hash (the timing jitter's draws). */
+static inline uint64_t sched_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 static inline bool cpu_allowed(const struct sched_thread *t, int cpu)
 {
 	return (t->affinity[cpu / 64] >> (cpu % 64)) & 1;

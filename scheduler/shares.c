@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/shares.c - group entity weights: calc_group_shares() from the queues' PELT-style
- * averages, the task group's published load (update_tg_load_avg), reweighting.
+ * scheduler/shares.c - group entity weights: calc_group_shares() from the queues' PELT
+ * averages, the task group's published load (update_tg_load_avg), reweighting; and the load
+ * averages that move with their entities: attach, detach and propagation up the hierarchy,
+ * blocked-load updates over each CPU's leaf list, task_h_load() (docs/scheduler.md, "Group
+ * shares and load tracking").
  */
 #include <stdlib.h>
 
@@ -141,7 +144,7 @@ void sched_entity_avg_set(struct sched_entity *se, uint64_t now)
  * published contribution, which update_blocked_averages() must keep decaying. A queue joins
  * when something is enqueued or attached to it and leaves once fully decayed.
  */
-static void leaf_add(struct sched *s, struct cfs_rq *q)
+void sched_leaf_add(struct sched *s, struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
@@ -159,11 +162,6 @@ static void leaf_add(struct sched *s, struct cfs_rq *q)
 	q->on_leaf = true;
 	rq->leaf[rq->nleaf++] = q;
 	(void)s;
-}
-
-void sched_leaf_add(struct sched *s, struct cfs_rq *q)
-{
-	leaf_add(s, q);
 }
 
 void sched_leaf_del(struct sched *s, struct cfs_rq *q)
@@ -217,7 +215,7 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 		pelt_set_runnable(&ge->ravg, want);
 		pelt_attach(&pq->avg, &old, ge->wd, true);
 		pelt_attach(&pq->avg, &ge->ravg, ge->wd, false);
-		leaf_add(s, pq);
+		sched_leaf_add(s, pq);
 		sched_update_tg_load_avg(s, pq, now);
 		sched_rq_dirty_quiet(s, pq->rq, now);
 		q = pq;
@@ -266,7 +264,7 @@ static void task_load(struct sched *s, struct sched_thread *t, uint64_t now, boo
 	pelt_attach(&q->avg, &t->se.ravg, t->se.wd, sub);
 	cpu_signals_attach(t, now, sub);
 	if (!sub)
-		leaf_add(s, q);
+		sched_leaf_add(s, q);
 	propagate(s, q, &t->se.ravg, sub, now);
 	sched_update_tg_load_avg(s, q, now);
 	sched_rq_dirty_quiet(s, q->rq, now);

@@ -46,20 +46,11 @@ void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
 }
 
 /*
- * The CPUs' next ticks in a binary min-heap keyed by (next_tick, cpu), so that finding the
- * next tick to process costs O(1) and replanning one CPU O(log cpus).
- */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/*
- * Ties: CPUs whose ticks fall at the same time T are processed in CPU order, or with jitter
- * in an order drawn from (seed, T) alone, so that it does not depend on which ticks are
- * processed and which elided (a real machine's ticks race; CPU 0 does not always go first).
+ * The CPUs' next ticks in a binary min-heap keyed by (next_tick, tie, cpu), so that finding
+ * the next tick to process costs O(1) and replanning one CPU O(log cpus). Ties: CPUs whose
+ * ticks fall at the same time T are processed in CPU order, or with jitter in an order drawn
+ * from (seed, T) alone, so that it does not depend on which ticks are processed and which
+ * elided (a real machine's ticks race; CPU 0 does not always go first).
  */
 static bool theap_less(const struct sched *s, int a, int b)
 {
@@ -75,7 +66,7 @@ static bool theap_less(const struct sched *s, int a, int b)
 /* The tie-break rank of @rq's next tick (0 without jitter: CPU order). */
 static void set_tie(const struct sched *s, struct sched_cpu *rq)
 {
-	rq->tie = s->cfg.jitter ? mix64(s->cfg.seed ^ (rq->next_tick * 0x9e3779b97f4a7c15ull) ^
+	rq->tie = s->cfg.jitter ? sched_mix64(s->cfg.seed ^ (rq->next_tick * 0x9e3779b97f4a7c15ull) ^
 					 ((uint64_t)rq->id << 48)) : 0;
 }
 

@@ -301,8 +301,10 @@ Test(sched_load, balance_interval_is_the_kernels)
 }
 
 /*
- * An idle CPU next to one running three tasks: the NOHZ kick has it balance with migrate_task
- * and an imbalance of (3 - 0) / 2 = 1 task, so exactly one task moves at the first kick.
+ * An idle CPU next to one running three tasks: the NOHZ kick at CPU 0's first tick has it
+ * balance with migrate_task and an imbalance of (3 - 0) / 2 = 1 task, so exactly one task
+ * moves. (The tasks are woken pinned to CPU 0 and unpinned at once, before any tick: an idle
+ * CPU that had found every task pinned away would back off for up to MAX_PINNED_INTERVAL.)
  */
 Test(sched_load, idle_cpu_pulls_one_of_three)
 {
@@ -315,14 +317,37 @@ Test(sched_load, idle_cpu_pulls_one_of_three)
 		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
 		drain(s);
 	}
-	run_to(s, 100 * STT_MS);
 	cr_assert_eq(s->cpu[0].nr_running, 3);
 	for (int tid = 1; tid <= 3; tid++) {
-		cr_assert_eq(sched_thread_set_affinity(s, tid, &all, 1, 100 * STT_MS), 0);
+		cr_assert_eq(sched_thread_set_affinity(s, tid, &all, 1, 0), 0);
 		drain(s);
 	}
-	run_to(s, 120 * STT_MS);
+	cr_assert_eq(s->cpu[0].nr_running, 3, "an affinity change that keeps the CPU moves nothing");
+	run_to(s, 20 * STT_MS);
 	cr_expect_eq(s->cpu[0].nr_running, 2, "CPU 0 runs %u", s->cpu[0].nr_running);
 	cr_expect_eq(s->cpu[1].nr_running, 1, "CPU 1 runs %u", s->cpu[1].nr_running);
 	cr_expect_eq(sched_check(s, NULL, 0), 0);
+}
+
+/*
+ * sched_balance_rq()'s out_all_pinned: a CPU that finds every waiting task pinned away counts
+ * no failure and doubles its balance interval up to MAX_PINNED_INTERVAL (512 ms), not just to
+ * the domain's max_interval (4 ms on two CPUs). Three tasks pinned to CPU 0 for 2 s: CPU 1,
+ * idle, ends at 512 ms with no failure.
+ */
+Test(sched_load, all_pinned_backs_off_to_max_pinned_interval)
+{
+	struct sched *s = new_sched2(true, true);
+
+	for (int tid = 1; tid <= 3; tid++) {
+		cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
+		pin(s, tid, 0, 0);
+		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
+		drain(s);
+	}
+	run_to(s, 2000 * STT_MS);
+	cr_expect_eq(s->cpu[1].nr_running, 0);
+	cr_expect_eq(s->cpu[1].balance_interval, 512 * STT_MS, "interval %" PRIu64 " ns",
+		     s->cpu[1].balance_interval);
+	cr_expect_eq(s->cpu[1].nr_balance_failed, 0);
 }
