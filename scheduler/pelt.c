@@ -12,6 +12,11 @@
  * period (so its average moves within a period) and splits a period's contribution into decayed
  * pieces; here the average moves only at period ends. That makes the result independent of when
  * pelt_update() is called, which tick elision needs, and costs at most one period (1 ms) of lag.
+ *
+ * Besides the series itself: moving an entity's history into or out of a queue's average
+ * (attach, detach, reweight), rescaling a group entity's runnable history (propagation), and
+ * pelt_update_event(), which folds whole periods in closed form for averages updated only at
+ * events (docs/scheduler.md, "Group shares and load tracking").
  */
 #include "scheduler/sched_internal.h"
 
@@ -114,7 +119,6 @@ void pelt_set(struct pelt *p, uint64_t now, uint64_t x)
 	pelt_update(p, now);
 	set_x(p, x);
 }
-
 
 /*
  * A runnable-time average that starts full, as init_entity_runnable_average() gives a new
@@ -232,8 +236,8 @@ static uint64_t decay_n(uint64_t sum, uint64_t n)
 
 /*
  * pelt_update_event() - pelt_update() for an average read only when something happens to its
- * entity or CPU (a task's runnable and running averages, a CPU's utilisation and runnable
- * averages): whole periods under a constant x are folded in closed form, as the kernel's
+ * entity or CPU (entities' runnable averages, a CPU's utilisation and runnable averages):
+ * whole periods under a constant x are folded in closed form, as the kernel's
  * accumulate_sum() does, sum y^n + x/1024 (full - full y^n), instead of period by period.
  * The last bits can differ from period-by-period folding, so it is used only for averages
  * whose updates come at the same times whether ticks are elided or not.

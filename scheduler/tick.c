@@ -30,12 +30,18 @@ static inline void rq_mark(struct sched *s, struct sched_cpu *rq)
 	rq_replan(s, rq);
 }
 
-/* Something happened on @rq at @now: its ticks from @now on may matter. */
+/*
+ * Something happened on @rq at @now: its ticks from @now on may matter. A CPU whose next tick
+ * is already the next one on the grid needs no new plan for that: being dirty can only bring
+ * a tick earlier. (Groups republishing their load mark every CPU running inside them; on a
+ * busy machine most of those already tick at every tick.)
+ */
 void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	if (now < rq->dirty_from)
 		rq->dirty_from = now;
-	rq_replan(s, rq);
+	if (rq->next_tick == UINT64_MAX || rq->next_tick > rq->last_tick + s->tick_ns)
+		rq_replan(s, rq);
 }
 
 void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
