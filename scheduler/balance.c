@@ -108,7 +108,6 @@ static enum group_type classify(const struct sg_stats *g)
 static void group_stats(struct sched_cpu *rq, uint64_t now, struct sg_stats *g)
 {
 	pelt_update(&rq->cfs->avg, now);
-	sched_rq_signals(rq, now);
 	pelt_update_event(&rq->util, now);
 	pelt_update_event(&rq->runnable, now);
 	g->load = rq->cfs->avg.avg;

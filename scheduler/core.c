@@ -296,7 +296,7 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = tg->se[c];
 
-		sched_leaf_del(s, tg->cfs_rq[c]);
+		sched_leaf_del(tg->cfs_rq[c]);
 		if (s->cfg.load_attach) {
 			pelt_update_event(&se->ravg, now);
 			pelt_update(&se->cfs_rq->avg, now);

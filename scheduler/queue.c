@@ -106,7 +106,7 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	se->on_rq = true;
 	sched_entity_avg_set(se, now);
 	sched_load_changed(q, now);
-	sched_leaf_add(s, q);
+	sched_leaf_add(q);
 	sched_update_tg_load_avg(s, q, now);
 }
 

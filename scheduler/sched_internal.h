@@ -349,7 +349,8 @@ void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t n
 void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
 			uint64_t now);
 void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
-void sched_leaf_del(struct sched *s, struct cfs_rq *q);
+void sched_leaf_add(struct cfs_rq *q);
+void sched_leaf_del(struct cfs_rq *q);
 bool sched_account_runnable(struct sched_entity *se, int d, bool idle);
 unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
 			    uint64_t now);
@@ -411,7 +412,6 @@ void sched_attach_task_load(struct sched *s, struct sched_thread *t, uint64_t no
 void sched_detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
 void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
 uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now);
-void sched_leaf_add(struct sched *s, struct cfs_rq *q);
 
 /*
  * sched_rq_signals() - the CPU's utilisation (a task running) and runnable (tasks runnable)

@@ -82,17 +82,14 @@ void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t we
 			    uint32_t wmult, uint64_t now)
 {
 	struct cfs_rq *q = se->cfs_rq;
+	uint64_t old_wd = se->wd;
 
 	if (se->weight == weight)
 		return;
 	if (se->on_rq)
 		q->load -= se->weight;
-	{
-		uint64_t old_wd = se->wd;
-
-		s->ops->reweight(s, q, se, weight, wmult);
-		sched_reweight_load(s, se, old_wd, now);
-	}
+	s->ops->reweight(s, q, se, weight, wmult);
+	sched_reweight_load(s, se, old_wd, now);
 	if (se->on_rq) {
 		q->load += se->weight;
 		sched_load_changed(q, now);
@@ -144,7 +141,7 @@ void sched_entity_avg_set(struct sched_entity *se, uint64_t now)
  * published contribution, which update_blocked_averages() must keep decaying. A queue joins
  * when something is enqueued or attached to it and leaves once fully decayed.
  */
-void sched_leaf_add(struct sched *s, struct cfs_rq *q)
+void sched_leaf_add(struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
@@ -161,14 +158,12 @@ void sched_leaf_add(struct sched *s, struct cfs_rq *q)
 	}
 	q->on_leaf = true;
 	rq->leaf[rq->nleaf++] = q;
-	(void)s;
 }
 
-void sched_leaf_del(struct sched *s, struct cfs_rq *q)
+void sched_leaf_del(struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
-	(void)s;
 	if (!q->on_leaf)
 		return;
 	for (int i = 0; i < rq->nleaf; i++)
@@ -215,7 +210,7 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 		pelt_set_runnable(&ge->ravg, want);
 		pelt_attach(&pq->avg, &old, ge->wd, true);
 		pelt_attach(&pq->avg, &ge->ravg, ge->wd, false);
-		sched_leaf_add(s, pq);
+		sched_leaf_add(pq);
 		sched_update_tg_load_avg(s, pq, now);
 		sched_rq_dirty_quiet(s, pq->rq, now);
 		q = pq;
@@ -264,7 +259,7 @@ static void task_load(struct sched *s, struct sched_thread *t, uint64_t now, boo
 	pelt_attach(&q->avg, &t->se.ravg, t->se.wd, sub);
 	cpu_signals_attach(t, now, sub);
 	if (!sub)
-		sched_leaf_add(s, q);
+		sched_leaf_add(q);
 	propagate(s, q, &t->se.ravg, sub, now);
 	sched_update_tg_load_avg(s, q, now);
 	sched_rq_dirty_quiet(s, q->rq, now);
@@ -297,8 +292,6 @@ void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64
 	int keep = 0;
 
 	rq->last_blocked = now;
-	pelt_update(&rq->cfs->avg, now);
-	sched_rq_signals(rq, now);
 	if (!s->cfg.blocked_load)
 		return;
 	for (int i = 0; i < rq->nleaf; i++) {

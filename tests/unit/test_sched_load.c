@@ -158,6 +158,15 @@ static void pin(struct sched *s, int tid, int cpu, uint64_t now)
 	drain(s);
 }
 
+/* A new nice-0 thread @tid of group @tg, pinned to @cpu and woken at time 0. */
+static void start_pinned(struct sched *s, int tid, int tg, int cpu)
+{
+	cr_assert_eq(sched_thread_new(s, tid, tg, 0, 0, 0), 0);
+	pin(s, tid, cpu, 0);
+	cr_assert_eq(sched_wakeup(s, tid, 0), 0);
+	drain(s);
+}
+
 static void run_to(struct sched *s, uint64_t t)
 {
 	sched_advance(s, t);
@@ -175,10 +184,7 @@ static void moved_load(bool attach)
 	struct sched_tg *g;
 
 	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
-	cr_assert_eq(sched_thread_new(s, 1, 1, 0, 0, 0), 0);
-	pin(s, 1, 0, 0);
-	cr_assert_eq(sched_wakeup(s, 1, 0), 0);
-	drain(s);
+	start_pinned(s, 1, 1, 0);
 	run_to(s, 1000 * STT_MS);
 	pin(s, 1, 1, 1000 * STT_MS);
 	g = s->tg[1];
@@ -216,13 +222,8 @@ static void blocked(bool blocked_load)
 	uint64_t w;
 
 	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
-	cr_assert_eq(sched_thread_new(s, 1, 1, 0, 0, 0), 0);
-	cr_assert_eq(sched_thread_new(s, 2, 1, 0, 0, 0), 0);
-	pin(s, 1, 0, 0);
-	pin(s, 2, 1, 0);
-	cr_assert_eq(sched_wakeup(s, 1, 0), 0);
-	cr_assert_eq(sched_wakeup(s, 2, 0), 0);
-	drain(s);
+	start_pinned(s, 1, 1, 0);
+	start_pinned(s, 2, 1, 1);
 	run_to(s, 1000 * STT_MS);
 	cr_assert_eq(sched_sleep(s, 1, 1000 * STT_MS), 0);
 	drain(s);
@@ -257,10 +258,7 @@ Test(sched_load, h_load_of_a_nested_task)
 
 	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
 	cr_assert_eq(sched_tg_new(s, 2, 1, 1024, false, 0), 0);
-	cr_assert_eq(sched_thread_new(s, 1, 2, 0, 0, 0), 0);
-	pin(s, 1, 0, 0);
-	cr_assert_eq(sched_wakeup(s, 1, 0), 0);
-	drain(s);
+	start_pinned(s, 1, 2, 0);
 	run_to(s, 2000 * STT_MS);
 	t = s->thr[1];
 	h = sched_task_h_load(t, 2000 * STT_MS);
@@ -311,12 +309,8 @@ Test(sched_load, idle_cpu_pulls_one_of_three)
 	struct sched *s = new_sched2(true, true);
 	uint64_t all = 3;
 
-	for (int tid = 1; tid <= 3; tid++) {
-		cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
-		pin(s, tid, 0, 0);
-		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-		drain(s);
-	}
+	for (int tid = 1; tid <= 3; tid++)
+		start_pinned(s, tid, 0, 0);
 	cr_assert_eq(s->cpu[0].nr_running, 3);
 	for (int tid = 1; tid <= 3; tid++) {
 		cr_assert_eq(sched_thread_set_affinity(s, tid, &all, 1, 0), 0);
@@ -339,12 +333,8 @@ Test(sched_load, all_pinned_backs_off_to_max_pinned_interval)
 {
 	struct sched *s = new_sched2(true, true);
 
-	for (int tid = 1; tid <= 3; tid++) {
-		cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
-		pin(s, tid, 0, 0);
-		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-		drain(s);
-	}
+	for (int tid = 1; tid <= 3; tid++)
+		start_pinned(s, tid, 0, 0);
 	run_to(s, 2000 * STT_MS);
 	cr_expect_eq(s->cpu[1].nr_running, 0);
 	cr_expect_eq(s->cpu[1].balance_interval, 512 * STT_MS, "interval %" PRIu64 " ns",
