@@ -241,7 +241,7 @@ int cg_check(const struct cg_hier *h);
 
 /**
  * cg_script_run() - run the script @text (named @fname in messages) against a new hierarchy
- * with rule set @sem and append one result line per operation to @out (cgroupfs-script.md's
+ * with rule set @sem and append one result line per operation to @out (docs/cgs-language.md's
  * format). On a malformed line nothing more is run, a message "FNAME:LINE:COL: ..." is put in
  * @err (size @errlen) and -EINVAL returned; -ENOMEM when out of memory; 0 otherwise.
  * @out is a malloc'ed buffer the caller frees (set even on error, possibly NULL).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cgroup/script.c - the .cgs interpreter (shared/reference/cgroupfs-script.md).
+ * cgroup/script.c - the .cgs interpreter (docs/cgs-language.md).
  *
  * One operation per line; '#' starts a comment; words are separated by runs of blanks. Each
  * operation prints "LINENO: OP ARGS -> RESULT". A malformed line (unknown operation, missing or

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/bandwidth.c - CFS bandwidth control (CONFIG_CFS_BANDWIDTH; kernel-semantics.md §6):
+ * scheduler/bandwidth.c - CFS bandwidth control (CONFIG_CFS_BANDWIDTH; docs/scheduler.md):
  * cpu.max's quota per period for a task group, a global runtime pool refilled by a period
  * timer (with cpu.max.burst), per-CPU queues taking runtime from it in slices of 5 ms,
  * throttling a queue that runs dry and unthrottling it at the refill, slack returned when a

@@ -3,7 +3,7 @@
  * scheduler/cfs.c - the CFS policy of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and
  * sched_slice through the hierarchy, tick preemption (check_preempt_tick), wakeup preemption
  * with the wakeup granularity, the next and last buddies, and place_entity with START_DEBIT and
- * the sleeper credit. kernel-semantics.md §4; docs/scheduler.md.
+ * the sleeper credit. docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 

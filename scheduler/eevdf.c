@@ -3,7 +3,7 @@
  * scheduler/eevdf.c - the EEVDF policy of Linux 6.6+ (as of 6.12-6.18): a deadline-ordered
  * tree augmented with each subtree's minimum vruntime and minimum slice, eligibility against
  * the weighted average V, lag kept across sleeps (PLACE_LAG), RUN_TO_PARITY slice protection,
- * PREEMPT_SHORT, and reweighting that keeps lag. kernel-semantics.md §5; docs/scheduler.md.
+ * PREEMPT_SHORT, and reweighting that keeps lag. docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 
@@ -143,7 +143,7 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 	vslice = sched_calc_delta_fair(se->slice, se);
 	/*
 	 * PLACE_LAG: adding an entity with lag moves V; inflate the lag by (W + w) / W so that
-	 * after the entity is added its lag is what it was (kernel-semantics.md §5).
+	 * after the entity is added its lag is what it was (docs/scheduler.md).
 	 */
 	if (sched_feat(s, SCHED_FEAT_PLACE_LAG) && q->nr_queued && se->vlag) {
 		int64_t load = q->sum_weight;

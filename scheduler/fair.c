@@ -352,7 +352,7 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 		.tunable_scaling = SCHED_SCALING_LOG,
 		.hz = 1000,
 	};
-	/* docs/scheduler.md "Overhead model": level_ns from kernel-semantics.md §8's slope. */
+	/* docs/scheduler.md "Overhead model": level_ns is the measured per-level slope there. */
 	cfg->cost = (struct sched_costs){
 		.switch_ns = 1000,
 		.wakeup_ns = 500,

@@ -4,7 +4,7 @@
  * proportional sharing by weight, with caps, by water-filling.
  *
  * This is the yardstick that `cgsim shares` prints and that the reports put
- * beside every simulated share (the "ideal" of DESIGN.md). It is computed,
+ * beside every simulated share (the "ideal" of docs/ideal-shares.md). It is computed,
  * not simulated: the fluid limit of a perfectly fair scheduler that could
  * split any thread across CPUs, with no balancer and no per-CPU state.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/main.c - the command line (DESIGN.md, "Command line").
+ * sim/main.c - the command line (cgsim --help).
  *
  * Exit status: 0 success, 1 a check failed, 2 bad usage or bad input (one message on stderr
  * naming the file, line and column). --help and --version print to stdout and exit 0.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/report.h - what a run produced, for people (text), for scripts (JSON, DESIGN.md's
+ * sim/report.h - what a run produced, for people (text), for scripts (JSON, docs/scenario-format.md's
  * schema plus a few fields) and for plots (CSV files in a directory, written atomically).
  * Every number is printed with a fixed format, so the same run gives the same bytes.
  */

@@ -91,7 +91,7 @@ static void cg_type(struct cg_hier *h, const char *path, char *buf, size_t len)
 	free(txt);
 }
 
-/* The rule behind a refused write, in words (kernel-semantics.md §1). */
+/* The rule behind a refused write, in words (docs/cgroup-model.md). */
 static const char *why(struct runner *r, const char *path, const char *file, int e, char *buf,
 		       size_t len)
 {
@@ -99,7 +99,7 @@ static const char *why(struct runner *r, const char *path, const char *file, int
 
 	cg_type(r->h, path, type, sizeof(type));
 	if (r->sc->semantics == CG_SEM_RFC2017) {
-		/* the February 2017 proposal's own rules (kernel-semantics.md §2) */
+		/* the February 2017 proposal's own rules (docs/cgroup-model.md) */
 		if (!strcmp(file, "cgroup.threads") && e == EBUSY)
 			return "thread mode can be enabled only in a cgroup with no children and no "
 			       "controllers enabled";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every .cgs case under DIR/<semantics>/ with `cgsim cgroupfs --semantics <semantics>` and
-# compare with its .expected (trailing white space ignored, as cgroupfs-script.md asks).
+# compare with its .expected (trailing white space ignored, as docs/cgs-language.md says).
 # Cases under DIR/bad/ must fail: exit status 2, nothing on stdout, and stderr equal to the
 # .err file (a FILE:LINE:COL message). $VALGRIND, when set, prefixes every run.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cgs-replay.sh: replay a cgroupfs script (.cgs) against a real cgroup hierarchy and print the
-# kernel's answers in the output format of `cgsim cgroupfs` (see cgroupfs-script.md), so the model
+# kernel's answers in the output format of `cgsim cgroupfs` (see docs/cgs-language.md), so the model
 # can be compared line by line with a running kernel.
 #
 #   tests/live/cgs-replay.sh [--semantics v2|v1] [--mount DIR] FILE.cgs

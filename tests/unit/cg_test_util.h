@@ -3,7 +3,7 @@
  * tests/unit/cg_test_util.h - helpers shared by the unit tests of the cgroup model.
  *
  * Every expected value in these tests comes from the kernel's rules
- * (/work/shared/reference/kernel-semantics.md), never from the model's output.
+ * (docs/cgroup-model.md), never from the model's output.
  *
  * Each test makes its hierarchy with cgt_new() and ends with cgt_end(), which asserts
  * cg_check() == 0 and frees it. The suites declare `.fini = cgt_fini`, so a hierarchy is freed

@@ -3,7 +3,7 @@
  * tests/unit/sched_test_util.h - helpers shared by the unit tests of the scheduler.
  *
  * Every expected value in these tests comes from the kernel's rules
- * (/work/shared/reference/kernel-semantics.md §4, §5, §7), never from the program's output.
+ * (docs/scheduler.md), never from the program's output.
  *
  * A test that drives the whole machine builds its cgroup hierarchy with stt_hier(), its
  * machine with stt_machine(), and frees both with stt_end(). The suites declare

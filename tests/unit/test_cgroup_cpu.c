@@ -2,7 +2,7 @@
 /*
  * Unit tests of the cpu controller files on v2 and of the task-group view (cg_thread_tg()).
  *
- * Expected values come from kernel-semantics.md §3.1 and §4.1 ([core] cpu_cftypes and the
+ * Expected values come from docs/cgroup-model.md ([core] cpu_cftypes and the
  * functions they call): cpu.weight <-> shares by DIV_ROUND_CLOSEST, cpu.weight.nice through
  * sched_prio_to_weight, cpu.max limits from tg_set_cfs_bandwidth, cpu.idle from
  * sched_group_set_idle.

@@ -3,7 +3,7 @@
  * Unit tests of what the cgroup model tells its observer (cg_set_observer()).
  *
  * A task group is a cgroup with a cpu css: one whose parent has cpu in its subtree_control
- * (kernel-semantics.md §1.1, cgroup_control; the root always). The events follow from that
+ * (docs/cgroup-model.md, cgroup_control; the root always). The events follow from that
  * rule: a css appears (TG_CREATED) when cpu is enabled above an existing cgroup or a cgroup is
  * made under a parent that enables cpu; a thread's task group (nearest ancestor-or-self with a
  * cpu css) changes when it moves or when csses appear or go (THREAD_MOVED); a css goes

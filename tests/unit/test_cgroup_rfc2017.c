@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the cgroup model, rule set rfc2017 (Tejun Heo's February 2017 thread-mode
- * proposal, kernel-semantics.md §2 and cgroupfs-script.md "Rule sets").
+ * proposal, docs/cgroup-model.md and docs/cgs-language.md "Rule sets").
  *
  * Thread mode is switched on by writing "enable" to the thread root's cgroup.threads; every
  * cgroup below a thread root is a threaded member. Where the proposal is silent, the project

@@ -4,7 +4,7 @@
  *
  * No thread mode and no no-internal-process rule: `tasks` places one thread anywhere,
  * `cgroup.procs` a whole process. The cpu files are the legacy ones (cpu_legacy_files in
- * kernel/sched/core.c); expected values come from kernel-semantics.md §3.2 ([live] 6.18).
+ * kernel/sched/core.c); expected values come from docs/cgroup-model.md ([live] 6.18).
  */
 #include "tests/unit/cg_test_util.h"
 

@@ -2,7 +2,7 @@
 /*
  * Unit tests of the cgroup model, rule set v2 (thread mode as merged in 4.14).
  *
- * Every expected errno comes from kernel-semantics.md §1 (the kernel function that returns it is
+ * Every expected errno comes from docs/cgroup-model.md's rules (the kernel function that returns it is
  * named in a comment), not from the model's output. Processes are created in the root; tids are
  * 1, 2, 3... in creation order over all processes, so a process's pid is the tid of its first
  * thread. The root offers every controller (cpuset cpu io memory hugetlb pids rdma misc) unless

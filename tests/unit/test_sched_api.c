@@ -3,8 +3,8 @@
  * Unit tests of the scheduler's own API (scheduler/sched.h), without the machine: the test is
  * the driver, calling the scheduler with the time and draining sched_pop_changed().
  *
- * Expected values come from the kernel's tables and rules (/work/shared/reference/
- * kernel-semantics.md §4.1 weights, §4.2 tunables and their scaling, §4.4-4.6 placement,
+ * Expected values come from the kernel's tables and rules (docs/scheduler.md:
+ * weights, tunables and their scaling, placement,
  * preemption and group shares) and from the contract sched.h states for the overhead model:
  * the scheduler's own work is CPU time charged to the CPU, which delays whatever runs next;
  * a wakeup costs wakeup_ns, a context switch switch_ns, a tick on a busy CPU tick_ns, each

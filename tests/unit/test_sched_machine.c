@@ -4,7 +4,7 @@
  * model while it runs: weight changes, threads moved inside a threaded subtree, affinity,
  * CPU time credited to the cgroup a thread ran in (cpu.stat's usage).
  *
- * Expected values come from the rules (kernel-semantics.md §4-§7), derived in the comments.
+ * Expected values come from the rules (docs/scheduler.md), derived in the comments.
  */
 #include "tests/unit/sched_test_util.h"
 
@@ -303,7 +303,7 @@ static void autogroup(enum sched_policy pol)
 Test(sched_machine, autogroup_eevdf) { autogroup(SCHED_POLICY_EEVDF); }
 Test(sched_machine, autogroup_cfs) { autogroup(SCHED_POLICY_CFS); }
 
-/* ---------------- bandwidth control (kernel-semantics.md §6) ---------------- */
+/* ---------------- bandwidth control (docs/scheduler.md) ---------------- */
 
 static uint64_t cg_cpu(struct sim_machine *m, struct cg_hier *h, const char *path)
 {

@@ -5,7 +5,7 @@
  * and determinism.
  *
  * Every expected share is derived in a comment from the kernel's rules
- * (/work/shared/reference/kernel-semantics.md): sched_prio_to_weight (§4.1), the weight of a
+ * (docs/scheduler.md): sched_prio_to_weight (§4.1), the weight of a
  * cgroup (cpu.weight 100 = shares 1024, §3.1), fairness in proportion to weight on each queue
  * (§4.3 calc_delta_fair, §5 lag), group entities competing with tasks as equals (§4.6) with
  * calc_group_shares splitting tg.shares over the CPUs by load (§4.6), and the balancer (§7)
