@@ -7,17 +7,19 @@
  */
 #include "scheduler/sched_internal.h"
 
+/* vruntime, then insertion order: an equal key goes to the right in rb_add_cached(). */
 static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)
 {
 	const struct sched_entity *x = sched_se_of(a), *y = sched_se_of(b);
 
 	if (x->vruntime != y->vruntime)
 		return x->vruntime < y->vruntime;
-	return x->id < y->id;
+	return x->qseq < y->qseq;
 }
 
 static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
+	se->qseq = ++q->qseq;
 	rb_add_cached(&se->node, &q->tree, less_vruntime);
 }
 
@@ -105,7 +107,7 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 
 	if (curr && !curr->on_rq)
 		curr = NULL;
-	if (!left || (curr && less_vruntime(&curr->node, &left->node)))
+	if (!left || (curr && curr->vruntime < left->vruntime))	/* entity_before(): strict */
 		left = curr;
 	se = left;
 	if (!se)

@@ -109,7 +109,6 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 			if (!se)
 				goto fail;
 			tg->se[c] = se;
-			se->id = s->next_id++;
 			se->my_q = tg->cfs_rq[c];
 			se->cfs_rq = parent->cfs_rq[c];
 			se->parent = parent->se ? parent->se[c] : NULL;
@@ -384,7 +383,6 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 	t->new_task = true;
 	t->st.cpu = -1;
 	t->se.task = t;
-	t->se.id = s->next_id++;
 	t->se.slice = clamp_slice(slice_ns);
 	t->se.custom_slice = slice_ns != 0;
 	if (!t->se.custom_slice)

@@ -7,13 +7,18 @@
  */
 #include "scheduler/sched_internal.h"
 
+/*
+ * The tree's order: deadline, then the order of insertion. rb_add_cached() sends a key equal to
+ * one in the tree to the right, so among equal deadlines the entity queued first is picked
+ * first; the kernel's curr-vs-tree comparisons (entity_before) are strict, see pick_eevdf().
+ */
 static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
 {
 	const struct sched_entity *x = sched_se_of(a), *y = sched_se_of(b);
 
 	if (x->deadline != y->deadline)
 		return x->deadline < y->deadline;
-	return x->id < y->id;
+	return x->qseq < y->qseq;
 }
 
 static bool aug_compute(struct sched_entity *se)
@@ -79,6 +84,7 @@ static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
 	q->sum_w_vruntime += (se->vruntime - q->min_vruntime) * se->wd;
 	q->sum_weight += se->wd;
+	se->qseq = ++q->qseq;
 	se->min_vruntime = se->vruntime;
 	se->min_slice = se->slice;
 	rb_add_augmented_cached(&se->node, &q->tree, less_deadline, &aug_cb);
@@ -221,7 +227,8 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 			node = node->right;
 		}
 	}
-	if (!best || (curr && less_deadline(&curr->node, &best->node)))
+	/* entity_before(curr, best): strictly earlier, so a tie goes to the queued entity */
+	if (!best || (curr && curr->deadline < best->deadline))
 		best = curr;
 	return best ? best : first;
 }

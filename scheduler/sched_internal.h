@@ -59,7 +59,7 @@ struct sched_entity {
 	uint64_t slice;		/* EEVDF request size, ns */
 	uint64_t sum_exec;
 	uint64_t prev_sum_exec;
-	uint64_t id;		/* tie-breaker for the tree order */
+	uint64_t qseq;		/* when it entered the tree: the tie-breaker among equal keys */
 	struct sched_entity *parent;	/* NULL at the top level */
 	struct cfs_rq *cfs_rq;		/* the queue this entity is (or would be) on */
 	struct cfs_rq *my_q;		/* group entities: the group's queue on this CPU */
@@ -96,6 +96,7 @@ struct cfs_rq {
 	uint64_t tg_load_avg_contrib;
 	uint64_t last_tg_update;
 	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime */
+	uint64_t qseq;			/* entries into the tree so far (sched_entity.qseq) */
 	/* bandwidth control (bandwidth.c) */
 	bool runtime_enabled;		/* the group has a finite quota */
 	bool throttled;
@@ -192,7 +193,6 @@ struct sched {
 	int ntg;
 	struct sched_thread **thr;	/* by tid */
 	int nthr;
-	uint64_t next_id;
 	uint64_t now;			/* the last time the scheduler was called with */
 	int *changed;			/* stack of CPUs with ->changed set */
 	int nchanged;

@@ -686,3 +686,40 @@ Test(sched_api, random_ops_check_eevdf) { random_ops(SCHED_POLICY_EEVDF, true); 
 Test(sched_api, random_ops_check_cfs) { random_ops(SCHED_POLICY_CFS, true); }
 Test(sched_api, random_ops_check_eevdf_noelide) { random_ops(SCHED_POLICY_EEVDF, false); }
 Test(sched_api, random_ops_check_cfs_noelide) { random_ops(SCHED_POLICY_CFS, false); }
+
+/* ======================= EEVDF ties: entity_before() is strict ======================= */
+
+/*
+ * One CPU, HZ 1000, base slice 0.7 ms, PLACE_LAG and PLACE_DEADLINE_INITIAL off so that a
+ * wakee is placed at V with a full request: vruntime = V, deadline = V + 0.7 ms.
+ * Thread 1 runs alone from 0; at every tick its vruntime (= elapsed time) has passed its
+ * deadline, so update_deadline() renews it to v + 0.7 ms. Thread 2 wakes at exactly 5 ms:
+ * thread 1's update_curr() gives it v1 = 5 ms, deadline 5.7 ms; thread 2 gets V = v1 = 5 ms and
+ * deadline 5.7 ms. Both are eligible and thread 1's protection (its first deadline, 0.7 ms) is
+ * long over, so __pick_eevdf() compares deadlines: entity_before(curr, best) is a strict
+ * "earlier than", so on the tie the queued wakee is the pick and preempts at once.
+ */
+Test(sched_api, eevdf_deadline_tie_goes_to_the_wakee)
+{
+	struct sched_config cfg;
+	struct sched *s;
+
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 1);
+	cfg.cost = zero_cost;
+	cfg.check = true;
+	cfg.feat[SCHED_FEAT_PLACE_LAG] = false;
+	cfg.feat[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = false;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, 0));
+	sched_advance(s, 5 * MS);
+	drain(s);
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	OK(sched_wakeup(s, 2, 5 * MS));
+	cr_expect_eq(sched_cpu_curr(s, 0), 2, "on a deadline tie curr %d kept the CPU",
+		     sched_cpu_curr(s, 0));
+	free_sched();
+}
