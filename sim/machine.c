@@ -51,6 +51,8 @@ struct mthread {
 	size_t nlat, caplat;
 	uint64_t seen;			/* latency samples offered (nlat of them are kept) */
 	uint64_t lat_max;
+	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
+	uint64_t overruns;		/* periodic activations that began after their period */
 };
 
 /* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
@@ -336,6 +338,7 @@ static void end_burst(struct sim_machine *m, struct mthread *t)
 		t->next_period += b->period_ns;
 		if (t->next_period <= now) {
 			/* overran its period: the next activation starts at once */
+			t->overruns++;
 			activate(m, t, draw(t, &b->run));
 		} else {
 			go_to_sleep(m, t, t->next_period);
@@ -672,6 +675,8 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 	if (!t)
 		return;
 	t->seen++;
+	if (lat > SIM_DELAYED_NS)
+		t->delayed++;
 	if (lat > t->lat_max)
 		t->lat_max = lat;
 	if (t->nlat >= m->lat_keep) {
@@ -980,6 +985,8 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 		t->nlat = 0;
 		t->seen = 0;
 		t->lat_max = 0;
+		t->delayed = 0;
+		t->overruns = 0;
 	}
 	if (m->cg_cpu)
 		memset(m->cg_cpu, 0, (size_t)m->ncg * sizeof(*m->cg_cpu));
@@ -1006,6 +1013,8 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	out->nlatency = t->nlat;
 	out->latency_seen = t->seen;
 	out->latency_max = t->lat_max;
+	out->latency_delayed = t->delayed;
+	out->overruns = t->overruns;
 	return 0;
 }
 

@@ -118,7 +118,16 @@ struct sim_thread_metrics {
 	size_t nlatency;		/* more were seen than are kept (reservoir) */
 	uint64_t latency_seen;		/* wakeup latencies measured */
 	uint64_t latency_max;		/* the largest of them */
+	uint64_t latency_delayed;	/* how many of them exceeded SIM_DELAYED_NS */
+	uint64_t overruns;		/* periodic activations that started after their period */
 };
+
+/*
+ * A wakeup is "delayed" when it waited more than this for the CPU: well above the wakeup floor
+ * of a real machine (tens of microseconds), well below a tick. The live measurement
+ * (tests/live/latency.sh) counts with the same threshold.
+ */
+#define SIM_DELAYED_NS 200000u
 int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 			       struct sim_thread_metrics *out);
 

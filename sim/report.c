@@ -146,13 +146,15 @@ void report_json(FILE *f, const struct run_result *r)
 
 		json_thread_head(f, t, i);
 		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f, \"wait_ns\": %llu, "
-			   "\"latency_p50_ns\": %llu, \"latency_p99_ns\": %llu, \"latency_max_ns\": "
-			   "%llu, \"switches\": %llu, \"migrations\": %llu, \"wakeups\": %llu }",
+			   "\"latency_p50_ns\": %llu, \"latency_p90_ns\": %llu, \"latency_p99_ns\": "
+			   "%llu, \"latency_max_ns\": %llu, \"switches\": %llu, \"migrations\": %llu, "
+			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu }",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
-			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
-			(unsigned long long)t->switches, (unsigned long long)t->migrations,
-			(unsigned long long)t->wakeups);
+			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
+			(unsigned long long)t->lat_max, (unsigned long long)t->switches,
+			(unsigned long long)t->migrations, (unsigned long long)t->wakeups,
+			(unsigned long long)t->delayed, (unsigned long long)t->overruns);
 	}
 	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
 	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "

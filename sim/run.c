@@ -766,6 +766,8 @@ static int measure(struct runner *r, struct run_result *res)
 		o->switches = tm.switches;
 		o->migrations = tm.migrations;
 		o->wakeups = tm.activations;
+		o->delayed = tm.latency_delayed;
+		o->overruns = tm.overruns;
 		if (tm.nlatency) {
 			lat = malloc(tm.nlatency * sizeof(*lat));
 			if (!lat)
@@ -773,6 +775,7 @@ static int measure(struct runner *r, struct run_result *res)
 			memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
 			qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
 			o->lat_p50 = pct(lat, tm.nlatency, 50);
+			o->lat_p90 = pct(lat, tm.nlatency, 90);
 			o->lat_p99 = pct(lat, tm.nlatency, 99);
 			o->lat_max = tm.latency_max;
 			free(lat);

@@ -22,8 +22,8 @@ struct run_thread {
 	char *name;		/* NAME.N, N from 1 within its thread entry */
 	char *cgroup;		/* where it ended the run ("/" for the root) */
 	int tid;
-	uint64_t cpu_ns, wait_ns, lat_p50, lat_p99, lat_max;
-	uint64_t switches, migrations, wakeups;
+	uint64_t cpu_ns, wait_ns, lat_p50, lat_p90, lat_p99, lat_max;
+	uint64_t switches, migrations, wakeups, delayed, overruns;
 	double share, ideal;
 };
 

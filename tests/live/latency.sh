@@ -1,0 +1,216 @@
+#!/bin/bash
+# tests/live/latency.sh - wakeup latency of the periodic threads of a layout measured on the
+# running kernel, next to cgsim's for the same scenario. Developer tool: needs root, cc with
+# pthreads, python3, the cgroup v1 cpu controller at /sys/fs/cgroup/cpu and an otherwise idle
+# machine; never run by make test.
+#
+#   tests/live/latency.sh [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] SCENARIO.yaml...
+#
+# The layout comes from the scenario's `# live:` comment lines, as for tests/live/smp-shares.sh
+# (keep them in step with the YAML):
+#   # live: cg PATH [shares=N] [quota=QUOTA_US/PERIOD_US]
+#   # live: proc NAME CGROUP [setsid] THREAD=SPEC...
+# THREAD=SPEC starts thread THREAD.1, THREAD.2, ... (numbered per name, as cgsim numbers them)
+# with SPEC `busy` or `duty:RUN_US:PERIOD_US`, and options `,pin:CPU`, `,nice:N` and `,slice:US`
+# (tests/live/smp-load.c). Cgroup paths are made under a scratch cgroup cgsim-lat-PID of the v1
+# cpu hierarchy; CGROUP `/` is the hierarchy's real root.
+#
+# Each repetition starts every thread afresh, waits WARMUP seconds (default 2), sends SIGUSR1 to
+# every helper process (the measured window starts), waits SECONDS (default 10) and sends SIGUSR2
+# (it ends; each helper writes its duty threads' numbers). The latency of an activation is the
+# time from when it was due (an absolute timer) to the thread running again after the sleep; an
+# overrun (an activation due before the previous one had finished its run) does not sleep and
+# is counted apart, as cgsim counts it.
+# Printed per duty thread: per repetition the wakeups N, p50, p90, p99 and max in ms, the
+# percentage of wakeups with a latency over DELAYED_US (default 200) and of activations that
+# were overruns; the
+# mean over the repetitions (default 3) of p50, p90, p99 and both percentages, the smallest and
+# largest p90 and p99; and cgsim's numbers for the scenario (`cgsim run --json`, base variant,
+# the mean over seeds 1..REPS), "-" where cgsim's JSON lacks the key. cgsim counts a wakeup as
+# delayed by its own threshold, whatever -d says.
+set -eu
+REPS=3 SECS=10 WARM=2 DELAY_US=200
+usage() {
+	echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] SCENARIO.yaml..." >&2
+	exit 2
+}
+while getopts r:t:w:d: o; do
+	case $o in
+	r) REPS=$OPTARG ;; t) SECS=$OPTARG ;; w) WARM=$OPTARG ;; d) DELAY_US=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage
+case $DELAY_US in '' | *[!0-9]*) usage ;; esac
+[ "$(id -u)" = 0 ] || { echo "$0: needs root" >&2; exit 2; }
+CG=/sys/fs/cgroup/cpu
+[ -f $CG/cpu.shares ] || { echo "$0: no cgroup v1 cpu hierarchy at $CG" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+CGSIM=${CGSIM:-$TOP/cgsim}
+NCPU=$(nproc)
+P=$CG/cgsim-lat-$$
+TMP=$(mktemp -d)
+helpers=()
+NOUT=0
+
+stop_all() {
+	for p in "${helpers[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	helpers=()
+}
+cleanup() {
+	stop_all
+	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
+	rm -rf "$TMP"
+}
+# a signal only exits: the EXIT trap then cleans up once, and the script does not go on
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+cc -O1 -pthread -o "$TMP/smp-load" "$HERE/smp-load.c"
+
+cgdir() { if [ "$1" = / ]; then echo $CG; else echo "$P/$1"; fi; }
+
+# run_layout FILE: one repetition; appends "NAME SPEC N P50 P90 P99 MAX DELAYED OVERRUNS" lines
+# (times in ns) to $TMP/rep, one per duty thread
+run_layout() {
+	local f=$1 line
+	mkdir -p "$P"
+	declare -a outs=()
+	declare -A name_of=() spec_of=()
+	while IFS= read -r line; do
+		set -- $line
+		case $1 in
+		cg)
+			local d; d=$(cgdir "$2"); mkdir -p "$d"; shift 2
+			for kv in "$@"; do
+				case $kv in
+				shares=*) echo "${kv#shares=}" > "$d/cpu.shares" ;;
+				quota=*) local q=${kv#quota=}
+					echo "${q#*/}" > "$d/cpu.cfs_period_us"; echo "${q%/*}" > "$d/cpu.cfs_quota_us" ;;
+				*) echo "$f: bad live cg option '$kv'" >&2; exit 2 ;;
+				esac
+			done ;;
+		proc)
+			local pname=$2 pcg=$3 ss=; shift 3
+			[ "${1:-}" = setsid ] && { ss=--setsid; shift; }
+			local specs=() tnames=() t
+			for t in "$@"; do tnames+=("${t%%=*}"); specs+=("${t#*=}"); done
+			NOUT=$((NOUT + 1))
+			local out=$TMP/tids.$NOUT
+			"$TMP/smp-load" $ss --out "$TMP/lat.$NOUT" --delayed-ns $((DELAY_US * 1000)) \
+				"${specs[@]}" > "$out" &
+			local hp=$!; helpers+=("$hp"); outs+=("$TMP/lat.$NOUT")
+			until grep -qx ready "$out" 2>/dev/null; do
+				kill -0 "$hp" 2>/dev/null || { echo "$f: smp-load failed for '$line'" >&2; exit 2; }
+				sleep 0.01
+			done
+			local -A count=()
+			local i=0 tid
+			while read -r tid; do
+				[ "$tid" = ready ] && break
+				local tn=${tnames[$i]}
+				count[$tn]=$(( ${count[$tn]:-0} + 1 ))
+				echo "$tid" > "$(cgdir "$pcg")/tasks"
+				name_of[$tid]=$pname/$tn.${count[$tn]}; spec_of[$tid]=${specs[$i]}
+				i=$((i + 1))
+			done < "$out"
+			;;
+		*) echo "$f: bad live line '$line'" >&2; exit 2 ;;
+		esac
+	done < <(sed -n 's/^# live: //p' "$f")
+	sleep "$WARM"
+	# one kill per signal: the helpers' windows start and end within a few ms of each other
+	kill -USR1 "${helpers[@]}"
+	sleep "$SECS"
+	kill -USR2 "${helpers[@]}"
+	# a helper waits up to 2 s for activations due before the end that have not run yet
+	local o waited=0
+	for o in "${outs[@]}"; do
+		until [ -f "$o" ]; do
+			[ $waited -lt 1000 ] || { echo "$f: no latencies in $o" >&2; exit 1; }
+			sleep 0.01; waited=$((waited + 1))
+		done
+		local tid rest
+		while read -r tid rest; do
+			echo "${name_of[$tid]} ${spec_of[$tid]} $rest" >> "$TMP/rep"
+		done < "$o"
+	done
+	stop_all
+	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
+}
+
+for f in "$@"; do
+	grep -q '^# live: ' "$f" || { echo "$0: $f has no '# live:' lines" >&2; exit 2; }
+	: > "$TMP/all"
+	for r in $(seq "$REPS"); do
+		: > "$TMP/rep"
+		run_layout "$f"
+		sed "s/^/$r /" "$TMP/rep" >> "$TMP/all"
+		if [ -t 2 ]; then printf '\r%s: repetition %d/%d done' "$f" "$r" "$REPS" >&2; fi
+	done
+	if [ -t 2 ]; then printf '\n' >&2; fi
+	# cgsim's numbers; a failing cgsim leaves its columns at "-" rather than losing the
+	# measurement just made
+	: > "$TMP/json"
+	for r in $(seq "$REPS"); do
+		"$CGSIM" run "$f" --seed "$r" --json >> "$TMP/json" ||
+			{ echo "$0: cgsim run $f --seed $r failed" >&2; : > "$TMP/json"; break; }
+	done
+	echo "$f ($NCPU CPUs, $REPS x $SECS s after $WARM s, delayed: over $DELAY_US us," \
+		"kernel $(uname -r)):"
+	python3 - "$TMP/all" "$TMP/json" <<'EOF'
+import sys, json, collections
+allf, jsonf = sys.argv[1], sys.argv[2]
+reps = collections.OrderedDict()
+spec = {}
+for line in open(allf):
+    r, name, sp, n, p50, p90, p99, mx, dl, ov = line.split()
+    spec[name] = sp
+    reps.setdefault(name, []).append((r, int(n), int(p50), int(p90), int(p99), int(mx),
+                                      int(dl), int(ov)))
+# cgsim: per thread, per key, the values over the seeds (None where a seed lacks the key)
+dec = json.JSONDecoder(); text = open(jsonf).read(); i = 0
+sim = collections.defaultdict(lambda: collections.defaultdict(list))
+while i < len(text):
+    while i < len(text) and text[i].isspace(): i += 1
+    if i >= len(text): break
+    d, i = dec.raw_decode(text, i)
+    for t in d["threads"]:
+        acc = sim[t["process"] + "/" + t["name"]]
+        for k in ("latency_p50_ns", "latency_p90_ns", "latency_p99_ns"):
+            acc[k].append(t.get(k))
+        w, dl, ov = t.get("wakeups"), t.get("wakeups_delayed"), t.get("overruns")
+        # cgsim's "wakeups" counts every activation; the latencies are those that slept
+        ok = None not in (w, dl, ov)
+        acc["delayed"].append(100.0 * dl / (w - ov) if ok and w > ov else None)
+        acc["overrun"].append(100.0 * ov / w if ok and w else None)
+def mean(v):
+    return sum(v) / len(v) if v and None not in v else None
+def ms(x):
+    return "%8.3f" % (x / 1e6) if x is not None else "%8s" % "-"
+def pc(x):
+    return "%9.2f" % x if x is not None else "%9s" % "-"
+def pct(a, n):
+    return 100.0 * a / n if n else 0.0
+for name, rows in reps.items():
+    print("  thread %s (%s)" % (name, spec[name]))
+    print("    %-7s %7s %8s %8s %8s %8s %9s %9s" % ("run", "N", "p50", "p90", "p99", "max",
+          "delayed%", "overrun%"))
+    for r, n, p50, p90, p99, mx, dl, ov in rows:
+        print("    %-7s %7d %s %s %s %s %s %s" % (r, n, ms(p50), ms(p90), ms(p99), ms(mx),
+              pc(pct(dl, n)), pc(pct(ov, n + ov))))
+    col = lambda k: [row[k] for row in rows]
+    print("    %-7s %7s %s %s %s %8s %s %s" % ("mean", "", ms(mean(col(2))), ms(mean(col(3))),
+          ms(mean(col(4))), "", pc(mean([pct(x[6], x[1]) for x in rows])),
+          pc(mean([pct(x[7], x[1] + x[7]) for x in rows]))))
+    print("    %-7s %7s %8s %s %s" % ("min", "", "", ms(min(col(3))), ms(min(col(4)))))
+    print("    %-7s %7s %8s %s %s" % ("max", "", "", ms(max(col(3))), ms(max(col(4)))))
+    s = sim.get(name, {})
+    print("    %-7s %7s %s %s %s %8s %s %s" % ("cgsim", "", ms(mean(s.get("latency_p50_ns"))),
+          ms(mean(s.get("latency_p90_ns"))), ms(mean(s.get("latency_p99_ns"))), "",
+          pc(mean(s.get("delayed"))), pc(mean(s.get("overrun")))))
+EOF
+done
