@@ -692,9 +692,18 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now)
 	t->wait_start = now;
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
+		uint64_t upto = s->in_tick && now ? now - 1 : now;
+
 		rq = t->cpu;
-		sched_rq_account(s, rq, now);
+		/*
+		 * ttwu_runnable() -> requeue_delayed_entity() runs no update_curr(): the lag it
+		 * clips is taken against V as of curr's last update, its last tick or event. So
+		 * account to the last tick only; check_preempt_wakeup_fair()'s update_curr()
+		 * brings curr up to now after the requeue (docs/scheduler.md, "Wakeup latency").
+		 */
+		sched_rq_account_to(s, rq, upto, umin(grid_floor(s, upto), now));
 		sched_requeue_delayed(s, t, now);
+		sched_rq_account(s, rq, now);
 		t->runnable = true;
 		sched_rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, 0);
 		sched_check_preempt(s, rq, t, false);

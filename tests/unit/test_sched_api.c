@@ -723,3 +723,57 @@ Test(sched_api, eevdf_deadline_tie_goes_to_the_wakee)
 		     sched_cpu_curr(s, 0));
 	free_sched();
 }
+
+/* ======================= requeue_delayed_entity() without update_curr() ======================= */
+
+/*
+ * One CPU, HZ 250 (ticks every 4 ms), base slice 0.7 ms, PLACE_DEADLINE_INITIAL off, zero costs.
+ * Thread 1 runs alone from 0: at the 4 ms tick v1 = 4, its deadline renews to 4.7. Thread 2 is
+ * new at 4 ms: v2 = V = 4, deadline 4.7, a tie that the wakee wins. It runs 0.5 ms and sleeps:
+ * V = (4 + 4.5) / 2 = 4.25 < v2, not eligible, so it stays queued (DELAY_DEQUEUE) and thread 1
+ * runs from 4.5 ms, its vruntime last updated there (v1 = 4).
+ * Thread 2 wakes at 7 ms, before any tick has picked it. requeue_delayed_entity() clips its lag
+ * against V as of curr's last update: (4 + 4.5) / 2 = 4.25, lag -0.25, so it keeps v2 = 4.5 and
+ * its deadline 4.7 (an update_curr() first would give V = (6.5 + 4.5) / 2 = 5.5, lag +1, and
+ * DELAY_ZERO would re-place it at v2 = 6.5). Then the preemption check updates curr (v1 = 6.5):
+ * thread 1 is not eligible (V = 5.5), thread 2 runs. At the 8 ms tick v2 = 5.5, V = 6: still
+ * thread 2 (re-placed at 6.5 it would have lost to thread 1 there); at the 12 ms tick v2 = 9.5,
+ * V = 8: thread 1.
+ */
+Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
+{
+	struct sched_config cfg;
+	struct sched *s;
+
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 1);
+	cfg.cost = zero_cost;
+	cfg.check = true;
+	cfg.tun.hz = 250;
+	cfg.feat[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = false;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, 0));
+	sched_advance(s, 4 * MS);
+	drain(s);
+	OK(sched_wakeup(s, 2, 4 * MS));
+	cr_assert_eq(sched_cpu_curr(s, 0), 2);
+	sched_advance(s, 4 * MS + 500000);
+	drain(s);
+	OK(sched_sleep(s, 2, 4 * MS + 500000));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	sched_advance(s, 7 * MS);
+	drain(s);
+	OK(sched_wakeup(s, 2, 7 * MS));
+	cr_assert_eq(sched_cpu_curr(s, 0), 2, "the requeued thread did not preempt");
+	sched_advance(s, 8 * MS + 500000);
+	drain(s);
+	cr_expect_eq(sched_cpu_curr(s, 0), 2, "at 8.5 ms curr %d: lag taken against a fresh V?",
+		     sched_cpu_curr(s, 0));
+	sched_advance(s, 12 * MS + 500000);
+	drain(s);
+	cr_expect_eq(sched_cpu_curr(s, 0), 1, "at 12.5 ms curr %d", sched_cpu_curr(s, 0));
+	free_sched();
+}
