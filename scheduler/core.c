@@ -673,6 +673,12 @@ int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 
 int sched_wakeup(struct sched *s, int tid, uint64_t now)
 {
+	return sched_wakeup_timed(s, tid, now, now, 0);
+}
+
+int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
+		       uint64_t idle_exit_ns)
+{
 	struct sched_thread *t = sched_thr_get(s, tid);
 	struct sched_cpu *rq;
 	unsigned levels;
@@ -688,7 +694,7 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now)
 		sched_finish(s);
 		return 0;
 	}
-	t->wake_time = now;
+	t->wake_time = umin(due, now);
 	t->wait_start = now;
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
@@ -699,7 +705,7 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now)
 		 * ttwu_runnable() -> requeue_delayed_entity() runs no update_curr(): the lag it
 		 * clips is taken against V as of curr's last update, its last tick or event. So
 		 * account to the last tick only; check_preempt_wakeup_fair()'s update_curr()
-		 * brings curr up to now after the requeue (docs/scheduler.md, "Wakeup latency").
+		 * brings curr up to now after the requeue (docs/latency.md).
 		 */
 		sched_rq_account_to(s, rq, upto, umin(grid_floor(s, upto), now));
 		sched_requeue_delayed(s, t, now);
@@ -726,6 +732,10 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now)
 		s->st.migrations++;
 	} else {
 		sched_task_set_cpu(s, t, rq, now);
+	}
+	if (!rq->curr && idle_exit_ns) {
+		/* the CPU leaves its idle state before it can switch to anything */
+		rq->exec_start = umax(rq->exec_start, now) + idle_exit_ns;
 	}
 	t->runnable = true;
 	t->st.runnable = true;

@@ -225,6 +225,14 @@ int sched_thread_move(struct sched *s, int tid, int tg, uint64_t now);
 int sched_thread_exit(struct sched *s, int tid, uint64_t now);
 /* sched_wakeup() - a sleeping (or new) thread becomes runnable; no-op if it already is. */
 int sched_wakeup(struct sched *s, int tid, uint64_t now);
+/*
+ * sched_wakeup_timed() - sched_wakeup() for a wakeup the machine delivered late: the thread was
+ * due to wake at @due (<= @now; its wakeup latency counts from there), and if the CPU it is
+ * woken on is idle, that CPU first spends @idle_exit_ns leaving its idle state before it runs
+ * anything (not scheduler overhead: the CPU is simply not running tasks yet).
+ */
+int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
+		       uint64_t idle_exit_ns);
 /* sched_sleep() - a runnable thread blocks (normally the running one); no-op if asleep. */
 int sched_sleep(struct sched *s, int tid, uint64_t now);
 

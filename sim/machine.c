@@ -35,6 +35,9 @@ struct mthread {
 	struct sim_thread_spec spec;
 	struct sim_phase *phases;
 	struct sim_rng rng;
+	struct sim_rng noise;		/* the machine's wakeup noise (struct sim_wakeup_noise) */
+	bool noise_ready;
+	uint64_t due;			/* when the current sleep ends (the timer's target) */
 	uint64_t target;		/* exec value at which the current burst ends; UINT64_MAX: busy */
 	uint64_t next_period;
 	size_t phase;
@@ -74,6 +77,11 @@ struct sim_machine {
 	struct sched *s;
 	struct cg_hier *h;
 	uint64_t seed;
+	struct sim_wakeup_noise noise;
+	uint64_t phase_ns;		/* noise.tick_phase's offset */
+	uint64_t tick_ns;
+	bool has_noise;			/* any of it is not zero */
+	bool threads_set;		/* sim_machine_set_thread() was called */
 	int ncpu;
 	struct mcpu *cpu;
 	struct mthread **thr;
@@ -274,7 +282,14 @@ static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 
 	t->target = len == UINT64_MAX || exec > UINT64_MAX - len ? UINT64_MAX : exec + len;
 	t->activations++;
-	if (t->state != M_ACTIVE) {
+	if (t->state == M_ASLEEP && t->noise_ready) {
+		/* a sleep's timer: late by what go_to_sleep() drew, maybe on an idle CPU */
+		uint64_t exit = sim_dist_draw_ns(&t->noise, &m->noise.idle_exit);
+
+		t->state = M_ACTIVE;
+		if (sched_wakeup_timed(m->s, t->tid, now, t->due, exit))
+			fail(m, -EINVAL);
+	} else if (t->state != M_ACTIVE) {
 		t->state = M_ACTIVE;
 		if (sched_wakeup(m->s, t->tid, now))
 			fail(m, -EINVAL);
@@ -294,6 +309,12 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
 	t->state = M_ASLEEP;
 	if (sched_sleep(m->s, t->tid, now))
 		fail(m, -EINVAL);
+	t->due = wake;
+	if (t->noise_ready) {
+		uint64_t late = sim_dist_draw_ns(&t->noise, &m->noise.timer);
+
+		wake = wake > UINT64_MAX - late ? UINT64_MAX : wake + late;
+	}
 	arm(m, &t->ev, wake);
 }
 
@@ -732,6 +753,19 @@ int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nic
 	return m->autogroup ? retarget(m, t, sim_now(&m->eng)) : 0;
 }
 
+int sim_machine_set_noise(struct sim_machine *m, const struct sim_wakeup_noise *noise)
+{
+	if (m->threads_set)
+		return -EBUSY;
+	if (sim_dist_validate(&noise->timer) || sim_dist_validate(&noise->idle_exit))
+		return -EINVAL;
+	m->noise = *noise;
+	m->phase_ns = noise->tick_phase ? mix64(m->seed ^ 0x7068617365ull) % m->tick_ns : 0;
+	m->has_noise = sim_dist_mean(&noise->timer) > 0 || sim_dist_mean(&noise->idle_exit) > 0 ||
+		       noise->timer.b > 0 || noise->idle_exit.b > 0;
+	return 0;
+}
+
 int sim_machine_set_autogroup(struct sim_machine *m, bool on)
 {
 	m->autogroup = on;
@@ -765,6 +799,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	m->h = h;
 	m->seed = seed;
 	m->ncpu = cfg->cpus;
+	m->tick_ns = 1000000000ull / (cfg->tun.hz ? cfg->tun.hz : 1);
 	m->lat_keep = 1u << 20;
 	{
 		/* the balancer's timing jitter draws from the scenario's seed too */
@@ -854,6 +889,8 @@ void sim_machine_free(struct sim_machine *m)
 			continue;
 		if (t->rng_ready)
 			sim_rng_release(&t->rng);
+		if (t->noise_ready)
+			sim_rng_release(&t->noise);
 		free(t->phases);
 		free(t->lat);
 		free(t);
@@ -913,6 +950,13 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	if (sim_rng_init(&t->rng, m->seed, (uint32_t)tid))
 		return -ENOMEM;
 	t->rng_ready = true;
+	m->threads_set = true;
+	if (m->has_noise) {
+		/* a family of streams apart from the behaviours' (same index, another seed) */
+		if (sim_rng_init(&t->noise, m->seed ^ 0x6e6f697365ull, (uint32_t)tid))
+			return -ENOMEM;
+		t->noise_ready = true;
+	}
 	t->spec = *spec;
 	t->spec.behavior.phases = t->phases;
 	t->has_spec = true;
@@ -931,8 +975,11 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 		err = sched_thread_set_slice(m->s, tid, spec->slice_ns, now);
 	if (err)
 		return err;
-	if (b->kind != SIM_BEHAV_NONE)
-		arm(m, &t->ev, spec->start_ns > now ? spec->start_ns : now);
+	if (b->kind != SIM_BEHAV_NONE) {
+		uint64_t start = spec->start_ns > now ? spec->start_ns : now;
+
+		arm(m, &t->ev, start > UINT64_MAX - m->phase_ns ? UINT64_MAX : start + m->phase_ns);
+	}
 	sync(m);
 	return m->err;
 }

@@ -69,6 +69,26 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 				    uint64_t seed, int *err);
 void sim_machine_free(struct sim_machine *m);
 
+/*
+ * struct sim_wakeup_noise - what a real machine adds to a timed wakeup (docs/latency.md).
+ * @timer:     from the moment a sleep ends to the wakeup (timer slack, the interrupt, ttwu);
+ *             drawn for every sleep that ends, the wakeup latency counts from the sleep's end
+ * @idle_exit: when the thread is woken on an idle CPU, the time that CPU takes to leave its
+ *             idle state before it runs the thread; drawn for every timed wakeup
+ * @tick_phase: the workload's clock is not in phase with the ticks: every behaviour starts
+ *             later than its `start` by one offset in [0, tick period) drawn from the seed
+ * All zero (the default) is the ideal machine. Draws come from a stream of their own per
+ * thread, so the noise never changes what a behaviour draws.
+ */
+struct sim_wakeup_noise {
+	struct sim_dist timer;
+	struct sim_dist idle_exit;
+	bool tick_phase;
+};
+
+/* sim_machine_set_noise() - set before the first sim_machine_set_thread(); -EBUSY after. */
+int sim_machine_set_noise(struct sim_machine *m, const struct sim_wakeup_noise *noise);
+
 /* sim_machine_set_thread() - give thread @tid its behaviour; at most once per thread. */
 int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec);
 

@@ -977,6 +977,19 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 				 cg_errno_name(-me));
 			goto out;
 		}
+		{
+			struct sim_wakeup_noise nz = {
+				.timer = sc->timer_latency,
+				.idle_exit = sc->idle_exit,
+				.tick_phase = sc->sched.jitter,
+			};
+
+			if ((me = sim_machine_set_noise(r.m, &nz))) {
+				e = fail(&r, NOPOS, "cannot start the machine (%s)",
+					 cg_errno_name(-me));
+				goto out;
+			}
+		}
 		/* 64 MiB of latency samples in all at most, 256 per thread at least */
 		sim_machine_set_latency_keep(r.m, r.nt ? (8u << 20) / r.nt > 256
 						       ? (8u << 20) / r.nt : 256 : 256);

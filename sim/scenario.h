@@ -136,6 +136,8 @@ struct scenario {
 	enum cg_semantics semantics;
 	struct sched_config sched;
 	bool autogroup;
+	struct sim_dist timer_latency;	/* machine.timer_latency (struct sim_wakeup_noise) */
+	struct sim_dist idle_exit;	/* machine.idle_exit */
 	struct scn_cgroup *cgroups;
 	size_t ncgroups;
 	struct scn_process *procs;

@@ -120,6 +120,27 @@ Test(scenario, defaults_and_layout)
 	cr_expect_str_eq(sc->cgroups[1].writes[0].value, "100");
 	cr_expect_eq(sc->total_threads, 2);
 	cr_expect_eq(sc->procs[1].threads[0].spec.nice, 3);
+	/* the wakeup path of the machine the defaults were measured on (docs/latency.md) */
+	cr_expect_eq(sc->timer_latency.kind, SIM_DIST_LOGNORMAL);
+	cr_expect_eq(sc->timer_latency.a, 74000);
+	cr_expect_eq(sc->timer_latency.b, 18000);
+	cr_expect_eq(sc->idle_exit.kind, SIM_DIST_LOGNORMAL);
+	cr_expect_eq(sc->idle_exit.a, 64000);
+	cr_expect_eq(sc->idle_exit.b, 24000);
+}
+
+/* The ideal machine: 0 is a fixed 0; any distribution of a time is accepted. */
+Test(scenario, machine_wakeup_noise)
+{
+	static const char *const sets[] = { "machine.timer_latency=0",
+					    "machine.idle_exit=uniform(10us, 30us)" };
+	struct scenario *sc = load(base, NULL, sets, 2);
+
+	cr_expect_eq(sc->timer_latency.kind, SIM_DIST_FIXED);
+	cr_expect_eq(sc->timer_latency.a, 0);
+	cr_expect_eq(sc->idle_exit.kind, SIM_DIST_UNIFORM);
+	cr_expect_eq(sc->idle_exit.a, 10000);
+	cr_expect_eq(sc->idle_exit.b, 30000);
 }
 
 /* A key holding dots (cpu.weight) or slashes is matched whole; a variant's set applies. */
@@ -171,7 +192,7 @@ Test(scenario, positioned_errors)
 		   "t.yaml:3:18: error: machine.cpus must be from 1 to 1024, not 0");
 	load_fails("name: t\nduration: 1s\nmachine: { cpu: 2 }\n",
 		   "t.yaml:3:12: error: unknown key 'cpu' in machine (expected one of: cpus, hz, "
-		   "autogroup)");
+		   "autogroup, timer_latency, idle_exit)");
 	load_fails("name: t\nduration: 10\n",
 		   "t.yaml:2:11: error: duration must be a time with a unit (ns, us, ms or s), "
 		   "e.g. 10ms, not '10'");

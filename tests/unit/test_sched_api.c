@@ -777,3 +777,37 @@ Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
 	cr_expect_eq(sched_cpu_curr(s, 0), 1, "at 12.5 ms curr %d", sched_cpu_curr(s, 0));
 	free_sched();
 }
+
+/* ======================= a late wakeup and an idle CPU's exit ======================= */
+
+/*
+ * Zero costs, one CPU. Thread 1 is due at 1 ms and woken at 1.1 ms (a timer 100 us late) on
+ * the idle CPU, which takes 30 us to leave its idle state: it runs from 1.13 ms, a latency of
+ * 130 us from when it was due. Thread 2, due at 2 ms and woken at 2.1 ms with the same exit
+ * time, finds the CPU busy with thread 1: no exit to pay. It is new, so placed with half a
+ * request (PLACE_DEADLINE_INITIAL) at V: its deadline is earlier than thread 1's and both are
+ * eligible, so it runs at once, 100 us after it was due.
+ */
+Test(sched_api, wakeup_timed_latency_and_idle_exit)
+{
+	struct sched *s = new_sched(SCHED_POLICY_EEVDF, 1, true, &zero_cost, true);
+	struct lat_probe lp = { 0, 0, 0 };
+
+	sched_set_latency_hook(s, lat_hook, &lp);
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	sched_advance(s, 1100000);
+	drain(s);
+	OK(sched_wakeup_timed(s, 1, 1100000, 1000000, 30000));
+	sched_advance(s, 1200000);
+	drain(s);
+	cr_expect_eq(lp.n, 1);
+	cr_expect_eq(lp.lat, 130000, "from idle: latency %" PRIu64 ", want 130000", lp.lat);
+	sched_advance(s, 2100000);
+	drain(s);
+	OK(sched_wakeup_timed(s, 2, 2100000, 2000000, 30000));
+	cr_assert_eq(sched_cpu_curr(s, 0), 2);
+	cr_expect_eq(lp.n, 2);
+	cr_expect_eq(lp.lat, 100000, "on a busy CPU: latency %" PRIu64 ", want 100000", lp.lat);
+	free_sched();
+}
