@@ -138,9 +138,12 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, int cpu, 
 	if (q->throttled && q->se && q->se->on_rq)
 		return fail(ck, "cpu %d group %d: a throttled group's entity is queued", cpu,
 			    q->tg->id);
-	if (q->se && !q->nr_queued && q->se->on_rq)
-		return fail(ck, "cpu %d group %d: an empty group's entity is queued", cpu,
-			    q->tg->id);
+	if (q->se && !q->nr_queued && q->se->on_rq && !q->se->sched_delayed)
+		return fail(ck, "cpu %d group %d: an empty group's entity is queued, not delayed",
+			    cpu, q->tg->id);
+	if (q->se && q->se->sched_delayed && (q->nr_queued || !q->se->on_rq))
+		return fail(ck, "cpu %d group %d: a delayed group entity with %u queued (on_rq %d)",
+			    cpu, q->tg->id, q->nr_queued, q->se->on_rq);
 	return true;
 }
 

@@ -676,13 +676,37 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now)
 	return sched_wakeup_timed(s, tid, now, now, 0);
 }
 
+/*
+ * requeue_delayed_entity() runs no update_curr() on its queue, whether ttwu_runnable() calls it
+ * for a delayed task or enqueue_task_fair() for a delayed group entity on the way up: the lag
+ * it clips is taken against V as of curr's last update, its last tick or event. So account
+ * curr only to its last tick; check_preempt_wakeup_fair()'s update_curr() brings it up to now
+ * after the requeue (docs/latency.md).
+ */
+static void account_to_last_update(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	uint64_t upto = s->in_tick && now ? now - 1 : now;
+
+	sched_rq_account_to(s, rq, upto, umin(grid_floor(s, upto), now));
+}
+
+/* Does enqueuing @t on @rq stop at a delayed group entity (and so requeue it)? */
+static bool meets_delayed_group(const struct sched_thread *t, const struct sched_cpu *rq)
+{
+	const struct sched_entity *se = t->tg->se ? t->tg->se[rq->id] : NULL;
+
+	while (se && !se->on_rq)
+		se = se->parent;
+	return se && se->sched_delayed;
+}
+
 int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 		       uint64_t idle_exit_ns)
 {
 	struct sched_thread *t = sched_thr_get(s, tid);
 	struct sched_cpu *rq;
 	unsigned levels;
-	bool fork;
+	bool fork, stale;
 	int err;
 
 	if (!t)
@@ -698,16 +722,8 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	t->wait_start = now;
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
-		uint64_t upto = s->in_tick && now ? now - 1 : now;
-
 		rq = t->cpu;
-		/*
-		 * ttwu_runnable() -> requeue_delayed_entity() runs no update_curr(): the lag it
-		 * clips is taken against V as of curr's last update, its last tick or event. So
-		 * account to the last tick only; check_preempt_wakeup_fair()'s update_curr()
-		 * brings curr up to now after the requeue (docs/latency.md).
-		 */
-		sched_rq_account_to(s, rq, upto, umin(grid_floor(s, upto), now));
+		account_to_last_update(s, rq, now);
 		sched_requeue_delayed(s, t, now);
 		sched_rq_account(s, rq, now);
 		t->runnable = true;
@@ -722,7 +738,11 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
 		pelt_init_full(&t->se.ravg, now);
 	rq = sched_select_cpu(s, t);
-	sched_rq_account(s, rq, now);
+	stale = meets_delayed_group(t, rq);
+	if (stale)
+		account_to_last_update(s, rq, now);
+	else
+		sched_rq_account(s, rq, now);
 	if (t->cpu && t->cpu != rq) {
 		struct cfs_rq *from = t->se.cfs_rq;
 
@@ -741,6 +761,8 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	t->st.runnable = true;
 	t->st.cpu = rq->id;
 	levels = sched_enqueue_task(s, t, fork, !fork, now);
+	if (stale)
+		sched_rq_account(s, rq, now);
 	t->new_task = false;
 	sched_rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns + s->cfg.cost.level_ns * levels,
 			   levels);

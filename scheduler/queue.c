@@ -131,6 +131,34 @@ static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	sched_update_tg_load_avg(s, q, now);
 }
 
+/*
+ * requeue_delayed_entity(): a delayed entity (a task, or a group whose queue gets an entity
+ * again) becomes a normal one where it is. With DELAY_ZERO a positive lag is dropped: it is
+ * placed again at lag 0. The caller decides how fresh curr is (ttwu_runnable() and
+ * enqueue_task_fair() run no update_curr() on this queue first).
+ */
+static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
+{
+	struct cfs_rq *q = se->cfs_rq;
+
+	if (sched_feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < sched_avg_vruntime(q)) {
+		/* positive lag: drop it (place at lag 0) */
+		bool in_tree = q->curr != se;
+
+		if (in_tree)
+			s->ops->tree_del(q, se);
+		q->nr_queued--;
+		q->load -= se->weight;
+		se->vlag = 0;
+		s->ops->place(s, q, se, false, true);
+		q->load += se->weight;
+		q->nr_queued++;
+		if (in_tree)
+			s->ops->tree_add(q, se);
+	}
+	se->sched_delayed = false;
+}
+
 /* enqueue_task_fair(): returns the number of entities enqueued (levels). */
 unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
 			     uint64_t now)
@@ -153,6 +181,8 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 			break;
 		}
 	}
+	if (se && se->sched_delayed)	/* a group entity still queued after its queue emptied */
+		requeue_delayed_entity(s, se);
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
@@ -173,20 +203,44 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
  * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
  * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued.
  */
-unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-			     bool runnable_counted, uint64_t now)
+/*
+ * DELAY_DEQUEUE for a group entity whose queue has just emptied: dequeue_entities() dequeues
+ * every level above the task with DEQUEUE_SLEEP, so an ineligible group entity stays queued,
+ * delayed, like a task, until it is picked or its queue gets an entity again.
+ */
+static bool delay_group(struct sched *s, struct sched_entity *se)
 {
-	struct sched_entity *se = &t->se;
+	if (s->ops != &sched_eevdf_ops || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+		return false;
+	if (sched_entity_eligible(se->cfs_rq, se))
+		return false;
+	se->sched_delayed = true;
+	if (se->cfs_rq->next == se)	/* dequeue_entity() clears the buddies first */
+		se->cfs_rq->next = NULL;
+	if (se->cfs_rq->last == se)
+		se->cfs_rq->last = NULL;
+	return true;
+}
+
+/*
+ * dequeue_entities() from @se up: @se leaves its queue (@delayed: it was a delayed entity, whose
+ * lag DELAY_ZERO clips), then each group entity whose queue it emptied, unless it is delayed.
+ * Returns the levels dequeued.
+ */
+static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool sleep, bool delayed,
+			     uint64_t now)
+{
 	unsigned levels = 0;
 
-	if (runnable_counted &&
-	    sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
-		t->cpu->nr_running--;
-	list_del(t->cpu, t);
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
+		if (levels && delay_group(s, se))
+			break;	/* the walk below updates it and the levels above */
 		dequeue_entity(s, q, se, sleep, now);
+		if (delayed && sched_feat(s, SCHED_FEAT_DELAY_ZERO) && se->vlag > 0)
+			se->vlag = 0;
+		delayed = false;
 		levels++;
 		sleep = true;	/* upper levels go to sleep with their emptied queue */
 		if (!q->nr_queued)
@@ -212,6 +266,23 @@ unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 	return levels;
 }
 
+unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+			     bool runnable_counted, uint64_t now)
+{
+	if (runnable_counted &&
+	    sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running--;
+	list_del(t->cpu, t);
+	return dequeue_from(s, &t->se, sleep, !runnable_counted, now);
+}
+
+/* A delayed group entity was picked: it leaves now (pick_next_entity(), DEQUEUE_DELAYED). */
+static void finish_delayed_group(struct sched *s, struct sched_entity *se, uint64_t now)
+{
+	se->sched_delayed = false;
+	dequeue_from(s, se, true, true, now);
+}
+
 /* DELAY_DEQUEUE: a sleeping task that is not eligible stays queued, no longer runnable. */
 bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t)
 {
@@ -230,33 +301,13 @@ void sched_finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	t->se.sched_delayed = false;
 	sched_dequeue_task(s, t, true, false, now);
-	if (sched_feat(s, SCHED_FEAT_DELAY_ZERO) && t->se.vlag > 0)
-		t->se.vlag = 0;
 }
 
 /* requeue_delayed_entity(): a delayed task wakes where it is. */
 void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
-	struct sched_entity *se = &t->se;
-	struct cfs_rq *q = se->cfs_rq;
-
-	if (sched_feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < sched_avg_vruntime(q)) {
-		/* positive lag: drop it (place at lag 0) */
-		bool in_tree = q->curr != se;
-
-		if (in_tree)
-			s->ops->tree_del(q, se);
-		q->nr_queued--;
-		q->load -= se->weight;
-		se->vlag = 0;
-		s->ops->place(s, q, se, false, true);
-		q->load += se->weight;
-		q->nr_queued++;
-		if (in_tree)
-			s->ops->tree_add(q, se);
-	}
-	se->sched_delayed = false;
-	if (sched_account_runnable(se, 1, t->policy == SCHED_THREAD_IDLE))
+	requeue_delayed_entity(s, &t->se);
+	if (sched_account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
 	(void)now;
 }
@@ -447,7 +498,10 @@ static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uin
 		}
 		if (!se->sched_delayed)
 			return se->task;
-		sched_finish_delayed(s, se->task, now);
+		if (se->task)
+			sched_finish_delayed(s, se->task, now);
+		else
+			finish_delayed_group(s, se, now);
 	}
 }
 

@@ -740,7 +740,8 @@ Test(sched_api, eevdf_deadline_tie_goes_to_the_wakee)
  * thread 2 (re-placed at 6.5 it would have lost to thread 1 there); at the 12 ms tick v2 = 9.5,
  * V = 8: thread 1.
  */
-Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
+/* One CPU, EEVDF, zero costs, checked, HZ @hz, new tasks with a full request. */
+static struct sched *eevdf_one_cpu(uint32_t hz, bool place_lag)
 {
 	struct sched_config cfg;
 	struct sched *s;
@@ -748,18 +749,30 @@ Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
 	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 1);
 	cfg.cost = zero_cost;
 	cfg.check = true;
-	cfg.tun.hz = 250;
+	cfg.tun.hz = hz;
+	cfg.feat[SCHED_FEAT_PLACE_LAG] = place_lag;
 	cfg.feat[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = false;
 	s = sched_new(&cfg);
 	cr_assert_not_null(s);
 	stt_s = s;
-	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
-	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	return s;
+}
+
+/*
+ * The timeline of the two tests below: thread 1 (task group @tg1) busy from 0, thread 2 (@tg2)
+ * new at 4 ms, asleep at 4.5 ms, awake at 7 ms; who runs at 7, 8.5 and 12.5 ms.
+ */
+static void delayed_requeue_timeline(int tg1, int tg2)
+{
+	struct sched *s = stt_s;
+
+	OK(sched_thread_new(s, 1, tg1, 0, 0, 0));
+	OK(sched_thread_new(s, 2, tg2, 0, 0, 0));
 	OK(sched_wakeup(s, 1, 0));
 	sched_advance(s, 4 * MS);
 	drain(s);
 	OK(sched_wakeup(s, 2, 4 * MS));
-	cr_assert_eq(sched_cpu_curr(s, 0), 2);
+	cr_assert_eq(sched_cpu_curr(s, 0), 2, "the 4 ms tie went to curr");
 	sched_advance(s, 4 * MS + 500000);
 	drain(s);
 	OK(sched_sleep(s, 2, 4 * MS + 500000));
@@ -767,7 +780,7 @@ Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
 	sched_advance(s, 7 * MS);
 	drain(s);
 	OK(sched_wakeup(s, 2, 7 * MS));
-	cr_assert_eq(sched_cpu_curr(s, 0), 2, "the requeued thread did not preempt");
+	cr_expect_eq(sched_cpu_curr(s, 0), 2, "at 7 ms curr %d: not delayed?", sched_cpu_curr(s, 0));
 	sched_advance(s, 8 * MS + 500000);
 	drain(s);
 	cr_expect_eq(sched_cpu_curr(s, 0), 2, "at 8.5 ms curr %d: lag taken against a fresh V?",
@@ -776,6 +789,12 @@ Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
 	drain(s);
 	cr_expect_eq(sched_cpu_curr(s, 0), 1, "at 12.5 ms curr %d", sched_cpu_curr(s, 0));
 	free_sched();
+}
+
+Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
+{
+	eevdf_one_cpu(250, true);
+	delayed_requeue_timeline(0, 0);
 }
 
 /* ======================= a late wakeup and an idle CPU's exit ======================= */
@@ -810,4 +829,32 @@ Test(sched_api, wakeup_timed_latency_and_idle_exit)
 	cr_expect_eq(lp.n, 2);
 	cr_expect_eq(lp.lat, 100000, "on a busy CPU: latency %" PRIu64 ", want 100000", lp.lat);
 	free_sched();
+}
+
+/* ======================= DELAY_DEQUEUE of a group entity ======================= */
+
+/*
+ * The test above one level up. One CPU, HZ 250, base slice 0.7 ms, PLACE_DEADLINE_INITIAL off,
+ * zero costs; groups A and B of weight 1024, thread 1 busy in A, thread 2 in B.
+ * Group A's entity runs alone from 0 (v_A = 4 and deadline 4.7 at the 4 ms tick). Thread 2 is new
+ * at 4 ms: B's entity is placed at V = 4 with deadline 4.7, ties with A's and wins. Thread 2
+ * sleeps at 4.5 ms: alone in B's queue it is eligible and leaves it, so B's queue is empty and
+ * dequeue_entities() dequeues B's entity with DEQUEUE_SLEEP: V = (4 + 4.5) / 2 = 4.25 < v_B, not
+ * eligible, so it stays queued, delayed. A's entity runs from 4.5 ms (v_A last updated: 4).
+ * Thread 2 wakes at 7 ms: enqueue_task_fair() puts it in B's queue and stops at B's entity, on
+ * the queue still: requeue_delayed_entity() against V as of A's last update, 4.25: lag -0.25,
+ * v_B stays 4.5 with deadline 4.7. The preemption check updates A (v_A = 6.5, V = 5.5): A is
+ * not eligible, thread 2 runs at once, and still at 8.5 ms (the 8 ms tick: v_B = 5.5, V = 6);
+ * at the 12 ms tick v_B = 9.5, V = 8: thread 1.
+ * Without the delay B's entity would come back at 7 ms with lag -0.25 behind v_A = 6.5 and lose
+ * to A's deadline until the 8 ms tick; with the delay but a fresh V it would be placed at
+ * lag 0 and lose to A at the 8 ms tick.
+ */
+Test(sched_api, eevdf_group_entity_delayed_dequeue)
+{
+	struct sched *s = eevdf_one_cpu(250, true);
+
+	OK(sched_tg_new(s, 1, 0, 1024, false, 0));
+	OK(sched_tg_new(s, 2, 0, 1024, false, 0));
+	delayed_requeue_timeline(1, 2);
 }
