@@ -4,13 +4,16 @@
  *   smp-load [--setsid] [--out FILE] [--delayed-ns NS] SPEC...
  *
  * Each SPEC starts one thread: `busy` spins; `duty:RUN_US:PERIOD_US` runs RUN_US of its own CPU
- * time at the start of every period of PERIOD_US, sleeping in between. Activation k is due at
+ * time (a busy loop calibrated at start-up, see calibrate()) at the start of every period of
+ * PERIOD_US, sleeping in between. Activation k is due at
  * start + k x PERIOD_US on CLOCK_MONOTONIC (absolute times, so the grid never drifts); one due
  * before the previous activation has finished its run (an overrun) starts at once, as cgsim's
  * periodic behaviour. Options follow after commas: `pin:CPU` (sched_setaffinity of that thread
  * alone), `nice:N` (setpriority of that thread alone, as Linux allows), `slice:US` (the EEVDF
  * custom slice, sched_setattr's sched_runtime, 100 .. 100000 us: the kernel would clamp anything
- * else silently). With --setsid the process starts a session of its own, so with autogroup on it
+ * else silently), `phase:US` (the first activation US after a tick: at a multiple of the tick
+ * period, --tick-us, default 4000, of CLOCK_MONOTONIC, where the kernel's ticks fall to within
+ * tens of microseconds; 0 .. tick - 1). With --setsid the process starts a session of its own, so with autogroup on it
  * gets an autogroup of its own.
  *
  * Once every thread runs with its settings, the tids are printed one per line in SPEC order,
@@ -61,6 +64,7 @@ struct spec {
 	int pin;                /* -1: any CPU */
 	int nice;
 	long slice_us;          /* 0: the default slice */
+	long phase_us;          /* -1: start at once; else at this offset from a tick */
 	pid_t tid;
 	int ready;
 
@@ -91,15 +95,56 @@ struct load_sched_attr {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 
-/* Start of the measured window (CLOCK_MONOTONIC ns), written by the main thread only. */
-static _Atomic long long win_start = NO_WINDOW;
-
 static long long ns_of(clockid_t c)
 {
 	struct timespec ts;
 	clock_gettime(c, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
+
+/*
+ * A duty thread's run is CPU time, done as a busy loop calibrated at start-up rather than by
+ * reading CLOCK_THREAD_CPUTIME_ID as it goes: that read is a system call that runs update_curr()
+ * on the caller, and so reschedules it the very moment its request is used up or its slice
+ * protection ends, which an ordinary thread only meets at the next tick (rt-app calibrates its
+ * run loop for the same reason). Measured on Linux 6.18: a 2 ms run polling its clock was
+ * preempted 1.4 ms in, mid-way between two ticks.
+ */
+static double loops_per_ns;
+
+static void spin(long long n)
+{
+	for (volatile long long i = 0; i < n; i++)
+		;
+}
+
+/*
+ * The fastest of a few tries (interference only ever makes a try slower), after 200 ms of
+ * spinning: on the VMs measured a fresh process's first tens of milliseconds run at about half
+ * speed.
+ */
+static void calibrate(void)
+{
+	const long long n = 2000000;
+	long long w0 = ns_of(CLOCK_MONOTONIC);
+
+	while (ns_of(CLOCK_MONOTONIC) - w0 < 200000000LL)
+		spin(100000);
+	for (int i = 0; i < 10; i++) {
+		long long c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
+		spin(n);
+		double r = (double)n / (double)(ns_of(CLOCK_THREAD_CPUTIME_ID) - c0);
+		if (r > loops_per_ns)
+			loops_per_ns = r;
+	}
+}
+
+/* The tick period (--tick-us) that `phase:` offsets count from. */
+static long tick_us = 4000;
+
+/* Start of the measured window (CLOCK_MONOTONIC ns), written by the main thread only. */
+static _Atomic long long win_start = NO_WINDOW;
+
 
 /* Keeps the sample of the activation due at @due. The thread drops its samples itself when it
  * sees a new window, and tells the main thread so through ->seen: the main thread never reads a
@@ -157,11 +202,18 @@ static void *body(void *arg)
 		for (;;)
 			__asm__ volatile("" ::: "memory");
 	long long due = ns_of(CLOCK_MONOTONIC);
+	if (s->phase_us >= 0) {
+		/* the ticks fall on multiples of the tick period of CLOCK_MONOTONIC (within tens of
+		 * microseconds on the kernels measured): start PHASE after one, 10 ms from now */
+		long long t = tick_us * 1000LL;
+		due = (due + 10000000LL + t - 1) / t * t + s->phase_us * 1000LL;
+		struct timespec ts = { .tv_sec = due / 1000000000LL, .tv_nsec = due % 1000000000LL };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
 	atomic_store_explicit(&s->next, due + s->period_us * 1000LL, memory_order_release);
 	for (;;) {
-		long long c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
-		while (ns_of(CLOCK_THREAD_CPUTIME_ID) - c0 < s->run_us * 1000LL)
-			;
+		spin((long long)(s->run_us * 1000.0 * loops_per_ns));
 		due += s->period_us * 1000LL;
 		if (ns_of(CLOCK_MONOTONIC) >= due) {
 			record(s, due, -1);
@@ -180,6 +232,7 @@ static int parse(const char *arg, struct spec *s)
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", arg);
 	s->pin = -1;
+	s->phase_us = -1;
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "busy"))
@@ -191,7 +244,10 @@ static int parse(const char *arg, struct spec *s)
 			;
 		else if (sscanf(tok, "nice:%d", &s->nice) == 1)
 			;
-		else if (sscanf(tok, "slice:%ld", &s->slice_us) == 1) {
+		else if (sscanf(tok, "phase:%ld", &s->phase_us) == 1) {
+			if (s->phase_us < 0 || s->phase_us >= tick_us)
+				return -1;
+		} else if (sscanf(tok, "slice:%ld", &s->slice_us) == 1) {
 			if (s->slice_us < 100 || s->slice_us > 100000)
 				return -1;
 		} else
@@ -271,8 +327,8 @@ static void report(struct spec *s, int n, long long win, long long end, long lon
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: smp-load [--setsid] [--out FILE] [--delayed-ns NS] "
-		"busy|duty:RUN_US:PERIOD_US[,pin:CPU][,nice:N][,slice:US]...\n");
+	fprintf(stderr, "usage: smp-load [--setsid] [--tick-us N] [--out FILE] [--delayed-ns NS] "
+		"busy|duty:RUN_US:PERIOD_US[,pin:CPU][,nice:N][,slice:US][,phase:US]...\n");
 }
 
 int main(int argc, char **argv)
@@ -284,6 +340,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[first], "--setsid")) {
 			if (setsid() < 0)
 				perror("setsid"), exit(1);
+		} else if (!strcmp(argv[first], "--tick-us") && first + 1 < argc &&
+			   sscanf(argv[first + 1], "%ld", &tick_us) == 1 && tick_us > 0) {
+			first++;
 		} else if (!strcmp(argv[first], "--out") && first + 1 < argc) {
 			out = argv[++first];
 		} else if (!strcmp(argv[first], "--delayed-ns") && first + 1 < argc &&
@@ -318,6 +377,7 @@ int main(int argc, char **argv)
 		 * leave the pages to be faulted in during the measurement */
 		memset(s[i].smp, 0xff, SAMPLES_MAX * sizeof *s[i].smp);
 	}
+	calibrate();
 	/* SIGUSR1/2 are taken by sigwait() in this thread alone: blocked here before the threads
 	 * exist, so every thread inherits the mask and none is ever interrupted by them */
 	sigset_t sigs;
