@@ -760,7 +760,8 @@ int sim_machine_set_noise(struct sim_machine *m, const struct sim_wakeup_noise *
 	if (sim_dist_validate(&noise->timer) || sim_dist_validate(&noise->idle_exit))
 		return -EINVAL;
 	m->noise = *noise;
-	m->phase_ns = noise->tick_phase ? mix64(m->seed ^ 0x7068617365ull) % m->tick_ns : 0;
+	m->phase_ns = (noise->tick_phase ? mix64(m->seed ^ 0x7068617365ull) : noise->phase_ns) %
+		      m->tick_ns;
 	m->has_noise = sim_dist_mean(&noise->timer) > 0 || sim_dist_mean(&noise->idle_exit) > 0 ||
 		       noise->timer.b > 0 || noise->idle_exit.b > 0;
 	return 0;

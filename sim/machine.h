@@ -77,6 +77,7 @@ void sim_machine_free(struct sim_machine *m);
  *             idle state before it runs the thread; drawn for every timed wakeup
  * @tick_phase: the workload's clock is not in phase with the ticks: every behaviour starts
  *             later than its `start` by one offset in [0, tick period) drawn from the seed
+ * @phase_ns:  that offset given instead (used when @tick_phase is false; taken modulo the tick)
  * All zero (the default) is the ideal machine. Draws come from a stream of their own per
  * thread, so the noise never changes what a behaviour draws.
  */
@@ -84,6 +85,7 @@ struct sim_wakeup_noise {
 	struct sim_dist timer;
 	struct sim_dist idle_exit;
 	bool tick_phase;
+	uint64_t phase_ns;
 };
 
 /* sim_machine_set_noise() - set before the first sim_machine_set_thread(); -EBUSY after. */

@@ -981,7 +981,8 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 			struct sim_wakeup_noise nz = {
 				.timer = sc->timer_latency,
 				.idle_exit = sc->idle_exit,
-				.tick_phase = sc->sched.jitter,
+				.tick_phase = sc->sched.jitter && !sc->clock_phase_set,
+				.phase_ns = sc->clock_phase,
 			};
 
 			if ((me = sim_machine_set_noise(r.m, &nz))) {

@@ -580,7 +580,7 @@ static bool read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *
 			 struct scenario *sc)
 {
 	static const char *const keys[] = { "cpus", "hz", "autogroup", "timer_latency",
-					    "idle_exit", NULL };
+					    "idle_exit", "clock_phase", NULL };
 	const struct yn *v;
 	long long x;
 
@@ -605,6 +605,16 @@ static bool read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *
 		return false;
 	if ((v = yn_get(m, "idle_exit")) && !parse_dist(r, v, "machine.idle_exit", &sc->idle_exit))
 		return false;
+	if ((v = yn_get(m, "clock_phase"))) {
+		if (!scalar(r, v, "machine.clock_phase"))
+			return false;
+		if (strcmp(v->str, "random")) {
+			if (scn_parse_time(v->str, &sc->clock_phase))
+				return bad(r, v, "machine.clock_phase must be random or a time (e.g. "
+					   "1.5ms), not '%s'", v->str);
+			sc->clock_phase_set = true;
+		}
+	}
 	return true;
 }
 
@@ -1539,12 +1549,16 @@ static bool read_all(struct rd *r, struct yn *root)
 		return false;
 	/*
 	 * The wakeup path of the machine the defaults were measured on (docs/latency.md): Linux
-	 * 6.18 in a 2-vCPU Firecracker VM, HZ 250. Medians 72 us and 60 us.
+	 * 6.18 in a 2-vCPU Firecracker VM, HZ 250. Medians 65 us and 52 us.
 	 */
-	sc->timer_latency = (struct sim_dist){ SIM_DIST_LOGNORMAL, 74000, 18000 };
-	sc->idle_exit = (struct sim_dist){ SIM_DIST_LOGNORMAL, 64000, 24000 };
+	sc->timer_latency = (struct sim_dist){ SIM_DIST_LOGNORMAL, 65000, 5000 };
+	sc->idle_exit = (struct sim_dist){ SIM_DIST_LOGNORMAL, 53000, 10000 };
 	if ((v = yn_get(root, "machine")) && !read_machine(r, v, &cpus, &hz, sc))
 		return false;
+	if (sc->clock_phase_set && sc->clock_phase >= 1000000000ull / hz)
+		return bad(r, yn_get(yn_get(root, "machine"), "clock_phase"),
+			   "machine.clock_phase must be shorter than the tick period (%llu ns at hz %u)",
+			   1000000000ull / hz, (unsigned)hz);
 	sc->semantics = CG_SEM_V2;
 	if ((v = yn_get(root, "semantics"))) {
 		if (!scalar(r, v, "semantics"))

@@ -138,6 +138,8 @@ struct scenario {
 	bool autogroup;
 	struct sim_dist timer_latency;	/* machine.timer_latency (struct sim_wakeup_noise) */
 	struct sim_dist idle_exit;	/* machine.idle_exit */
+	uint64_t clock_phase;		/* machine.clock_phase when a time ... */
+	bool clock_phase_set;		/* ... rather than random */
 	struct scn_cgroup *cgroups;
 	size_t ncgroups;
 	struct scn_process *procs;

@@ -122,11 +122,11 @@ Test(scenario, defaults_and_layout)
 	cr_expect_eq(sc->procs[1].threads[0].spec.nice, 3);
 	/* the wakeup path of the machine the defaults were measured on (docs/latency.md) */
 	cr_expect_eq(sc->timer_latency.kind, SIM_DIST_LOGNORMAL);
-	cr_expect_eq(sc->timer_latency.a, 74000);
-	cr_expect_eq(sc->timer_latency.b, 18000);
+	cr_expect_eq(sc->timer_latency.a, 65000);
+	cr_expect_eq(sc->timer_latency.b, 5000);
 	cr_expect_eq(sc->idle_exit.kind, SIM_DIST_LOGNORMAL);
-	cr_expect_eq(sc->idle_exit.a, 64000);
-	cr_expect_eq(sc->idle_exit.b, 24000);
+	cr_expect_eq(sc->idle_exit.a, 53000);
+	cr_expect_eq(sc->idle_exit.b, 10000);
 }
 
 /* The ideal machine: 0 is a fixed 0; any distribution of a time is accepted. */
@@ -141,6 +141,29 @@ Test(scenario, machine_wakeup_noise)
 	cr_expect_eq(sc->idle_exit.kind, SIM_DIST_UNIFORM);
 	cr_expect_eq(sc->idle_exit.a, 10000);
 	cr_expect_eq(sc->idle_exit.b, 30000);
+	cr_expect(!sc->clock_phase_set, "the tick phase is random by default");
+}
+
+/* machine.clock_phase: random, or a time shorter than the tick period (1 ms at hz 1000). */
+Test(scenario, machine_clock_phase)
+{
+	static const char *const fixed[] = { "machine.clock_phase=250us" };
+	static const char *const rnd[] = { "machine.clock_phase=random" };
+	static const char *const longer[] = { "machine.clock_phase=1ms" };
+	char err[1024];
+	struct scenario *sc = load(base, NULL, fixed, 1), *bad;
+
+	cr_expect(sc->clock_phase_set);
+	cr_expect_eq(sc->clock_phase, 250000);
+	scn_free(cur);
+	cur = NULL;
+	sc = load(base, NULL, rnd, 1);
+	cr_expect(!sc->clock_phase_set);
+	bad = scn_load("t.yaml", base, NULL, longer, 1, err, sizeof(err));
+	scn_free(bad);
+	cr_assert_null(bad);
+	cr_expect_str_eq(err, "--set machine.clock_phase=1ms: error: machine.clock_phase must be "
+			      "shorter than the tick period (1000000 ns at hz 1000)");
 }
 
 /* A key holding dots (cpu.weight) or slashes is matched whole; a variant's set applies. */
@@ -192,7 +215,7 @@ Test(scenario, positioned_errors)
 		   "t.yaml:3:18: error: machine.cpus must be from 1 to 1024, not 0");
 	load_fails("name: t\nduration: 1s\nmachine: { cpu: 2 }\n",
 		   "t.yaml:3:12: error: unknown key 'cpu' in machine (expected one of: cpus, hz, "
-		   "autogroup, timer_latency, idle_exit)");
+		   "autogroup, timer_latency, idle_exit, clock_phase)");
 	load_fails("name: t\nduration: 10\n",
 		   "t.yaml:2:11: error: duration must be a time with a unit (ns, us, ms or s), "
 		   "e.g. 10ms, not '10'");
