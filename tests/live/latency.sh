@@ -4,16 +4,17 @@
 # pthreads, python3, the cgroup v1 cpu controller at /sys/fs/cgroup/cpu and an otherwise idle
 # machine; never run by make test.
 #
-#   tests/live/latency.sh [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] SCENARIO.yaml...
+#   tests/live/latency.sh [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] [-s SEEDS]
+#                         SCENARIO.yaml...
 #
 # The layout comes from the scenario's `# live:` comment lines, as for tests/live/smp-shares.sh
 # (keep them in step with the YAML):
 #   # live: cg PATH [shares=N] [quota=QUOTA_US/PERIOD_US]
 #   # live: proc NAME CGROUP [setsid] THREAD=SPEC...
 # THREAD=SPEC starts thread THREAD.1, THREAD.2, ... (numbered per name, as cgsim numbers them)
-# with SPEC `busy` or `duty:RUN_US:PERIOD_US`, and options `,pin:CPU`, `,nice:N` and `,slice:US`
-# (tests/live/smp-load.c). Cgroup paths are made under a scratch cgroup cgsim-lat-PID of the v1
-# cpu hierarchy; CGROUP `/` is the hierarchy's real root.
+# with SPEC `busy` or `duty:RUN_US:PERIOD_US`, and options `,pin:CPU`, `,nice:N`, `,slice:US`
+# and `,phase:US` (tests/live/smp-load.c). Cgroup paths are made under a scratch cgroup
+# cgsim-lat-PID of the v1 cpu hierarchy; CGROUP `/` is the hierarchy's real root.
 #
 # Each repetition starts every thread afresh, waits WARMUP seconds (default 2), sends SIGUSR1 to
 # every helper process (the measured window starts), waits SECONDS (default 10) and sends SIGUSR2
@@ -23,26 +24,32 @@
 # is counted apart, as cgsim counts it.
 # Printed per duty thread: per repetition the wakeups N, p50, p90, p99 and max in ms, the
 # percentage of wakeups with a latency over DELAYED_US (default 200) and of activations that
-# were overruns; the
-# mean over the repetitions (default 3) of p50, p90, p99 and both percentages, the smallest and
-# largest p90 and p99; and cgsim's numbers for the scenario (`cgsim run --json`, base variant,
-# the mean over seeds 1..REPS), "-" where cgsim's JSON lacks the key. cgsim counts a wakeup as
-# delayed by its own threshold, whatever -d says.
+# were overruns; the mean over the repetitions (default 3) of p50, p90, p99 and both
+# percentages; the smallest and largest p90 and p99; `pooled`, the percentiles and the delayed
+# percentage of all the repetitions' wakeups together. Then cgsim's numbers for the scenario
+# (base variant, seeds 1..SEEDS, default 10): `cgsim`, the means over the seeds ("-" where its
+# JSON lacks a key); `pooled`, the percentiles of every seed's wakeups together (from each run's
+# latency-cdf.csv, which holds all of a run's wakeups: printed only for a scenario with one
+# periodic thread). cgsim counts a wakeup as delayed by its own threshold, whatever -d says.
+# Where a layout's outcome depends on the phase of its timers against the ticks, single runs
+# differ a lot, on the kernel as in cgsim: compare the pooled rows.
 set -eu
-REPS=3 SECS=10 WARM=2 DELAY_US=200
+REPS=3 SECS=10 WARM=2 DELAY_US=200 SIMSEEDS=10
 usage() {
-	echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] SCENARIO.yaml..." >&2
+	echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] [-s SEEDS]" \
+		"SCENARIO.yaml..." >&2
 	exit 2
 }
-while getopts r:t:w:d: o; do
+while getopts r:t:w:d:s: o; do
 	case $o in
 	r) REPS=$OPTARG ;; t) SECS=$OPTARG ;; w) WARM=$OPTARG ;; d) DELAY_US=$OPTARG ;;
+	s) SIMSEEDS=$OPTARG ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
-case $DELAY_US in '' | *[!0-9]*) usage ;; esac
+case $DELAY_US$SIMSEEDS in '' | *[!0-9]*) usage ;; esac
 [ "$(id -u)" = 0 ] || { echo "$0: needs root" >&2; exit 2; }
 CG=/sys/fs/cgroup/cpu
 [ -f $CG/cpu.shares ] || { echo "$0: no cgroup v1 cpu hierarchy at $CG" >&2; exit 2; }
@@ -137,6 +144,9 @@ run_layout() {
 		while read -r tid rest; do
 			echo "${name_of[$tid]} ${spec_of[$tid]} $rest" >> "$TMP/rep"
 		done < "$o"
+		while read -r tid rest; do
+			echo "${name_of[$tid]} $rest" >> "$TMP/raw"
+		done < "$o.raw"
 	done
 	stop_all
 	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
@@ -145,6 +155,7 @@ run_layout() {
 for f in "$@"; do
 	grep -q '^# live: ' "$f" || { echo "$0: $f has no '# live:' lines" >&2; exit 2; }
 	: > "$TMP/all"
+	: > "$TMP/raw"
 	for r in $(seq "$REPS"); do
 		: > "$TMP/rep"
 		run_layout "$f"
@@ -155,15 +166,22 @@ for f in "$@"; do
 	# cgsim's numbers; a failing cgsim leaves its columns at "-" rather than losing the
 	# measurement just made
 	: > "$TMP/json"
-	for r in $(seq "$REPS"); do
-		"$CGSIM" run "$f" --seed "$r" --json >> "$TMP/json" ||
-			{ echo "$0: cgsim run $f --seed $r failed" >&2; : > "$TMP/json"; break; }
+	: > "$TMP/cdf"
+	for r in $(seq "$SIMSEEDS"); do
+		rm -rf "$TMP/sim"
+		if "$CGSIM" run "$f" --seed "$r" -o "$TMP/sim" > /dev/null; then
+			cat "$TMP/sim/summary.json" >> "$TMP/json"
+			tail -n +2 "$TMP/sim/latency-cdf.csv" >> "$TMP/cdf"
+		else
+			echo "$0: cgsim run $f --seed $r failed" >&2; : > "$TMP/json"; : > "$TMP/cdf"
+			break
+		fi
 	done
 	echo "$f ($NCPU CPUs, $REPS x $SECS s after $WARM s, delayed: over $DELAY_US us," \
 		"kernel $(uname -r)):"
-	python3 - "$TMP/all" "$TMP/json" <<'EOF'
+	python3 - "$TMP/all" "$TMP/json" "$TMP/raw" "$TMP/cdf" "$DELAY_US" <<'EOF'
 import sys, json, collections
-allf, jsonf = sys.argv[1], sys.argv[2]
+allf, jsonf, rawf, cdff = sys.argv[1:5]
 reps = collections.OrderedDict()
 spec = {}
 for line in open(allf):
@@ -187,6 +205,16 @@ while i < len(text):
         ok = None not in (w, dl, ov)
         acc["delayed"].append(100.0 * dl / (w - ov) if ok and w > ov else None)
         acc["overrun"].append(100.0 * ov / w if ok and w else None)
+raw = collections.defaultdict(list)
+for line in open(rawf):
+    name, ns = line.split()
+    raw[name].append(int(ns))
+# cgsim's latency-cdf.csv: 1000 quantiles of one run's wakeups (all threads), one run per seed:
+# together, an equal-weight sample of every seed's wakeups
+cdf = sorted(float(l.split(",")[0]) * 1e6 for l in open(cdff) if l.strip())
+DELAY_NS = int(sys.argv[5]) * 1000
+def rank(v, p):
+    return v[max(0, -(-p * len(v) // 100) - 1)]
 def mean(v):
     return sum(v) / len(v) if v and None not in v else None
 def ms(x):
@@ -208,9 +236,17 @@ for name, rows in reps.items():
           pc(mean([pct(x[7], x[1] + x[7]) for x in rows]))))
     print("    %-7s %7s %8s %s %s" % ("min", "", "", ms(min(col(3))), ms(min(col(4)))))
     print("    %-7s %7s %8s %s %s" % ("max", "", "", ms(max(col(3))), ms(max(col(4)))))
+    lat = sorted(raw.get(name, []))
+    if lat:
+        print("    %-7s %7d %s %s %s %s %s" % ("pooled", len(lat), ms(rank(lat, 50)),
+              ms(rank(lat, 90)), ms(rank(lat, 99)), ms(lat[-1]),
+              pc(100.0 * sum(1 for x in lat if x > DELAY_NS) / len(lat))))
     s = sim.get(name, {})
     print("    %-7s %7s %s %s %s %8s %s %s" % ("cgsim", "", ms(mean(s.get("latency_p50_ns"))),
           ms(mean(s.get("latency_p90_ns"))), ms(mean(s.get("latency_p99_ns"))), "",
           pc(mean(s.get("delayed"))), pc(mean(s.get("overrun")))))
+    if cdf and len(reps) == 1:
+        print("    %-7s %7s %s %s %s %8s %s" % ("pooled", "", ms(rank(cdf, 50)), ms(rank(cdf, 90)),
+              ms(rank(cdf, 99)), "", pc(100.0 * sum(1 for x in cdf if x > DELAY_NS) / len(cdf))))
 EOF
 done

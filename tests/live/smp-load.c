@@ -28,7 +28,7 @@
  *   TID N P50_NS P90_NS P99_NS MAX_NS DELAYED OVERRUNS
  *
  * to stdout, or with --out to FILE (written to FILE.tmp, then renamed, so that a reader never
- * sees half of it). N is the activations in the window that slept (wakeups), the percentiles are
+ * sees half of it; FILE.raw then holds every latency of the window, `TID NS` per line). N is the activations in the window that slept (wakeups), the percentiles are
  * nearest rank over them, DELAYED counts their latencies over NS (default 200000), OVERRUNS the
  * other activations, those due before the previous one had finished its run (as cgsim counts). At most SAMPLES_MAX activations per thread and window are kept. A second
  * SIGUSR1 starts a new window; SIGUSR2 without any SIGUSR1 reports empty windows.
@@ -285,12 +285,13 @@ static void report(struct spec *s, int n, long long win, long long end, long lon
 			nanosleep(&ms, NULL);
 		}
 
-	char tmp[4096];
-	FILE *f = stdout;
+	char tmp[4096], rawname[4096];
+	FILE *f = stdout, *raw = NULL;
 	if (out) {
 		snprintf(tmp, sizeof tmp, "%s.tmp", out);
-		if (!(f = fopen(tmp, "w")))
-			perror(tmp), exit(1);
+		snprintf(rawname, sizeof rawname, "%s.raw", out);
+		if (!(f = fopen(tmp, "w")) || !(raw = fopen(rawname, "w")))
+			perror(out), exit(1);
 	}
 	long long *lat = malloc(SAMPLES_MAX * sizeof *lat);
 	if (!lat)
@@ -311,6 +312,8 @@ static void report(struct spec *s, int n, long long win, long long end, long lon
 			if (l > delayed_ns)
 				delayed++;
 			lat[m++] = l;
+			if (raw)
+				fprintf(raw, "%d %lld\n", (int)s[i].tid, l);
 		}
 		qsort(lat, (size_t)m, sizeof *lat, cmp_ll);
 		fprintf(f, "%d %ld %lld %lld %lld %lld %ld %ld\n", (int)s[i].tid, m, rank(lat, m, 50),
@@ -318,7 +321,8 @@ static void report(struct spec *s, int n, long long win, long long end, long lon
 	}
 	free(lat);
 	if (out) {
-		if (fclose(f) != 0 || rename(tmp, out) != 0)
+		/* FILE.raw is complete before FILE appears */
+		if (fclose(raw) != 0 || fclose(f) != 0 || rename(tmp, out) != 0)
 			perror(out), exit(1);
 	} else {
 		fflush(f);
