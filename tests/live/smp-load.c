@@ -4,7 +4,7 @@
  *   smp-load [--setsid] [--out FILE] [--delayed-ns NS] SPEC...
  *
  * Each SPEC starts one thread: `busy` spins; `duty:RUN_US:PERIOD_US` runs RUN_US of its own CPU
- * time (a busy loop calibrated at start-up, see calibrate()) at the start of every period of
+ * time (counted without asking the kernel, see run_cpu()) at the start of every period of
  * PERIOD_US, sleeping in between. Activation k is due at
  * start + k x PERIOD_US on CLOCK_MONOTONIC (absolute times, so the grid never drifts); one due
  * before the previous activation has finished its run (an overrun) starts at once, as cgsim's
@@ -103,39 +103,29 @@ static long long ns_of(clockid_t c)
 }
 
 /*
- * A duty thread's run is CPU time, done as a busy loop calibrated at start-up rather than by
- * reading CLOCK_THREAD_CPUTIME_ID as it goes: that read is a system call that runs update_curr()
- * on the caller, and so reschedules it the very moment its request is used up or its slice
- * protection ends, which an ordinary thread only meets at the next tick (rt-app calibrates its
- * run loop for the same reason). Measured on Linux 6.18: a 2 ms run polling its clock was
- * preempted 1.4 ms in, mid-way between two ticks.
+ * A duty thread's run is CPU time, counted from CLOCK_MONOTONIC (a vDSO read, no system call):
+ * the time between two reads counts unless it is a gap of GAP_NS or more, which is the thread
+ * having been off the CPU. It must not read CLOCK_THREAD_CPUTIME_ID as it goes: that read is a
+ * system call that runs update_curr() on the caller, and so reschedules it the very moment its
+ * request is used up or its slice protection ends, which an ordinary thread only meets at the
+ * next tick. Measured on Linux 6.18: a 2 ms run polling that clock was preempted 1.4 ms in,
+ * mid-way between two ticks. (A loop calibrated at start-up avoids the clock altogether, as
+ * rt-app does, but on this VM its speed varied by 40 % with the load on the other vCPU.)
+ * Interrupts shorter than the gap count as the thread's, as the kernel counts them without
+ * IRQ time accounting.
  */
-static double loops_per_ns;
+#define GAP_NS 10000LL
 
-static void spin(long long n)
+static void run_cpu(long long ns)
 {
-	for (volatile long long i = 0; i < n; i++)
-		;
-}
+	long long done = 0, prev = ns_of(CLOCK_MONOTONIC);
 
-/*
- * The fastest of a few tries (interference only ever makes a try slower), after 200 ms of
- * spinning: on the VMs measured a fresh process's first tens of milliseconds run at about half
- * speed.
- */
-static void calibrate(void)
-{
-	const long long n = 2000000;
-	long long w0 = ns_of(CLOCK_MONOTONIC);
+	while (done < ns) {
+		long long now = ns_of(CLOCK_MONOTONIC), d = now - prev;
 
-	while (ns_of(CLOCK_MONOTONIC) - w0 < 200000000LL)
-		spin(100000);
-	for (int i = 0; i < 10; i++) {
-		long long c0 = ns_of(CLOCK_THREAD_CPUTIME_ID);
-		spin(n);
-		double r = (double)n / (double)(ns_of(CLOCK_THREAD_CPUTIME_ID) - c0);
-		if (r > loops_per_ns)
-			loops_per_ns = r;
+		if (d < GAP_NS)
+			done += d;
+		prev = now;
 	}
 }
 
@@ -213,7 +203,7 @@ static void *body(void *arg)
 	}
 	atomic_store_explicit(&s->next, due + s->period_us * 1000LL, memory_order_release);
 	for (;;) {
-		spin((long long)(s->run_us * 1000.0 * loops_per_ns));
+		run_cpu(s->run_us * 1000LL);
 		due += s->period_us * 1000LL;
 		if (ns_of(CLOCK_MONOTONIC) >= due) {
 			record(s, due, -1);
@@ -381,7 +371,6 @@ int main(int argc, char **argv)
 		 * leave the pages to be faulted in during the measurement */
 		memset(s[i].smp, 0xff, SAMPLES_MAX * sizeof *s[i].smp);
 	}
-	calibrate();
 	/* SIGUSR1/2 are taken by sigwait() in this thread alone: blocked here before the threads
 	 * exist, so every thread inherits the mask and none is ever interrupted by them */
 	sigset_t sigs;
