@@ -19,8 +19,9 @@ static const char *metric_name(enum scn_metric m)
 {
 	static const char *const names[] = {
 		[SCN_M_SHARE] = "share", [SCN_M_CPU] = "cpu", [SCN_M_WAIT] = "wait",
-		[SCN_M_LAT_P50] = "latency_p50", [SCN_M_LAT_P99] = "latency_p99",
-		[SCN_M_LAT_MAX] = "latency_max", [SCN_M_SWITCHES] = "switches",
+		[SCN_M_LAT_P50] = "latency_p50", [SCN_M_LAT_P90] = "latency_p90",
+		[SCN_M_LAT_P99] = "latency_p99", [SCN_M_LAT_MAX] = "latency_max",
+		[SCN_M_DELAYED] = "delayed", [SCN_M_SWITCHES] = "switches",
 		[SCN_M_MIGRATIONS] = "migrations", [SCN_M_JAIN] = "jain",
 		[SCN_M_MAX_ABS_ERROR] = "max_abs_error", [SCN_M_MAX_REL_ERROR] = "max_rel_error",
 		[SCN_M_OVERHEAD] = "overhead", [SCN_M_LEVEL_OPS] = "level_ops_per_sec",
@@ -32,8 +33,15 @@ static const char *metric_name(enum scn_metric m)
 
 static bool is_time(enum scn_metric m)
 {
-	return m == SCN_M_CPU || m == SCN_M_WAIT || m == SCN_M_LAT_P50 || m == SCN_M_LAT_P99 ||
-	       m == SCN_M_LAT_MAX;
+	return m == SCN_M_CPU || m == SCN_M_WAIT || m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 ||
+	       m == SCN_M_LAT_P99 || m == SCN_M_LAT_MAX;
+}
+
+/* Per-thread figures whose process-wide value is the largest of its threads', not the sum. */
+static bool is_worst(enum scn_metric m)
+{
+	return m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 || m == SCN_M_LAT_P99 ||
+	       m == SCN_M_LAT_MAX || m == SCN_M_DELAYED;
 }
 
 static double thread_metric(const struct run_thread *t, enum scn_metric m)
@@ -47,6 +55,12 @@ static double thread_metric(const struct run_thread *t, enum scn_metric m)
 		return (double)t->wait_ns;
 	case SCN_M_LAT_P50:
 		return (double)t->lat_p50;
+	case SCN_M_LAT_P90:
+		return (double)t->lat_p90;
+	case SCN_M_DELAYED:
+		/* of the wakeups that slept; a thread that never woke never waited */
+		return t->wakeups > t->overruns ? (double)t->delayed /
+						   (double)(t->wakeups - t->overruns) : 0.0;
 	case SCN_M_LAT_P99:
 		return (double)t->lat_p99;
 	case SCN_M_LAT_MAX:
@@ -114,8 +128,7 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 					continue;
 			}
 			x = thread_metric(t, e->metric);
-			if (e->metric == SCN_M_LAT_P50 || e->metric == SCN_M_LAT_P99 ||
-			    e->metric == SCN_M_LAT_MAX)
+			if (is_worst(e->metric))
 				v = any && v > x ? v : x;
 			else
 				v += x;

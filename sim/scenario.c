@@ -1193,8 +1193,10 @@ static const struct {
 	{ "cpu", SCN_M_CPU, true, false },
 	{ "wait", SCN_M_WAIT, true, false },
 	{ "latency_p50", SCN_M_LAT_P50, true, false },
+	{ "latency_p90", SCN_M_LAT_P90, true, false },
 	{ "latency_p99", SCN_M_LAT_P99, true, false },
 	{ "latency_max", SCN_M_LAT_MAX, true, false },
+	{ "delayed", SCN_M_DELAYED, false, false },
 	{ "switches", SCN_M_SWITCHES, false, false },
 	{ "migrations", SCN_M_MIGRATIONS, false, false },
 	{ "jain", SCN_M_JAIN, false, true },
@@ -1283,9 +1285,9 @@ static bool read_expect(struct rd *r, const struct yn *s)
 			if (!found)
 				return bad(r, n->keys[k], "unknown key '%s' in an expect entry "
 					   "(expected variant, group, process or thread, tolerance, "
-					   "and one metric: share, cpu, wait, latency_p50, latency_p99, "
-					   "latency_max, switches, migrations, jain, max_abs_error, "
-					   "max_rel_error, overhead, level_ops_per_sec, "
+					   "and one metric: share, cpu, wait, latency_p50, latency_p90, "
+					   "latency_p99, latency_max, delayed, switches, migrations, jain, "
+					   "max_abs_error, max_rel_error, overhead, level_ops_per_sec, "
 					   "switches_per_sec)", key);
 		}
 		if (targets > 1)

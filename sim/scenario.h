@@ -84,8 +84,10 @@ enum scn_metric {
 	SCN_M_CPU,		/* ns */
 	SCN_M_WAIT,
 	SCN_M_LAT_P50,
+	SCN_M_LAT_P90,
 	SCN_M_LAT_P99,
 	SCN_M_LAT_MAX,
+	SCN_M_DELAYED,		/* fraction of wakeups that waited over SIM_DELAYED_NS */
 	SCN_M_SWITCHES,
 	SCN_M_MIGRATIONS,
 	SCN_M_JAIN,		/* machine-wide */
