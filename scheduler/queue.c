@@ -199,11 +199,6 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 }
 
 /*
- * dequeue_task_fair(): take the task off its queue and each group entity whose queue becomes
- * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
- * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued.
- */
-/*
  * DELAY_DEQUEUE for a group entity whose queue has just emptied: dequeue_entities() dequeues
  * every level above the task with DEQUEUE_SLEEP, so an ineligible group entity stays queued,
  * delayed, like a task, until it is picked or its queue gets an entity again.
@@ -266,6 +261,11 @@ static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool slee
 	return levels;
 }
 
+/*
+ * dequeue_task_fair(): take the task off its queue and each group entity whose queue becomes
+ * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
+ * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued.
+ */
 unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 			     bool runnable_counted, uint64_t now)
 {
