@@ -316,6 +316,16 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 			se->vprot = se->vruntime;
 		return true;
 	}
+	/*
+	 * update_protect_slice() (6.17): a shorter request that cannot preempt yet still limits
+	 * curr's protection to the queue's shortest slice from now, so the next tick may pick it.
+	 */
+	if (do_short && sched_feat(s, SCHED_FEAT_RUN_TO_PARITY)) {
+		sv_t v = se->vruntime + sched_calc_delta_fair(min_slice(q), se);
+
+		if (v < se->vprot)
+			se->vprot = v;
+	}
 	return false;
 }
 

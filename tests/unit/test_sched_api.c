@@ -690,6 +690,29 @@ Test(sched_api, random_ops_check_cfs_noelide) { random_ops(SCHED_POLICY_CFS, fal
 /* ======================= EEVDF ties: entity_before() is strict ======================= */
 
 /*
+ * One CPU, EEVDF, zero costs, checked, HZ @hz, base slice @slice_ns, new tasks with a full
+ * request (PLACE_DEADLINE_INITIAL off), PLACE_LAG and DELAY_DEQUEUE as given.
+ */
+static struct sched *eevdf_one_cpu(uint32_t hz, uint64_t slice_ns, bool place_lag, bool delay)
+{
+	struct sched_config cfg;
+	struct sched *s;
+
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 1);
+	cfg.cost = zero_cost;
+	cfg.check = true;
+	cfg.tun.hz = hz;
+	cfg.tun.base_slice_ns = slice_ns;
+	cfg.feat[SCHED_FEAT_PLACE_LAG] = place_lag;
+	cfg.feat[SCHED_FEAT_DELAY_DEQUEUE] = delay;
+	cfg.feat[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = false;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	return s;
+}
+
+/*
  * One CPU, HZ 1000, base slice 0.7 ms, PLACE_LAG and PLACE_DEADLINE_INITIAL off so that a
  * wakee is placed at V with a full request: vruntime = V, deadline = V + 0.7 ms.
  * Thread 1 runs alone from 0; at every tick its vruntime (= elapsed time) has passed its
@@ -701,17 +724,8 @@ Test(sched_api, random_ops_check_cfs_noelide) { random_ops(SCHED_POLICY_CFS, fal
  */
 Test(sched_api, eevdf_deadline_tie_goes_to_the_wakee)
 {
-	struct sched_config cfg;
-	struct sched *s;
+	struct sched *s = eevdf_one_cpu(1000, 700000, false, true);
 
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 1);
-	cfg.cost = zero_cost;
-	cfg.check = true;
-	cfg.feat[SCHED_FEAT_PLACE_LAG] = false;
-	cfg.feat[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = false;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s);
-	stt_s = s;
 	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
 	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
 	OK(sched_wakeup(s, 1, 0));
@@ -740,22 +754,25 @@ Test(sched_api, eevdf_deadline_tie_goes_to_the_wakee)
  * thread 2 (re-placed at 6.5 it would have lost to thread 1 there); at the 12 ms tick v2 = 9.5,
  * V = 8: thread 1.
  */
-/* One CPU, EEVDF, zero costs, checked, HZ @hz, new tasks with a full request. */
-static struct sched *eevdf_one_cpu(uint32_t hz, bool place_lag)
-{
-	struct sched_config cfg;
-	struct sched *s;
 
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 1);
-	cfg.cost = zero_cost;
-	cfg.check = true;
-	cfg.tun.hz = hz;
-	cfg.feat[SCHED_FEAT_PLACE_LAG] = place_lag;
-	cfg.feat[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = false;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s);
-	stt_s = s;
-	return s;
+/*
+ * Thread 1 (task group @tg1) runs alone from 0; thread 2 (@tg2, custom slice @slice2, 0 for the
+ * default) is new at 4 ms, preempts, runs @run_ns and sleeps, and thread 1 runs again.
+ */
+static void second_runs_and_sleeps(struct sched *s, int tg1, int tg2, uint64_t slice2,
+				   uint64_t run_ns)
+{
+	OK(sched_thread_new(s, 1, tg1, 0, 0, 0));
+	OK(sched_thread_new(s, 2, tg2, 0, slice2, 0));
+	OK(sched_wakeup(s, 1, 0));
+	sched_advance(s, 4 * MS);
+	drain(s);
+	OK(sched_wakeup(s, 2, 4 * MS));
+	cr_assert_eq(sched_cpu_curr(s, 0), 2, "thread 2 did not preempt at 4 ms");
+	sched_advance(s, 4 * MS + run_ns);
+	drain(s);
+	OK(sched_sleep(s, 2, 4 * MS + run_ns));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
 }
 
 /*
@@ -766,17 +783,7 @@ static void delayed_requeue_timeline(int tg1, int tg2)
 {
 	struct sched *s = stt_s;
 
-	OK(sched_thread_new(s, 1, tg1, 0, 0, 0));
-	OK(sched_thread_new(s, 2, tg2, 0, 0, 0));
-	OK(sched_wakeup(s, 1, 0));
-	sched_advance(s, 4 * MS);
-	drain(s);
-	OK(sched_wakeup(s, 2, 4 * MS));
-	cr_assert_eq(sched_cpu_curr(s, 0), 2, "the 4 ms tie went to curr");
-	sched_advance(s, 4 * MS + 500000);
-	drain(s);
-	OK(sched_sleep(s, 2, 4 * MS + 500000));
-	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	second_runs_and_sleeps(s, tg1, tg2, 0, 500000);
 	sched_advance(s, 7 * MS);
 	drain(s);
 	OK(sched_wakeup(s, 2, 7 * MS));
@@ -793,7 +800,7 @@ static void delayed_requeue_timeline(int tg1, int tg2)
 
 Test(sched_api, eevdf_requeue_uses_curr_as_last_updated)
 {
-	eevdf_one_cpu(250, true);
+	eevdf_one_cpu(250, 700000, true, true);
 	delayed_requeue_timeline(0, 0);
 }
 
@@ -852,9 +859,41 @@ Test(sched_api, wakeup_timed_latency_and_idle_exit)
  */
 Test(sched_api, eevdf_group_entity_delayed_dequeue)
 {
-	struct sched *s = eevdf_one_cpu(250, true);
+	struct sched *s = eevdf_one_cpu(250, 700000, true, true);
 
 	OK(sched_tg_new(s, 1, 0, 1024, false, 0));
 	OK(sched_tg_new(s, 2, 0, 1024, false, 0));
 	delayed_requeue_timeline(1, 2);
+}
+
+/* ======================= update_protect_slice() ======================= */
+
+/*
+ * One CPU, HZ 1000, base slice 3 ms, DELAY_DEQUEUE and PLACE_DEADLINE_INITIAL off, zero costs.
+ * Thread 1 (slice 3 ms) runs alone from 0; its deadline renews to 6 at the 3 ms tick. Thread 2
+ * (custom slice 0.1 ms) is new at 4 ms: v2 = V = 4, deadline 4.1, the pick without protection
+ * (PREEMPT_SHORT), so it runs; at 4.2 ms it sleeps with lag V - v2 = 4.1 - 4.2 = -0.1 (leaving
+ * the queue: no delayed dequeue). Thread 1 runs again, v1 = 4, protected to its deadline 6
+ * (set_protect_slice: its own 3 ms is the shortest request queued), that is to 6.2 ms.
+ * Thread 2 wakes at 4.3 ms: placed at V - 2 x (-0.1) = 4.1 + 0.2 = 4.3 (PLACE_LAG), deadline
+ * 4.4; V = (4.1 + 4.3) / 2 = 4.2, so it is not eligible and cannot preempt. update_protect_slice()
+ * still cuts thread 1's protection to v1 + 0.1 = 4.2. At the 5 ms tick v1 = 4.9: its request
+ * (6) is not used up but its protection is over, so it is rescheduled; V = (4.9 + 4.3) / 2 = 4.6,
+ * thread 2 is eligible with the earlier deadline and runs. Without the cut, thread 1 would stay
+ * protected to the 7 ms tick.
+ */
+Test(sched_api, eevdf_short_wakee_limits_protection)
+{
+	struct sched *s = eevdf_one_cpu(1000, 3 * MS, true, false);
+
+	second_runs_and_sleeps(s, 0, 0, 100000, 200000);
+	sched_advance(s, 4 * MS + 300000);
+	drain(s);
+	OK(sched_wakeup(s, 2, 4 * MS + 300000));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1, "the wakee is not eligible: no preemption");
+	sched_advance(s, 5 * MS + 500000);
+	drain(s);
+	cr_expect_eq(sched_cpu_curr(s, 0), 2, "at 5.5 ms curr %d: protection not cut",
+		     sched_cpu_curr(s, 0));
+	free_sched();
 }
