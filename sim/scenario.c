@@ -572,6 +572,9 @@ static bool read_name(struct rd *r, const struct yn *n, const char *what, char *
 		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
 			return bad(r, n, "%s '%s' may hold only letters, digits, '_', '-' and '.'",
 				   what, n->str);
+	/* names become file and directory names (compare -o DIR writes DIR/VARIANT/) */
+	if (!strcmp(n->str, ".") || !strcmp(n->str, ".."))
+		return bad(r, n, "%s cannot be '%s'", what, n->str);
 	*out = xstrdup(r, n, n->str);
 	return *out != NULL;
 }
