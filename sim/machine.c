@@ -181,6 +181,12 @@ static void fail(struct sim_machine *m, int err)
 
 /* ---------------- keeping the events in step with the scheduler ---------------- */
 
+/* @t + @d, or UINT64_MAX ("never") when that does not fit: a huge draw must not wrap to now. */
+static uint64_t later(uint64_t t, uint64_t d)
+{
+	return t > UINT64_MAX - d ? UINT64_MAX : t + d;
+}
+
 static void arm(struct sim_machine *m, struct sim_event *ev, uint64_t t)
 {
 	if (t == UINT64_MAX) {
@@ -310,11 +316,8 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
 	if (sched_sleep(m->s, t->tid, now))
 		fail(m, -EINVAL);
 	t->due = wake;
-	if (t->noise_ready) {
-		uint64_t late = sim_dist_draw_ns(&t->noise, &m->noise.timer);
-
-		wake = wake > UINT64_MAX - late ? UINT64_MAX : wake + late;
-	}
+	if (t->noise_ready)
+		wake = later(wake, sim_dist_draw_ns(&t->noise, &m->noise.timer));
 	arm(m, &t->ev, wake);
 }
 
@@ -340,7 +343,7 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 		}
 		p = &t->phases[t->phase++];
 		if (p->sleep) {
-			go_to_sleep(m, t, sim_now(&m->eng) + draw(t, &p->d));
+			go_to_sleep(m, t, later(sim_now(&m->eng), draw(t, &p->d)));
 			return;
 		}
 		activate(m, t, draw(t, &p->d));
@@ -356,7 +359,7 @@ static void end_burst(struct sim_machine *m, struct mthread *t)
 
 	switch (b->kind) {
 	case SIM_BEHAV_PERIODIC:
-		t->next_period += b->period_ns;
+		t->next_period = later(t->next_period, b->period_ns);
 		if (t->next_period <= now) {
 			/* overran its period: the next activation starts at once */
 			t->overruns++;
@@ -366,7 +369,7 @@ static void end_burst(struct sim_machine *m, struct mthread *t)
 		}
 		break;
 	case SIM_BEHAV_BURSTY:
-		go_to_sleep(m, t, now + draw(t, &b->sleep));
+		go_to_sleep(m, t, later(now, draw(t, &b->sleep)));
 		break;
 	case SIM_BEHAV_PHASES:
 		phases_next(m, t);
@@ -979,7 +982,7 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	if (b->kind != SIM_BEHAV_NONE) {
 		uint64_t start = spec->start_ns > now ? spec->start_ns : now;
 
-		arm(m, &t->ev, start > UINT64_MAX - m->phase_ns ? UINT64_MAX : start + m->phase_ns);
+		arm(m, &t->ev, later(start, m->phase_ns));
 	}
 	sync(m);
 	return m->err;

@@ -450,3 +450,32 @@ Test(sched_machine, burst)
 	cr_expect(thr >= 12, "without a burst Y is throttled every activation (%llu)", thr);
 	cr_expect_eq(bursts, 0, "no burst without cpu.max.burst (%llu)", bursts);
 }
+
+/*
+ * A sleep longer than the clock can count (drawn past 2^64 ns) means "never": the thread runs
+ * its first 1 ms burst and sleeps for good. One CPU with a busy thread beside it: after the
+ * first burst the sleeper gets nothing, so 0 CPU in a window from 0.5 s to 1 s, and the busy
+ * thread all of it but the ticks' cost. (A sleep that wrapped would end at once, and the sleeper
+ * would run like a busy thread: half the CPU.)
+ */
+Test(sched_machine, sleep_past_the_clock_is_forever)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	struct sim_thread_spec sp;
+	int p;
+
+	p = stt_proc(h, "w", 2, NULL);
+	m = stt_machine(h, SCHED_POLICY_EEVDF, 1, 1, true, true);
+	memset(&sp, 0, sizeof(sp));
+	sp.behavior.kind = SIM_BEHAV_BURSTY;
+	sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 1e6, 0 };
+	sp.behavior.sleep = (struct sim_dist){ SIM_DIST_FIXED, 1e20, 0 };
+	stt_set(m, p, &sp);
+	stt_busy(m, p + 1, 0);
+	stt_run(m, STT_SEC / 2, STT_SEC / 2);
+	cr_expect_eq(stt_cpu(m, p), 0, "the sleeper ran %" PRIu64 " ns", stt_cpu(m, p));
+	cr_expect_geq(stt_share(stt_cpu(m, p + 1), 1, STT_SEC / 2), 0.99,
+		      "the busy thread has %.4f of the CPU", stt_share(stt_cpu(m, p + 1), 1, STT_SEC / 2));
+	stt_end();
+}
