@@ -707,7 +707,8 @@ static int latency_cdf(struct runner *r, struct run_result *res)
 	for (size_t i = 0; i < r->nt; i++) {
 		struct sim_thread_metrics tm;
 
-		if (!sim_machine_thread_metrics(r->m, r->t[i].tid, &tm)) {
+		/* a thread that never ran has no sample array at all: no memcpy from NULL */
+		if (!sim_machine_thread_metrics(r->m, r->t[i].tid, &tm) && tm.nlatency) {
 			memcpy(all + k, tm.latency, tm.nlatency * sizeof(*all));
 			k += tm.nlatency;
 		}
