@@ -287,9 +287,11 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 			} else if (!strcmp(a, "--seed")) {
 				char *end;
 
+				errno = 0;
 				strtoull(v, &end, 10);
-				if (!*v || *end || v[0] == '-')
-					return usage_error(usage, "--seed needs a number, not '%s'", v);
+				if (!*v || *end || errno == ERANGE || strspn(v, "0123456789") != strlen(v))
+					return usage_error(usage, "--seed needs a number from 0 to "
+							   "18446744073709551615, not '%s'", v);
 				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
 			} else {
 				o->dir = v;

@@ -157,6 +157,22 @@ static bool parse_bool(struct rd *r, const struct yn *n, const char *what, bool 
 	return bad(r, n, "%s must be true or false, not '%s'", what, n->str);
 }
 
+/*
+ * Digits only, after one '-' when @sign: strtoll() and strtoull() would also take blanks, a '+'
+ * and, for strtoull(), a '-' that wraps (" -5" is 2^64 - 5).
+ */
+static bool plain_integer(const char *s, bool sign)
+{
+	if (sign && *s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
 static bool parse_int(struct rd *r, const struct yn *n, const char *what, long long lo,
 		      long long hi, long long *out)
 {
@@ -170,7 +186,7 @@ static bool parse_int(struct rd *r, const struct yn *n, const char *what, long l
 			   "\"%s\"", what, lo, hi, n->str);
 	errno = 0;
 	v = strtoll(n->str, &end, 10);
-	if (n->quoted || !*n->str || *end || errno == ERANGE)
+	if (n->quoted || !plain_integer(n->str, true) || *end || errno == ERANGE)
 		return bad(r, n, "%s must be an integer from %lld to %lld, not '%s'", what, lo, hi,
 			   n->str);
 	if (v < lo || v > hi)
@@ -191,7 +207,7 @@ static bool parse_u64(struct rd *r, const struct yn *n, const char *what, uint64
 			   n->str);
 	errno = 0;
 	v = strtoull(n->str, &end, 10);
-	if (n->quoted || !*n->str || *end || errno == ERANGE || n->str[0] == '-')
+	if (n->quoted || !plain_integer(n->str, false) || *end || errno == ERANGE)
 		return bad(r, n, "%s must be an integer from 0 to 18446744073709551615, not '%s'",
 			   what, n->str);
 	*out = v;
@@ -867,13 +883,18 @@ static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn
 		p = n->str;
 		while (*p) {
 			char *end;
-			long a = strtol(p, &end, 10), b;
+			long a, b;
 
+			if (*p < '0' || *p > '9')	/* no blank or sign before a number */
+				goto syntax;
+			a = strtol(p, &end, 10);
 			if (end == p || a < 0)
 				goto syntax;
 			b = a;
 			p = end;
 			if (*p == '-') {
+				if (p[1] < '0' || p[1] > '9')
+					goto syntax;
 				b = strtol(p + 1, &end, 10);
 				if (end == p + 1 || b < a)
 					goto syntax;

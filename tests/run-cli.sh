@@ -44,6 +44,9 @@ grep -q '^vm  *0\.2000$' "$tmp/shares" && ok || bad "shares: vm 0.2000 expected"
 	&& ok || bad "check: one PASS and one FAIL line expected"
 "$CGSIM" check tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && ok || bad "check of a malformed scenario: exit $st, expected 2"
+# a seed with a blank and a sign would wrap to 2^64 - 5
+"$CGSIM" run "$SC" --seed " -5" > "$tmp/out-seed" 2>/dev/null; st=$?
+[ $st -eq 2 ] && [ ! -s "$tmp/out-seed" ] && ok || bad "--seed ' -5': exit $st, expected 2"
 # a thread that never runs next to one that wakes (a NULL sample array; UBSan runs this too)
 "$CGSIM" check tests/cli/never-runs.yaml > "$tmp/check" 2>&1; st=$?
 [ $st -eq 0 ] && ok || bad "check of a scenario with a thread that never runs: exit $st"
