@@ -214,6 +214,20 @@ static bool parse_u64(struct rd *r, const struct yn *n, const char *what, uint64
 	return true;
 }
 
+/*
+ * What strtod() read from @s to @end is a plain decimal number: it also reads hexadecimal
+ * ("0x10"), "inf" and "nan", which a time or a shape must not be.
+ */
+static bool decimal_number(const char *s, const char *end)
+{
+	if (end == s || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return false;
+	for (; s < end; s++)
+		if (!strchr("0123456789.eE+-", *s))
+			return false;
+	return true;
+}
+
 int scn_parse_time(const char *s, uint64_t *ns)
 {
 	static const struct {
@@ -227,7 +241,7 @@ int scn_parse_time(const char *s, uint64_t *ns)
 		s++;
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || !isfinite(v) || v < 0 || s[0] == '-' || s[0] == '+')
+	if (!decimal_number(s, end) || !isfinite(v) || v < 0)
 		return -EINVAL;
 	while (*end == ' ')
 		end++;
@@ -287,11 +301,17 @@ static int dist_arg(const char *s, size_t len, double *out, bool plain)
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	if (plain) {	/* pareto's shape has no unit */
-		double v = strtod(buf, &end);
+		const char *p = buf;
+		double v;
 
+		while (*p == ' ')
+			p++;
+		v = strtod(p, &end);
+		if (!decimal_number(p, end) || !isfinite(v))
+			return -EINVAL;
 		while (*end == ' ')
 			end++;
-		if (end == buf || *end || !isfinite(v))
+		if (*end)
 			return -EINVAL;
 		*out = v;
 		return 0;
