@@ -819,6 +819,54 @@ static bool read_path(struct rd *r, const struct yn *n, const char *what, char *
 	return true;
 }
 
+static const struct scn_cgroup *cg_sort_base;
+
+/* By path, then by position in the file. */
+static int cmp_cg_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(cg_sort_base[x].path, cg_sort_base[y].path);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * Two entries that name the same cgroup once written out ("a", "/a" and "a/" are one path)
+ * would be merged silently: refuse the later one, naming the earlier. Sorting keeps this
+ * O(n log n) for the largest files allowed.
+ */
+static bool cgroups_distinct(struct rd *r, const struct yn *m)
+{
+	struct scenario *sc = r->sc;
+	size_t *ix, later = 0, first = 0;
+	bool dup = false;
+
+	if (sc->ncgroups < 2)
+		return true;
+	ix = malloc(sc->ncgroups * sizeof(*ix));
+	if (!ix)
+		return bad(r, m, "out of memory");
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		ix[i] = i;
+	cg_sort_base = sc->cgroups;
+	qsort(ix, sc->ncgroups, sizeof(*ix), cmp_cg_index);
+	for (size_t i = 1; i < sc->ncgroups; i++) {
+		if (strcmp(sc->cgroups[ix[i - 1]].path, sc->cgroups[ix[i]].path))
+			continue;
+		/* report the pair whose later entry comes first in the file */
+		if (!dup || ix[i] < later) {
+			later = ix[i];
+			first = ix[i - 1];
+		}
+		dup = true;
+	}
+	free(ix);
+	if (!dup)
+		return true;
+	return bad(r, m->keys[later], "cgroup '%s' is the same cgroup as '%s' at line %d",
+		   m->keys[later]->str, m->keys[first]->str, sc->cgroups[first].pos.line);
+}
+
 static bool read_cgroups(struct rd *r, const struct yn *m)
 {
 	struct scenario *sc = r->sc;
@@ -880,7 +928,7 @@ static bool read_cgroups(struct rd *r, const struct yn *m)
 			}
 		}
 	}
-	return true;
+	return cgroups_distinct(r, m);
 }
 
 static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn_threads *t)
