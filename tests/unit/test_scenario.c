@@ -144,6 +144,30 @@ Test(scenario, machine_wakeup_noise)
 	cr_expect(!sc->clock_phase_set, "the tick phase is random by default");
 }
 
+/* The phases example of docs/scenario-format.md, as printed there, loads. */
+Test(scenario, docs_phases_example)
+{
+	static const char text[] =
+		"name: t\n"
+		"duration: 1s\n"
+		"processes:\n"
+		"  p:\n"
+		"    threads:\n"
+		"      t:\n"
+		"        behavior:\n"
+		"          phases:\n"
+		"            loops: 3\n"
+		"            steps: [ { run: 5ms }, { sleep: \"uniform(1ms, 3ms)\" }, { run: 1ms } ]\n";
+	struct scenario *sc = load(text, NULL, NULL, 0);
+	const struct sim_behavior *b = &sc->procs[0].threads[0].spec.behavior;
+
+	cr_assert_eq(b->nphases, 3);
+	cr_expect_eq(b->loops, 3);
+	cr_expect_eq(b->phases[1].d.kind, SIM_DIST_UNIFORM);
+	cr_expect_eq(b->phases[1].d.a, 1e6);
+	cr_expect_eq(b->phases[1].d.b, 3e6);
+}
+
 /* machine.clock_phase: random, or a time shorter than the tick period (1 ms at hz 1000). */
 Test(scenario, machine_clock_phase)
 {
