@@ -18,10 +18,10 @@
 
 #define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
 
-int compare_run(const char *file, const char *const *sets, size_t nsets, struct compare **out,
-		char *err, size_t errlen)
+int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
+		struct compare **out, char *err, size_t errlen)
 {
-	struct scenario *base = scn_load(file, NULL, NULL, sets, nsets, err, errlen);
+	struct scenario *base = scn_load(file, text, NULL, sets, nsets, err, errlen);
 	struct compare *c;
 	int e = 0;
 
@@ -42,7 +42,8 @@ int compare_run(const char *file, const char *const *sets, size_t nsets, struct 
 	}
 	c->sc[0] = base;
 	for (size_t v = 1; v < c->n; v++) {
-		c->sc[v] = scn_load(file, NULL, base->variants[v - 1].name, sets, nsets, err, errlen);
+		c->sc[v] = scn_load(file, base->text, base->variants[v - 1].name, sets, nsets, err,
+				    errlen);
 		if (!c->sc[v]) {
 			e = -EINVAL;
 			break;
@@ -472,7 +473,7 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 		}
 		sprintf(set, "%s=%s", base->sweep_key, base->sweep_values[k]);
 		s2[nsets] = set;
-		e = compare_run(file, s2, nsets + 1, &sw->at[k], err, errlen);
+		e = compare_run(file, base->text, s2, nsets + 1, &sw->at[k], err, errlen);
 		free(set);
 		sw->n = k + !e;
 	}

@@ -18,11 +18,12 @@ struct compare {
 };
 
 /*
- * compare_run() - load and run every variant of @file (with @nsets --set overrides each).
+ * compare_run() - load and run every variant of @file (with @nsets --set overrides each),
+ * from @text when it is not NULL (the file's bytes already read: "-" can be read only once).
  * 0, or a negative errno with the message of the first failure in @err.
  */
-int compare_run(const char *file, const char *const *sets, size_t nsets, struct compare **out,
-		char *err, size_t errlen);
+int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
+		struct compare **out, char *err, size_t errlen);
 void compare_free(struct compare *c);
 
 /* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's

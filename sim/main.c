@@ -457,7 +457,7 @@ static int cmd_compare(int argc, char **argv)
 		return usage_error(usage_compare, "%s", "no scenario given");
 	if (md && json)
 		return usage_error(usage_compare, "%s", "--markdown and --json exclude each other");
-	if (compare_run(file, sets, nsets, &c, err, sizeof(err))) {
+	if (compare_run(file, NULL, sets, nsets, &c, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}
@@ -523,7 +523,7 @@ static int check_file(const char *file)
 			used |= expect_applies(&base->expect[i], name);
 		if (!used)
 			continue;
-		sc = v ? scn_load(file, NULL, name, NULL, 0, err, sizeof(err)) : base;
+		sc = v ? scn_load(file, base->text, name, NULL, 0, err, sizeof(err)) : base;
 		if (!sc) {
 			fprintf(stderr, "%s\n", err);
 			worst = 2;

@@ -1761,6 +1761,7 @@ void scn_free(struct scenario *sc)
 {
 	if (!sc)
 		return;
+	free(sc->text);
 	for (size_t i = 0; i < sc->ncgroups; i++) {
 		for (size_t j = 0; j < sc->cgroups[i].nwrites; j++) {
 			free(sc->cgroups[i].writes[j].file);
@@ -1887,9 +1888,10 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 		len = strlen(text);
 	}
 	root = yn_parse(path, text, len, err, errlen);
-	free(buf);
-	if (!root)
+	if (!root) {
+		free(buf);
 		return NULL;
+	}
 	sc = calloc(1, sizeof(*sc));
 	if (sc)
 		sc->origins = calloc(nsets ? nsets : 1, sizeof(*sc->origins));
@@ -1898,9 +1900,12 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 		ok = false;
 	} else {
 		r.sc = sc;
+		/* kept, so that variants load from these bytes: a pipe can be read only once */
+		sc->text = buf ? buf : strdup(text);
+		buf = NULL;
 		sc->file = strdup(path);
 		sc->variant = strdup(variant ? variant : "base");
-		ok = sc->file && sc->variant;
+		ok = sc->file && sc->variant && sc->text;
 		if (!ok)
 			snprintf(err, errlen, "cgsim: out of memory");
 		ok = ok && apply_overrides(&r, root, variant, sets, nsets) && read_all(&r, root);
@@ -1909,6 +1914,7 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);
 	}
 	yn_free(root);
+	free(buf);
 	if (!ok) {
 		scn_free(sc);
 		return NULL;

@@ -128,6 +128,7 @@ struct scn_variant {
 
 struct scenario {
 	char *file;
+	char *text;		/* the file's bytes as read: its variants load from them again */
 	char *name;
 	char *description;
 	char *variant;		/* the variant this was loaded for ("base") */

@@ -44,6 +44,13 @@ grep -q '^vm  *0\.2000$' "$tmp/shares" && ok || bad "shares: vm 0.2000 expected"
 	&& ok || bad "check: one PASS and one FAIL line expected"
 "$CGSIM" check tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && ok || bad "check of a malformed scenario: exit $st, expected 2"
+# from a pipe: the file is read once, its variants (and sweep values) load from those bytes
+"$CGSIM" check - < "$SC" > /dev/null 2>&1; st=$?
+[ $st -eq 0 ] && ok || bad "check - from a pipe: exit $st, expected 0"
+cat "$SC" | "$CGSIM" compare - > "$tmp/cmp-pipe" 2>&1; st=$?
+"$CGSIM" compare "$SC" > "$tmp/cmp-file"
+[ $st -eq 0 ] && [ "$(sed 1d "$tmp/cmp-pipe")" = "$(sed 1d "$tmp/cmp-file")" ] \
+	&& ok || bad "compare - from a pipe: exit $st, or not the file's tables"
 # a seed with a blank and a sign would wrap to 2^64 - 5
 "$CGSIM" run "$SC" --seed " -5" > "$tmp/out-seed" 2>/dev/null; st=$?
 [ $st -eq 2 ] && [ ! -s "$tmp/out-seed" ] && ok || bad "--seed ' -5': exit $st, expected 2"
