@@ -129,6 +129,17 @@ static void render_line(FILE *f, const char *script, const char *out, const char
 		   "plots/%s || exit 1\ndone\n", out, vars, script);
 }
 
+int figures_check(char *err, size_t errlen)
+{
+	char src[PATH_MAX];
+
+	if (find_plots(src, sizeof(src)))
+		return 0;
+	snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
+		 "CGSIM_PLOTS to their directory");
+	return -ENOENT;
+}
+
 int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
 		  bool *rendered, char *err, size_t errlen)
 {

@@ -12,6 +12,12 @@
 #include "sim/compare.h"
 
 /*
+ * figures_check() - 0 if the gnuplot scripts can be found (figures_write() needs them), else
+ * -ENOENT with the message in @err: compare -o checks before it runs or prints anything.
+ */
+int figures_check(char *err, size_t errlen);
+
+/*
  * figures_write() - in @dir (where compare_write_dir() has written the data): plots/ (the
  * scripts), sweep-target.csv when @sw sweeps numbers, and render.sh; then, when gnuplot runs,
  * render.sh itself, which writes figures/NAME.png and .svg (*@rendered true). The scripts are

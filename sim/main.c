@@ -457,6 +457,11 @@ static int cmd_compare(int argc, char **argv)
 		return usage_error(usage_compare, "%s", "no scenario given");
 	if (md && json)
 		return usage_error(usage_compare, "%s", "--markdown and --json exclude each other");
+	/* everything -o DIR will need, before the first byte of output */
+	if (dir && figures_check(err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
 	if (compare_run(file, NULL, sets, nsets, &c, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;

@@ -51,6 +51,14 @@ cat "$SC" | "$CGSIM" compare - > "$tmp/cmp-pipe" 2>&1; st=$?
 "$CGSIM" compare "$SC" > "$tmp/cmp-file"
 [ $st -eq 0 ] && [ "$(sed 1d "$tmp/cmp-pipe")" = "$(sed 1d "$tmp/cmp-file")" ] \
 	&& ok || bad "compare - from a pipe: exit $st, or not the file's tables"
+# compare -o without the gnuplot scripts: refused before any output (a copy of the program
+# where no plots/ is near it; skipped where an installed copy of the scripts would be found)
+if [ ! -e /usr/local/share/cgsim/plots ] && [ -z "${CGSIM_PLOTS:-}" ]; then
+	mkdir -p "$tmp/noplots/bin" && cp "$CGSIM" "$tmp/noplots/bin/cgsim"
+	(cd "$tmp/noplots" && bin/cgsim compare "$OLDPWD/$SC" -o out > stdout 2> /dev/null); st=$?
+	[ $st -eq 2 ] && [ ! -s "$tmp/noplots/stdout" ] && [ ! -e "$tmp/noplots/out" ] \
+		&& ok || bad "compare -o without plots/: exit $st, or output before the error"
+fi
 # a seed with a blank and a sign would wrap to 2^64 - 5
 "$CGSIM" run "$SC" --seed " -5" > "$tmp/out-seed" 2>/dev/null; st=$?
 [ $st -eq 2 ] && [ ! -s "$tmp/out-seed" ] && ok || bad "--seed ' -5': exit $st, expected 2"
