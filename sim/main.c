@@ -3,7 +3,8 @@
  * sim/main.c - the command line (cgsim --help).
  *
  * Exit status: 0 success, 1 a check failed, 2 bad usage or bad input (one message on stderr
- * naming the file, line and column). --help and --version print to stdout and exit 0.
+ * naming the file, line and column). --help and --version print to stdout and exit 0, or 2
+ * when stdout cannot be written.
  */
 #include "cgroup/cgroup.h"
 #include "sim/compare.h"
@@ -123,6 +124,9 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 }
 
 /* Read all of @f into a NUL-terminated buffer; refuses NUL bytes and oversized input. */
+/* Flush stdout: 0, or 2 with a message when the output could not be written. */
+static int finish_stdout(void);
+
 static int slurp(FILE *f, const char *name, char **out)
 {
 	size_t cap = 4096, len = 0;
@@ -188,7 +192,7 @@ static int cmd_cgroupfs(int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_cgroupfs, stdout);
-			return 0;
+			return finish_stdout();
 		}
 		if (!strcmp(a, "--semantics") || !strncmp(a, "--semantics=", 12)) {
 			const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
@@ -263,7 +267,7 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
-			return 0;
+			return finish_stdout();
 		}
 		if (!strcmp(a, "--json")) {
 			o->json = true;
@@ -429,7 +433,7 @@ static int cmd_compare(int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_compare, stdout);
-			return 0;
+			return finish_stdout();
 		}
 		if (!strcmp(a, "--markdown") || !strcmp(a, "--json")) {
 			md |= a[2] == 'm';
@@ -557,7 +561,7 @@ static int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_check, stdout);
-			return 0;
+			return finish_stdout();
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return usage_error(usage_check, "unknown option '%s'", argv[i]);
@@ -583,11 +587,11 @@ int main(int argc, char **argv)
 		return usage_error(usage_main, "%s", "no command given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_main, stdout);
-		return 0;
+		return finish_stdout();
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("cgsim %s\n", CGSIM_VERSION);
-		return 0;
+		return finish_stdout();
 	}
 	if (!strcmp(argv[1], "cgroupfs"))
 		return cmd_cgroupfs(argc - 1, argv + 1);

@@ -59,6 +59,12 @@ if [ ! -e /usr/local/share/cgsim/plots ] && [ -z "${CGSIM_PLOTS:-}" ]; then
 	[ $st -eq 2 ] && [ ! -s "$tmp/noplots/stdout" ] && [ ! -e "$tmp/noplots/out" ] \
 		&& ok || bad "compare -o without plots/: exit $st, or output before the error"
 fi
+# help and version to a full device: the write fails, so the exit status says so
+for c in --help --version "run --help" "compare --help" "check --help" "cgroupfs --help"; do
+	# shellcheck disable=SC2086
+	"$CGSIM" $c > /dev/full 2> /dev/null; st=$?
+	[ $st -eq 2 ] && ok || bad "cgsim $c > /dev/full: exit $st, expected 2"
+done
 # a seed with a blank and a sign would wrap to 2^64 - 5
 "$CGSIM" run "$SC" --seed " -5" > "$tmp/out-seed" 2>/dev/null; st=$?
 [ $st -eq 2 ] && [ ! -s "$tmp/out-seed" ] && ok || bad "--seed ' -5': exit $st, expected 2"
