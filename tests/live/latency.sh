@@ -50,106 +50,38 @@ done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 case $DELAY_US$SIMSEEDS in '' | *[!0-9]*) usage ;; esac
-[ "$(id -u)" = 0 ] || { echo "$0: needs root" >&2; exit 2; }
-CG=/sys/fs/cgroup/cpu
-[ -f $CG/cpu.shares ] || { echo "$0: no cgroup v1 cpu hierarchy at $CG" >&2; exit 2; }
-HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../.." && pwd)
-CGSIM=${CGSIM:-$TOP/cgsim}
-NCPU=$(nproc)
-P=$CG/cgsim-lat-$$
-TMP=$(mktemp -d)
-helpers=()
-NOUT=0
-
-stop_all() {
-	for p in "${helpers[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	helpers=()
-}
-cleanup() {
-	stop_all
-	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
-	rm -rf "$TMP"
-}
-# a signal only exits: the EXIT trap then cleans up once, and the script does not go on
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-cc -O1 -pthread -o "$TMP/smp-load" "$HERE/smp-load.c"
-
-cgdir() { if [ "$1" = / ]; then echo $CG; else echo "$P/$1"; fi; }
+. "$(dirname "$0")/layout.sh"
+live_init cgsim-lat
+LIVE_LOAD_OPTS=(--delayed-ns $((DELAY_US * 1000)))
 
 # run_layout FILE: one repetition; appends "NAME SPEC N P50 P90 P99 MAX DELAYED OVERRUNS" lines
 # (times in ns) to $TMP/rep, one per duty thread
 run_layout() {
-	local f=$1 line
-	mkdir -p "$P"
-	declare -a outs=()
-	declare -A name_of=() spec_of=()
-	while IFS= read -r line; do
-		set -- $line
-		case $1 in
-		cg)
-			local d; d=$(cgdir "$2"); mkdir -p "$d"; shift 2
-			for kv in "$@"; do
-				case $kv in
-				shares=*) echo "${kv#shares=}" > "$d/cpu.shares" ;;
-				quota=*) local q=${kv#quota=}
-					echo "${q#*/}" > "$d/cpu.cfs_period_us"; echo "${q%/*}" > "$d/cpu.cfs_quota_us" ;;
-				*) echo "$f: bad live cg option '$kv'" >&2; exit 2 ;;
-				esac
-			done ;;
-		proc)
-			local pname=$2 pcg=$3 ss=; shift 3
-			[ "${1:-}" = setsid ] && { ss=--setsid; shift; }
-			local specs=() tnames=() t
-			for t in "$@"; do tnames+=("${t%%=*}"); specs+=("${t#*=}"); done
-			NOUT=$((NOUT + 1))
-			local out=$TMP/tids.$NOUT
-			"$TMP/smp-load" $ss --out "$TMP/lat.$NOUT" --delayed-ns $((DELAY_US * 1000)) \
-				"${specs[@]}" > "$out" &
-			local hp=$!; helpers+=("$hp"); outs+=("$TMP/lat.$NOUT")
-			until grep -qx ready "$out" 2>/dev/null; do
-				kill -0 "$hp" 2>/dev/null || { echo "$f: smp-load failed for '$line'" >&2; exit 2; }
-				sleep 0.01
-			done
-			local -A count=()
-			local i=0 tid
-			while read -r tid; do
-				[ "$tid" = ready ] && break
-				local tn=${tnames[$i]}
-				count[$tn]=$(( ${count[$tn]:-0} + 1 ))
-				echo "$tid" > "$(cgdir "$pcg")/tasks"
-				name_of[$tid]=$pname/$tn.${count[$tn]}; spec_of[$tid]=${specs[$i]}
-				i=$((i + 1))
-			done < "$out"
-			;;
-		*) echo "$f: bad live line '$line'" >&2; exit 2 ;;
-		esac
-	done < <(sed -n 's/^# live: //p' "$f")
+	local f=$1 name cg tid pid spec o rest waited=0
+	local -A name_of=() spec_of=()
+	live_start "$f"
+	while read -r name cg tid pid spec; do
+		name_of[$tid]=$name; spec_of[$tid]=$spec
+	done < "$TMP/threads"
 	sleep "$WARM"
 	# one kill per signal: the helpers' windows start and end within a few ms of each other
-	kill -USR1 "${helpers[@]}"
+	kill -USR1 "${live_helpers[@]}"
 	sleep "$SECS"
-	kill -USR2 "${helpers[@]}"
+	kill -USR2 "${live_helpers[@]}"
 	# a helper waits up to 2 s for activations due before the end that have not run yet
-	local o waited=0
-	for o in "${outs[@]}"; do
+	while read -r o; do
 		until [ -f "$o" ]; do
 			[ $waited -lt 1000 ] || { echo "$f: no latencies in $o" >&2; exit 1; }
 			sleep 0.01; waited=$((waited + 1))
 		done
-		local tid rest
 		while read -r tid rest; do
 			echo "${name_of[$tid]} ${spec_of[$tid]} $rest" >> "$TMP/rep"
 		done < "$o"
 		while read -r tid rest; do
 			echo "${name_of[$tid]} $rest" >> "$TMP/raw"
 		done < "$o.raw"
-	done
-	stop_all
-	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
+	done < "$TMP/outs"
+	live_stop
 }
 
 for f in "$@"; do

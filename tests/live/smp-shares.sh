@@ -34,80 +34,21 @@ while getopts r:t:w: o; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] SCENARIO.yaml..." >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "$0: needs root" >&2; exit 2; }
-CG=/sys/fs/cgroup/cpu
-[ -f $CG/cpu.shares ] || { echo "$0: no cgroup v1 cpu hierarchy at $CG" >&2; exit 2; }
-HERE=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$HERE/../.." && pwd)
-CGSIM=${CGSIM:-$TOP/cgsim}
-NCPU=$(nproc)
-P=$CG/cgsim-smp-$$
-TMP=$(mktemp -d)
-helpers=()
-NOUT=0
-
-stop_all() {
-	for p in "${helpers[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	helpers=()
-}
-cleanup() {
-	stop_all
-	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM HUP
-
-cc -O1 -pthread -o "$TMP/smp-load" "$HERE/smp-load.c"
-
-cgdir() { if [ "$1" = / ]; then echo $CG; else echo "$P/$1"; fi; }
+. "$(dirname "$0")/layout.sh"
+live_init cgsim-smp
 
 # migrations PID TID: se.nr_migrations from /proc/PID/task/TID/sched (0 without SCHED_DEBUG)
 migrations() { awk '/^se.nr_migrations/ {print $3; f = 1} END {if (!f) print 0}' \
 	"/proc/$1/task/$2/sched" 2>/dev/null || echo 0; }
 
-# run_layout FILE: one repetition; appends "NAME CGROUP NS" lines to $TMP/rep
+# run_layout FILE: one repetition; appends "NAME CGROUP NS MIGRATIONS" lines to $TMP/rep
 run_layout() {
-	local f=$1 line
-	mkdir -p "$P"
-	declare -a names=() cgs=() tids=() pids=()
-	while IFS= read -r line; do
-		set -- $line
-		case $1 in
-		cg)
-			local d; d=$(cgdir "$2"); mkdir -p "$d"; shift 2
-			for kv in "$@"; do
-				case $kv in
-				shares=*) echo "${kv#shares=}" > "$d/cpu.shares" ;;
-				quota=*) local q=${kv#quota=}
-					echo "${q#*/}" > "$d/cpu.cfs_period_us"; echo "${q%/*}" > "$d/cpu.cfs_quota_us" ;;
-				*) echo "$f: bad live cg option '$kv'" >&2; exit 2 ;;
-				esac
-			done ;;
-		proc)
-			local pname=$2 pcg=$3 ss=; shift 3
-			[ "${1:-}" = setsid ] && { ss=--setsid; shift; }
-			local specs=() tnames=() t
-			for t in "$@"; do tnames+=("${t%%=*}"); specs+=("${t#*=}"); done
-			NOUT=$((NOUT + 1))
-			local out=$TMP/tids.$NOUT
-			"$TMP/smp-load" $ss "${specs[@]}" > "$out" &
-			local hp=$!; helpers+=("$hp")
-			until grep -qx ready "$out" 2>/dev/null; do sleep 0.01; done
-			local -A count=()
-			local i=0 tid
-			while read -r tid; do
-				[ "$tid" = ready ] && break
-				local tn=${tnames[$i]}
-				count[$tn]=$(( ${count[$tn]:-0} + 1 ))
-				echo "$tid" > "$(cgdir "$pcg")/tasks"
-				names+=("$pname/$tn.${count[$tn]}"); cgs+=("$pcg"); tids+=("$tid"); pids+=("$hp")
-				i=$((i + 1))
-			done < "$out"
-			;;
-		*) echo "$f: bad live line '$line'" >&2; exit 2 ;;
-		esac
-	done < <(sed -n 's/^# live: //p' "$f")
+	local f=$1 name cg tid pid spec
+	local -a names=() cgs=() tids=() pids=()
+	live_start "$f"
+	while read -r name cg tid pid spec; do
+		names+=("$name"); cgs+=("$cg"); tids+=("$tid"); pids+=("$pid")
+	done < "$TMP/threads"
 	sleep "$WARM"
 	local -a t0=() m0=()
 	for i in "${!tids[@]}"; do
@@ -120,8 +61,7 @@ run_layout() {
 		m1=$(migrations "${pids[$i]}" "${tids[$i]}")
 		echo "${names[$i]} ${cgs[$i]} $((t1 - t0[$i])) $((m1 - m0[$i]))" >> "$TMP/rep"
 	done
-	stop_all
-	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
+	live_stop
 }
 
 for f in "$@"; do
