@@ -666,6 +666,17 @@ static bool read_scheduler(struct rd *r, const struct yn *m, struct sched_config
 		"wakeup_granularity", "migration_cost", "nr_migrate", "tunable_scaling", NULL };
 	static const char *const cost_keys[] = { "switch", "wakeup", "sleep", "tick", "level",
 						 NULL };
+	/* the on/off keys, each a bool of struct sched_config */
+	static const struct {
+		const char *key;
+		size_t off;
+	} switches[] = {
+		{ "tick_elision", offsetof(struct sched_config, tick_elision) },
+		{ "check", offsetof(struct sched_config, check) },
+		{ "load_attach", offsetof(struct sched_config, load_attach) },
+		{ "blocked_load", offsetof(struct sched_config, blocked_load) },
+		{ "jitter", offsetof(struct sched_config, jitter) },
+	};
 	const struct yn *v, *t;
 
 	if (!want(r, m, YN_MAP, "scheduler") || !known_keys(r, m, keys, "scheduler"))
@@ -774,20 +785,15 @@ static bool read_scheduler(struct rd *r, const struct yn *m, struct sched_config
 				cfg->cost.level_ns = ns;
 		}
 	}
-	if ((v = yn_get(m, "tick_elision")) &&
-	    !parse_bool(r, v, "scheduler.tick_elision", &cfg->tick_elision))
-		return false;
-	if ((v = yn_get(m, "check")) && !parse_bool(r, v, "scheduler.check", &cfg->check))
-		return false;
-	if ((v = yn_get(m, "load_attach")) &&
-	    !parse_bool(r, v, "scheduler.load_attach", &cfg->load_attach))
-		return false;
-	if ((v = yn_get(m, "blocked_load")) &&
-	    !parse_bool(r, v, "scheduler.blocked_load", &cfg->blocked_load))
-		return false;
-	if ((v = yn_get(m, "jitter")) &&
-	    !parse_bool(r, v, "scheduler.jitter", &cfg->jitter))
-		return false;
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+		char what[64];
+
+		if (!(v = yn_get(m, switches[i].key)))
+			continue;
+		snprintf(what, sizeof(what), "scheduler.%s", switches[i].key);
+		if (!parse_bool(r, v, what, (bool *)((char *)cfg + switches[i].off)))
+			return false;
+	}
 	return true;
 }
 
