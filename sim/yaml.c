@@ -90,13 +90,82 @@ struct yn *yn_new_scalar(const char *s, int line, int col)
 
 static int push_item(struct yn *parent, struct yn *item)
 {
-	struct yn **k = realloc(parent->kids, (parent->n + 1) * sizeof(*k));
+	/* Capacities are powers of two, so that n items cost O(n) copies in all. */
+	if (!(parent->n & (parent->n - 1))) {
+		struct yn **k = realloc(parent->kids, (parent->n ? 2 * parent->n : 1) * sizeof(*k));
 
-	if (!k)
-		return -ENOMEM;
-	parent->kids = k;
-	k[parent->n++] = item;
+		if (!k)
+			return -ENOMEM;
+		parent->kids = k;
+	}
+	parent->kids[parent->n++] = item;
 	return 0;
+}
+
+static int by_key_then_place(const void *a, const void *b)
+{
+	const struct yn *x = *(const struct yn *const *)a, *y = *(const struct yn *const *)b;
+	int c = strcmp(x->str, y->str);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return (x->col > y->col) - (x->col < y->col);
+}
+
+static bool before(const struct yn *x, const struct yn *y)
+{
+	return x->line < y->line || (x->line == y->line && x->col < y->col);
+}
+
+/*
+ * Every key a scalar, none given twice. The first offence in file order is reported, as a
+ * reader going down the file meets it. Duplicates are found by sorting the keys (by text, then
+ * place), so that a mapping of n keys costs O(n log n), not the O(n^2) of comparing each key
+ * with every earlier one; the first duplicate in file order is the earliest second member of a
+ * run of equal keys.
+ */
+static bool check_keys(struct builder *b, struct yn **keys, size_t n)
+{
+	size_t scalars = 0;
+	struct yn **sorted, *dup = NULL, *first = NULL;
+
+	if (!n)
+		return true;
+	while (scalars < n && keys[scalars]->kind == YN_SCALAR)
+		scalars++;
+	sorted = malloc((scalars ? scalars : 1) * sizeof(*sorted));
+	if (!sorted) {
+		fail_at(b, keys[0]->line, keys[0]->col, "out of memory");
+		return false;
+	}
+	memcpy(sorted, keys, scalars * sizeof(*sorted));
+	qsort(sorted, scalars, sizeof(*sorted), by_key_then_place);
+	for (size_t i = 1; i < scalars; i++) {
+		if (strcmp(sorted[i - 1]->str, sorted[i]->str) ||
+		    (i >= 2 && !strcmp(sorted[i - 2]->str, sorted[i]->str)))
+			continue;
+		if (!dup || before(sorted[i], dup)) {
+			dup = sorted[i];
+			first = sorted[i - 1];
+		}
+	}
+	free(sorted);
+	if (dup) {
+		char msg[YN_MAX_SCALAR + 96];
+
+		snprintf(msg, sizeof(msg), "key '%s' given twice (first at line %d)", dup->str,
+			 first->line);
+		fail_at(b, dup->line, dup->col, msg);
+		return false;
+	}
+	if (scalars < n) {
+		fail_at(b, keys[scalars]->line, keys[scalars]->col,
+			"a mapping key must be a plain scalar, not a list or a mapping");
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -123,24 +192,7 @@ static bool close_map(struct builder *b, struct yn *m)
 	m->kids = vals;
 	m->keys = keys;
 	m->n = pairs;
-	for (size_t i = 0; i < pairs; i++) {
-		if (keys[i]->kind != YN_SCALAR) {
-			fail_at(b, keys[i]->line, keys[i]->col,
-				"a mapping key must be a plain scalar, not a list or a mapping");
-			return false;
-		}
-		for (size_t j = 0; j < i; j++) {
-			if (!strcmp(keys[i]->str, keys[j]->str)) {
-				char msg[YN_MAX_SCALAR + 96];
-
-				snprintf(msg, sizeof(msg), "key '%s' given twice (first at line %d)",
-					 keys[i]->str, keys[j]->line);
-				fail_at(b, keys[i]->line, keys[i]->col, msg);
-				return false;
-			}
-		}
-	}
-	return true;
+	return check_keys(b, keys, pairs);
 }
 
 static void attach(struct builder *b, struct yn *n)
@@ -150,8 +202,8 @@ static void attach(struct builder *b, struct yn *n)
 		return;
 	}
 	if (push_item(b->stack[b->depth - 1], n)) {
-		yn_free(n);
 		fail_at(b, n->line, n->col, "out of memory");
+		yn_free(n);
 	}
 }
 

@@ -248,6 +248,19 @@ Test(scenario, positioned_errors)
 	load_fails("a: &x 1\nb: *x\n", "t.yaml:1:4: error: anchors and aliases are not supported");
 }
 
+/* The first offence met going down the file, whatever the order of the keys' texts. */
+Test(scenario, first_duplicate_key_in_file_order)
+{
+	load_fails("z: 1\nb: 2\nc: 3\nb: 4\nz: 5\nb: 6\n",
+		   "t.yaml:4:1: error: key 'b' given twice (first at line 2)");
+	load_fails("z: 1\n{ x: 1 }: 2\nz: 3\n",
+		   "t.yaml:2:1: error: a mapping key must be a plain scalar, not a list or a mapping");
+	load_fails("z: 1\nz: 2\n[ x ]: 2\n",
+		   "t.yaml:2:1: error: key 'z' given twice (first at line 1)");
+	load_fails("{ a: 1, b: 2, a: 3 }\n",
+		   "t.yaml:1:15: error: key 'a' given twice (first at line 1)");
+}
+
 static const char runnable[] =
 	"name: t\n"
 	"duration: 3s\n"
