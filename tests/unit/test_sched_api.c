@@ -272,7 +272,7 @@ static void exec_zero_cost(enum sched_policy pol, bool elision)
 	drain(s);
 	e = sched_thread_exec(s, 1, 1500 * MS);
 	cr_expect_eq(e, 1200 * MS - T0, "[%s elision=%d] exec after sleeping: %" PRIu64
-		     ", want %" PRIu64, sched_policy_name(pol), elision, e, 1200 * MS - T0);
+		     ", want %" PRIu64, sched_policy_name(pol), elision, e, (uint64_t)(1200 * MS - T0));
 	check_ok(s, "exec_zero_cost");
 	free_sched();
 }
