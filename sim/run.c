@@ -199,21 +199,48 @@ static int write_file(struct runner *r, const char *path, const char *file, cons
 	return 0;
 }
 
-/* mkdir -p, reporting the first refusal. */
+/*
+ * Every cgroup a scenario creates counts against SCN_MAX_CGROUPS, wherever it is created: a
+ * cgroups: entry, each of its missing ancestors, a timeline mkdir (ids are never reused, so
+ * the model's largest id counts them all, root excluded).
+ */
+static int count_cgroup(struct runner *r, struct scn_pos pos)
+{
+	if (cg_cgroup_max_id(r->h) - 1 < SCN_MAX_CGROUPS)
+		return 0;
+	return fail(r, pos, "more than %d cgroups created in all (cgroups: entries, the ancestors "
+		    "they create and timeline mkdirs count)", SCN_MAX_CGROUPS);
+}
+
+/*
+ * mkdir -p, reporting the first refusal. The deepest existing ancestor is found walking up
+ * from the path itself (usually the parent, one look-up), so that a long path costs look-ups
+ * only for the cgroups it creates.
+ */
 static int make_dirs(struct runner *r, const char *path, struct scn_pos pos)
 {
 	char part[1100];
-	size_t len = strlen(path);
+	size_t len = strlen(path), have = len;
 
-	for (size_t i = 0; i <= len; i++) {
+	while (have) {
+		memcpy(part, path, have);
+		part[have] = '\0';
+		if (cg_lookup(r->h, part) >= 0)
+			break;
+		while (have && path[have - 1] != '/')
+			have--;
+		if (have)
+			have--;		/* the '/' before the last component */
+	}
+	for (size_t i = have + 1; i <= len; i++) {
 		int e;
 
 		if (i < len && path[i] != '/')
 			continue;
 		memcpy(part, path, i);
 		part[i] = '\0';
-		if (!i || cg_lookup(r->h, part) >= 0)
-			continue;
+		if ((e = count_cgroup(r, pos)))
+			return e;
 		e = cg_mkdir(r->h, part);
 		if (e == -ENOMEM)
 			return fail(r, pos, "out of memory");
@@ -587,12 +614,27 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 	}
 	if (e)
 		return fail(r, ev->pos, "out of memory");
-	ops = realloc(res->ops, (res->nops + 1) * sizeof(*ops));
-	if (!ops) {
+	/* what a timeline creates counts against the limits of the whole scenario */
+	if (cg_cgroup_max_id(r->h) - 1 > SCN_MAX_CGROUPS) {
 		free(out);
-		return fail(r, ev->pos, "out of memory");
+		return fail(r, ev->pos, "timeline operation '%s': more than %d cgroups created in "
+			    "all (cgroups: entries, the ancestors they create and timeline mkdirs "
+			    "count)", ev->op, SCN_MAX_CGROUPS);
 	}
-	res->ops = ops;
+	if (cg_thread_max_id(r->h) - 1 > SCN_MAX_THREADS) {
+		free(out);
+		return fail(r, ev->pos, "timeline operation '%s': more than %d threads in all "
+			    "(processes: threads and timeline procs count)", ev->op, SCN_MAX_THREADS);
+	}
+	if (!(res->nops & (res->nops - 1))) {
+		/* powers of two: 100,000 operations cost O(n) copies */
+		ops = realloc(res->ops, (res->nops ? 2 * res->nops : 1) * sizeof(*ops));
+		if (!ops) {
+			free(out);
+			return fail(r, ev->pos, "out of memory");
+		}
+		res->ops = ops;
+	}
 	if (out)
 		out[strcspn(out, "\n")] = '\0';
 	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup("") };
