@@ -31,6 +31,7 @@ struct cg__tlist {
 struct cg_cgroup {
 	int id;
 	char *name;
+	size_t name_len;
 	struct cg_cgroup *parent;
 	struct cg_cgroup *children;	/* first child; siblings in creation order */
 	struct cg_cgroup *last_child;
@@ -111,6 +112,12 @@ struct cg_hier {
 	/* Open-addressing hash of process names to indexes in procs[]. */
 	int *name_slots;
 	int cap_slots;
+	/*
+	 * Open-addressing hash of live non-root cgroups by (parent, name) to ids, as kernfs
+	 * keeps each directory's entries in a tree: a look-up costs O(1), not O(siblings).
+	 */
+	int *child_slots;
+	int cap_child_slots, nr_child_slots;
 
 	int nr_cpus;			/* the machine's CPUs: nr_cpu_ids */
 

@@ -219,6 +219,7 @@ static struct cg_cgroup *cgroup_alloc(struct cg_hier *h, const char *name, size_
 	}
 	memcpy(c->name, name, len);
 	c->name[len] = '\0';
+	c->name_len = len;
 	c->id = h->nr_cgroups;
 	c->dom_cgrp = c;
 	c->max_depth = INT_MAX;
@@ -268,6 +269,7 @@ void cg_hier_free(struct cg_hier *h)
 	free(h->threads);
 	free(h->procs);
 	free(h->name_slots);
+	free(h->child_slots);
 	free(h);
 }
 
@@ -304,12 +306,116 @@ void cg_set_stat_provider(struct cg_hier *h, cg_stat_fn *fn, void *ctx)
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
-static struct cg_cgroup *child_named(const struct cg_cgroup *c, const char *name, size_t len)
+static uint64_t name_hash(const char *s, size_t len)
 {
-	for (struct cg_cgroup *k = c->children; k; k = k->next)
-		if (strlen(k->name) == len && !memcmp(k->name, name, len))
+	uint64_t x = 1469598103934665603ull;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= (unsigned char)s[i];
+		x *= 1099511628211ull;
+	}
+	return x;
+}
+
+static size_t child_hash(int parent, const char *name, size_t len, int cap)
+{
+	return (size_t)((name_hash(name, len) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull)) &
+			(uint64_t)(cap - 1));
+}
+
+static struct cg_cgroup *child_named(const struct cg_hier *h, const struct cg_cgroup *c,
+				     const char *name, size_t len)
+{
+	if (!h->cap_child_slots)
+		return NULL;
+	for (size_t i = child_hash(c->id, name, len, h->cap_child_slots);;
+	     i = (i + 1) & (size_t)(h->cap_child_slots - 1)) {
+		int id = h->child_slots[i];
+		struct cg_cgroup *k;
+
+		if (id < 0)
+			return NULL;
+		k = h->cgroups[id];
+		if (k->parent == c && k->name_len == len && !memcmp(k->name, name, len))
 			return k;
-	return NULL;
+	}
+}
+
+static void child_slot_put(int *slots, int cap, const struct cg_cgroup *c)
+{
+	size_t i = child_hash(c->parent->id, c->name, c->name_len, cap);
+
+	while (slots[i] >= 0)
+		i = (i + 1) & (size_t)(cap - 1);
+	slots[i] = c->id;
+}
+
+/*
+ * The open-addressing tables below are kept at most half full, sized in powers of two from 64.
+ * When @n entries do not fit in @cap slots, *@slots gets a new table of every slot empty (-1)
+ * and *@cap its size, for the caller to refill; 1 is returned. 0: they fit; -ENOMEM.
+ */
+static int table_grow(int n, int **slots, int *cap)
+{
+	int size = *cap ? *cap : 64;
+
+	if (n * 2 <= *cap)
+		return 0;
+	while (n * 2 > size) {
+		if (size > INT_MAX / 2)
+			return -ENOMEM;
+		size *= 2;
+	}
+	*slots = malloc((size_t)size * sizeof(**slots));
+	if (!*slots)
+		return -ENOMEM;
+	for (int i = 0; i < size; i++)
+		(*slots)[i] = -1;
+	*cap = size;
+	return 1;
+}
+
+/* Room for one more child entry. */
+static int child_slots_reserve(struct cg_hier *h)
+{
+	int cap = h->cap_child_slots, *slots;
+	int r = table_grow(h->nr_child_slots + 1, &slots, &cap);
+
+	if (r <= 0)
+		return r;
+	for (int id = 1; id < h->nr_cgroups; id++)
+		if (h->cgroups[id])
+			child_slot_put(slots, cap, h->cgroups[id]);
+	free(h->child_slots);
+	h->child_slots = slots;
+	h->cap_child_slots = cap;
+	return 0;
+}
+
+/*
+ * Remove @c's entry. Linear probing without tombstones: the entries after the hole up to the
+ * next empty slot move back when the hole lies on their probe path (between their home slot
+ * and where they sit), so every remaining key stays reachable from its home slot.
+ */
+static void child_slot_remove(struct cg_hier *h, const struct cg_cgroup *c)
+{
+	size_t mask = (size_t)(h->cap_child_slots - 1);
+	size_t hole = child_hash(c->parent->id, c->name, c->name_len, h->cap_child_slots);
+
+	while (h->child_slots[hole] != c->id)
+		hole = (hole + 1) & mask;
+	for (size_t j = (hole + 1) & mask; h->child_slots[j] >= 0; j = (j + 1) & mask) {
+		const struct cg_cgroup *k = h->cgroups[h->child_slots[j]];
+		size_t home = child_hash(k->parent->id, k->name, k->name_len, h->cap_child_slots);
+
+		/* k may fill the hole unless its home lies cyclically in (hole, j] */
+		if (((j - home) & mask) >= ((j - hole) & mask)) {
+			h->child_slots[hole] = h->child_slots[j];
+			hole = j;
+		}
+	}
+	h->child_slots[hole] = -1;
+	h->nr_child_slots--;
 }
 
 static bool is_file_name(const struct cg_hier *h, const struct cg_cgroup *c, const char *name,
@@ -344,7 +450,7 @@ int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **ou
 		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
 			if (c->parent)
 				c = c->parent;
-		} else if ((k = child_named(c, p, len))) {
+		} else if ((k = child_named(h, c, p, len))) {
 			c = k;
 		} else if (is_file_name(h, c, p, len)) {
 			return -ENOTDIR;
@@ -474,17 +580,6 @@ static void tasks_add(struct cg_thread *t, struct cg_cgroup *c)
 
 /* ---- processes and threads --------------------------------------------------------------- */
 
-static uint64_t name_hash(const char *s, size_t len)
-{
-	uint64_t x = 1469598103934665603ull;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++) {
-		x ^= (unsigned char)s[i];
-		x *= 1099511628211ull;
-	}
-	return x;
-}
-
 /* Index in procs[] of the process called @name (@len bytes), or -1. */
 static int proc_find(const struct cg_hier *h, const char *name, size_t len)
 {
@@ -501,24 +596,14 @@ static int proc_find(const struct cg_hier *h, const char *name, size_t len)
 	}
 }
 
-/* Keep the table at most half full; rebuild on growth (a power of two). */
+/* Room for @nprocs processes in the name table. */
 static int slots_reserve(struct cg_hier *h, int nprocs)
 {
-	int cap = h->cap_slots ? h->cap_slots : 64;
-	int *slots;
+	int cap = h->cap_slots, *slots;
+	int r = table_grow(nprocs, &slots, &cap);
 
-	if (nprocs * 2 <= h->cap_slots)
-		return 0;
-	while (nprocs * 2 > cap) {
-		if (cap > INT_MAX / 2)
-			return -ENOMEM;
-		cap *= 2;
-	}
-	slots = malloc((size_t)cap * sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (int i = 0; i < cap; i++)
-		slots[i] = -1;
+	if (r <= 0)
+		return r;
 	for (int k = 0; k < h->nr_procs; k++) {
 		const char *n = h->procs[k]->name;
 		size_t i = name_hash(n, strlen(n)) & (size_t)(cap - 1);
@@ -851,13 +936,15 @@ int cg_mkdir(struct cg_hier *h, const char *path)
 		return -ENAMETOOLONG;
 	memcpy(name, last, len);
 	name[len] = '\0';
-	if (child_named(parent, name, len) || cg__file_exists(h, parent, name))
+	if (child_named(h, parent, name, len) || cg__file_exists(h, parent, name))
 		return -EEXIST;
 	/* cgroup_mkdir(): '\n' would make /proc/PID/cgroup unparsable */
 	if (strchr(name, '\n'))
 		return -EINVAL;
 	if (!hierarchy_limits_ok(parent))
 		return -EAGAIN;
+	if (child_slots_reserve(h))
+		return -ENOMEM;
 	c = cgroup_alloc(h, name, len);
 	if (!c)
 		return -ENOMEM;
@@ -870,6 +957,8 @@ int cg_mkdir(struct cg_hier *h, const char *path)
 	else
 		parent->children = c;
 	parent->last_child = c;
+	child_slot_put(h->child_slots, h->cap_child_slots, c);
+	h->nr_child_slots++;
 	for (struct cg_cgroup *a = parent; a; a = a->parent)
 		a->nr_descendants++;
 	/* rfc2017: everything created below a thread root belongs to its threaded subtree */
@@ -911,6 +1000,7 @@ int cg_rmdir(struct cg_hier *h, const char *path)
 		c->next->prev = c->prev;
 	else
 		p->last_child = c->prev;
+	child_slot_remove(h, c);
 	for (struct cg_cgroup *a = p; a; a = a->parent)
 		a->nr_descendants--;
 	if (c->has_cpu) {

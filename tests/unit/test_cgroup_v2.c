@@ -1417,3 +1417,48 @@ Test(cg_v2, proc_new_rejects_bad_names_and_duplicates)
 	cr_assert_eq(cg_thread_cgroup(h, 99), -ESRCH);
 	cgt_end(h);
 }
+
+/* ---- many siblings (the (parent, name) index of path look-ups) ---- */
+
+/*
+ * A directory holds any number of entries and finds each by name, whatever was removed around
+ * it: 3 parents x 700 children, every other one removed in a scattered order, then recreated.
+ * mkdir of an existing name is EEXIST and a removed name ENOENT, as in cgroupfs.
+ */
+Test(cg_v2, many_siblings_created_removed_and_found)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+	static const char *const parents[] = { "A", "B", "A/C" };
+	char path[64];
+
+	assert_mkdir(h, "A", 0);
+	assert_mkdir(h, "B", 0);
+	assert_mkdir(h, "A/C", 0);
+	for (int p = 0; p < 3; p++)
+		for (int i = 0; i < 700; i++) {
+			snprintf(path, sizeof(path), "%s/k%d", parents[p], i);
+			assert_mkdir(h, path, 0);
+		}
+	for (int step = 0; step < 3 * 700; step++) {
+		int k = (step * 997) % (3 * 700), p = k % 3, i = k / 3;
+
+		if (i % 2)
+			continue;
+		snprintf(path, sizeof(path), "%s/k%d", parents[p], i);
+		cr_assert_eq(cg_rmdir(h, path), 0, "rmdir %s", path);
+	}
+	for (int p = 0; p < 3; p++)
+		for (int i = 0; i < 700; i++) {
+			snprintf(path, sizeof(path), "%s/k%d", parents[p], i);
+			if (i % 2) {
+				cr_assert_geq(cg_lookup(h, path), 0, "%s lost", path);
+				assert_mkdir(h, path, -EEXIST);
+			} else {
+				cr_assert_eq(cg_lookup(h, path), -ENOENT, "%s still found", path);
+				assert_mkdir(h, path, 0);
+			}
+		}
+	assert_mkdir(h, "A/C", -EEXIST);
+	cr_assert_eq(cg_rmdir(h, "A"), -EBUSY);	/* children left: cgroup_destroy_locked() */
+	cgt_end(h);
+}
