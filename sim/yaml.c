@@ -56,8 +56,10 @@ static struct yn *node_new(struct builder *b, enum yn_kind kind, const yaml_mark
 	struct yn *n;
 
 	if (++b->nodes > YN_MAX_NODES) {
-		fail_at(b, (int)m->line + 1, (int)m->column + 1,
-			"the document has more than 200000 nodes");
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "the document has more than %u nodes", YN_MAX_NODES);
+		fail_at(b, (int)m->line + 1, (int)m->column + 1, msg);
 		return NULL;
 	}
 	n = calloc(1, sizeof(*n));

@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #define YN_MAX_INPUT	(4u << 20)	/* bytes */
-#define YN_MAX_NODES	200000u
+#define YN_MAX_NODES	1000000u
 #define YN_MAX_DEPTH	32u
 #define YN_MAX_SCALAR	4096u		/* bytes in one scalar */
 

@@ -71,6 +71,20 @@ done
 # a thread that never runs next to one that wakes (a NULL sample array; UBSan runs this too)
 "$CGSIM" check tests/cli/never-runs.yaml > "$tmp/check" 2>&1; st=$?
 [ $st -eq 0 ] && ok || bad "check of a scenario with a thread that never runs: exit $st"
+# the documented limits can be reached: 100,000 timeline entries load and run (within 4 MiB
+# and 1,000,000 YAML nodes), and one node more than 1,000,000 is refused, naming the place
+awk 'BEGIN { print "name: t\nduration: 11s\ncgroups:\n  a:\nprocesses:";
+	print "  x: { cgroup: a, threads: { t: { behavior: busy } } }\ntimeline:";
+	for (i = 0; i < 100000; i++) printf "- {at: %dus, do: \"rmdir a\"}\n", i * 100 }' \
+	> "$tmp/timeline-max.yaml"
+"$CGSIM" run "$tmp/timeline-max.yaml" --json > "$tmp/timeline-max.json" 2>&1; st=$?
+[ $st -eq 0 ] && ok || bad "100,000 timeline entries: exit $st, expected 0"
+awk 'BEGIN { printf "x: [0"; for (i = 1; i < 1000000; i++) printf ",0"; print "]" }' \
+	> "$tmp/nodes.yaml"
+"$CGSIM" run "$tmp/nodes.yaml" > /dev/null 2> "$tmp/nodes.err"; st=$?
+[ $st -eq 2 ] && [ "$(cat "$tmp/nodes.err")" = \
+	"$tmp/nodes.yaml:1:1999999: error: the document has more than 1000000 nodes" ] \
+	&& ok || bad "1,000,001 YAML nodes: exit $st, $(cat "$tmp/nodes.err")"
 
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
