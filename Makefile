@@ -10,7 +10,8 @@
 #   make install PREFIX=/usr/local     make clean
 #
 # Switches: SANITIZE=address,undefined builds into BUILD (default build/, build/san/ for the
-# sanitizer pass); OPT overrides the optimisation flags.
+# sanitizer pass); OPT overrides the optimisation flags; CFLAGS, CPPFLAGS and LDFLAGS add to
+# the project's. A change of CC or of any flag rebuilds everything ($(BUILD)/flags).
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -47,11 +48,18 @@ SANFLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-poi
 OPT      := -O1 -g
 endif
 
-CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L
-CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -MMD -MP
-LDFLAGS  += $(SANFLAGS)
+# override: CFLAGS=... on the command line adds to these instead of replacing them.
+override CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L
+override CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -MMD -MP
+override LDFLAGS  += $(SANFLAGS)
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+# What a build's objects depend on besides their sources: the compiler and its flags, kept in
+# $(BUILD)/flags and rewritten only when they change, so that `make OPT=-O0` (or CC=, CFLAGS=,
+# CPPFLAGS=, SANITIZE=) after `make` rebuilds everything and a plain `make` again rebuilds back.
+# Simply expanded here, before any target-specific flag, so that every object sees one line.
+BUILD_FLAGS := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) | $(PREFIX)
 
 LIB_SRC   := $(sort $(wildcard cgroup/*.c scheduler/*.c sim/*.c))
 LIB_SRC   := $(filter-out sim/main.c,$(LIB_SRC))
@@ -69,7 +77,7 @@ BIN       := $(if $(SANITIZE),$(BUILD)/cgsim,cgsim)
 
 all: $(BIN)
 
-$(BIN): $(MAIN_OBJ) $(LIB)
+$(BIN): $(MAIN_OBJ) $(LIB) $(BUILD)/flags
 	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(PKG_LIBS) -lm
 
 # The version string reaches only main.c, through a header rewritten when the version changes.
@@ -77,9 +85,12 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@v='#define CGSIM_VERSION "$(VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 # compare -o DIR looks for the gnuplot scripts in the install's data directory too.
-$(BUILD)/obj/sim/figures.o: CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
+$(BUILD)/obj/sim/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
 $(MAIN_OBJ): $(BUILD)/version.h
-$(MAIN_OBJ): CPPFLAGS += -include $(BUILD)/version.h
+$(MAIN_OBJ): override CPPFLAGS += -include $(BUILD)/version.h
+$(BUILD)/flags: FORCE
+	@mkdir -p $(@D)
+	@f='$(subst ','\'',$(BUILD_FLAGS))'; [ "$$(cat $@ 2>/dev/null)" = "$$f" ] || printf '%s\n' "$$f" > $@
 .PHONY: FORCE
 
 $(LIB): $(LIB_OBJ)
@@ -87,19 +98,19 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/obj/tests/%.o: tests/%.c Makefile
+$(BUILD)/obj/tests/%.o: tests/%.c Makefile $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CRIT_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.c Makefile
+$(BUILD)/obj/%.o: %.c Makefile $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(UNIT_BIN): $(UNIT_OBJ) $(LIB)
+$(UNIT_BIN): $(UNIT_OBJ) $(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(CRIT_LIBS) $(PKG_LIBS) -lm
 
-$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
 
