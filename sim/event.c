@@ -219,6 +219,8 @@ int sim_run_until(struct sim_engine *engine, uint64_t t_end)
 
 	engine->stopped = false;
 	while (engine->nr && engine->heap[0]->time <= t_end) {
+		if (engine->limit && engine->processed >= engine->limit)
+			return -E2BIG;
 		sim_next(engine);
 		if (engine->stopped) {
 			engine->stopped = false;

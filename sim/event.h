@@ -93,6 +93,7 @@ struct sim_engine {
 	uint64_t now;			/* time of the last event fired, or of sim_run_until() */
 	uint64_t next_seq;		/* seq of the next sim_schedule() */
 	uint64_t processed;		/* callbacks run so far */
+	uint64_t limit;			/* sim_run_until() fires no more (0: none) */
 	bool stopped;			/* set by sim_stop(), cleared by sim_run_until() */
 };
 
@@ -229,6 +230,20 @@ static inline uint64_t sim_now(const struct sim_engine *engine)
 }
 
 /**
+ * sim_engine_set_limit - bound the number of events an engine fires
+ * @engine: the engine
+ * @max:    the most callbacks sim_run_until() may run in the engine's life; 0: no bound
+ *
+ * A run's cost is bounded by the events it fires (each does O(log n) work on the heap and a
+ * bounded amount in its owner), so this is how a caller bounds the work a hostile or mistaken
+ * input can ask for. sim_next() ignores it.
+ */
+static inline void sim_engine_set_limit(struct sim_engine *engine, uint64_t max)
+{
+	engine->limit = max;
+}
+
+/**
  * sim_engine_processed - the number of events fired so far
  * @engine: the engine
  *
@@ -280,13 +295,16 @@ bool sim_next(struct sim_engine *engine);
  * @t_end:  the end time in ns; must not be before sim_now(@engine)
  *
  * Events that callbacks schedule at or before @t_end fire in the same call.
- * A model that keeps rescheduling an event at "now" therefore never returns:
- * the (time, seq) order makes such an event take turns with the other events
- * due now rather than starve them, but the clock cannot move past it.
+ * A model that keeps rescheduling an event at "now" therefore never returns
+ * unless the engine has a limit (sim_engine_set_limit()): the (time, seq)
+ * order makes such an event take turns with the other events due now rather
+ * than starve them, but the clock cannot move past it.
  *
  * Return: 0 when every event due by @t_end has fired; the clock then reads
  * @t_end. -ECANCELED when a callback called sim_stop(); the clock then reads
  * the time of that callback's event, and a later call resumes the run.
+ * -E2BIG when the engine's limit of events is reached with one still due;
+ * the clock reads the time of the last event fired.
  */
 int sim_run_until(struct sim_engine *engine, uint64_t t_end);
 

@@ -1004,6 +1004,11 @@ int sim_machine_run_until(struct sim_machine *m, uint64_t t)
 	return m->err;
 }
 
+void sim_machine_set_event_limit(struct sim_machine *m, uint64_t max)
+{
+	sim_engine_set_limit(&m->eng, max);
+}
+
 uint64_t sim_machine_now(const struct sim_machine *m)
 {
 	return sim_now(&m->eng);

@@ -110,9 +110,12 @@ int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nic
 /*
  * sim_machine_run_until() - process every event up to and including time @t; the clock then
  * reads @t. Cgroup operations may be made on the hierarchy between two calls: they happen at
- * the current time. Returns 0 or a negative errno.
+ * the current time. Returns 0 or a negative errno: -E2BIG when the limit of events set by
+ * sim_machine_set_event_limit() is reached first (the machine is then of no further use).
  */
 int sim_machine_run_until(struct sim_machine *m, uint64_t t);
+/* sim_machine_set_event_limit() - fire at most @max events in the machine's life (0: no limit). */
+void sim_machine_set_event_limit(struct sim_machine *m, uint64_t max);
 uint64_t sim_machine_now(const struct sim_machine *m);
 
 struct sched *sim_machine_sched(struct sim_machine *m);

@@ -32,14 +32,16 @@ static const char usage_main[] =
 	"\n"
 	"commands:\n"
 	"  run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json] [-o DIR]\n"
+	"            [--max-events N]\n"
 	"            simulate a scenario and report CPU shares against the ideal, fairness,\n"
 	"            latencies and scheduler overhead\n"
 	"  compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
+	"            [--max-events N]\n"
 	"            every variant side by side: shares against the ideal, fairness,\n"
 	"            latency, switches, overhead\n"
 	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
 	"            the ideal shares of a scenario's layout, computed, not simulated\n"
-	"  check SCENARIO.yaml...\n"
+	"  check [--max-events N] SCENARIO.yaml...\n"
 	"            evaluate the scenarios' expect: entries; exit 1 when one fails\n"
 	"  cgroupfs [--semantics v2|rfc2017|v1] FILE.cgs|-\n"
 	"            run a cgroupfs script against the cgroup model and print the result of\n"
@@ -67,7 +69,7 @@ static const char usage_cgroupfs[] =
 
 static const char usage_run[] =
 	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
-	"                 [-o DIR] [--timing]\n"
+	"                 [-o DIR] [--timing] [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
 	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
@@ -82,6 +84,8 @@ static const char usage_run[] =
 	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
 	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
 	"                   scenario and seed give the same bytes)\n"
+	"  --max-events N   the most events a run may process (default 1000000000; 0: no\n"
+	"                   limit); a run that needs more stops with exit status 2\n"
 	"\n"
 	"Exit status 0, or 2 for bad usage or a scenario that cannot be run (FILE:LINE:COL on\n"
 	"stderr, nothing on stdout, nothing in DIR).\n";
@@ -96,6 +100,7 @@ static const char usage_shares[] =
 
 static const char usage_compare[] =
 	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
+	"                     [--max-events N]\n"
 	"\n"
 	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
 	"print them side by side: each group's and process's share of capacity against its ideal,\n"
@@ -106,14 +111,19 @@ static const char usage_compare[] =
 	"  --markdown       a markdown table instead of plain text\n"
 	"  --json           one JSON object: each variant's run object in a list\n"
 	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
-	"                   DIR/VARIANT/\n";
+	"                   DIR/VARIANT/\n"
+	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
+	"                   limit)\n";
 
 static const char usage_check[] =
-	"usage: cgsim check SCENARIO.yaml...\n"
+	"usage: cgsim check [--max-events N] SCENARIO.yaml...\n"
 	"\n"
 	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
 	"PASS or FAIL with the measured and expected values. Exit status 0 when all pass, 1 when one\n"
-	"fails, 2 when a scenario cannot be loaded or run.\n";
+	"fails, 2 when a scenario cannot be loaded or run.\n"
+	"\n"
+	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
+	"                   limit)\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -246,6 +256,30 @@ static int cmd_cgroupfs(int argc, char **argv)
 
 #define MAX_SETS 256
 
+/* A number from 0 to 2^64 - 1, digits only (no sign, blank or base prefix to wrap it). */
+static bool parse_u64(const char *v, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	return *v && !*end && errno != ERANGE && strspn(v, "0123456789") == strlen(v);
+}
+
+_Static_assert(RUN_MAX_EVENTS == 1000000000ull, "the usage texts give the default work bound");
+
+/* --max-events N: the work bound of every run of this command (sim/run.h). */
+static int max_events_opt(const char *usage, const char *v)
+{
+	uint64_t n;
+
+	if (!parse_u64(v, &n))
+		return usage_error(usage, "--max-events needs a number from 0 (no limit) to "
+				   "18446744073709551615, not '%s'", v);
+	run_set_max_events(n);
+	return -1;
+}
+
 struct run_opts {
 	const char *file;
 	const char *variant;
@@ -278,7 +312,8 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 			continue;
 		}
 		if (!strcmp(a, "--variant") || !strcmp(a, "--set") ||
-		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o")))) {
+		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o") ||
+			      !strcmp(a, "--max-events")))) {
 			if (i + 1 >= argc)
 				return usage_error(usage, "%s needs a value", a);
 			v = argv[++i];
@@ -289,14 +324,17 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 					return usage_error(usage, "more than %s --set options", "256");
 				o->sets[o->nsets++] = v;
 			} else if (!strcmp(a, "--seed")) {
-				char *end;
+				uint64_t seed;
 
-				errno = 0;
-				strtoull(v, &end, 10);
-				if (!*v || *end || errno == ERANGE || strspn(v, "0123456789") != strlen(v))
+				if (!parse_u64(v, &seed))
 					return usage_error(usage, "--seed needs a number from 0 to "
 							   "18446744073709551615, not '%s'", v);
 				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
+			} else if (!strcmp(a, "--max-events")) {
+				int rc = max_events_opt(usage, v);
+
+				if (rc >= 0)
+					return rc;
 			} else {
 				o->dir = v;
 			}
@@ -440,10 +478,15 @@ static int cmd_compare(int argc, char **argv)
 			json |= a[2] == 'j';
 			continue;
 		}
-		if (!strcmp(a, "--set") || !strcmp(a, "-o")) {
+		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
 			if (i + 1 >= argc)
 				return usage_error(usage_compare, "%s needs a value", a);
-			if (a[1] == 'o')
+			if (a[2] == 'm') {
+				int r = max_events_opt(usage_compare, argv[++i]);
+
+				if (r >= 0)
+					return r;
+			} else if (a[1] == 'o')
 				dir = argv[++i];
 			else if (nsets >= MAX_SETS)
 				return usage_error(usage_compare, "more than %s --set options", "256");
@@ -563,11 +606,26 @@ static int cmd_check(int argc, char **argv)
 			fputs(usage_check, stdout);
 			return finish_stdout();
 		}
+		if (!strcmp(argv[i], "--max-events")) {
+			int r;
+
+			if (i + 1 >= argc)
+				return usage_error(usage_check, "%s needs a value", argv[i]);
+			if ((r = max_events_opt(usage_check, argv[++i])) >= 0)
+				return r;
+			continue;
+		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return usage_error(usage_check, "unknown option '%s'", argv[i]);
 	}
 	for (int i = 1; i < argc; i++) {
-		int r = check_file(argv[i]);
+		int r;
+
+		if (!strcmp(argv[i], "--max-events")) {
+			i++;
+			continue;
+		}
+		r = check_file(argv[i]);
 
 		files++;
 		if (r > worst)

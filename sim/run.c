@@ -858,6 +858,54 @@ static int measure(struct runner *r, struct run_result *res)
 	return 0;
 }
 
+static uint64_t max_events = RUN_MAX_EVENTS;
+
+void run_set_max_events(uint64_t max)
+{
+	max_events = max;
+}
+
+static int over_work_limit(struct runner *r, const char *what)
+{
+	return fail(r, NOPOS, "%s more than %llu events, the work limit of a run (--max-events N "
+		    "raises it)", what, (unsigned long long)max_events);
+}
+
+/* The machine stopped: at the work limit, or for a reason of its own. */
+static int run_failed(struct runner *r, int e)
+{
+	char what[96];
+
+	if (e != -E2BIG)
+		return fail(r, NOPOS, "run failed (%s)", cg_errno_name(-e));
+	snprintf(what, sizeof(what), "stopped at %.6g s of %.6g s simulated: the run needs",
+		 (double)sim_machine_now(r->m) / 1e9, (double)r->sc->duration / 1e9);
+	return over_work_limit(r, what);
+}
+
+/*
+ * The ideal shares are computed again at every layout change of the measured window, each
+ * time over every thread and cgroup: that work counts against the limit as one event per
+ * thread and cgroup, so that it is refused before it starts, and the machine gets the rest.
+ */
+static int budget_events(struct runner *r)
+{
+	const struct scenario *sc = r->sc;
+	uint64_t changes = 1, per = r->nt + (uint64_t)cg_cgroup_max_id(r->h);
+
+	for (size_t i = 0; i < sc->ntimeline; i++)
+		if (sc->timeline[i].at > sc->warmup && sc->timeline[i].at < sc->duration)
+			changes++;
+	if (max_events && changes > (max_events - 1) / per)	/* changes x per >= max */
+		return fail(r, NOPOS, "computing the ideal shares at the start and at each timeline "
+			    "operation takes %llu x %llu events of work, and a run may take %llu "
+			    "(--max-events N raises the limit)", (unsigned long long)changes,
+			    (unsigned long long)per, (unsigned long long)max_events);
+	if (r->m)
+		sim_machine_set_event_limit(r->m, max_events ? max_events - changes * per : 0);
+	return 0;
+}
+
 static int simulate(struct runner *r, struct run_result *res, bool timing)
 {
 	const struct scenario *sc = r->sc;
@@ -868,14 +916,15 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 
 	/* timeline operations of the warm-up */
 	while (ev < sc->ntimeline && sc->timeline[ev].at <= start) {
-		if ((e = sim_machine_run_until(r->m, sc->timeline[ev].at)) ||
-		    (e = run_op(r, res, &sc->timeline[ev])))
+		if ((e = sim_machine_run_until(r->m, sc->timeline[ev].at)))
+			return run_failed(r, e);
+		if ((e = run_op(r, res, &sc->timeline[ev])))
 			return e == -EINVAL ? e : fail(r, sc->timeline[ev].pos, "run failed (%s)",
 						       cg_errno_name(-e));
 		ev++;
 	}
 	if ((e = sim_machine_run_until(r->m, start)))
-		return fail(r, NOPOS, "run failed (%s)", cg_errno_name(-e));
+		return run_failed(r, e);
 	sim_machine_reset_metrics(r->m);
 	if ((e = list_groups(r, res)) || (e = grow_cg(r)))
 		return fail(r, NOPOS, "out of memory");
@@ -900,8 +949,7 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 		if (t > end)
 			t = end;
 		if ((e = sim_machine_run_until(r->m, t)))
-			return fail(r, NOPOS, "run failed (%s)",
-				    cg_errno_name(-e));
+			return run_failed(r, e);
 		if (t == next_sample && row < res->nsamples) {
 			sample(r, res, &res->series[row * items]);
 			row++;
@@ -1043,8 +1091,8 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 		e = -ENOMEM;
 		goto out;
 	}
-	if ((e = grow_cg(&r)) || (e = set_sessions(&r)) || (e = set_threads(&r)) ||
-	    (e = simulate(&r, res, timing)))
+	if ((e = budget_events(&r)) || (e = grow_cg(&r)) || (e = set_sessions(&r)) ||
+	    (e = set_threads(&r)) || (e = simulate(&r, res, timing)))
 		goto out;
 out:
 	return runner_end(&r, res, e, out);

@@ -62,6 +62,15 @@ struct run_result {
 };
 
 /*
+ * The work a run may do, in events (docs/limits.md): a scenario cannot ask for more, whatever
+ * its duration, threads and timeline. The command line's --max-events sets it for every later
+ * run of the process (0: no limit); a run that needs more stops with an error, never with a
+ * truncated result.
+ */
+#define RUN_MAX_EVENTS	1000000000ull
+void run_set_max_events(uint64_t max);
+
+/*
  * run_scenario() - run @sc (loaded for one variant). Returns 0 with *@out set, or -EINVAL with
  * "FILE:LINE:COL: error: ..." in @err (an illegal layout, a malformed timeline operation), or
  * another negative errno. @timing: record the wall-clock time (off for byte-identical output).

@@ -86,6 +86,28 @@ awk 'BEGIN { printf "x: [0"; for (i = 1; i < 1000000; i++) printf ",0"; print "]
 	"$tmp/nodes.yaml:1:1999999: error: the document has more than 1000000 nodes" ] \
 	&& ok || bad "1,000,001 YAML nodes: exit $st, $(cat "$tmp/nodes.err")"
 
+# the work limit: a run that needs more events stops with exit status 2 and no output; an
+# ideal-share computation that would need more is refused before the run
+W=tests/cli/many-wakeups.yaml
+"$CGSIM" run "$W" --max-events 10000 -o "$tmp/wl" > "$tmp/wl.out" 2> "$tmp/wl.err"; st=$?
+[ $st -eq 2 ] && [ ! -s "$tmp/wl.out" ] && [ ! -e "$tmp/wl" ] && grep -q \
+	"^$W: error: stopped at [0-9.e-]* s of 1 s simulated: the run needs more than 10000 events, the work limit of a run (--max-events N raises it)$" \
+	"$tmp/wl.err" && ok || bad "run --max-events 10000: exit $st, $(cat "$tmp/wl.err")"
+"$CGSIM" run "$W" --max-events 0 > /dev/null; st=$?
+[ $st -eq 0 ] && ok || bad "run --max-events 0 (no limit): exit $st"
+"$CGSIM" check --max-events 10000 "$W" > "$tmp/wl.out" 2>&1; st=$?
+[ $st -eq 2 ] && grep -q "the work limit" "$tmp/wl.out" && ok || bad "check --max-events: exit $st"
+"$CGSIM" compare "$W" --max-events 10000 > "$tmp/wl.out" 2>&1; st=$?
+[ $st -eq 2 ] && grep -q "the work limit" "$tmp/wl.out" && ok || bad "compare --max-events: exit $st"
+"$CGSIM" run "$W" --max-events -1 > /dev/null 2>&1; st=$?
+[ $st -eq 2 ] && ok || bad "run --max-events -1: exit $st, expected 2"
+# 3 threads and 2 cgroups (/ and a), computed at the start and after 2 operations: 15, which
+# leaves the machine nothing of a limit of 15
+printf 'name: t\nduration: 1s\ncgroups: { a: }\nprocesses:\n  p: { cgroup: a, threads: { t: { count: 3, behavior: busy } } }\ntimeline:\n  - { at: 0.2s, do: "mkdir b" }\n  - { at: 0.4s, do: "rmdir b" }\n' > "$tmp/ideal.yaml"
+"$CGSIM" run "$tmp/ideal.yaml" --max-events 15 > /dev/null 2> "$tmp/wl.err"; st=$?
+[ $st -eq 2 ] && [ "$(cat "$tmp/wl.err")" = "$tmp/ideal.yaml: error: computing the ideal shares at the start and at each timeline operation takes 3 x 5 events of work, and a run may take 15 (--max-events N raises the limit)" ] \
+	&& ok || bad "ideal shares over the work limit: exit $st, $(cat "$tmp/wl.err")"
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"

@@ -341,6 +341,33 @@ Test(sim_event, callback_reschedules_itself_periodically)
 	sim_engine_release(&e);
 }
 
+/*
+ * The event limit bounds a run that never ends by itself (an event rescheduled at now): the
+ * run stops with -E2BIG after exactly the limit, the clock at the last event fired, and a
+ * raised limit lets it go on where it stopped.
+ */
+Test(sim_event, limit_stops_a_run_after_that_many_events)
+{
+	struct sim_engine e;
+	struct probe p[1];
+	struct trace t;
+
+	sim_engine_init(&e);
+	probes_init(p, 1, &t);
+	p[0].repeat = 5;
+	p[0].period = 10;
+	schedule_checked(&e, &p[0], 0);
+	sim_engine_set_limit(&e, 3);
+	cr_assert_eq(sim_run_until(&e, 1000), -E2BIG);
+	cr_assert_eq(sim_engine_processed(&e), 3);
+	cr_assert_eq(sim_now(&e), 20, "the clock stays at the last event fired");
+	sim_engine_set_limit(&e, 0);
+	cr_assert_eq(sim_run_until(&e, 1000), 0);
+	cr_assert_eq(t.n, 6);
+	cr_assert_eq(sim_now(&e), 1000);
+	sim_engine_release(&e);
+}
+
 Test(sim_event, callback_cancels_peer_due_at_same_time)
 {
 	struct sim_engine e;
