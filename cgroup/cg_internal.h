@@ -106,6 +106,7 @@ struct cg_hier {
 
 	struct cg_thread **threads;	/* by tid; [0] unused */
 	int nr_threads, cap_threads;
+	int max_threads;	/* CG_MAX_THREADS; the unit tests lower it */
 
 	struct cg_process **procs;	/* in creation order */
 	int nr_procs, cap_procs;

@@ -171,13 +171,19 @@ int cg_write(struct cg_hier *h, const char *path, const char *value);
  */
 int cg_read(struct cg_hier *h, const char *path, char **out);
 
+/* The threads one hierarchy holds at most, over all its processes (tids are ints). */
+#define CG_MAX_THREADS 10000000
+
 /**
  * cg_proc_new() - create process @name with @nthreads threads (NAME.1 .. NAME.N) in the root.
- * Returns the process's pid (the tid of NAME.1) or -EEXIST for a name in use, -EINVAL for a bad
- * name or count (names: letters, digits, '_', '-', not starting with a digit, at most 63 bytes),
- * -ENOMEM.
+ * Returns the process's pid (the tid of NAME.1) or -EINVAL for a bad name (letters, digits,
+ * '_', '-', not starting with a digit, at most 63 bytes) or a count below 1, -EEXIST for a name
+ * in use, -EAGAIN when the hierarchy would hold more than CG_MAX_THREADS threads (as fork()
+ * fails past threads-max; cg_threads_left() says how many more fit), -ENOMEM.
  */
 int cg_proc_new(struct cg_hier *h, const char *name, int nthreads);
+/** cg_threads_left() - how many more threads the hierarchy can hold. */
+int cg_threads_left(const struct cg_hier *h);
 
 /* ---- typed queries, for the scheduler and the scenario loader ---- */
 

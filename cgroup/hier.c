@@ -238,6 +238,7 @@ struct cg_hier *cg_hier_new(enum cg_semantics sem)
 	h->sem = sem;
 	h->root_mask = sem == CG_SEM_V1 ? CG_MASK(CG_CTRL_CPU) : VISIBLE_MASK;
 	h->nr_threads = 1;	/* tid 0 is "the writer itself", never a model thread */
+	h->max_threads = CG_MAX_THREADS;
 	h->root = cgroup_alloc(h, "", 0);
 	if (!h->root) {
 		cg_hier_free(h);
@@ -628,19 +629,18 @@ static bool valid_proc_name(const char *s, size_t len)
 	return true;
 }
 
-#define CG_MAX_THREADS 10000000
-
 int cg_proc_new(struct cg_hier *h, const char *name, int nthreads)
 {
 	size_t len = strlen(name);
 	struct cg_process *p;
 	int pid;
 
-	if (!valid_proc_name(name, len) || nthreads < 1 ||
-	    nthreads > CG_MAX_THREADS - h->nr_threads)
+	if (!valid_proc_name(name, len) || nthreads < 1)
 		return -EINVAL;
 	if (proc_find(h, name, len) >= 0)
 		return -EEXIST;
+	if (nthreads > cg_threads_left(h))
+		return -EAGAIN;
 	if (slots_reserve(h, h->nr_procs + 1) ||
 	    grow((void **)&h->procs, &h->cap_procs, h->nr_procs + 1, sizeof(*h->procs)) ||
 	    grow((void **)&h->threads, &h->cap_threads, h->nr_threads + nthreads,
@@ -796,6 +796,11 @@ int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread *
 int cg_thread_max_id(const struct cg_hier *h)
 {
 	return h->nr_threads;
+}
+
+int cg_threads_left(const struct cg_hier *h)
+{
+	return h->max_threads - (h->nr_threads - 1);
 }
 
 bool cg_thread_alive(const struct cg_hier *h, int tid)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #define MAX_WORDS 64
+#define MAX_PROC_THREADS 100000	/* threads=N of one process */
 
 struct word {
 	const char *s;
@@ -181,10 +182,16 @@ static int op_proc(struct script *sc, struct word *w, int n)
 				      w[2].s);
 		memcpy(num, w[2].s + 8, w[2].len - 8);
 		num[w[2].len - 8] = '\0';
-		if (num[0] < '0' || num[0] > '9' || cg__kstrtoll(num, 10, &nthreads) ||
-		    nthreads < 1 || nthreads > 100000)
+		r = num[0] < '0' || num[0] > '9' ? -EINVAL : cg__kstrtoll(num, 10, &nthreads);
+		if (r == -EINVAL)
 			return syntax(sc, w[2].col + 8,
-				      "thread count must be an integer from 1 to 100000, got '%s'",
+				      "thread count must be an integer from 1 to %d, got '%s'",
+				      MAX_PROC_THREADS, num);
+		if (r || nthreads > MAX_PROC_THREADS)
+			return syntax(sc, w[2].col + 8, "%s threads: at most %d per process", num,
+				      MAX_PROC_THREADS);
+		if (nthreads < 1)
+			return syntax(sc, w[2].col + 8, "%s threads: a process has at least 1",
 				      num);
 	}
 	name = word_dup(&w[1]);
@@ -194,6 +201,11 @@ static int op_proc(struct script *sc, struct word *w, int n)
 	free(name);
 	if (r == -EEXIST)
 		return syntax(sc, w[1].col, "process '%.*s' already exists", (int)w[1].len, w[1].s);
+	if (r == -EAGAIN)
+		return syntax(sc, n == 3 ? w[2].col + 8 : w[1].col,
+			      "%lld thread%s: the model holds at most %d threads in all, and %d more "
+			      "fit", nthreads, nthreads == 1 ? "" : "s", sc->h->max_threads,
+			      cg_threads_left(sc->h));
 	if (r == -EINVAL)
 		return syntax(sc, w[1].col,
 			      "bad process name '%.*s' (letters, digits, '_' and '-', not starting "
