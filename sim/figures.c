@@ -122,11 +122,56 @@ static int write_sweep_target(const char *path, const struct sweep *sw)
 	return fclose(f) ? -EIO : 0;
 }
 
-/* One gnuplot command line of render.sh, for both formats. */
+/*
+ * One gnuplot command line of render.sh, for both formats. Only names cgsim checked at load
+ * time reach it (variant names: letters, digits, '_', '-' and '.'), so that nothing a file
+ * says can be read by the shell as code: every other text goes through plots/labels.gp.
+ */
 static void render_line(FILE *f, const char *script, const char *out, const char *vars)
 {
 	fprintf(f, "for fmt in png svg; do\n  gnuplot -e \"term='$fmt'; out='figures/%s.$fmt'; %s\" "
-		   "plots/%s || exit 1\ndone\n", out, vars, script);
+		   "plots/labels.gp plots/%s || exit 1\ndone\n", out, vars, script);
+}
+
+/*
+ * NAME = 'TEXT' as gnuplot reads it: in a single-quoted string nothing is substituted (no
+ * backquoted command, no macro) and a quote is written twice. Control characters, which a
+ * cgroup name may hold, become '?' in a title.
+ */
+static void gp_string(FILE *f, const char *name, const char *text)
+{
+	fprintf(f, "%s = '", name);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '\'')
+			fputs("''", f);
+		else
+			fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+	}
+	fputs("'\n", f);
+}
+
+/* plots/labels.gp: the scenario's name and the sweep's key and target, for the titles. */
+static int write_labels(const char *path, const struct compare *c, const struct sweep *sw)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fputs("# Written by cgsim compare: the names the figures show, as gnuplot strings.\n", f);
+	gp_string(f, "scenario", c->sc[0]->name);
+	if (sw) {
+		char target[2200];
+
+		if (sw->base->sweep_target == SCN_T_MACHINE)
+			snprintf(target, sizeof(target), "scheduler overhead (%% of capacity)");
+		else
+			snprintf(target, sizeof(target), "share of %s %.2000s",
+				 sw->base->sweep_target == SCN_T_GROUP ? "group" : "process",
+				 *sw->base->sweep_name ? sw->base->sweep_name : "/");
+		gp_string(f, "key", sw->base->sweep_key);
+		gp_string(f, "what", target);
+	}
+	return fclose(f) ? -EIO : 0;
 }
 
 int figures_check(char *err, size_t errlen)
@@ -144,7 +189,6 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 		  bool *rendered, char *err, size_t errlen)
 {
 	char src[PATH_MAX], path[PATH_MAX + 64], from[PATH_MAX + 64], vars[1024];
-	const char *name = c->sc[0]->name;
 	bool cdf = false;
 	FILE *f;
 	int e;
@@ -184,6 +228,11 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 			return e;
 		}
 	}
+	snprintf(path, sizeof(path), "%s/plots/labels.gp", dir);
+	if ((e = write_labels(path, c, sw))) {
+		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
+		return e;
+	}
 	snprintf(path, sizeof(path), "%s/render.sh", dir);
 	f = fopen(path, "w");
 	if (!f) {
@@ -197,12 +246,10 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 		const char *vn = c->sc[v]->variant;
 		char out[256];
 
-		snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'; "
-			 "scenario='%s'", vn, vn, name);
+		snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'", vn, vn);
 		snprintf(out, sizeof(out), "shares-over-time-%s", vn);
 		render_line(f, "shares-over-time.gp", out, vars);
-		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'; scenario='%s'", vn,
-			 vn, name);
+		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'", vn, vn);
 		snprintf(out, sizeof(out), "shares-bars-%s", vn);
 		render_line(f, "shares-bars.gp", out, vars);
 		cdf |= c->res[v]->ncdf > 0;
@@ -219,25 +266,14 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? " " : "",
 						c->sc[v]->variant);
 		}
-		snprintf(vars, sizeof(vars), "dir='.'; variants='%.500s'; scenario='%.100s'", list,
-			 name);
+		snprintf(vars, sizeof(vars), "dir='.'; variants='%.500s'", list);
 		render_line(f, "latency-cdf.gp", "latency-cdf", vars);
 	}
 	if (sw) {
-		const char *what = sw->base->sweep_target == SCN_T_MACHINE
-				   ? "scheduler overhead (% of capacity)" : "share of machine capacity";
 		double lo = strtod(sw->base->sweep_values[0], NULL);
 		double hi = strtod(sw->base->sweep_values[sw->base->nsweep - 1], NULL);
-		char target[160];
 
-		if (sw->base->sweep_target == SCN_T_MACHINE)
-			snprintf(target, sizeof(target), "%s", what);
-		else
-			snprintf(target, sizeof(target), "share of %s %s",
-				 sw->base->sweep_target == SCN_T_GROUP ? "group" : "process",
-				 *sw->base->sweep_name ? sw->base->sweep_name : "/");
-		snprintf(vars, sizeof(vars), "data='sweep-target.csv'; key='%s'; what='%s'; "
-			 "scenario='%s'; logx=%d", sw->base->sweep_key, target, name,
+		snprintf(vars, sizeof(vars), "data='sweep-target.csv'; logx=%d",
 			 lo > 0 && hi / lo >= 16);
 		render_line(f, "sweep.gp", "sweep", vars);
 	}

@@ -108,6 +108,15 @@ printf 'name: t\nduration: 1s\ncgroups: { a: }\nprocesses:\n  p: { cgroup: a, th
 [ $st -eq 2 ] && [ "$(cat "$tmp/wl.err")" = "$tmp/ideal.yaml: error: computing the ideal shares at the start and at each timeline operation takes 3 x 5 events of work, and a run may take 15 (--max-events N raises the limit)" ] \
 	&& ok || bad "ideal shares over the work limit: exit $st, $(cat "$tmp/wl.err")"
 
+# names from the file never reach the shell or gnuplot as code (compare -o runs render.sh)
+"$CGSIM" compare tests/cli/shell-in-names.yaml -o "$tmp/shell" > /dev/null 2>&1; st=$?
+[ $st -eq 0 ] && [ -z "$(find "$tmp/shell" . -maxdepth 2 -name PWNED)" ] \
+	&& ok || bad "compare -o of shell-in-names.yaml: exit $st, or a name ran as a command"
+if command -v gnuplot > /dev/null; then
+	[ -s "$tmp/shell/figures/sweep.svg" ] && grep -q "share of group x'\$(touch" \
+		"$tmp/shell/figures/sweep.svg" && ok || bad "shell-in-names: the sweep title is not the group's name"
+fi
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"
