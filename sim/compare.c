@@ -446,6 +446,31 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 
 /* ---------------- sweeps ---------------- */
 
+/*
+ * A sweep value is applied as one more --set KEY=VALUE, so a message about it names that
+ * option, which the user never gave: name the value where the file has it instead.
+ */
+static void blame_sweep_value(const struct scenario *base, size_t k, const char *set,
+			      const char *const *sets, size_t nsets, char *err, size_t errlen)
+{
+	const struct scn_pos *p = &base->sweep_value_pos[k];
+	size_t len = strlen(set);
+	char *rest;
+
+	for (size_t i = 0; i < nsets; i++)
+		if (!strcmp(sets[i], set))
+			return;	/* the user did give it */
+	if (strncmp(err, "--set ", 6) || strncmp(err + 6, set, len) ||
+	    strncmp(err + 6 + len, ": error: ", 9))
+		return;
+	rest = strdup(err + 6 + len + 9);
+	if (!rest)
+		return;
+	snprintf(err, errlen, "%s:%d:%d: error: sweep value '%s' of %s: %s", base->file, p->line,
+		 p->col, base->sweep_values[k], base->sweep_key, rest);
+	free(rest);
+}
+
 int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
 	      size_t nsets, struct sweep **out, char *err, size_t errlen)
 {
@@ -474,6 +499,8 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 		sprintf(set, "%s=%s", base->sweep_key, base->sweep_values[k]);
 		s2[nsets] = set;
 		e = compare_run(file, base->text, s2, nsets + 1, &sw->at[k], err, errlen);
+		if (e)
+			blame_sweep_value(base, k, set, sets, nsets, err, errlen);
 		free(set);
 		sw->n = k + !e;
 	}

@@ -1535,11 +1535,13 @@ static bool read_sweep(struct rd *r, const struct yn *m)
 	if (!v->n || v->n > 1000)
 		return bad(r, v, "sweep.values must have 1 to 1000 values");
 	sc->sweep_values = calloc(v->n, sizeof(*sc->sweep_values));
-	if (!sc->sweep_values)
+	sc->sweep_value_pos = calloc(v->n, sizeof(*sc->sweep_value_pos));
+	if (!sc->sweep_values || !sc->sweep_value_pos)
 		return bad(r, v, "out of memory");
 	for (size_t i = 0; i < v->n; i++) {
 		if (!scalar(r, v->kids[i], "a sweep value"))
 			return false;
+		sc->sweep_value_pos[i] = pos_of(v->kids[i]);
 		if (!(sc->sweep_values[sc->nsweep++] = xstrdup(r, v->kids[i], v->kids[i]->str)))
 			return false;
 	}
@@ -1807,6 +1809,7 @@ void scn_free(struct scenario *sc)
 	for (size_t i = 0; i < sc->nsweep; i++)
 		free(sc->sweep_values[i]);
 	free(sc->sweep_values);
+	free(sc->sweep_value_pos);
 	free(sc->sweep_key);
 	free(sc->sweep_name);
 	for (size_t i = 0; i < sc->norigins; i++)

@@ -159,6 +159,7 @@ struct scenario {
 	/* sweep: run every variant with KEY set to each of VALUES (cgsim compare) */
 	char *sweep_key;
 	char **sweep_values;
+	struct scn_pos *sweep_value_pos;	/* where each value is written */
 	size_t nsweep;
 	enum scn_target sweep_target;	/* what the sweep's table shows */
 	char *sweep_name;

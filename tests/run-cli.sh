@@ -117,6 +117,11 @@ if command -v gnuplot > /dev/null; then
 		"$tmp/shell/figures/sweep.svg" && ok || bad "shell-in-names: the sweep title is not the group's name"
 fi
 
+# a sweep value that cannot be applied is named where the file has it
+"$CGSIM" compare tests/cli/sweep-bad-value.yaml > "$tmp/sw.out" 2> "$tmp/sw.err"; st=$?
+[ $st -eq 2 ] && [ ! -s "$tmp/sw.out" ] && [ "$(cat "$tmp/sw.err")" = "tests/cli/sweep-bad-value.yaml:13:7: error: sweep value '0' of machine.cpus: machine.cpus must be from 1 to 1024, not 0" ] \
+	&& ok || bad "sweep with a bad value: exit $st, $(cat "$tmp/sw.err")"
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"
