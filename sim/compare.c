@@ -247,10 +247,13 @@ static void machine_cell(const struct compare *c, enum machine_row m, size_t v, 
 		snprintf(buf, len, machine_fmt(m), x);
 }
 
+/* Room for a cgroup path (at most 1024 bytes) or a sweep value with every byte as \xNN. */
+#define VIS_SIZE REPORT_VISIBLE_SIZE(4096)
+
 static void text_block(FILE *f, const struct compare *c, const struct labels *l, size_t from,
 		       size_t to)
 {
-	char buf[64];
+	char buf[64], vis[VIS_SIZE];
 
 	fprintf(f, "%-24s", "");
 	for (size_t v = from; v < to; v++)
@@ -261,7 +264,7 @@ static void text_block(FILE *f, const struct compare *c, const struct labels *l,
 		char label[64];
 
 		snprintf(label, sizeof(label), "%s %s", l->kind[i] == ROW_GROUP ? "group" : "process",
-			 l->name[i]);
+			 report_visible(l->name[i], vis, sizeof(vis)));
 		fprintf(f, "  %-22.22s", label);
 		for (size_t v = from; v < to; v++) {
 			row_cells(c, l, i, v, buf, sizeof(buf));
@@ -291,6 +294,8 @@ static double nz(double x, double half_unit)
  */
 static void text_changes(FILE *f, const struct compare *c, const struct labels *l)
 {
+	char vis[VIS_SIZE];
+
 	if (c->n < 2)
 		return;
 	fputs("\nchange from base (shares in points of capacity)\n", f);
@@ -311,7 +316,8 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 				continue;
 			len = snprintf(item, sizeof(item), "%s %s%s %+.1f",
 				       col > 3 + (int)strlen(vname(c, v)) ? "," : "", g ? "group " : "process ",
-				       l->name[i], nz(100 * (s1 - s0), 0.05));
+				       report_visible(l->name[i], vis, sizeof(vis)),
+				       nz(100 * (s1 - s0), 0.05));
 			if (col + len > 78) {
 				fputs("\n   ", f);
 				col = 3;
@@ -369,7 +375,9 @@ int compare_markdown(FILE *f, const struct compare *c)
 		fputs(" ---: |", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < l.n; i++) {
-		fprintf(f, "| %s `%s` |", l.kind[i] == ROW_GROUP ? "group" : "process", l.name[i]);
+		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");
+		report_md_code(f, l.name[i]);
+		fputs(" |", f);
 		for (size_t v = 0; v < c->n; v++) {
 			row_cells(c, &l, i, v, buf, sizeof(buf));
 			fprintf(f, " %s |", buf);
@@ -548,12 +556,13 @@ int sweep_text(FILE *f, const struct sweep *sw)
 {
 	const struct scenario *base = sw->base;
 	const struct compare *c0 = sw->at[0];
-	char buf[64];
+	char buf[64], vis[VIS_SIZE];
 	int vw;
 
 	fprintf(f, "\nsweep of %s", base->sweep_key);
 	if (base->sweep_target == SCN_T_GROUP)
-		fprintf(f, ": share/ideal of group %s\n", *base->sweep_name ? base->sweep_name : "/");
+		fprintf(f, ": share/ideal of group %s\n", *base->sweep_name
+			? report_visible(base->sweep_name, vis, sizeof(vis)) : "/");
 	else if (base->sweep_target == SCN_T_PROCESS)
 		fprintf(f, ": share/ideal of process %s\n", base->sweep_name);
 	else
@@ -561,9 +570,12 @@ int sweep_text(FILE *f, const struct sweep *sw)
 	{
 		int w = 10;
 
-		for (size_t k = 0; k < sw->n; k++)
-			if ((int)strlen(base->sweep_values[k]) > w)
-				w = (int)strlen(base->sweep_values[k]);
+		for (size_t k = 0; k < sw->n; k++) {
+			int len = (int)strlen(report_visible(base->sweep_values[k], vis, sizeof(vis)));
+
+			if (len > w)
+				w = len;
+		}
 		if (w > 24)
 			w = 24;
 		fprintf(f, "%-*s", w, "value");
@@ -573,7 +585,7 @@ int sweep_text(FILE *f, const struct sweep *sw)
 		vw = w;
 	}
 	for (size_t k = 0; k < sw->n; k++) {
-		fprintf(f, "%-*.*s", vw, vw, base->sweep_values[k]);
+		fprintf(f, "%-*.*s", vw, vw, report_visible(base->sweep_values[k], vis, sizeof(vis)));
 		for (size_t v = 0; v < sw->at[k]->n && v < 4; v++) {
 			double s, i;
 
@@ -609,10 +621,13 @@ int sweep_csv(FILE *f, const struct sweep *sw)
 					    ? group_of(c->res[v], l.name[i], &s, &id)
 					    : process_of(c->res[v], l.name[i], &s, &id);
 
-				if (have)
-					fprintf(f, "%s,%s,%s,%s,%.6f,%.6f\n", sw->base->sweep_values[k],
-						vname(c, v), l.kind[i] == ROW_GROUP ? "group" : "process",
-						l.name[i], s, id);
+				if (!have)
+					continue;
+				report_csv_field(f, sw->base->sweep_values[k]);
+				fprintf(f, ",%s,%s,", vname(c, v),
+					l.kind[i] == ROW_GROUP ? "group" : "process");
+				report_csv_field(f, l.name[i]);
+				fprintf(f, ",%.6f,%.6f\n", s, id);
 			}
 			for (int m = 0; m < M_NR; m++) {
 				static const char *const key[M_NR] = { "jain", "max_abs_error",
@@ -620,9 +635,10 @@ int sweep_csv(FILE *f, const struct sweep *sw)
 					"overhead_percent", "level_ops_per_sec" };
 				double x = machine_value(c->res[v], (enum machine_row)m);
 
-				if (!isnan(x))
-					fprintf(f, "%s,%s,machine,%s,%.6f,\n", sw->base->sweep_values[k],
-						vname(c, v), key[m], x);
+				if (isnan(x))
+					continue;
+				report_csv_field(f, sw->base->sweep_values[k]);
+				fprintf(f, ",%s,machine,%s,%.6f,\n", vname(c, v), key[m], x);
 			}
 		}
 		free_labels(&l);

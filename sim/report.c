@@ -39,10 +39,15 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+/* Room for any name or timeline result shown (a path is at most 1024 bytes, an operation a
+ * YAML scalar of at most 4096), control characters shown as \xNN. */
+#define VIS_SIZE REPORT_VISIBLE_SIZE(4096 + 1100)
+
 void report_text(FILE *f, const struct run_result *r)
 {
 	const struct scenario *sc = r->sc;
 	double secs = (double)r->measured_ns / 1e9;
+	char vis[VIS_SIZE];
 
 	fprintf(f, "%s (variant %s, seed %llu): %d CPUs, %s, %s semantics, %.3f s measured "
 		   "after %.3f s of warm-up\n\n", sc->name, sc->variant,
@@ -52,8 +57,8 @@ void report_text(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
 
-		fprintf(f, "%-32s %10.3f %8.4f %8.4f\n", g->path, (double)g->cpu_ns / 1e9, g->share,
-			g->ideal);
+		fprintf(f, "%-32s %10.3f %8.4f %8.4f\n", report_visible(g->path, vis, sizeof(vis)),
+			(double)g->cpu_ns / 1e9, g->share, g->ideal);
 	}
 	fprintf(f, "\n%-24s %-16s %8s %8s %9s %9s %9s %8s %6s\n", "thread", "cgroup", "share",
 		"ideal", "wait ms", "p50 ms", "p99 ms", "switches", "migr");
@@ -62,7 +67,8 @@ void report_text(FILE *f, const struct run_result *r)
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f ", name, t->cgroup, t->share, t->ideal,
+		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f ", name,
+			report_visible(t->cgroup, vis, sizeof(vis)), t->share, t->ideal,
 			ms(t->wait_ns));
 		if (t->wakeups)
 			fprintf(f, "%9.3f %9.3f", ms(t->lat_p50), ms(t->lat_p99));
@@ -82,24 +88,29 @@ void report_text(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->nops; i++) {
 		if (!i)
 			fputs("timeline:\n", f);
-		fprintf(f, "  at %.3f s  %s\n", (double)r->ops[i].at / 1e9, r->ops[i].result);
+		fprintf(f, "  at %.3f s  %s\n", (double)r->ops[i].at / 1e9,
+			report_visible(r->ops[i].result, vis, sizeof(vis)));
 	}
 	fprintf(f, "events: %llu\n", (unsigned long long)r->events);
 }
 
 void report_shares_text(FILE *f, const struct run_result *r)
 {
+	char vis[VIS_SIZE];
+
 	fprintf(f, "%s (variant %s): ideal shares on %d CPUs, of machine capacity\n\n",
 		r->sc->name, r->sc->variant, r->cpus);
 	fprintf(f, "%-32s %8s\n", "cgroup", "ideal");
 	for (size_t i = 0; i < r->ngroups; i++)
-		fprintf(f, "%-32s %8.4f\n", r->groups[i].path, r->groups[i].ideal);
+		fprintf(f, "%-32s %8.4f\n", report_visible(r->groups[i].path, vis, sizeof(vis)),
+			r->groups[i].ideal);
 	fprintf(f, "\n%-32s %-16s %8s\n", "thread", "cgroup", "ideal");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s/%s", r->threads[i].process, r->threads[i].name);
-		fprintf(f, "%-32s %-16s %8.4f\n", name, r->threads[i].cgroup, r->threads[i].ideal);
+		fprintf(f, "%-32s %-16s %8.4f\n", name,
+			report_visible(r->threads[i].cgroup, vis, sizeof(vis)), r->threads[i].ideal);
 	}
 }
 
@@ -197,10 +208,9 @@ void report_shares_json(FILE *f, const struct run_result *r)
 
 /* ---------------- CSV files ---------------- */
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s)
+void report_csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
 		return;
 	}
@@ -213,6 +223,59 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static bool control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+const char *report_visible(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k = 0;
+
+	while (*p && !control(*p))
+		p++;
+	if (!*p)
+		return s;
+	if (len < 5)
+		return "?";
+	for (p = (const unsigned char *)s; *p && k + 5 <= len; p++) {
+		if (control(*p))
+			k += (size_t)snprintf(buf + k, len - k, "\\x%02x", *p);
+		else
+			buf[k++] = (char)*p;
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+void report_md_code(FILE *f, const char *s)
+{
+	size_t run = 0, longest = 0;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+	if (longest)
+		fputc(' ', f);	/* a space keeps a backquote at the edge out of the fence */
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '|')
+			fputs("\\|", f);
+		else if (control(*p))
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	if (longest)
+		fputc(' ', f);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+}
+
 static void write_threads_csv(FILE *f, const struct run_result *r)
 {
 	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
@@ -220,11 +283,11 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
-		csv_field(f, t->process);
+		report_csv_field(f, t->process);
 		fputc(',', f);
-		csv_field(f, t->name);
+		report_csv_field(f, t->name);
 		fputc(',', f);
-		csv_field(f, t->cgroup);
+		report_csv_field(f, t->cgroup);
 		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
@@ -238,7 +301,7 @@ static void write_groups_csv(FILE *f, const struct run_result *r)
 {
 	fputs("path,cpu_ns,share,ideal\n", f);
 	for (size_t i = 0; i < r->ngroups; i++) {
-		csv_field(f, r->groups[i].path);
+		report_csv_field(f, r->groups[i].path);
 		fprintf(f, ",%llu,%.6f,%.6f\n", (unsigned long long)r->groups[i].cpu_ns,
 			r->groups[i].share, r->groups[i].ideal);
 	}
@@ -259,13 +322,13 @@ static void write_series_csv(FILE *f, const struct run_result *r)
 
 			if (j < r->ngroups) {
 				fprintf(f, "%.6f,group,", t);
-				csv_field(f, r->groups[j].path);
+				report_csv_field(f, r->groups[j].path);
 			} else {
 				const struct run_thread *th = &r->threads[j - r->ngroups];
 
 				snprintf(name, sizeof(name), "%s/%s", th->process, th->name);
 				fprintf(f, "%.6f,thread,", t);
-				csv_field(f, name);
+				report_csv_field(f, name);
 			}
 			fprintf(f, ",%.6f\n", (double)r->series[k * items + j] / cap);
 		}
@@ -281,7 +344,7 @@ static void write_groups_series_csv(FILE *f, const struct run_result *r)
 	fputs("time_s", f);
 	for (size_t g = 0; g < r->ngroups; g++) {
 		fputc(',', f);
-		csv_field(f, r->groups[g].path);
+		report_csv_field(f, r->groups[g].path);
 	}
 	fputc('\n', f);
 	for (size_t k = 0; k < r->nsamples; k++) {

@@ -30,4 +30,23 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);
 
+/*
+ * Names come from the scenario file, and a cgroup name may hold anything but '/' and a line
+ * break: these write one so that it cannot break the format it is written in.
+ *
+ * report_csv_field() - @s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds
+ * a comma, a quote or a line break.
+ * report_visible() - @s for a terminal: every control character as \xNN, so that no escape
+ * sequence reaches it and a column stays one line; @s itself when it has none, else @buf.
+ * report_md_code() - @s as a markdown code span in a table cell: a '|' as \| (which GitHub's
+ * tables require even in code), control characters as \xNN, and a fence longer than any run
+ * of backquotes in it.
+ */
+void report_csv_field(FILE *f, const char *s);
+const char *report_visible(const char *s, char *buf, size_t len);
+void report_md_code(FILE *f, const char *s);
+
+/* The size of a buffer that report_visible() never truncates for a name of @n bytes. */
+#define REPORT_VISIBLE_SIZE(n)	(4 * (n) + 1)
+
 #endif /* CGSIM_SIM_REPORT_H */

@@ -122,6 +122,23 @@ fi
 [ $st -eq 2 ] && [ ! -s "$tmp/sw.out" ] && [ "$(cat "$tmp/sw.err")" = "tests/cli/sweep-bad-value.yaml:13:7: error: sweep value '0' of machine.cpus: machine.cpus must be from 1 to 1024, not 0" ] \
 	&& ok || bad "sweep with a bad value: exit $st, $(cat "$tmp/sw.err")"
 
+# names holding a comma, a quote, a '|', a backquote and an escape character keep every
+# output's format: no raw control character in text, one cell per column in markdown, quoted
+# CSV fields
+O=tests/cli/odd-names.yaml
+esc=$(printf '\033')
+"$CGSIM" run "$O" > "$tmp/odd.txt" && "$CGSIM" compare "$O" >> "$tmp/odd.txt"; st=$?
+[ $st -eq 0 ] && ! grep -q "$esc" "$tmp/odd.txt" && grep -q 'c|`d`\\x1b\[31m' "$tmp/odd.txt" \
+	&& ok || bad "odd names: exit $st, or a raw control character in the text reports"
+"$CGSIM" compare "$O" --markdown > "$tmp/odd.md"; st=$?
+cells=$(grep '^|' "$tmp/odd.md" | sed 's/\\|//g' | awk -F'|' '{ print NF }' | sort -u)
+[ $st -eq 0 ] && [ "$cells" = 4 ] && ! grep -q "$esc" "$tmp/odd.md" \
+	&& ok || bad "odd names: markdown rows of unequal width ($cells fields)"
+"$CGSIM" compare "$O" -o "$tmp/odd" > /dev/null; st=$?
+[ $st -eq 0 ] && grep -q '^"a,""b""",base,group,"a,""b""",' "$tmp/odd/sweep.csv" \
+	&& grep -q '^"a,""b""",' "$tmp/odd/base/groups.csv" \
+	&& ok || bad "odd names: CSV fields not quoted"
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"
