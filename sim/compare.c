@@ -433,7 +433,7 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 			FILE *f;
 
 			snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
-			snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+			report_tmp_path(tmp, sizeof(tmp), dir, names[k]);
 			f = fopen(tmp, "w");
 			if (!f) {
 				snprintf(err, errlen, "cgsim: cannot write %s: %s", tmp,

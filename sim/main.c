@@ -441,7 +441,7 @@ static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_
 	int e;
 
 	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	report_tmp_path(tmp, sizeof(tmp), dir, "sweep.csv");
 	f = fopen(tmp, "w");
 	if (!f) {
 		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", tmp, strerror(errno));

@@ -362,6 +362,11 @@ static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
 		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
 }
 
+void report_tmp_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/.%s.tmp", dir, name);
+}
+
 #define NFILES 6
 
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
@@ -379,7 +384,7 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 		FILE *f;
 
 		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, names[n]);
-		snprintf(tmp[n], sizeof(tmp[n]), "%s/.%s.%ld.tmp", dir, names[n], (long)getpid());
+		report_tmp_path(tmp[n], sizeof(tmp[n]), dir, names[n]);
 		f = fopen(tmp[n], "w");
 		if (!f) {
 			e = -errno;

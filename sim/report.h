@@ -27,6 +27,14 @@ void report_shares_json(FILE *f, const struct run_result *r);
  */
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen);
 
+/*
+ * report_tmp_path() - where DIR/NAME is written before it is renamed into place:
+ * DIR/.NAME.tmp. The name is the same on every run (no pid in it), so a run killed while
+ * writing leaves at most one hidden file per output, which the next run into DIR overwrites
+ * and renames away.
+ */
+void report_tmp_path(char *buf, size_t len, const char *dir, const char *name);
+
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);
 

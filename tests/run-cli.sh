@@ -139,6 +139,16 @@ cells=$(grep '^|' "$tmp/odd.md" | sed 's/\\|//g' | awk -F'|' '{ print NF }' | so
 	&& grep -q '^"a,""b""",' "$tmp/odd/base/groups.csv" \
 	&& ok || bad "odd names: CSV fields not quoted"
 
+# a run killed while writing leaves hidden .NAME.tmp files; the next run into DIR replaces
+# them and renames them away
+mkdir -p "$tmp/killed/base"
+for f in .compare.txt.tmp .sweep.csv.tmp base/.summary.json.tmp base/.threads.csv.tmp; do
+	echo partial > "$tmp/killed/$f"
+done
+"$CGSIM" compare "$SC" -o "$tmp/killed" > /dev/null; st=$?
+[ $st -eq 0 ] && [ -z "$(find "$tmp/killed" -name '*.tmp')" ] \
+	&& ok || bad "compare -o after a killed run: exit $st, left $(find "$tmp/killed" -name '*.tmp')"
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"
