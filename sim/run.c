@@ -206,10 +206,16 @@ static int write_file(struct runner *r, const char *path, const char *file, cons
  */
 static int count_cgroup(struct runner *r, struct scn_pos pos)
 {
-	if (cg_cgroup_max_id(r->h) - 1 < SCN_MAX_CGROUPS)
-		return 0;
-	return fail(r, pos, "more than %d cgroups created in all (cgroups: entries, the ancestors "
-		    "they create and timeline mkdirs count)", SCN_MAX_CGROUPS);
+	uint64_t made = (uint64_t)cg_cgroup_max_id(r->h) - 1;
+
+	if (made >= SCN_MAX_CGROUPS)
+		return fail(r, pos, "more than %d cgroups created in all (cgroups: entries, the "
+			    "ancestors they create and timeline mkdirs count)", SCN_MAX_CGROUPS);
+	if ((made + 1) * (uint64_t)r->sc->sched.cpus > SCN_MAX_CGROUP_CPUS)
+		return fail(r, pos, "%llu cgroups on %d CPUs: at most %u cgroups x CPUs (the "
+			    "scheduler keeps a run queue per cgroup on every CPU)",
+			    (unsigned long long)made + 1, r->sc->sched.cpus, SCN_MAX_CGROUP_CPUS);
+	return 0;
 }
 
 /*
@@ -620,6 +626,13 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 		return fail(r, ev->pos, "timeline operation '%s': more than %d cgroups created in "
 			    "all (cgroups: entries, the ancestors they create and timeline mkdirs "
 			    "count)", ev->op, SCN_MAX_CGROUPS);
+	}
+	if ((uint64_t)(cg_cgroup_max_id(r->h) - 1) * (uint64_t)r->sc->sched.cpus >
+	    SCN_MAX_CGROUP_CPUS) {
+		free(out);
+		return fail(r, ev->pos, "timeline operation '%s': %d cgroups on %d CPUs: at most %u "
+			    "cgroups x CPUs (the scheduler keeps a run queue per cgroup on every CPU)",
+			    ev->op, cg_cgroup_max_id(r->h) - 1, r->sc->sched.cpus, SCN_MAX_CGROUP_CPUS);
 	}
 	if (cg_thread_max_id(r->h) - 1 > SCN_MAX_THREADS) {
 		free(out);

@@ -21,6 +21,8 @@
 /* Limits that keep any input from exhausting memory. */
 #define SCN_MAX_THREADS		100000
 #define SCN_MAX_CGROUPS		10000
+/* The scheduler keeps an entity and a run queue per task group on every CPU (~600 bytes). */
+#define SCN_MAX_CGROUP_CPUS	(1u << 20)	/* cgroups created x CPUs */
 #define SCN_MAX_TIMELINE	100000
 #define SCN_MAX_DURATION_NS	(1000000ull * 1000000000ull)	/* 10^6 s of simulated time */
 
