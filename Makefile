@@ -2,7 +2,10 @@
 #
 #   make            build ./cgsim
 #   make test       install missing packages, build, run every test, then the unit tests and
-#                   the .cgs cases once more under -fsanitize=address,undefined
+#                   the .cgs cases once more under -fsanitize=address,undefined, then the
+#                   fuzzers' regression inputs and a brief fixed-seed run of each (fuzz-ci)
+#   make check      build and run every test once (the fast suite, no packages installed)
+#   make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 600; docs/fuzzing.md)
 #   make demo       install missing packages, build, run the headline comparison
 #   make bench      build and run the benchmarks in bench/
 #   make memcheck   run the .cgs cases and the unit tests under valgrind
@@ -15,7 +18,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli fuzz demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -25,7 +28,9 @@ SANITIZE ?=
 BUILD    ?= build
 
 PKGS     := gsl yaml-0.1
-DEB_PKGS := libgsl-dev libyaml-dev libcriterion-dev gnuplot-nox pkg-config
+# clang and libclang-rt-dev (libFuzzer and the sanitizers' runtimes, only recommended by clang)
+# build the fuzzers.
+DEB_PKGS := libgsl-dev libyaml-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
@@ -117,10 +122,12 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # ---- tests --------------------------------------------------------------------------------
 
 # `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
-# pass in its own build tree so that the two builds never mix objects.
+# pass in its own build tree so that the two builds never mix objects, then the fuzzers'
+# regression inputs and a brief run of each (fuzz-ci, below; not in check: it needs a clang build).
 test: deps
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
+	$(MAKE) --no-print-directory fuzz-ci
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli
 
@@ -158,14 +165,78 @@ memcheck: $(BIN) $(UNIT_BIN)
 	    grep -h . $(BUILD)/memcheck/*.log; echo "memcheck: valgrind reported errors"; exit 1; fi
 	@echo "memcheck: clean"
 
-# A mutation fuzzer of the scenario loader and runner, under the sanitizers (not part of test).
-FUZZ_ITERS ?= 20000
-fuzz:
-	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san build/san/libcgsim.a
-	$(CC) $(CPPFLAGS) -O1 -g $(WARN) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	    -o build/san/mutate_scenarios fuzz/mutate_scenarios.c build/san/libcgsim.a \
-	    $(PKG_LIBS) -lm
-	build/san/mutate_scenarios $(FUZZ_ITERS) 1 scenarios/*.yaml
+# ---- fuzzing (docs/fuzzing.md) ------------------------------------------------------------
+
+# libFuzzer targets in their own build tree, compiled by clang with the fuzzer's coverage
+# instrumentation and ASan/UBSan, so that they never mix objects with build/ or build/san/.
+FUZZ_TARGETS := fuzz_scenario fuzz_cgs fuzz_set
+FUZZ_BUILD   := build/fuzz
+FUZZ_CC      ?= clang
+FUZZ_TIME    ?= 600
+FUZZ_FLAGS   := -max_len=65536 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
+# The brief run of `make test`: a fixed seed and number of inputs from the seeds alone, about
+# twenty seconds each here (a scenario's run costs more than a script's).
+FUZZ_CI_RUNS_fuzz_scenario ?= 6000
+FUZZ_CI_RUNS_fuzz_cgs      ?= 8000
+FUZZ_CI_RUNS_fuzz_set      ?= 20000
+
+# Inside the fuzz build the library and the targets' objects get -fsanitize=fuzzer-no-link,...;
+# only the link brings in libFuzzer's main.
+$(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(LIB) $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(subst fuzzer-no-link,fuzzer,$(LDFLAGS)) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+fuzz-build:
+	$(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzzer-no-link,address,undefined \
+	    BUILD=$(FUZZ_BUILD) $(FUZZ_BINS)
+
+# Seed corpora, copied from the tests at fuzz time (never duplicated in git): scenarios for
+# fuzz_scenario, .cgs scripts for fuzz_cgs, fuzz/set.seeds (one input a line, its --set
+# strings separated by tabs, NUL bytes in the input) for fuzz_set.
+fuzz-seeds:
+	rm -rf $(FUZZ_BUILD)/seeds && mkdir -p $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/seeds/%)
+	cp scenarios/*.yaml tests/bad-scenarios/*.yaml tests/cli/*.yaml $(FUZZ_BUILD)/seeds/fuzz_scenario/
+	find tests/cgroupfs scenarios -name '*.cgs' | sort | \
+	    while read -r f; do cp "$$f" "$(FUZZ_BUILD)/seeds/fuzz_cgs/$$(echo "$$f" | tr / _)"; done
+	n=0; grep -v '^#' fuzz/set.seeds | while IFS= read -r l; do \
+	    n=$$((n + 1)); printf '%s' "$$l" | tr '\t' '\000' > $(FUZZ_BUILD)/seeds/fuzz_set/seed$$n; done
+
+# Every file in fuzz/regressions/TARGET/ once: inputs that once crashed must not again.
+fuzz-regressions: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    set -- fuzz/regressions/$$t/*; [ -e "$$1" ] || continue; \
+	    echo "fuzz-regressions: $$t, $$# input(s)"; \
+	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) "$$@" >$(FUZZ_BUILD)/$$t-regressions.log 2>&1 || \
+	        { cat $(FUZZ_BUILD)/$$t-regressions.log; exit 1; }; \
+	done; echo "fuzz-regressions: every input passes"
+
+# What `make test` runs: the regressions, then each target briefly from its seeds alone with a
+# fixed seed, in a scratch corpus (reproducible; the long runs keep theirs).
+fuzz-ci: fuzz-regressions fuzz-seeds
+	@for t in $(FUZZ_TARGETS); do \
+	    rm -rf $(FUZZ_BUILD)/ci/$$t && mkdir -p $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/artifacts/$$t; \
+	    runs=$$(case $$t in fuzz_scenario) echo $(FUZZ_CI_RUNS_fuzz_scenario);; \
+	        fuzz_cgs) echo $(FUZZ_CI_RUNS_fuzz_cgs);; *) echo $(FUZZ_CI_RUNS_fuzz_set);; esac); \
+	    echo "fuzz-ci: $$t, $$runs inputs"; \
+	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) -seed=1 -runs=$$runs -max_total_time=120 \
+	        -dict=fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
+	        $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/seeds/$$t >$(FUZZ_BUILD)/$$t-ci.log 2>&1 || \
+	        { tail -n 60 $(FUZZ_BUILD)/$$t-ci.log; exit 1; }; \
+	    grep -h 'stat::number_of_executed_units' $(FUZZ_BUILD)/$$t-ci.log; \
+	done
+
+# The long runs: FUZZ_TIME seconds per target, the corpus kept in build/fuzz/corpus/ from one
+# run to the next; a crash is written to build/fuzz/artifacts/TARGET/ (then see docs/fuzzing.md).
+fuzz: deps
+	$(MAKE) --no-print-directory fuzz-build fuzz-seeds
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts/$$t; \
+	    echo "fuzz: $$t for $(FUZZ_TIME) s"; \
+	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) -max_total_time=$(FUZZ_TIME) -dict=fuzz/$$t.dict \
+	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
+	        $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/seeds/$$t || exit 1; \
+	done
 
 # ---- demo, bench, deps, install -----------------------------------------------------------
 
