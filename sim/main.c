@@ -13,6 +13,7 @@
 #include "sim/report.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
+#include "sim/util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -133,54 +134,28 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return 2;
 }
 
-/* Read all of @f into a NUL-terminated buffer; refuses NUL bytes and oversized input. */
 /* Flush stdout: 0, or 2 with a message when the output could not be written. */
 static int finish_stdout(void);
 
+/* Read all of @f into a NUL-terminated buffer; refuses NUL bytes and oversized input. */
 static int slurp(FILE *f, const char *name, char **out)
 {
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
+	size_t len;
+	char *buf, *nul;
+	int e = util_read_stream(f, MAX_INPUT, &buf, &len);
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		size_t n;
-
-		if (len + 1 == cap) {
-			char *nb;
-
-			if (cap >= MAX_INPUT) {
-				fprintf(stderr, "cgsim: %s: larger than %u MiB\n", name,
-					MAX_INPUT >> 20);
-				free(buf);
-				return -EFBIG;
-			}
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "cgsim: %s: read error: %s\n", name, strerror(errno));
-		free(buf);
-		return -EIO;
-	}
-	buf[len] = '\0';
-	if (memchr(buf, '\0', len)) {
-		size_t off = (size_t)((char *)memchr(buf, '\0', len) - buf);
+	if (e == -EFBIG)
+		fprintf(stderr, "cgsim: %s: larger than %u MiB\n", name, MAX_INPUT >> 20);
+	else if (e && e != -ENOMEM)
+		fprintf(stderr, "cgsim: %s: read error: %s\n", name, strerror(-e));
+	if (e)
+		return e;
+	nul = memchr(buf, '\0', len);
+	if (nul) {
 		int line = 1;
 
-		for (size_t i = 0; i < off; i++)
-			line += buf[i] == '\n';
+		for (const char *p = buf; p < nul; p++)
+			line += *p == '\n';
 		fprintf(stderr, "cgsim: %s:%d: a NUL byte: not a text file\n", name, line);
 		free(buf);
 		return -EINVAL;

@@ -12,6 +12,7 @@
 
 #include "sim/ideal.h"
 #include "sim/run.h"
+#include "sim/util.h"
 
 #define NOPOS ((struct scn_pos){ .line = 0 })
 
@@ -51,22 +52,12 @@ static int fail(struct runner *r, struct scn_pos pos, const char *fmt, ...)
 static int fail(struct runner *r, struct scn_pos pos, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
 	if (!r->errlen)
 		return -EINVAL;
-	if (pos.origin)
-		k = snprintf(r->err, r->errlen, "%s: error: ", pos.origin);
-	else if (pos.line)
-		k = snprintf(r->err, r->errlen, "%s:%d:%d: error: ", r->sc->file, pos.line, pos.col);
-	else
-		k = snprintf(r->err, r->errlen, "%s: error: ", r->sc->file);
-	if (k >= 0 && (size_t)k < r->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
-	scn_one_line(r->err, r->errlen);
+	va_start(ap, fmt);
+	util_verrf(r->err, r->errlen, r->sc->file, pos.origin, pos.line, pos.col, fmt, ap);
+	va_end(ap);
 	return -EINVAL;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/scenario.h"
+#include "sim/util.h"
 #include "sim/transform.h"
 #include "sim/yaml.h"
 
@@ -30,49 +31,15 @@ static bool bad(struct rd *r, const struct yn *n, const char *fmt, ...)
 static bool bad(struct rd *r, const struct yn *n, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
 	if (r->failed)
 		return false;
 	r->failed = true;
-	if (!r->errlen)
-		return false;
-	if (n && n->origin)
-		k = snprintf(r->err, r->errlen, "%s: error: ", n->origin);
-	else if (n)
-		k = snprintf(r->err, r->errlen, "%s:%d:%d: error: ", r->file, n->line, n->col);
-	else
-		k = snprintf(r->err, r->errlen, "%s: error: ", r->file);
-	if (k >= 0 && (size_t)k < r->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
-	scn_one_line(r->err, r->errlen);
+	va_start(ap, fmt);
+	util_verrf(r->err, r->errlen, r->file, n ? n->origin : NULL, n ? n->line : 0,
+		   n ? n->col : 0, fmt, ap);
+	va_end(ap);
 	return false;
-}
-
-void scn_one_line(char *msg, size_t len)
-{
-	/* a value quoted in a message may hold line breaks: write them as \n so that the message
-	 * stays one line */
-	size_t n = strlen(msg);
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)msg[i];
-
-		if (c >= 0x20 && c != 0x7f)
-			continue;
-		if (n + 2 > len) {
-			msg[i] = '?';
-			continue;
-		}
-		memmove(msg + i + 2, msg + i + 1, n - i);
-		msg[i] = '\\';
-		msg[i + 1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '?';
-		n++;
-		i++;
-	}
 }
 
 static char *xstrdup(struct rd *r, const struct yn *n, const char *s)
@@ -1822,58 +1789,27 @@ void scn_free(struct scenario *sc)
 	free(sc);
 }
 
+/* The scenario file ("-": standard input), with the messages its limits ask for. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	char *buf;
+	int e;
 
 	if (!f) {
 		snprintf(err, errlen, "cgsim: cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			char *nb;
-
-			if (cap > YN_MAX_INPUT) {
-				snprintf(err, errlen, "%s:1:1: error: the file is larger than 4 MiB",
-					 path);
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			cap = cap ? 2 * cap : 65536;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				snprintf(err, errlen, "cgsim: out of memory reading %s", path);
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				snprintf(err, errlen, "cgsim: cannot read %s: %s", path,
-					 strerror(errno));
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-	}
+	e = util_read_stream(f, YN_MAX_INPUT, &buf, len);
 	if (f != stdin)
 		fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = n;
-	}
-	return buf;
+	if (e == -EFBIG)
+		snprintf(err, errlen, "%s:1:1: error: the file is larger than 4 MiB", path);
+	else if (e == -ENOMEM)
+		snprintf(err, errlen, "cgsim: out of memory reading %s", path);
+	else if (e)
+		snprintf(err, errlen, "cgsim: cannot read %s: %s", path, strerror(-e));
+	return e ? NULL : buf;
 }
 
 struct scenario *scn_load(const char *path, const char *text, const char *variant,

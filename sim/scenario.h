@@ -180,8 +180,6 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 			  const char *const *sets, size_t nsets, char *err, size_t errlen);
 void scn_free(struct scenario *sc);
 
-/* scn_one_line() - escape line breaks and control characters in @msg (size @len) in place. */
-void scn_one_line(char *msg, size_t len);
 
 /* scn_parse_time() - "10s", "1.5ms", "250us", "100ns" (or "0") to ns; -EINVAL / -ERANGE. */
 int scn_parse_time(const char *s, uint64_t *ns);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "sim/util.h"
 #include "sim/yaml.h"
 
 struct builder {
@@ -26,8 +27,8 @@ struct builder {
 
 static void fail_at(struct builder *b, int line, int col, const char *msg)
 {
-	if (!b->failed && b->errlen)
-		snprintf(b->err, b->errlen, "%s:%d:%d: error: %s", b->fname, line, col, msg);
+	if (!b->failed)
+		util_errf(b->err, b->errlen, b->fname, NULL, line, col, "%s", msg);
 	b->failed = true;
 }
 
