@@ -15,6 +15,7 @@
 
 #include "sim/compare.h"
 #include "sim/report.h"
+#include "sim/util.h"
 
 #define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
 
@@ -410,6 +411,21 @@ int compare_json(FILE *f, const struct compare *c)
 	return 0;
 }
 
+static int text_writer(FILE *f, const void *c)
+{
+	return compare_text(f, c);
+}
+
+static int markdown_writer(FILE *f, const void *c)
+{
+	return compare_markdown(f, c);
+}
+
+static int json_writer(FILE *f, const void *c)
+{
+	return compare_json(f, c);
+}
+
 int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen)
 {
 	char path[4200];
@@ -425,31 +441,10 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 		if (e)
 			return e;
 	}
-	{
-		static const char *const names[] = { "compare.txt", "compare.md", "compare.json" };
-
-		for (int k = 0; k < 3; k++) {
-			char tmp[4300];
-			FILE *f;
-
-			snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
-			report_tmp_path(tmp, sizeof(tmp), dir, names[k]);
-			f = fopen(tmp, "w");
-			if (!f) {
-				snprintf(err, errlen, "cgsim: cannot write %s: %s", tmp,
-					 strerror(errno));
-				return -errno;
-			}
-			e = k == 0 ? compare_text(f, c) : k == 1 ? compare_markdown(f, c)
-								: compare_json(f, c);
-			if (ferror(f) | fclose(f) || e || rename(tmp, path)) {
-				unlink(tmp);
-				snprintf(err, errlen, "cgsim: cannot write %s", path);
-				return -EIO;
-			}
-		}
-	}
-	return 0;
+	if ((e = util_write_file(dir, "compare.txt", text_writer, c, err, errlen)) ||
+	    (e = util_write_file(dir, "compare.md", markdown_writer, c, err, errlen)))
+		return e;
+	return util_write_file(dir, "compare.json", json_writer, c, err, errlen);
 }
 
 /* ---------------- sweeps ---------------- */

@@ -5,14 +5,18 @@
  * is installed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim/figures.h"
+#include "sim/util.h"
 
 #ifndef CGSIM_DATADIR
 #define CGSIM_DATADIR "/usr/local/share/cgsim"
@@ -61,29 +65,22 @@ static bool find_plots(char *out, size_t len)
 	return readable(out);
 }
 
-static int copy_file(const char *from, const char *to)
+/* A writer (util_write_file()) that copies the file named by @from. */
+static int copy_writer(FILE *out, const void *from)
 {
-	FILE *in = fopen(from, "rb"), *out;
+	FILE *in = fopen(from, "rb");
 	char buf[8192];
 	size_t n;
 	int e = 0;
 
 	if (!in)
 		return -errno;
-	out = fopen(to, "wb");
-	if (!out) {
-		e = -errno;
-		fclose(in);
-		return e;
-	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
 			e = -EIO;
 	if (ferror(in))
 		e = -EIO;
 	fclose(in);
-	if (fclose(out))
-		e = -EIO;
 	return e;
 }
 
@@ -96,13 +93,11 @@ static bool numeric(const char *s)
 }
 
 /* value,VARIANT,VARIANT ideal,...: the sweep's target for each value (numeric sweeps only). */
-static int write_sweep_target(const char *path, const struct sweep *sw)
+static int sweep_target_writer(FILE *f, const void *ctx)
 {
-	FILE *f = fopen(path, "w");
+	const struct sweep *sw = ctx;
 	const struct compare *c0 = sw->at[0];
 
-	if (!f)
-		return -errno;
 	fputs("value", f);
 	for (size_t v = 0; v < c0->n; v++)
 		fprintf(f, ",%s,%s ideal", c0->sc[v]->variant, c0->sc[v]->variant);
@@ -119,7 +114,7 @@ static int write_sweep_target(const char *path, const struct sweep *sw)
 		}
 		fputc('\n', f);
 	}
-	return fclose(f) ? -EIO : 0;
+	return 0;
 }
 
 /*
@@ -150,15 +145,20 @@ static void gp_string(FILE *f, const char *name, const char *text)
 	fputs("'\n", f);
 }
 
-/* plots/labels.gp: the scenario's name and the sweep's key and target, for the titles. */
-static int write_labels(const char *path, const struct compare *c, const struct sweep *sw)
-{
-	FILE *f = fopen(path, "w");
+/* What the figures are drawn from: the comparison, and its sweep when it sweeps numbers. */
+struct figures {
+	const struct compare *c;
+	const struct sweep *sw;
+};
 
-	if (!f)
-		return -errno;
+/* plots/labels.gp: the scenario's name and the sweep's key and target, for the titles. */
+static int labels_writer(FILE *f, const void *ctx)
+{
+	const struct figures *fg = ctx;
+	const struct sweep *sw = fg->sw;
+
 	fputs("# Written by cgsim compare: the names the figures show, as gnuplot strings.\n", f);
-	gp_string(f, "scenario", c->sc[0]->name);
+	gp_string(f, "scenario", fg->c->sc[0]->name);
 	if (sw) {
 		char target[2200];
 
@@ -171,74 +171,18 @@ static int write_labels(const char *path, const struct compare *c, const struct 
 		gp_string(f, "key", sw->base->sweep_key);
 		gp_string(f, "what", target);
 	}
-	return fclose(f) ? -EIO : 0;
+	return 0;
 }
 
-int figures_check(char *err, size_t errlen)
+/* render.sh: one gnuplot run per figure and format. */
+static int render_writer(FILE *f, const void *ctx)
 {
-	char src[PATH_MAX];
-
-	if (find_plots(src, sizeof(src)))
-		return 0;
-	snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
-		 "CGSIM_PLOTS to their directory");
-	return -ENOENT;
-}
-
-int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
-		  bool *rendered, char *err, size_t errlen)
-{
-	char src[PATH_MAX], path[PATH_MAX + 64], from[PATH_MAX + 64], vars[1024];
+	const struct figures *fg = ctx;
+	const struct compare *c = fg->c;
+	const struct sweep *sw = fg->sw;
+	char vars[1024];
 	bool cdf = false;
-	FILE *f;
-	int e;
 
-	*rendered = false;
-	if (!find_plots(src, sizeof(src))) {
-		snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
-			 "CGSIM_PLOTS to their directory");
-		return -ENOENT;
-	}
-	snprintf(path, sizeof(path), "%s/plots", dir);
-	if (mkdir(path, 0777) && errno != EEXIST) {
-		snprintf(err, errlen, "cgsim: cannot create %.1000s: %s", path, strerror(errno));
-		return -errno;
-	}
-	for (size_t i = 0; i < NSCRIPTS; i++) {
-		snprintf(from, sizeof(from), "%s/%s", src, scripts[i]);
-		snprintf(path, sizeof(path), "%s/plots/%s", dir, scripts[i]);
-		if ((e = copy_file(from, path))) {
-			snprintf(err, errlen, "cgsim: cannot copy %.1000s", from);
-			return e;
-		}
-	}
-	if (sw) {
-		/* A sweep over names (or an empty one) has no x axis: no sweep figure. */
-		bool all = sw->n > 0;
-
-		for (size_t k = 0; k < sw->base->nsweep; k++)
-			all &= numeric(sw->base->sweep_values[k]);
-		if (!all)
-			sw = NULL;
-	}
-	if (sw) {
-		snprintf(path, sizeof(path), "%s/sweep-target.csv", dir);
-		if ((e = write_sweep_target(path, sw))) {
-			snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
-			return e;
-		}
-	}
-	snprintf(path, sizeof(path), "%s/plots/labels.gp", dir);
-	if ((e = write_labels(path, c, sw))) {
-		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
-		return e;
-	}
-	snprintf(path, sizeof(path), "%s/render.sh", dir);
-	f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", path, strerror(errno));
-		return -errno;
-	}
 	fprintf(f, "#!/bin/sh\n# Renders the figures of this comparison with gnuplot into figures/ "
 		   "(PNG and SVG).\n# Written by cgsim compare; the scripts are in plots/.\n"
 		   "set -e\ncd \"$(dirname \"$0\")\"\nmkdir -p figures\n");
@@ -246,9 +190,13 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 		const char *vn = c->sc[v]->variant;
 		char out[256];
 
-		snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'", vn, vn);
-		snprintf(out, sizeof(out), "shares-over-time-%s", vn);
-		render_line(f, "shares-over-time.gp", out, vars);
+		/* a run shorter than one sampling interval has no time series to draw */
+		if (c->res[v]->nsamples) {
+			snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'",
+				 vn, vn);
+			snprintf(out, sizeof(out), "shares-over-time-%s", vn);
+			render_line(f, "shares-over-time.gp", out, vars);
+		}
 		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'", vn, vn);
 		snprintf(out, sizeof(out), "shares-bars-%s", vn);
 		render_line(f, "shares-bars.gp", out, vars);
@@ -277,21 +225,85 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 			 lo > 0 && hi / lo >= 16);
 		render_line(f, "sweep.gp", "sweep", vars);
 	}
-	if (fclose(f)) {
-		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
-		return -EIO;
+	return 0;
+}
+
+extern char **environ;	/* POSIX: the environment, for posix_spawnp() */
+
+/* Run "sh @path" with its output thrown away, without a shell parsing @path. 0 on success. */
+static int run_script(const char *path)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)"sh", (char *)path, NULL };
+	pid_t pid;
+	int st = -1, e;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return -1;
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	e = posix_spawnp(&pid, "sh", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+}
+
+int figures_check(char *err, size_t errlen)
+{
+	char src[PATH_MAX];
+
+	if (find_plots(src, sizeof(src)))
+		return 0;
+	snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
+		 "CGSIM_PLOTS to their directory");
+	return -ENOENT;
+}
+
+int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
+		  bool *rendered, char *err, size_t errlen)
+{
+	char src[PATH_MAX], path[PATH_MAX + 64], from[PATH_MAX + 64];
+	struct figures fg = { c, sw };
+	int e;
+
+	*rendered = false;
+	if (!find_plots(src, sizeof(src))) {
+		snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
+			 "CGSIM_PLOTS to their directory");
+		return -ENOENT;
 	}
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	if (mkdir(path, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cgsim: cannot create %.1000s: %s", path, strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < NSCRIPTS; i++) {
+		snprintf(from, sizeof(from), "%s/%s", src, scripts[i]);
+		if ((e = util_write_file(path, scripts[i], copy_writer, from, err, errlen)))
+			return e;
+	}
+	if (sw) {
+		/* A sweep over names (or an empty one) has no x axis: no sweep figure. */
+		bool all = sw->n > 0;
+
+		for (size_t k = 0; k < sw->base->nsweep; k++)
+			all &= numeric(sw->base->sweep_values[k]);
+		if (!all)
+			fg.sw = NULL;
+	}
+	if ((fg.sw && (e = util_write_file(dir, "sweep-target.csv", sweep_target_writer, fg.sw,
+					   err, errlen))) ||
+	    (e = util_write_file(path, "labels.gp", labels_writer, &fg, err, errlen)) ||
+	    (e = util_write_file(dir, "render.sh", render_writer, &fg, err, errlen)))
+		return e;
+	snprintf(path, sizeof(path), "%s/render.sh", dir);
 	chmod(path, 0755);
 	if (system("gnuplot --version >/dev/null 2>&1") != 0)
 		return 0;
-	{
-		char cmd[PATH_MAX + 128];
-
-		snprintf(cmd, sizeof(cmd), "sh '%.4100s' >/dev/null 2>&1", path);
-		if (system(cmd) != 0) {
-			snprintf(err, errlen, "cgsim: %.1000s failed (gnuplot)", path);
-			return -EIO;
-		}
+	if (run_script(path)) {
+		snprintf(err, errlen, "cgsim: %.1000s failed (gnuplot)", path);
+		return -EIO;
 	}
 	*rendered = true;
 	return 0;

@@ -408,27 +408,15 @@ static int cmd_shares(int argc, char **argv)
 	return finish_stdout();
 }
 
-/* DIR/sweep.csv, written under a temporary name first. */
+static int sweep_csv_writer(FILE *f, const void *sw)
+{
+	return sweep_csv(f, sw);
+}
+
+/* DIR/sweep.csv, written atomically. */
 static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_t errlen)
 {
-	char path[4200], tmp[4300];
-	FILE *f;
-	int e;
-
-	snprintf(path, sizeof(path), "%s/sweep.csv", dir);
-	report_tmp_path(tmp, sizeof(tmp), dir, "sweep.csv");
-	f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", tmp, strerror(errno));
-		return -errno;
-	}
-	e = sweep_csv(f, sw);
-	if (ferror(f) | fclose(f) || e || rename(tmp, path)) {
-		remove(tmp);
-		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
-		return -EIO;
-	}
-	return 0;
+	return util_write_file(dir, "sweep.csv", sweep_csv_writer, sw, err, errlen);
 }
 
 static int cmd_compare(int argc, char **argv)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/report.h"
+#include "sim/util.h"
 
 void report_json_string(FILE *f, const char *s)
 {
@@ -362,11 +363,6 @@ static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
 		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
 }
 
-void report_tmp_path(char *buf, size_t len, const char *dir, const char *name)
-{
-	snprintf(buf, len, "%s/.%s.tmp", dir, name);
-}
-
 #define NFILES 6
 
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
@@ -384,7 +380,7 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 		FILE *f;
 
 		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, names[n]);
-		report_tmp_path(tmp[n], sizeof(tmp[n]), dir, names[n]);
+		util_tmp_path(tmp[n], sizeof(tmp[n]), dir, names[n]);
 		f = fopen(tmp[n], "w");
 		if (!f) {
 			e = -errno;

@@ -21,19 +21,11 @@ void report_shares_json(FILE *f, const struct run_result *r);
 /*
  * report_write_dir() - summary.json, threads.csv, groups.csv and timeseries.csv in @dir, and
  * for plotting groups-series.csv (time_s and one column per group) and latency-cdf.csv
- * (created if missing). Each file is written under a temporary name and all are renamed only
- * when every one was written, so a failure leaves @dir as it was. 0 or a negative errno with a
+ * (created if missing). Each file is written under its temporary name (util_tmp_path()) and
+ * all are renamed only when every one was written, so a failure leaves @dir as it was. 0 or a negative errno with a
  * message in @err.
  */
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen);
-
-/*
- * report_tmp_path() - where DIR/NAME is written before it is renamed into place:
- * DIR/.NAME.tmp. The name is the same on every run (no pid in it), so a run killed while
- * writing leaves at most one hidden file per output, which the next run into DIR overwrites
- * and renames away.
- */
-void report_tmp_path(char *buf, size_t len, const char *dir, const char *name);
 
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);

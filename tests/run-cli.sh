@@ -149,6 +149,12 @@ done
 [ $st -eq 0 ] && [ -z "$(find "$tmp/killed" -name '*.tmp')" ] \
 	&& ok || bad "compare -o after a killed run: exit $st, left $(find "$tmp/killed" -name '*.tmp')"
 
+# an output directory whose name holds a quote: render.sh is run without a shell parsing it;
+# a run shorter than one sampling interval (10 ms) has no time series, and no figure of it
+"$CGSIM" compare tests/cli/many-wakeups.yaml --set duration=10ms -o "$tmp/it's" > /dev/null 2>&1; st=$?
+[ $st -eq 0 ] && [ -x "$tmp/it's/render.sh" ] && ! grep -q shares-over-time "$tmp/it's/render.sh" \
+	&& ok || bad "compare -o DIR'WITH-QUOTE of a 10 ms run: exit $st"
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"
