@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sim/machine.h"
+#include "sim/util.h"
 
 enum mstate {
 	M_IDLE,		/* no behaviour, or not started */
@@ -103,7 +104,8 @@ struct sim_machine {
 	int next_sid;
 	bool autogroup;
 	struct msession *sessions;
-	int nsessions;
+	size_t nsessions, capsessions;
+	struct util_imap session_ix;	/* session number -> index in sessions[] */
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo, captodo;
 	int err;
@@ -492,23 +494,27 @@ static int tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 	return err;
 }
 
+/* Session @key, added with nice @nice if it is new; NULL when out of memory. */
+static struct msession *session_get(struct sim_machine *m, int key, int nice)
+{
+	int i;
+
+	if (util_imap_get(&m->session_ix, key, &i))
+		return &m->sessions[i];
+	if (UTIL_GROW(m->sessions, m->capsessions, m->nsessions + 1) ||
+	    util_imap_put(&m->session_ix, key, (int)m->nsessions))
+		return NULL;
+	m->sessions[m->nsessions] = (struct msession){ key, nice, -1 };
+	return &m->sessions[m->nsessions++];
+}
+
 /* The autogroup of session @key, created on first use. */
 static int session_sid(struct sim_machine *m, int key, uint64_t now)
 {
-	struct msession *ss = NULL;
+	struct msession *ss = session_get(m, key, 0);
 
-	for (int i = 0; i < m->nsessions; i++)
-		if (m->sessions[i].key == key)
-			ss = &m->sessions[i];
-	if (!ss) {
-		struct msession *a = realloc(m->sessions, (size_t)(m->nsessions + 1) * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		m->sessions = a;
-		ss = &a[m->nsessions++];
-		*ss = (struct msession){ key, 0, -1 };
-	}
+	if (!ss)
+		return -ENOMEM;
 	if (ss->sid < 0) {
 		/* autogroup_create(): weight from the session's nice (sched_prio_to_weight) */
 		int sid = m->next_sid++, e;
@@ -730,24 +736,16 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nice)
 {
 	struct mthread *t = mt(m, tid);
-	struct msession *ss = NULL;
+	struct msession *ss;
 
 	if (!t || !t->alive)
 		return -ENOENT;
 	if (nice < SCHED_NICE_MIN || nice > SCHED_NICE_MAX)
 		return -EINVAL;
-	for (int i = 0; i < m->nsessions; i++)
-		if (m->sessions[i].key == session)
-			ss = &m->sessions[i];
-	if (!ss) {
-		struct msession *a = realloc(m->sessions, (size_t)(m->nsessions + 1) * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		m->sessions = a;
-		ss = &a[m->nsessions++];
-		*ss = (struct msession){ session, nice, -1 };
-	} else if (ss->nice != nice) {
+	ss = session_get(m, session, nice);	/* a new session gets @nice */
+	if (!ss)
+		return -ENOMEM;
+	if (ss->nice != nice) {
 		if (ss->sid >= 0)
 			return -EBUSY;	/* autogroup_set_nice() after use is not modelled */
 		ss->nice = nice;
@@ -905,6 +903,7 @@ void sim_machine_free(struct sim_machine *m)
 	free(m->cg_total);
 	free(m->sid_of_cg);
 	free(m->sessions);
+	util_imap_free(&m->session_ix);
 	free(m->todo);
 	sched_free(m->s);
 	free(m);

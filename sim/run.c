@@ -406,7 +406,8 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 /* Recompute the ideal shares for the layout as it is now, over [now, @until). */
 static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 {
-	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, *ag_key = NULL, n = 0, nag = 0, e = 0;
+	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, n = 0, nag = 0, e = 0;
+	struct util_imap ag = { 0 };
 	struct ideal_node *nodes = NULL;
 	double *share = NULL;
 	size_t cap = (size_t)maxcg + 2 * r->nt + 1;
@@ -414,8 +415,7 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 	nodes = calloc(cap, sizeof(*nodes));
 	share = calloc(cap, sizeof(*share));
 	node_of = malloc((size_t)maxcg * sizeof(*node_of));
-	ag_key = malloc((r->nt + 1) * sizeof(*ag_key));
-	if (!nodes || !share || !node_of || !ag_key) {
+	if (!nodes || !share || !node_of) {
 		e = -ENOMEM;
 		goto out;
 	}
@@ -437,38 +437,39 @@ static int ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		}
 		n++;
 	}
-	/* with autogroup, one hidden group per session under the root, for its root threads */
+	/*
+	 * With autogroup, one hidden group per session under the root, for its root threads, in
+	 * the order of their first thread; @ag maps a session to its group's node.
+	 */
 	int first_ag = n;
 
 	for (size_t i = 0; r->sc->autogroup && i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];
-		bool seen = false;
+		int a;
 
-		if (!cg_thread_alive(r->h, t->tid) || cg_thread_tg(r->h, t->tid) != 0)
+		if (!cg_thread_alive(r->h, t->tid) || cg_thread_tg(r->h, t->tid) != 0 ||
+		    util_imap_get(&ag, t->session, &a))
 			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = r->t[j].session == t->session && cg_thread_alive(r->h, r->t[j].tid) &&
-			       cg_thread_tg(r->h, r->t[j].tid) == 0;
-		if (seen)
-			continue;
+		if (util_imap_put(&ag, t->session, n)) {
+			e = -ENOMEM;
+			goto out;
+		}
 		nodes[n].parent = 0;
 		nodes[n].weight = sched_nice_weight(t->session_nice);
 		nodes[n].cap = INFINITY;
-		ag_key[n - first_ag] = t->session;
 		n++;
 	}
 	nag = n - first_ag;
 	for (size_t i = 0; i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];
-		int tg;
+		int tg, a;
 
 		if (!cg_thread_alive(r->h, t->tid))
 			continue;
 		tg = cg_thread_tg(r->h, t->tid);
 		nodes[n].parent = node_of[tg];
-		for (int a = 0; r->sc->autogroup && tg == 0 && a < nag; a++)
-			if (ag_key[a] == t->session)
-				nodes[n].parent = first_ag + a;
+		if (r->sc->autogroup && tg == 0 && util_imap_get(&ag, t->session, &a))
+			nodes[n].parent = a;
 		nodes[n].thread = true;
 		nodes[n].weight = t->grp->spec.policy == SCHED_THREAD_IDLE
 				  ? SCHED_WEIGHT_IDLEPRIO
@@ -506,7 +507,7 @@ out:
 	free(nodes);
 	free(share);
 	free(node_of);
-	free(ag_key);
+	util_imap_free(&ag);
 	return e;
 }
 

@@ -31,6 +31,72 @@ int util_grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+static size_t imap_slot(const struct util_imap *m, int key)
+{
+	/* Fibonacci hashing of the key's bits: consecutive keys (pids) spread over the table */
+	size_t i = (size_t)(((uint64_t)(unsigned)key * 0x9e3779b97f4a7c15ull) >> 32) & (m->cap - 1);
+
+	while (m->used[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+bool util_imap_get(const struct util_imap *m, int key, int *val)
+{
+	size_t i;
+
+	if (!m->cap)
+		return false;
+	i = imap_slot(m, key);
+	if (!m->used[i])
+		return false;
+	*val = m->vals[i];
+	return true;
+}
+
+int util_imap_put(struct util_imap *m, int key, int val)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct util_imap g = { .cap = m->cap ? 2 * m->cap : 64 };
+
+		g.keys = malloc(g.cap * sizeof(*g.keys));
+		g.vals = malloc(g.cap * sizeof(*g.vals));
+		g.used = calloc(g.cap, 1);
+		if (!g.keys || !g.vals || !g.used) {
+			util_imap_free(&g);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->used[k]) {
+				i = imap_slot(&g, m->keys[k]);
+				g.used[i] = 1;
+				g.keys[i] = m->keys[k];
+				g.vals[i] = m->vals[k];
+			}
+		g.n = m->n;
+		util_imap_free(m);
+		*m = g;
+	}
+	i = imap_slot(m, key);
+	if (!m->used[i]) {
+		m->used[i] = 1;
+		m->keys[i] = key;
+		m->n++;
+	}
+	m->vals[i] = val;
+	return 0;
+}
+
+void util_imap_free(struct util_imap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	*m = (struct util_imap){ 0 };
+}
+
 void util_one_line(char *msg, size_t len)
 {
 	/* a value quoted in a message may hold line breaks: write them as \n so that the message

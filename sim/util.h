@@ -8,6 +8,7 @@
 #define CGSIM_SIM_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,6 +20,23 @@
  */
 int util_grow(void **arr, size_t *cap, size_t need, size_t size);
 #define UTIL_GROW(arr, cap, need) util_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/*
+ * struct util_imap - a hash map from int keys to int values (open addressing, at most half
+ * full), for look-ups that a linear search would make quadratic: sessions by their number,
+ * say, among 100,000 processes. Zero-initialised it is empty; util_imap_free() frees it.
+ */
+struct util_imap {
+	int *keys, *vals;
+	unsigned char *used;
+	size_t cap, n;
+};
+
+/* util_imap_get() - true with *@val set when @key is in @m. */
+bool util_imap_get(const struct util_imap *m, int key, int *val);
+/* util_imap_put() - set @key to @val (added or replaced). 0 or -ENOMEM. */
+int util_imap_put(struct util_imap *m, int key, int val);
+void util_imap_free(struct util_imap *m);
 
 /*
  * util_errf() - the one form of a message about an input: "FILE:LINE:COL: error: TEXT" at a
