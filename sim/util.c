@@ -193,6 +193,26 @@ int util_read_stream(FILE *f, size_t max, char **out, size_t *len)
 	return 0;
 }
 
+char *util_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 void util_tmp_path(char *buf, size_t len, const char *dir, const char *name)
 {
 	snprintf(buf, len, "%s/.%s.tmp", dir, name);

@@ -38,6 +38,9 @@ bool util_imap_get(const struct util_imap *m, int key, int *val);
 int util_imap_put(struct util_imap *m, int key, int val);
 void util_imap_free(struct util_imap *m);
 
+/* util_asprintf() - a malloc'ed string printed by @fmt; NULL when out of memory. */
+char *util_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /*
  * util_errf() - the one form of a message about an input: "FILE:LINE:COL: error: TEXT" at a
  * place, "FILE: error: TEXT" for the whole file (@line 0), "ORIGIN: error: TEXT" for
