@@ -16,7 +16,7 @@
 
 #include "cgroup/cgroup.h"
 #include "scheduler/sched.h"
-#include "sim/machine.h"
+#include "sim/workload.h"
 
 /* Limits that keep any input from exhausting memory. */
 #define SCN_MAX_THREADS		100000
