@@ -66,10 +66,10 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 # Simply expanded here, before any target-specific flag, so that every object sees one line.
 BUILD_FLAGS := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) | $(PREFIX)
 
-LIB_SRC   := $(sort $(wildcard cgroup/*.c scheduler/*.c sim/*.c))
-LIB_SRC   := $(filter-out sim/main.c,$(LIB_SRC))
+LIB_SRC   := $(sort $(wildcard cgroup/*.c scheduler/*.c sim/*/*.c))
+LIB_SRC   := $(filter-out sim/app/main.c,$(LIB_SRC))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-MAIN_OBJ  := $(BUILD)/obj/sim/main.o
+MAIN_OBJ  := $(BUILD)/obj/sim/app/main.o
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -90,7 +90,7 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@v='#define CGSIM_VERSION "$(VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 # compare -o DIR looks for the gnuplot scripts in the install's data directory too.
-$(BUILD)/obj/sim/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
+$(BUILD)/obj/sim/app/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
 $(MAIN_OBJ): $(BUILD)/version.h
 $(MAIN_OBJ): override CPPFLAGS += -include $(BUILD)/version.h
 $(BUILD)/flags: FORCE

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/event.h"
-#include "sim/rng.h"
+#include "sim/engine/event.h"
+#include "sim/engine/rng.h"
 
 #define SEED 1
 

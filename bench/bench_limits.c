@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/run/run.h"
+#include "sim/scenario/scenario.h"
 
 /* A growing text buffer for the generated scenarios. */
 struct text {

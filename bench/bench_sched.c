@@ -25,7 +25,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 
 #define SEED 1
 #define NS 1000000000ull

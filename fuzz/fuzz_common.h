@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/run/run.h"
+#include "sim/scenario/scenario.h"
 
 /* libFuzzer's entry point; declared here for -Wmissing-prototypes. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

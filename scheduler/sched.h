@@ -6,7 +6,7 @@
  * load balancing, ticks with exact elision, and the overhead cost model. docs/scheduler.md says
  * how each piece maps to the kernel.
  *
- * The scheduler is passive: it owns no clock and no event queue. Its driver (sim/machine.c)
+ * The scheduler is passive: it owns no clock and no event queue. Its driver (sim/machine/machine.c)
  * calls it with the current time whenever something happens (a thread wakes, blocks, moves; a
  * tick is due) and asks it when it next needs to be called for each CPU (sched_next_tick()).
  * Time never goes backwards between calls. After every call the driver drains

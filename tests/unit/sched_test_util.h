@@ -25,7 +25,7 @@
 
 #include "cgroup/cgroup.h"
 #include "scheduler/sched.h"
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 
 #define STT_MS	1000000ull
 #define STT_SEC	1000000000ull

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the ideal-share calculator (sim/ideal.h).
+ * Unit tests of the ideal-share calculator (sim/run/ideal.h).
  *
  * Every expected number is derived by hand in the comment above its test,
- * from the definition in sim/ideal.h: the root gets min(cpus, what the tree
+ * from the definition in sim/run/ideal.h: the root gets min(cpus, what the tree
  * can use); each cgroup water-fills what it gets over its children by weight,
  * a thread using at most min(1, demand) CPUs and a cgroup at most
  * min(cpu.max, what its children can use). "Share" is CPUs / cpus. Weights
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/ideal.h"
+#include "sim/run/ideal.h"
 
 #define W_NICE_M5	3121.0
 #define W_NICE_0	1024.0
@@ -485,7 +485,7 @@ Test(ideal, docs_worked_example)
  * Four CPUs; a busy thread allowed on one CPU alone in the root: it can
  * still use one CPU, 0.25 of capacity. Three busy threads each allowed on
  * one CPU (of three): the ideal gives 1/3 each, which assumes different
- * CPUs; a count cannot tell, and sim/ideal.h documents that pinning several
+ * CPUs; a count cannot tell, and sim/run/ideal.h documents that pinning several
  * threads to one CPU is not modelled. The count never changes the result.
  */
 Test(ideal, affinity_count_keeps_one_cpu_cap)

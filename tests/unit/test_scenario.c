@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/report.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/app/report.h"
+#include "sim/run/run.h"
+#include "sim/scenario/scenario.h"
 
 static struct scenario *cur;
 static struct run_result *cur_res;

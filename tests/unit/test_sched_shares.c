@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the scheduler driven by the whole machine (sim/machine.h): the CPU shares that
+ * Unit tests of the scheduler driven by the whole machine (sim/machine/machine.h): the CPU shares that
  * nice values and cgroup weights give, wakeup latency with custom slices, exact tick elision
  * and determinism.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the event engine (sim/event.h).
+ * Unit tests of the event engine (sim/engine/event.h).
  *
  * Events are embedded in a test struct, as the simulator embeds them in
  * threads and CPUs, and callbacks recover it with sim_container_of(). Every
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/event.h"
+#include "sim/engine/event.h"
 
 #define MAX_FIRED 64
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the random streams and distributions (sim/rng.h).
+ * Unit tests of the random streams and distributions (sim/engine/rng.h).
  *
  * The statistical tests draw N = 100,000 values from a fixed seed, so they
  * are deterministic; their tolerances are still chosen so that a correct
@@ -18,7 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/rng.h"
+#include "sim/engine/rng.h"
 
 #define N_DRAWS 100000
 #define N_SE 5.0

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of sim/util.h, the toolbox of sim/: each function against what its contract
+ * Unit tests of sim/util/util.h, the toolbox of sim/: each function against what its contract
  * says, independently of the callers.
  */
 #include <criterion/criterion.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/util.h"
+#include "sim/util/util.h"
 
 Test(sim_util, grow_doubles_and_keeps_contents)
 {

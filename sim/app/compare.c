@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/app/compare.c - every variant of a scenario side by side (cgsim compare; sim/app/compare.h).
+ *
+ * Each variant is loaded and run exactly as `cgsim run --variant NAME` would (same seed, same
+ * function), so every number in the table is the one that command reports.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/app/compare.h"
+#include "sim/app/report.h"
+#include "sim/util/util.h"
+
+#define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
+
+int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
+		struct compare **out, char *err, size_t errlen)
+{
+	struct scenario *base = scn_load(file, text, NULL, sets, nsets, err, errlen);
+	struct compare *c;
+	int e = 0;
+
+	*out = NULL;
+	if (!base)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (c) {
+		c->n = base->nvariants + 1;
+		c->sc = calloc(c->n, sizeof(*c->sc));
+		c->res = calloc(c->n, sizeof(*c->res));
+	}
+	if (!c || !c->sc || !c->res) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		scn_free(base);
+		compare_free(c);
+		return -ENOMEM;
+	}
+	c->sc[0] = base;
+	for (size_t v = 1; v < c->n; v++) {
+		c->sc[v] = scn_load(file, base->text, base->variants[v - 1].name, sets, nsets, err,
+				    errlen);
+		if (!c->sc[v]) {
+			e = -EINVAL;
+			break;
+		}
+	}
+	for (size_t v = 0; !e && v < c->n; v++)
+		e = run_scenario(c->sc[v], false, &c->res[v], err, errlen);
+	if (e) {
+		compare_free(c);
+		return e;
+	}
+	*out = c;
+	return 0;
+}
+
+void compare_free(struct compare *c)
+{
+	if (!c)
+		return;
+	for (size_t v = 0; v < c->n; v++) {
+		run_free(c->res ? c->res[v] : NULL);
+		scn_free(c->sc ? c->sc[v] : NULL);
+	}
+	free(c->res);
+	free(c->sc);
+	free(c);
+}
+
+/* ---------------- rows ---------------- */
+
+enum row_kind { ROW_GROUP, ROW_PROCESS, ROW_MACHINE };
+
+enum machine_row {
+	M_JAIN, M_MAX_ABS, M_P50, M_P99, M_SWITCHES, M_OVERHEAD, M_LEVEL_OPS, M_NR
+};
+
+static const char *const machine_label[M_NR] = {
+	"Jain's index", "largest share error", "wakeup p50 (ms)", "wakeup p99 (ms)",
+	"switches/s", "overhead (% cap.)", "level ops/s",
+};
+
+/* A group's share and ideal in one result; false if the variant has no such group. */
+static bool group_of(const struct run_result *r, const char *path, double *share, double *ideal)
+{
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (!strcmp(r->groups[i].path, path)) {
+			*share = r->groups[i].share;
+			*ideal = r->groups[i].ideal;
+			return true;
+		}
+	return false;
+}
+
+static bool process_of(const struct run_result *r, const char *name, double *share,
+		       double *ideal)
+{
+	bool any = false;
+
+	*share = *ideal = 0;
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!strcmp(r->threads[i].process, name)) {
+			*share += r->threads[i].share;
+			*ideal += r->threads[i].ideal;
+			any = true;
+		}
+	return any;
+}
+
+/* The median and the largest p99 of the threads that woke up (ms); NAN when none did. */
+static double latency(const struct run_result *r, bool p99)
+{
+	double v = NAN;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		double x;
+
+		if (!r->threads[i].wakeups)
+			continue;
+		x = (double)(p99 ? r->threads[i].lat_p99 : r->threads[i].lat_p50) / 1e6;
+		if (isnan(v) || x > v)
+			v = x;
+	}
+	return v;
+}
+
+static double machine_value(const struct run_result *r, enum machine_row m)
+{
+	double secs = (double)r->measured_ns / 1e9;
+
+	switch (m) {
+	case M_JAIN:
+		return r->jain;
+	case M_MAX_ABS:
+		return r->max_abs_error;
+	case M_P50:
+		return latency(r, false);
+	case M_P99:
+		return latency(r, true);
+	case M_SWITCHES:
+		return (double)r->switches / secs;
+	case M_OVERHEAD:
+		return 100.0 * (double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns);
+	case M_LEVEL_OPS:
+		return (double)r->level_ops / secs;
+	case M_NR:
+		break;
+	}
+	return NAN;
+}
+
+static const char *machine_fmt(enum machine_row m)
+{
+	return m == M_SWITCHES || m == M_LEVEL_OPS ? "%.0f" : m == M_OVERHEAD ? "%.3f" : "%.4f";
+}
+
+/* Every group path and process name of any variant, in order of first appearance. */
+struct labels {
+	char **name;
+	enum row_kind *kind;
+	size_t n;
+};
+
+static int add_label(struct labels *l, const char *name, enum row_kind k)
+{
+	char **a;
+	enum row_kind *b;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->kind[i] == k && !strcmp(l->name[i], name))
+			return 0;
+	a = realloc(l->name, (l->n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	l->name = a;
+	b = realloc(l->kind, (l->n + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	l->kind = b;
+	l->name[l->n] = strdup(name);
+	if (!l->name[l->n])
+		return -ENOMEM;
+	l->kind[l->n++] = k;
+	return 0;
+}
+
+static void free_labels(struct labels *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->name[i]);
+	free(l->name);
+	free(l->kind);
+}
+
+static int collect(const struct compare *c, struct labels *l)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t i = 0; i < c->res[v]->ngroups; i++)
+			if (add_label(l, c->res[v]->groups[i].path, ROW_GROUP))
+				return -ENOMEM;
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t i = 0; i < c->res[v]->nthreads; i++)
+			if (add_label(l, c->res[v]->threads[i].process, ROW_PROCESS))
+				return -ENOMEM;
+	return 0;
+}
+
+static const char *vname(const struct compare *c, size_t v)
+{
+	return c->sc[v]->variant;
+}
+
+/* ---------------- text and markdown ---------------- */
+
+static void cell_share(char *buf, size_t len, bool have, double share, double ideal)
+{
+	if (have)
+		snprintf(buf, len, "%.3f/%.3f", share, ideal);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void row_cells(const struct compare *c, const struct labels *l, size_t i, size_t v,
+		      char *buf, size_t len)
+{
+	double s = 0, id = 0;
+	bool have = l->kind[i] == ROW_GROUP ? group_of(c->res[v], l->name[i], &s, &id)
+					    : process_of(c->res[v], l->name[i], &s, &id);
+
+	cell_share(buf, len, have, s, id);
+}
+
+static void machine_cell(const struct compare *c, enum machine_row m, size_t v, char *buf,
+			 size_t len)
+{
+	double x = machine_value(c->res[v], m);
+
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, machine_fmt(m), x);
+}
+
+/* Room for a cgroup path (at most 1024 bytes) or a sweep value with every byte as \xNN. */
+#define VIS_SIZE REPORT_VISIBLE_SIZE(4096)
+
+static void text_block(FILE *f, const struct compare *c, const struct labels *l, size_t from,
+		       size_t to)
+{
+	char buf[64], vis[VIS_SIZE];
+
+	fprintf(f, "%-24s", "");
+	for (size_t v = from; v < to; v++)
+		fprintf(f, " %13.13s", vname(c, v));
+	fputc('\n', f);
+	fputs("share/ideal\n", f);
+	for (size_t i = 0; i < l->n; i++) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "%s %s", l->kind[i] == ROW_GROUP ? "group" : "process",
+			 report_visible(l->name[i], vis, sizeof(vis)));
+		fprintf(f, "  %-22.22s", label);
+		for (size_t v = from; v < to; v++) {
+			row_cells(c, l, i, v, buf, sizeof(buf));
+			fprintf(f, " %13s", buf);
+		}
+		fputc('\n', f);
+	}
+	for (int m = 0; m < M_NR; m++) {
+		fprintf(f, "%-24s", machine_label[m]);
+		for (size_t v = from; v < to; v++) {
+			machine_cell(c, (enum machine_row)m, v, buf, sizeof(buf));
+			fprintf(f, " %13s", buf);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* @x, or +0 when it would print as -0. */
+static double nz(double x, double half_unit)
+{
+	return fabs(x) < half_unit ? 0.0 : x;
+}
+
+/*
+ * The change from the base of every variant: each group's (but the root's) and each process's
+ * share, in points of capacity, then the machine rows, wrapped within 80 columns.
+ */
+static void text_changes(FILE *f, const struct compare *c, const struct labels *l)
+{
+	char vis[VIS_SIZE];
+
+	if (c->n < 2)
+		return;
+	fputs("\nchange from base (shares in points of capacity)\n", f);
+	for (size_t v = 1; v < c->n; v++) {
+		int col = fprintf(f, "  %s:", vname(c, v));
+
+		for (size_t i = 0; i < l->n; i++) {
+			double s0, i0, s1, i1;
+			char item[96];
+			int len;
+
+			bool g = l->kind[i] == ROW_GROUP;
+
+			if (g ? !group_of(c->res[0], l->name[i], &s0, &i0) ||
+				    !group_of(c->res[v], l->name[i], &s1, &i1) || !strcmp(l->name[i], "/")
+			      : !process_of(c->res[0], l->name[i], &s0, &i0) ||
+				    !process_of(c->res[v], l->name[i], &s1, &i1))
+				continue;
+			len = snprintf(item, sizeof(item), "%s %s%s %+.1f",
+				       col > 3 + (int)strlen(vname(c, v)) ? "," : "", g ? "group " : "process ",
+				       report_visible(l->name[i], vis, sizeof(vis)),
+				       nz(100 * (s1 - s0), 0.05));
+			if (col + len > 78) {
+				fputs("\n   ", f);
+				col = 3;
+			}
+			col += fprintf(f, "%s", item);
+		}
+		fprintf(f, "\n    overhead %+.3f %% of capacity, switches/s %+.0f, level ops/s %+.0f\n",
+			nz(machine_value(c->res[v], M_OVERHEAD) -
+			   machine_value(c->res[0], M_OVERHEAD), 0.0005),
+			nz(machine_value(c->res[v], M_SWITCHES) -
+			   machine_value(c->res[0], M_SWITCHES), 0.5),
+			nz(machine_value(c->res[v], M_LEVEL_OPS) -
+			   machine_value(c->res[0], M_LEVEL_OPS), 0.5));
+	}
+}
+
+int compare_text(FILE *f, const struct compare *c)
+{
+	struct labels l;
+	const struct scenario *sc = c->sc[0];
+
+	if (collect(c, &l)) {
+		free_labels(&l);
+		return -ENOMEM;
+	}
+	fprintf(f, "%s: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name, sc->sched.cpus,
+		sched_policy_name(sc->sched.policy), (unsigned long long)sc->seed,
+		(double)(sc->duration - sc->warmup) / 1e9);
+	for (size_t from = 0; from < c->n; from += COLS_PER_BLOCK) {
+		size_t to = from + COLS_PER_BLOCK < c->n ? from + COLS_PER_BLOCK : c->n;
+
+		if (from)
+			fputc('\n', f);
+		text_block(f, c, &l, from, to);
+	}
+	text_changes(f, c, &l);
+	free_labels(&l);
+	return 0;
+}
+
+int compare_markdown(FILE *f, const struct compare *c)
+{
+	struct labels l;
+	char buf[64];
+
+	if (collect(c, &l)) {
+		free_labels(&l);
+		return -ENOMEM;
+	}
+	fputs("| share / ideal |", f);
+	for (size_t v = 0; v < c->n; v++)
+		fprintf(f, " %s |", vname(c, v));
+	fputs("\n| --- |", f);
+	for (size_t v = 0; v < c->n; v++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < l.n; i++) {
+		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");
+		report_md_code(f, l.name[i]);
+		fputs(" |", f);
+		for (size_t v = 0; v < c->n; v++) {
+			row_cells(c, &l, i, v, buf, sizeof(buf));
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	for (int m = 0; m < M_NR; m++) {
+		fprintf(f, "| %s |", machine_label[m]);
+		for (size_t v = 0; v < c->n; v++) {
+			machine_cell(c, (enum machine_row)m, v, buf, sizeof(buf));
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	free_labels(&l);
+	return 0;
+}
+
+int compare_json(FILE *f, const struct compare *c)
+{
+	fputs("{\n  \"scenario\": ", f);
+	report_json_string(f, c->sc[0]->name);
+	fputs(",\n  \"variants\": [\n", f);
+	for (size_t v = 0; v < c->n; v++) {
+		report_json(f, c->res[v]);
+		if (v + 1 < c->n)
+			fputs(",\n", f);
+	}
+	fputs("  ]\n}\n", f);
+	return 0;
+}
+
+static int text_writer(FILE *f, const void *c)
+{
+	return compare_text(f, c);
+}
+
+static int markdown_writer(FILE *f, const void *c)
+{
+	return compare_markdown(f, c);
+}
+
+static int json_writer(FILE *f, const void *c)
+{
+	return compare_json(f, c);
+}
+
+int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen)
+{
+	char path[4200];
+	int e;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cgsim: cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	for (size_t v = 0; v < c->n; v++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, vname(c, v));
+		e = report_write_dir(path, c->res[v], err, errlen);
+		if (e)
+			return e;
+	}
+	if ((e = util_write_file(dir, "compare.txt", text_writer, c, err, errlen)) ||
+	    (e = util_write_file(dir, "compare.md", markdown_writer, c, err, errlen)))
+		return e;
+	return util_write_file(dir, "compare.json", json_writer, c, err, errlen);
+}
+
+/* ---------------- sweeps ---------------- */
+
+/*
+ * A sweep value is applied as one more --set KEY=VALUE, so a message about it names that
+ * option, which the user never gave: name the value where the file has it instead.
+ */
+static void blame_sweep_value(const struct scenario *base, size_t k, const char *set,
+			      const char *const *sets, size_t nsets, char *err, size_t errlen)
+{
+	const struct scn_pos *p = &base->sweep_value_pos[k];
+	size_t len = strlen(set);
+	char *rest;
+
+	for (size_t i = 0; i < nsets; i++)
+		if (!strcmp(sets[i], set))
+			return;	/* the user did give it */
+	if (strncmp(err, "--set ", 6) || strncmp(err + 6, set, len) ||
+	    strncmp(err + 6 + len, ": error: ", 9))
+		return;
+	rest = strdup(err + 6 + len + 9);
+	if (!rest)
+		return;
+	snprintf(err, errlen, "%s:%d:%d: error: sweep value '%s' of %s: %s", base->file, p->line,
+		 p->col, base->sweep_values[k], base->sweep_key, rest);
+	free(rest);
+}
+
+int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
+	      size_t nsets, struct sweep **out, char *err, size_t errlen)
+{
+	struct sweep *sw = calloc(1, sizeof(*sw));
+	const char **s2 = calloc(nsets + 1, sizeof(*s2));
+	int e = 0;
+
+	*out = NULL;
+	if (!sw || !s2 || !(sw->at = calloc(base->nsweep, sizeof(*sw->at)))) {
+		free(sw);
+		free(s2);
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	sw->base = base;
+	for (size_t i = 0; i < nsets; i++)
+		s2[i] = sets[i];
+	for (size_t k = 0; k < base->nsweep && !e; k++) {
+		char *set = malloc(strlen(base->sweep_key) + strlen(base->sweep_values[k]) + 2);
+
+		if (!set) {
+			e = -ENOMEM;
+			snprintf(err, errlen, "cgsim: out of memory");
+			break;
+		}
+		sprintf(set, "%s=%s", base->sweep_key, base->sweep_values[k]);
+		s2[nsets] = set;
+		e = compare_run(file, base->text, s2, nsets + 1, &sw->at[k], err, errlen);
+		if (e)
+			blame_sweep_value(base, k, set, sets, nsets, err, errlen);
+		free(set);
+		sw->n = k + !e;
+	}
+	free(s2);
+	if (e) {
+		sweep_free(sw);
+		return e;
+	}
+	*out = sw;
+	return 0;
+}
+
+void sweep_free(struct sweep *sw)
+{
+	if (!sw)
+		return;
+	for (size_t k = 0; k < sw->n; k++)
+		compare_free(sw->at[k]);
+	free(sw->at);
+	free(sw);
+}
+
+/* The sweep's target in one run: its share and ideal (the machine target: overhead %). */
+static bool sweep_target(const struct scenario *base, const struct run_result *r, double *share,
+			 double *ideal)
+{
+	switch (base->sweep_target) {
+	case SCN_T_GROUP:
+		return group_of(r, *base->sweep_name ? base->sweep_name : "/", share, ideal);
+	case SCN_T_PROCESS:
+		return process_of(r, base->sweep_name, share, ideal);
+	default:
+		*share = machine_value(r, M_OVERHEAD);
+		*ideal = NAN;
+		return true;
+	}
+}
+
+bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal)
+{
+	return sweep_target(sw->base, sw->at[k]->res[v], share, ideal);
+}
+
+int sweep_text(FILE *f, const struct sweep *sw)
+{
+	const struct scenario *base = sw->base;
+	const struct compare *c0 = sw->at[0];
+	char buf[64], vis[VIS_SIZE];
+	int vw;
+
+	fprintf(f, "\nsweep of %s", base->sweep_key);
+	if (base->sweep_target == SCN_T_GROUP)
+		fprintf(f, ": share/ideal of group %s\n", *base->sweep_name
+			? report_visible(base->sweep_name, vis, sizeof(vis)) : "/");
+	else if (base->sweep_target == SCN_T_PROCESS)
+		fprintf(f, ": share/ideal of process %s\n", base->sweep_name);
+	else
+		fputs(": scheduler overhead, % of capacity\n", f);
+	{
+		int w = 10;
+
+		for (size_t k = 0; k < sw->n; k++) {
+			int len = (int)strlen(report_visible(base->sweep_values[k], vis, sizeof(vis)));
+
+			if (len > w)
+				w = len;
+		}
+		if (w > 24)
+			w = 24;
+		fprintf(f, "%-*s", w, "value");
+		for (size_t v = 0; v < c0->n && v < 4; v++)
+			fprintf(f, " %13.13s", vname(c0, v));
+		fputc('\n', f);
+		vw = w;
+	}
+	for (size_t k = 0; k < sw->n; k++) {
+		fprintf(f, "%-*.*s", vw, vw, report_visible(base->sweep_values[k], vis, sizeof(vis)));
+		for (size_t v = 0; v < sw->at[k]->n && v < 4; v++) {
+			double s, i;
+
+			if (!sweep_target(base, sw->at[k]->res[v], &s, &i))
+				snprintf(buf, sizeof(buf), "-");
+			else if (isnan(i))
+				snprintf(buf, sizeof(buf), "%.4f", s);
+			else
+				snprintf(buf, sizeof(buf), "%.3f/%.3f", s, i);
+			fprintf(f, " %13s", buf);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+/* value,variant,kind,name,share,ideal: every group and process; machine rows in share. */
+int sweep_csv(FILE *f, const struct sweep *sw)
+{
+	fputs("value,variant,kind,name,share,ideal\n", f);
+	for (size_t k = 0; k < sw->n; k++) {
+		const struct compare *c = sw->at[k];
+		struct labels l;
+
+		if (collect(c, &l)) {
+			free_labels(&l);
+			return -ENOMEM;
+		}
+		for (size_t v = 0; v < c->n; v++) {
+			for (size_t i = 0; i < l.n; i++) {
+				double s, id;
+				bool have = l.kind[i] == ROW_GROUP
+					    ? group_of(c->res[v], l.name[i], &s, &id)
+					    : process_of(c->res[v], l.name[i], &s, &id);
+
+				if (!have)
+					continue;
+				report_csv_field(f, sw->base->sweep_values[k]);
+				fprintf(f, ",%s,%s,", vname(c, v),
+					l.kind[i] == ROW_GROUP ? "group" : "process");
+				report_csv_field(f, l.name[i]);
+				fprintf(f, ",%.6f,%.6f\n", s, id);
+			}
+			for (int m = 0; m < M_NR; m++) {
+				static const char *const key[M_NR] = { "jain", "max_abs_error",
+					"latency_p50_ms", "latency_p99_ms", "switches_per_sec",
+					"overhead_percent", "level_ops_per_sec" };
+				double x = machine_value(c->res[v], (enum machine_row)m);
+
+				if (isnan(x))
+					continue;
+				report_csv_field(f, sw->base->sweep_values[k]);
+				fprintf(f, ",%s,machine,%s,%.6f,\n", vname(c, v), key[m], x);
+			}
+		}
+		free_labels(&l);
+	}
+	return 0;
+}

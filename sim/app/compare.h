@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/app/compare.h - every variant of a scenario run with the same seed and put side by side
+ * (cgsim compare): each group's and process's share against its ideal, fairness, wakeup
+ * latency, switches, scheduler overhead and level operations, and the change from the base.
+ */
+#ifndef CGSIM_SIM_COMPARE_H
+#define CGSIM_SIM_COMPARE_H
+
+#include <stdio.h>
+
+#include "sim/run/run.h"
+
+struct compare {
+	size_t n;			/* variants: base first, then as declared */
+	struct scenario **sc;
+	struct run_result **res;
+};
+
+/*
+ * compare_run() - load and run every variant of @file (with @nsets --set overrides each),
+ * from @text when it is not NULL (the file's bytes already read: "-" can be read only once).
+ * 0, or a negative errno with the message of the first failure in @err.
+ */
+int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
+		struct compare **out, char *err, size_t errlen);
+void compare_free(struct compare *c);
+
+/* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's
+ * run object as `cgsim run --json` prints it, in a list). 0 or -ENOMEM. */
+int compare_text(FILE *f, const struct compare *c);
+int compare_markdown(FILE *f, const struct compare *c);
+int compare_json(FILE *f, const struct compare *c);
+
+/*
+ * compare_write_dir() - DIR/VARIANT/{summary.json,threads.csv,groups.csv,timeseries.csv} for
+ * each variant, and DIR/compare.{txt,md,json}.
+ */
+int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen);
+
+/* A sweep: the comparison repeated with the scenario's sweep key set to each value. */
+struct sweep {
+	const struct scenario *base;	/* holds the key, the values and the target */
+	size_t n;
+	struct compare **at;		/* per value */
+};
+
+int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
+	      size_t nsets, struct sweep **out, char *err, size_t errlen);
+void sweep_free(struct sweep *sw);
+/* sweep_text() - one row per value, one column per variant (the first four): the target's
+ * share/ideal, or the overhead when the sweep names no target. */
+int sweep_text(FILE *f, const struct sweep *sw);
+/* sweep_target_of() - the sweep's target at value @k in variant @v (ideal NAN: overhead). */
+bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal);
+/* sweep_csv() - value,variant,kind,name,share,ideal for every group, process and machine row. */
+int sweep_csv(FILE *f, const struct sweep *sw);
+
+#endif /* CGSIM_SIM_COMPARE_H */

@@ -1,0 +1,628 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/app/main.c - the command line (cgsim --help).
+ *
+ * Exit status: 0 success, 1 a check failed, 2 bad usage or bad input (one message on stderr
+ * naming the file, line and column). --help and --version print to stdout and exit 0, or 2
+ * when stdout cannot be written.
+ */
+#include "cgroup/cgroup.h"
+#include "sim/app/compare.h"
+#include "sim/run/expect.h"
+#include "sim/app/figures.h"
+#include "sim/app/report.h"
+#include "sim/run/run.h"
+#include "sim/scenario/scenario.h"
+#include "sim/util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CGSIM_VERSION
+#define CGSIM_VERSION "unknown"
+#endif
+
+#define MAX_INPUT (64u << 20)	/* no script is larger than this: refuse rather than exhaust */
+
+static const char usage_main[] =
+	"usage: cgsim COMMAND [ARGS]\n"
+	"\n"
+	"A discrete-event simulator of the Linux fair scheduler and the cgroup hierarchy.\n"
+	"\n"
+	"commands:\n"
+	"  run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json] [-o DIR]\n"
+	"            [--max-events N]\n"
+	"            simulate a scenario and report CPU shares against the ideal, fairness,\n"
+	"            latencies and scheduler overhead\n"
+	"  compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
+	"            [--max-events N]\n"
+	"            every variant side by side: shares against the ideal, fairness,\n"
+	"            latency, switches, overhead\n"
+	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
+	"            the ideal shares of a scenario's layout, computed, not simulated\n"
+	"  check [--max-events N] SCENARIO.yaml...\n"
+	"            evaluate the scenarios' expect: entries; exit 1 when one fails\n"
+	"  cgroupfs [--semantics v2|rfc2017|v1] FILE.cgs|-\n"
+	"            run a cgroupfs script against the cgroup model and print the result of\n"
+	"            every operation (errno names as the kernel gives them)\n"
+	"\n"
+	"  cgsim --help, cgsim COMMAND --help, cgsim --version\n"
+	"\n"
+	"Exit status: 0 success, 1 a check failed, 2 bad usage or bad input.\n";
+
+static const char usage_cgroupfs[] =
+	"usage: cgsim cgroupfs [--semantics v2|rfc2017|v1] FILE.cgs|-\n"
+	"\n"
+	"Run a .cgs script (one operation per line: root-controllers, proc, mkdir, rmdir, write,\n"
+	"read; '#' starts a comment) against a new cgroup hierarchy and print\n"
+	"\"LINENO: OP ARGS -> RESULT\" for each operation. RESULT is ok, the kernel's errno name,\n"
+	"or a file's content with its lines joined by '|'.\n"
+	"\n"
+	"  --semantics v2       cgroup v2 with thread mode as merged in Linux 4.14 (default)\n"
+	"  --semantics rfc2017  Tejun Heo's February 2017 thread-mode proposal\n"
+	"  --semantics v1       the cgroup v1 cpu hierarchy (tasks, cpu.shares, cpu.cfs_*)\n"
+	"\n"
+	"Exit status 0 when the script ran to its end, whatever each operation answered; 2 for a\n"
+	"script that cannot be run (unreadable file, unknown operation, malformed line), with\n"
+	"FILE:LINE:COL and what was expected on stderr and nothing on stdout.\n";
+
+static const char usage_run[] =
+	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
+	"                 [-o DIR] [--timing] [--max-events N]\n"
+	"\n"
+	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
+	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
+	"share, waits, wakeup latencies, switches and migrations; Jain's fairness index; the\n"
+	"scheduler's overhead.\n"
+	"\n"
+	"  --variant NAME   run a variant declared under variants: (default: base)\n"
+	"  --seed N         the random seed (same as --set seed=N)\n"
+	"  --set KEY=VALUE  override any scalar of the file by its dotted path, e.g.\n"
+	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
+	"  --json           print one JSON object instead of the text report\n"
+	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
+	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
+	"                   scenario and seed give the same bytes)\n"
+	"  --max-events N   the most events a run may process (default 1000000000; 0: no\n"
+	"                   limit); a run that needs more stops with exit status 2\n"
+	"\n"
+	"Exit status 0, or 2 for bad usage or a scenario that cannot be run (FILE:LINE:COL on\n"
+	"stderr, nothing on stdout, nothing in DIR).\n";
+
+static const char usage_shares[] =
+	"usage: cgsim shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
+	"\n"
+	"Apply the scenario's layout and print the ideal share of capacity of every cgroup and\n"
+	"thread: hierarchical proportional sharing by weight, each thread capped at one CPU and at\n"
+	"its demand, each group at its cpu.max, the excess redistributed (docs/ideal-shares.md).\n"
+	"Nothing is simulated and the timeline is not applied.\n";
+
+static const char usage_compare[] =
+	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
+	"                     [--max-events N]\n"
+	"\n"
+	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
+	"print them side by side: each group's and process's share of capacity against its ideal,\n"
+	"Jain's index, the largest share error, p50/p99 wakeup latency (the worst thread), context\n"
+	"switches and level operations per second, the scheduler overhead, and the change of each\n"
+	"variant from the base. The numbers are those of cgsim run --variant NAME --json.\n"
+	"\n"
+	"  --markdown       a markdown table instead of plain text\n"
+	"  --json           one JSON object: each variant's run object in a list\n"
+	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
+	"                   DIR/VARIANT/\n"
+	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
+	"                   limit)\n";
+
+static const char usage_check[] =
+	"usage: cgsim check [--max-events N] SCENARIO.yaml...\n"
+	"\n"
+	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
+	"PASS or FAIL with the measured and expected values. Exit status 0 when all pass, 1 when one\n"
+	"fails, 2 when a scenario cannot be loaded or run.\n"
+	"\n"
+	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
+	"                   limit)\n";
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "cgsim: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return 2;
+}
+
+/* Flush stdout: 0, or 2 with a message when the output could not be written. */
+static int finish_stdout(void);
+
+/* Read all of @f into a NUL-terminated buffer; refuses NUL bytes and oversized input. */
+static int slurp(FILE *f, const char *name, char **out)
+{
+	size_t len;
+	char *buf, *nul;
+	int e = util_read_stream(f, MAX_INPUT, &buf, &len);
+
+	if (e == -EFBIG)
+		fprintf(stderr, "cgsim: %s: larger than %u MiB\n", name, MAX_INPUT >> 20);
+	else if (e && e != -ENOMEM)
+		fprintf(stderr, "cgsim: %s: read error: %s\n", name, strerror(-e));
+	if (e)
+		return e;
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		int line = 1;
+
+		for (const char *p = buf; p < nul; p++)
+			line += *p == '\n';
+		fprintf(stderr, "cgsim: %s:%d: a NUL byte: not a text file\n", name, line);
+		free(buf);
+		return -EINVAL;
+	}
+	*out = buf;
+	return 0;
+}
+
+static int cmd_cgroupfs(int argc, char **argv)
+{
+	enum cg_semantics sem = CG_SEM_V2;
+	const char *file = NULL;
+	char *text = NULL, *out = NULL, err[1024];
+	FILE *f;
+	int r;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_cgroupfs, stdout);
+			return finish_stdout();
+		}
+		if (!strcmp(a, "--semantics") || !strncmp(a, "--semantics=", 12)) {
+			const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
+
+			if (!v)
+				return usage_error(usage_cgroupfs, "%s needs a value", a);
+			if (cg_semantics_parse(v, &sem))
+				return usage_error(usage_cgroupfs,
+						   "unknown semantics '%s' (expected v2, rfc2017 or v1)",
+						   v);
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return usage_error(usage_cgroupfs, "unknown option '%s'", a);
+		if (file)
+			return usage_error(usage_cgroupfs, "more than one script given ('%s')", a);
+		file = a;
+	}
+	if (!file)
+		return usage_error(usage_cgroupfs, "%s", "no script given (a FILE.cgs or - for stdin)");
+	if (!strcmp(file, "-")) {
+		f = stdin;
+		file = "<stdin>";
+	} else {
+		f = fopen(file, "rb");
+		if (!f) {
+			fprintf(stderr, "cgsim: %s: %s\n", file, strerror(errno));
+			return 2;
+		}
+	}
+	r = slurp(f, file, &text);
+	if (f != stdin)
+		fclose(f);
+	if (r)
+		return 2;
+	r = cg_script_run(sem, file, text, &out, err, sizeof(err));
+	free(text);
+	if (r) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: out of memory");
+		free(out);
+		return 2;
+	}
+	fputs(out, stdout);
+	free(out);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "cgsim: writing the output: %s\n", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+#define MAX_SETS 256
+
+/* A number from 0 to 2^64 - 1, digits only (no sign, blank or base prefix to wrap it). */
+static bool parse_u64(const char *v, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	return *v && !*end && errno != ERANGE && strspn(v, "0123456789") == strlen(v);
+}
+
+_Static_assert(RUN_MAX_EVENTS == 1000000000ull, "the usage texts give the default work bound");
+
+/* --max-events N: the work bound of every run of this command (sim/run/run.h). */
+static int max_events_opt(const char *usage, const char *v)
+{
+	uint64_t n;
+
+	if (!parse_u64(v, &n))
+		return usage_error(usage, "--max-events needs a number from 0 (no limit) to "
+				   "18446744073709551615, not '%s'", v);
+	run_set_max_events(n);
+	return -1;
+}
+
+struct run_opts {
+	const char *file;
+	const char *variant;
+	const char *sets[MAX_SETS + 1];
+	char seedset[48];
+	size_t nsets;
+	const char *dir;
+	bool json;
+	bool timing;
+};
+
+/* Options of run and shares; returns -1 to go on, else the exit status. */
+static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
+			  struct run_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = NULL;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			return finish_stdout();
+		}
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+			continue;
+		}
+		if (full && !strcmp(a, "--timing")) {
+			o->timing = true;
+			continue;
+		}
+		if (!strcmp(a, "--variant") || !strcmp(a, "--set") ||
+		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o") ||
+			      !strcmp(a, "--max-events")))) {
+			if (i + 1 >= argc)
+				return usage_error(usage, "%s needs a value", a);
+			v = argv[++i];
+			if (!strcmp(a, "--variant")) {
+				o->variant = v;
+			} else if (!strcmp(a, "--set")) {
+				if (o->nsets >= MAX_SETS)
+					return usage_error(usage, "more than %s --set options", "256");
+				o->sets[o->nsets++] = v;
+			} else if (!strcmp(a, "--seed")) {
+				uint64_t seed;
+
+				if (!parse_u64(v, &seed))
+					return usage_error(usage, "--seed needs a number from 0 to "
+							   "18446744073709551615, not '%s'", v);
+				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
+			} else if (!strcmp(a, "--max-events")) {
+				int rc = max_events_opt(usage, v);
+
+				if (rc >= 0)
+					return rc;
+			} else {
+				o->dir = v;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return usage_error(usage, "unknown option '%s'", a);
+		if (o->file)
+			return usage_error(usage, "more than one scenario given ('%s')", a);
+		o->file = a;
+	}
+	if (!o->file)
+		return usage_error(usage, "%s", "no scenario given");
+	if (o->seedset[0])
+		o->sets[o->nsets++] = o->seedset;	/* --seed wins over the file and --set */
+	return -1;
+}
+
+static int finish_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "cgsim: writing the output: %s\n", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+static struct scenario *load(const struct run_opts *o)
+{
+	char err[2048];
+	struct scenario *sc = scn_load(o->file, NULL, o->variant, o->sets, o->nsets, err,
+				       sizeof(err));
+
+	if (!sc)
+		fprintf(stderr, "%s\n", err);
+	return sc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct scenario *sc;
+	struct run_result *res;
+	char err[2048];
+	int rc = parse_run_opts(argc, argv, usage_run, true, &o);
+
+	if (rc >= 0)
+		return rc;
+	sc = load(&o);
+	if (!sc)
+		return 2;
+	if (run_scenario(sc, o.timing, &res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+		scn_free(sc);
+		return 2;
+	}
+	if (o.dir && report_write_dir(o.dir, res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		rc = 2;
+	} else {
+		if (o.json)
+			report_json(stdout, res);
+		else
+			report_text(stdout, res);
+		rc = finish_stdout();
+	}
+	run_free(res);
+	scn_free(sc);
+	return rc;
+}
+
+static int cmd_shares(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct scenario *sc;
+	struct run_result *res;
+	char err[2048];
+	int rc = parse_run_opts(argc, argv, usage_shares, false, &o);
+
+	if (rc >= 0)
+		return rc;
+	sc = load(&o);
+	if (!sc)
+		return 2;
+	if (run_ideal(sc, &res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: failed");
+		scn_free(sc);
+		return 2;
+	}
+	if (o.json)
+		report_shares_json(stdout, res);
+	else
+		report_shares_text(stdout, res);
+	run_free(res);
+	scn_free(sc);
+	return finish_stdout();
+}
+
+static int sweep_csv_writer(FILE *f, const void *sw)
+{
+	return sweep_csv(f, sw);
+}
+
+/* DIR/sweep.csv, written atomically. */
+static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_t errlen)
+{
+	return util_write_file(dir, "sweep.csv", sweep_csv_writer, sw, err, errlen);
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	const char *file = NULL, *dir = NULL, *sets[MAX_SETS];
+	size_t nsets = 0;
+	bool md = false, json = false;
+	struct compare *c;
+	struct sweep *sw = NULL;
+	char err[2048];
+	int rc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_compare, stdout);
+			return finish_stdout();
+		}
+		if (!strcmp(a, "--markdown") || !strcmp(a, "--json")) {
+			md |= a[2] == 'm';
+			json |= a[2] == 'j';
+			continue;
+		}
+		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
+			if (i + 1 >= argc)
+				return usage_error(usage_compare, "%s needs a value", a);
+			if (a[2] == 'm') {
+				int r = max_events_opt(usage_compare, argv[++i]);
+
+				if (r >= 0)
+					return r;
+			} else if (a[1] == 'o')
+				dir = argv[++i];
+			else if (nsets >= MAX_SETS)
+				return usage_error(usage_compare, "more than %s --set options", "256");
+			else
+				sets[nsets++] = argv[++i];
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return usage_error(usage_compare, "unknown option '%s'", a);
+		if (file)
+			return usage_error(usage_compare, "more than one scenario given ('%s')", a);
+		file = a;
+	}
+	if (!file)
+		return usage_error(usage_compare, "%s", "no scenario given");
+	if (md && json)
+		return usage_error(usage_compare, "%s", "--markdown and --json exclude each other");
+	/* everything -o DIR will need, before the first byte of output */
+	if (dir && figures_check(err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (compare_run(file, NULL, sets, nsets, &c, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
+		return 2;
+	}
+	if (c->sc[0]->nsweep && sweep_run(file, c->sc[0], sets, nsets, &sw, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
+		compare_free(c);
+		return 2;
+	}
+	if (dir && (compare_write_dir(dir, c, err, sizeof(err)) ||
+		    (sw && write_sweep(dir, sw, err, sizeof(err))))) {
+		fprintf(stderr, "%s\n", err);
+		rc = 2;
+	} else if ((json ? compare_json(stdout, c) : md ? compare_markdown(stdout, c)
+							: compare_text(stdout, c)) ||
+		   (sw && !json && sweep_text(stdout, sw))) {
+		fprintf(stderr, "cgsim: out of memory\n");
+		rc = 2;
+	} else if (dir) {
+		bool rendered;
+
+		if (figures_write(dir, c, sw, &rendered, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			rc = 2;
+		} else if (!json) {
+			if (rendered)
+				printf("\nfigures: %s/figures/ (PNG and SVG)\n", dir);
+			else
+				printf("\ngnuplot is not installed: the data and scripts are in %s; "
+				       "render with sh %s/render.sh\n", dir, dir);
+			rc = finish_stdout();
+		} else {
+			rc = finish_stdout();
+		}
+	} else {
+		rc = finish_stdout();
+	}
+	sweep_free(sw);
+	compare_free(c);
+	return rc;
+}
+
+/* Check one file: every variant its entries name, base first. 0, 1 (a failure) or 2. */
+static int check_file(const char *file)
+{
+	char err[2048];
+	struct scenario *base = scn_load(file, NULL, NULL, NULL, 0, err, sizeof(err));
+	int worst = 0;
+
+	if (!base) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (!base->nexpect)
+		printf("NOTE %s: no expect: entries\n", file);
+	for (size_t v = 0; v <= base->nvariants; v++) {
+		const char *name = v ? base->variants[v - 1].name : "base";
+		struct scenario *sc;
+		struct run_result *res;
+		bool used = false;
+		int failed;
+
+		for (size_t i = 0; i < base->nexpect; i++)
+			used |= expect_applies(&base->expect[i], name);
+		if (!used)
+			continue;
+		sc = v ? scn_load(file, base->text, name, NULL, 0, err, sizeof(err)) : base;
+		if (!sc) {
+			fprintf(stderr, "%s\n", err);
+			worst = 2;
+			continue;
+		}
+		if (run_scenario(sc, false, &res, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+			worst = 2;
+		} else {
+			failed = expect_eval(stdout, res);
+			if (failed && worst < 1)
+				worst = 1;
+			run_free(res);
+		}
+		if (sc != base)
+			scn_free(sc);
+	}
+	scn_free(base);
+	return worst;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	int worst = 0, files = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_check, stdout);
+			return finish_stdout();
+		}
+		if (!strcmp(argv[i], "--max-events")) {
+			int r;
+
+			if (i + 1 >= argc)
+				return usage_error(usage_check, "%s needs a value", argv[i]);
+			if ((r = max_events_opt(usage_check, argv[++i])) >= 0)
+				return r;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			return usage_error(usage_check, "unknown option '%s'", argv[i]);
+	}
+	for (int i = 1; i < argc; i++) {
+		int r;
+
+		if (!strcmp(argv[i], "--max-events")) {
+			i++;
+			continue;
+		}
+		r = check_file(argv[i]);
+
+		files++;
+		if (r > worst)
+			worst = r;
+		fflush(stdout);
+	}
+	if (!files)
+		return usage_error(usage_check, "%s", "no scenario given");
+	if (finish_stdout())
+		return 2;
+	return worst;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error(usage_main, "%s", "no command given");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage_main, stdout);
+		return finish_stdout();
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("cgsim %s\n", CGSIM_VERSION);
+		return finish_stdout();
+	}
+	if (!strcmp(argv[1], "cgroupfs"))
+		return cmd_cgroupfs(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "shares"))
+		return cmd_shares(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	return usage_error(usage_main, "unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/app/report.c - text, JSON and CSV renderings of a run (sim/app/report.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/app/report.h"
+#include "sim/util/util.h"
+
+void report_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static const char *policy(const struct run_result *r)
+{
+	return sched_policy_name(r->sc->sched.policy);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* Room for any name or timeline result shown (a path is at most 1024 bytes, an operation a
+ * YAML scalar of at most 4096), control characters shown as \xNN. */
+#define VIS_SIZE REPORT_VISIBLE_SIZE(4096 + 1100)
+
+void report_text(FILE *f, const struct run_result *r)
+{
+	const struct scenario *sc = r->sc;
+	double secs = (double)r->measured_ns / 1e9;
+	char vis[VIS_SIZE];
+
+	fprintf(f, "%s (variant %s, seed %llu): %d CPUs, %s, %s semantics, %.3f s measured "
+		   "after %.3f s of warm-up\n\n", sc->name, sc->variant,
+		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics),
+		secs, (double)sc->warmup / 1e9);
+	fprintf(f, "%-32s %10s %8s %8s\n", "cgroup", "cpu s", "share", "ideal");
+	for (size_t i = 0; i < r->ngroups; i++) {
+		const struct run_group *g = &r->groups[i];
+
+		fprintf(f, "%-32s %10.3f %8.4f %8.4f\n", report_visible(g->path, vis, sizeof(vis)),
+			(double)g->cpu_ns / 1e9, g->share, g->ideal);
+	}
+	fprintf(f, "\n%-24s %-16s %8s %8s %9s %9s %9s %8s %6s\n", "thread", "cgroup", "share",
+		"ideal", "wait ms", "p50 ms", "p99 ms", "switches", "migr");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f ", name,
+			report_visible(t->cgroup, vis, sizeof(vis)), t->share, t->ideal,
+			ms(t->wait_ns));
+		if (t->wakeups)
+			fprintf(f, "%9.3f %9.3f", ms(t->lat_p50), ms(t->lat_p99));
+		else	/* never woke in the window: no latency to show */
+			fprintf(f, "%9s %9s", "-", "-");
+		fprintf(f, " %8llu %6llu\n", (unsigned long long)t->switches,
+			(unsigned long long)t->migrations);
+	}
+	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
+		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
+	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
+		   "capacity), %.0f level operations/s\n",
+		secs > 0 ? (double)r->switches / secs : 0, secs > 0 ? (double)r->migrations / secs : 0,
+		ms(r->overhead_ns), 100.0 * (double)r->overhead_ns / ((double)r->cpus *
+								   (double)r->measured_ns),
+		secs > 0 ? (double)r->level_ops / secs : 0);
+	for (size_t i = 0; i < r->nops; i++) {
+		if (!i)
+			fputs("timeline:\n", f);
+		fprintf(f, "  at %.3f s  %s\n", (double)r->ops[i].at / 1e9,
+			report_visible(r->ops[i].result, vis, sizeof(vis)));
+	}
+	fprintf(f, "events: %llu\n", (unsigned long long)r->events);
+}
+
+void report_shares_text(FILE *f, const struct run_result *r)
+{
+	char vis[VIS_SIZE];
+
+	fprintf(f, "%s (variant %s): ideal shares on %d CPUs, of machine capacity\n\n",
+		r->sc->name, r->sc->variant, r->cpus);
+	fprintf(f, "%-32s %8s\n", "cgroup", "ideal");
+	for (size_t i = 0; i < r->ngroups; i++)
+		fprintf(f, "%-32s %8.4f\n", report_visible(r->groups[i].path, vis, sizeof(vis)),
+			r->groups[i].ideal);
+	fprintf(f, "\n%-32s %-16s %8s\n", "thread", "cgroup", "ideal");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s/%s", r->threads[i].process, r->threads[i].name);
+		fprintf(f, "%-32s %-16s %8.4f\n", name,
+			report_visible(r->threads[i].cgroup, vis, sizeof(vis)), r->threads[i].ideal);
+	}
+}
+
+static void json_head(FILE *f, const struct run_result *r)
+{
+	const struct scenario *sc = r->sc;
+
+	fputs("{\n  \"scenario\": ", f);
+	report_json_string(f, sc->name);
+	fputs(", \"variant\": ", f);
+	report_json_string(f, sc->variant);
+	fprintf(f, ", \"seed\": %llu,\n  \"cpus\": %d, \"policy\": \"%s\", \"semantics\": \"%s\",\n",
+		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics));
+	fprintf(f, "  \"duration_ns\": %llu, \"measured_ns\": %llu,\n",
+		(unsigned long long)sc->duration, (unsigned long long)r->measured_ns);
+}
+
+/* A thread's object up to its identity: process, name, cgroup. */
+static void json_thread_head(FILE *f, const struct run_thread *t, size_t i)
+{
+	fputs(i ? ",\n    { \"process\": " : "\n    { \"process\": ", f);
+	report_json_string(f, t->process);
+	fputs(", \"name\": ", f);
+	report_json_string(f, t->name);
+	fputs(", \"cgroup\": ", f);
+	report_json_string(f, t->cgroup);
+}
+
+void report_json(FILE *f, const struct run_result *r)
+{
+	json_head(f, r);
+	fputs("  \"groups\": [", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		const struct run_group *g = &r->groups[i];
+
+		fputs(i ? ",\n    { \"path\": " : "\n    { \"path\": ", f);
+		report_json_string(f, g->path);
+		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f }",
+			(unsigned long long)g->cpu_ns, g->share, g->ideal);
+	}
+	fputs(r->ngroups ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		json_thread_head(f, t, i);
+		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f, \"wait_ns\": %llu, "
+			   "\"latency_p50_ns\": %llu, \"latency_p90_ns\": %llu, \"latency_p99_ns\": "
+			   "%llu, \"latency_max_ns\": %llu, \"switches\": %llu, \"migrations\": %llu, "
+			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu }",
+			(unsigned long long)t->cpu_ns, t->share, t->ideal,
+			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
+			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
+			(unsigned long long)t->lat_max, (unsigned long long)t->switches,
+			(unsigned long long)t->migrations, (unsigned long long)t->wakeups,
+			(unsigned long long)t->delayed, (unsigned long long)t->overruns);
+	}
+	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
+	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
+		   "%.6f },\n", r->jain, r->max_abs_error, r->max_rel_error);
+	fprintf(f, "  \"overhead\": { \"sched_ns\": %llu, \"fraction\": %.8f, \"level_ops\": %llu, "
+		   "\"switches\": %llu, \"migrations\": %llu },\n",
+		(unsigned long long)r->overhead_ns,
+		(double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns),
+		(unsigned long long)r->level_ops, (unsigned long long)r->switches,
+		(unsigned long long)r->migrations);
+	fputs("  \"timeline\": [", f);
+	for (size_t i = 0; i < r->nops; i++) {
+		fprintf(f, "%s{ \"at_ns\": %llu, \"result\": ", i ? ", " : "",
+			(unsigned long long)r->ops[i].at);
+		report_json_string(f, r->ops[i].result);
+		fputs(" }", f);
+	}
+	fprintf(f, "],\n  \"events\": %llu, \"wall_ns\": %llu\n}\n", (unsigned long long)r->events,
+		(unsigned long long)r->wall_ns);
+}
+
+void report_shares_json(FILE *f, const struct run_result *r)
+{
+	json_head(f, r);
+	fputs("  \"groups\": [", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		fputs(i ? ",\n    { \"path\": " : "\n    { \"path\": ", f);
+		report_json_string(f, r->groups[i].path);
+		fprintf(f, ", \"ideal\": %.6f }", r->groups[i].ideal);
+	}
+	fputs(r->ngroups ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		json_thread_head(f, t, i);
+		fprintf(f, ", \"ideal\": %.6f }", t->ideal);
+	}
+	fputs(r->nthreads ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* ---------------- CSV files ---------------- */
+
+void report_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static bool control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+const char *report_visible(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k = 0;
+
+	while (*p && !control(*p))
+		p++;
+	if (!*p)
+		return s;
+	if (len < 5)
+		return "?";
+	for (p = (const unsigned char *)s; *p && k + 5 <= len; p++) {
+		if (control(*p))
+			k += (size_t)snprintf(buf + k, len - k, "\\x%02x", *p);
+		else
+			buf[k++] = (char)*p;
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+void report_md_code(FILE *f, const char *s)
+{
+	size_t run = 0, longest = 0;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+	if (longest)
+		fputc(' ', f);	/* a space keeps a backquote at the edge out of the fence */
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '|')
+			fputs("\\|", f);
+		else if (control(*p))
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	if (longest)
+		fputc(' ', f);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', f);
+}
+
+static void write_threads_csv(FILE *f, const struct run_result *r)
+{
+	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
+	      "latency_max_ns,switches,migrations,wakeups\n", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		report_csv_field(f, t->process);
+		fputc(',', f);
+		report_csv_field(f, t->name);
+		fputc(',', f);
+		report_csv_field(f, t->cgroup);
+		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+			(unsigned long long)t->cpu_ns, t->share, t->ideal,
+			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
+			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
+			(unsigned long long)t->switches, (unsigned long long)t->migrations,
+			(unsigned long long)t->wakeups);
+	}
+}
+
+static void write_groups_csv(FILE *f, const struct run_result *r)
+{
+	fputs("path,cpu_ns,share,ideal\n", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		report_csv_field(f, r->groups[i].path);
+		fprintf(f, ",%llu,%.6f,%.6f\n", (unsigned long long)r->groups[i].cpu_ns,
+			r->groups[i].share, r->groups[i].ideal);
+	}
+}
+
+/* One row per interval end and item: time_s,kind,name,share (of capacity in the interval). */
+static void write_series_csv(FILE *f, const struct run_result *r)
+{
+	size_t items = r->ngroups + r->series_threads;
+	double cap = (double)r->cpus * (double)r->interval;
+
+	fputs("time_s,kind,name,share\n", f);
+	for (size_t k = 0; k < r->nsamples; k++) {
+		double t = (double)(r->sc->warmup + (k + 1) * r->interval) / 1e9;
+
+		for (size_t j = 0; j < items; j++) {
+			char name[160];
+
+			if (j < r->ngroups) {
+				fprintf(f, "%.6f,group,", t);
+				report_csv_field(f, r->groups[j].path);
+			} else {
+				const struct run_thread *th = &r->threads[j - r->ngroups];
+
+				snprintf(name, sizeof(name), "%s/%s", th->process, th->name);
+				fprintf(f, "%.6f,thread,", t);
+				report_csv_field(f, name);
+			}
+			fprintf(f, ",%.6f\n", (double)r->series[k * items + j] / cap);
+		}
+	}
+}
+
+/* time_s,GROUP,...: each group's share in each interval, wide, for plotting. */
+static void write_groups_series_csv(FILE *f, const struct run_result *r)
+{
+	size_t items = r->ngroups + r->series_threads;
+	double cap = (double)r->cpus * (double)r->interval;
+
+	fputs("time_s", f);
+	for (size_t g = 0; g < r->ngroups; g++) {
+		fputc(',', f);
+		report_csv_field(f, r->groups[g].path);
+	}
+	fputc('\n', f);
+	for (size_t k = 0; k < r->nsamples; k++) {
+		fprintf(f, "%.6f", (double)(r->sc->warmup + (k + 1) * r->interval) / 1e9);
+		for (size_t g = 0; g < r->ngroups; g++)
+			fprintf(f, ",%.6f", (double)r->series[k * items + g] / cap);
+		fputc('\n', f);
+	}
+}
+
+static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
+{
+	fputs("latency_ms,fraction\n", f);
+	for (size_t j = 0; j < r->ncdf; j++)
+		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
+}
+
+#define NFILES 6
+
+int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
+{
+	static const char *const names[NFILES] = { "summary.json", "threads.csv", "groups.csv",
+		"timeseries.csv", "groups-series.csv", "latency-cdf.csv" };
+	char tmp[NFILES][4200], fin[NFILES][4200];
+	int n = 0, e = 0;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		snprintf(err, errlen, "cgsim: cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	for (n = 0; n < NFILES; n++) {
+		FILE *f;
+
+		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, names[n]);
+		util_tmp_path(tmp[n], sizeof(tmp[n]), dir, names[n]);
+		f = fopen(tmp[n], "w");
+		if (!f) {
+			e = -errno;
+			snprintf(err, errlen, "cgsim: cannot write %s: %s", tmp[n], strerror(errno));
+			break;
+		}
+		switch (n) {
+		case 0:
+			report_json(f, r);
+			break;
+		case 1:
+			write_threads_csv(f, r);
+			break;
+		case 2:
+			write_groups_csv(f, r);
+			break;
+		case 3:
+			write_series_csv(f, r);
+			break;
+		case 4:
+			write_groups_series_csv(f, r);
+			break;
+		default:
+			write_latency_cdf_csv(f, r);
+			break;
+		}
+		if (ferror(f) | fclose(f)) {
+			e = -EIO;
+			snprintf(err, errlen, "cgsim: cannot write %s", tmp[n]);
+			n++;
+			break;
+		}
+	}
+	if (e) {
+		for (int i = 0; i < n; i++)
+			unlink(tmp[i]);
+		return e;
+	}
+	for (int i = 0; i < NFILES; i++) {
+		if (rename(tmp[i], fin[i])) {
+			e = -errno;
+			snprintf(err, errlen, "cgsim: cannot rename %s: %s", tmp[i], strerror(errno));
+			for (int j = i; j < NFILES; j++)
+				unlink(tmp[j]);
+			return e;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/app/report.h - what a run produced, for people (text), for scripts (JSON, docs/scenario-format.md's
+ * schema plus a few fields) and for plots (CSV files in a directory, written atomically).
+ * Every number is printed with a fixed format, so the same run gives the same bytes.
+ */
+#ifndef CGSIM_SIM_REPORT_H
+#define CGSIM_SIM_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/run/run.h"
+
+void report_text(FILE *f, const struct run_result *r);
+void report_json(FILE *f, const struct run_result *r);
+/* report_shares_text() - the ideal shares only (cgsim shares). */
+void report_shares_text(FILE *f, const struct run_result *r);
+void report_shares_json(FILE *f, const struct run_result *r);
+
+/*
+ * report_write_dir() - summary.json, threads.csv, groups.csv and timeseries.csv in @dir, and
+ * for plotting groups-series.csv (time_s and one column per group) and latency-cdf.csv
+ * (created if missing). Each file is written under its temporary name (util_tmp_path()) and
+ * all are renamed only when every one was written, so a failure leaves @dir as it was. 0 or a negative errno with a
+ * message in @err.
+ */
+int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen);
+
+/* report_json_string() - @s as a JSON string literal, quotes included. */
+void report_json_string(FILE *f, const char *s);
+
+/*
+ * Names come from the scenario file, and a cgroup name may hold anything but '/' and a line
+ * break: these write one so that it cannot break the format it is written in.
+ *
+ * report_csv_field() - @s as one CSV field (RFC 4180): quoted, quotes doubled, when it holds
+ * a comma, a quote or a line break.
+ * report_visible() - @s for a terminal: every control character as \xNN, so that no escape
+ * sequence reaches it and a column stays one line; @s itself when it has none, else @buf.
+ * report_md_code() - @s as a markdown code span in a table cell: a '|' as \| (which GitHub's
+ * tables require even in code), control characters as \xNN, and a fence longer than any run
+ * of backquotes in it.
+ */
+void report_csv_field(FILE *f, const char *s);
+const char *report_visible(const char *s, char *buf, size_t len);
+void report_md_code(FILE *f, const char *s);
+
+/* The size of a buffer that report_visible() never truncates for a name of @n bytes. */
+#define REPORT_VISIBLE_SIZE(n)	(4 * (n) + 1)
+
+#endif /* CGSIM_SIM_REPORT_H */

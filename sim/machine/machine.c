@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/machine/machine.c - the engine, the scheduler and the cgroup model wired together.
+ *
+ * Events:
+ *   - one per thread (its behaviour's next wakeup, or its stop time);
+ *   - one per CPU: the moment the thread running there finishes its current burst of work,
+ *     recomputed (sched_cpu_finish_time) whenever the scheduler reports the CPU changed;
+ *   - one for the scheduler: the earliest sched_next_tick() over all CPUs.
+ * An event is only re-armed when its time really changes, so the engine's tie order between
+ * events at the same nanosecond does not depend on how many ticks were processed: runs with
+ * tick elision on and off see the same sequence of scheduler calls.
+ *
+ * This file builds and configures the machine and runs it; machine_events.c,
+ * machine_cgroup.c and machine_metrics.c hold the rest (sim/machine/machine_internal.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/machine/machine_internal.h"
+
+int machine__grow_ptrs(void ***arr, int *n, int need)
+{
+	int k = *n ? *n : 16;
+	void **p;
+
+	if (need < *n)
+		return 0;
+	while (k <= need)
+		k *= 2;
+	p = realloc(*arr, (size_t)k * sizeof(void *));
+	if (!p)
+		return -ENOMEM;
+	memset(p + *n, 0, (size_t)(k - *n) * sizeof(void *));
+	*arr = p;
+	*n = k;
+	return 0;
+}
+
+int machine__ensure_cg(struct sim_machine *m, int id)
+{
+	int k = m->ncg ? m->ncg : 16;
+	uint64_t *p;
+
+	if (id < m->ncg)
+		return 0;
+	while (k <= id)
+		k *= 2;
+	p = realloc(m->cg_cpu, (size_t)k * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + m->ncg, 0, (size_t)(k - m->ncg) * sizeof(*p));
+	m->cg_cpu = p;
+	p = realloc(m->cg_total, (size_t)k * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + m->ncg, 0, (size_t)(k - m->ncg) * sizeof(*p));
+	m->cg_total = p;
+	m->ncg = k;
+	return 0;
+}
+
+/* Credit a thread's CPU time since the last credit to the cgroup it is in now. */
+void machine__credit(struct sim_machine *m, struct mthread *t)
+{
+	uint64_t exec = sched_thread_exec(m->s, t->tid, sim_now(&m->eng));
+
+	if (t->cgroup >= 0 && t->cgroup < m->ncg && exec > t->credited) {
+		m->cg_cpu[t->cgroup] += exec - t->credited;
+		m->cg_total[t->cgroup] += exec - t->credited;
+	}
+	t->credited = exec;
+}
+
+void machine__fail(struct sim_machine *m, int err)
+{
+	if (!m->err)
+		m->err = err;
+	sim_stop(&m->eng);
+}
+
+/* ---------------- construction ---------------- */
+
+/* splitmix64: a stateless, deterministic hash for the reservoir's choices. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/*
+ * Keep every wakeup latency until the thread has m->lat_keep of them, then a uniform sample
+ * of that size (reservoir sampling: the k-th sample replaces a random kept one with probability
+ * keep/k), so that memory stays bounded however long the run. The largest is kept exactly. The
+ * choices come from a hash of (seed, tid, k), not from the thread's stream, so keeping samples
+ * never changes what the thread draws.
+ */
+static void latency_hook(void *ctx, int tid, uint64_t lat)
+{
+	struct sim_machine *m = ctx;
+	struct mthread *t = machine__mt(m, tid);
+
+	if (!t)
+		return;
+	t->seen++;
+	if (lat > SIM_DELAYED_NS)
+		t->delayed++;
+	if (lat > t->lat_max)
+		t->lat_max = lat;
+	if (t->nlat >= m->lat_keep) {
+		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)tid << 32) ^ t->seen)) % t->seen;
+
+		if (j < t->nlat)
+			t->lat[j] = lat;
+		return;
+	}
+	if (t->nlat == t->caplat) {
+		size_t k = t->caplat ? 2 * t->caplat : 64;
+		uint64_t *p;
+
+		if (k > m->lat_keep)
+			k = m->lat_keep;
+		p = realloc(t->lat, k * sizeof(*p));
+		if (!p) {
+			machine__fail(m, -ENOMEM);
+			return;
+		}
+		t->lat = p;
+		t->caplat = k;
+	}
+	t->lat[t->nlat++] = lat;
+}
+
+int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nice)
+{
+	struct mthread *t = machine__mt(m, tid);
+	struct msession *ss;
+
+	if (!t || !t->alive)
+		return -ENOENT;
+	if (nice < SCHED_NICE_MIN || nice > SCHED_NICE_MAX)
+		return -EINVAL;
+	ss = machine__session_get(m, session, nice);	/* a new session gets @nice */
+	if (!ss)
+		return -ENOMEM;
+	if (ss->nice != nice) {
+		if (ss->sid >= 0)
+			return -EBUSY;	/* autogroup_set_nice() after use is not modelled */
+		ss->nice = nice;
+	}
+	t->session = session;
+	return m->autogroup ? machine__retarget(m, t, sim_now(&m->eng)) : 0;
+}
+
+int sim_machine_set_noise(struct sim_machine *m, const struct sim_wakeup_noise *noise)
+{
+	if (m->threads_set)
+		return -EBUSY;
+	if (sim_dist_validate(&noise->timer) || sim_dist_validate(&noise->idle_exit))
+		return -EINVAL;
+	m->noise = *noise;
+	m->phase_ns = (noise->tick_phase ? mix64(m->seed ^ 0x7068617365ull) : noise->phase_ns) %
+		      m->tick_ns;
+	m->has_noise = sim_dist_mean(&noise->timer) > 0 || sim_dist_mean(&noise->idle_exit) > 0 ||
+		       noise->timer.b > 0 || noise->idle_exit.b > 0;
+	return 0;
+}
+
+int sim_machine_set_autogroup(struct sim_machine *m, bool on)
+{
+	m->autogroup = on;
+	for (int i = 0; i < m->nthr; i++) {
+		struct mthread *t = m->thr[i];
+		int e;
+
+		if (t && t->alive && (e = machine__retarget(m, t, sim_now(&m->eng))))
+			return e;
+	}
+	machine__sync(m);
+	return m->err;
+}
+
+void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep)
+{
+	m->lat_keep = keep ? keep : 1;
+}
+
+struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hier *h,
+				    uint64_t seed, int *err)
+{
+	struct sim_machine *m = calloc(1, sizeof(*m));
+	int e = -ENOMEM, maxcg, maxtid;
+
+	if (!m)
+		goto out;
+	sim_engine_init(&m->eng);
+	m->h = h;
+	m->seed = seed;
+	m->ncpu = cfg->cpus;
+	m->tick_ns = 1000000000ull / (cfg->tun.hz ? cfg->tun.hz : 1);
+	m->lat_keep = 1u << 20;
+	{
+		/* the balancer's timing jitter draws from the scenario's seed too */
+		struct sched_config c = *cfg;
+
+		c.seed = seed;
+		m->s = sched_new(&c);
+	}
+	if (!m->s) {
+		e = -EINVAL;
+		goto fail;
+	}
+	sched_set_latency_hook(m->s, latency_hook, m);
+	/* the hierarchy's cpusets are of this machine */
+	e = cg_set_nr_cpus(h, cfg->cpus);
+	if (e)
+		goto fail;
+	e = -ENOMEM;
+	m->cpu = calloc((size_t)m->ncpu, sizeof(*m->cpu));
+	if (!m->cpu)
+		goto fail;
+	for (int c = 0; c < m->ncpu; c++) {
+		m->cpu[c].m = m;
+		m->cpu[c].id = c;
+		m->cpu[c].tid = -1;
+		sim_event_init(&m->cpu[c].ev, machine__cpu_event);
+	}
+	sim_event_init(&m->tick_ev, machine__tick_event);
+	/* the task groups that exist: parents have smaller ids (created first); root is 0 */
+	maxcg = cg_cgroup_max_id(h);
+	if (machine__ensure_cg(m, maxcg))
+		goto fail;
+	m->sid_of_cg = malloc(16 * sizeof(*m->sid_of_cg));
+	if (!m->sid_of_cg)
+		goto fail;
+	m->nsid_of_cg = 16;
+	for (int i = 0; i < 16; i++)
+		m->sid_of_cg[i] = -1;
+	m->sid_of_cg[0] = 0;
+	m->next_sid = 1;
+	for (int cg = 1; cg < maxcg; cg++) {
+		if (!cg_cgroup_alive(h, cg) || !cg_is_tg(h, cg))
+			continue;
+		e = machine__tg_add(m, cg, cg_tg_parent(h, cg), 0);
+		if (e)
+			goto fail;
+	}
+	maxtid = cg_thread_max_id(h);
+	for (int tid = 1; tid < maxtid; tid++) {
+		if (!cg_thread_alive(h, tid))
+			continue;
+		if (!machine__thread_add(m, tid, 0)) {
+			e = -ENOMEM;
+			goto fail;
+		}
+	}
+	cg_set_observer(h, machine__observe, m);
+	cg_set_stat_provider(h, machine__stat_provider, m);
+	/* cpusets of the layout as it is */
+	for (int tid = 1; tid < m->nthr; tid++)
+		if (m->thr[tid] && (e = machine__apply_cpus(m, m->thr[tid], 0)))
+			goto fail;
+	return m;
+fail:
+	sim_machine_free(m);
+	m = NULL;
+out:
+	if (err)
+		*err = e;
+	return m;
+}
+
+void sim_machine_free(struct sim_machine *m)
+{
+	if (!m)
+		return;
+	if (m->h) {
+		cg_set_observer(m->h, NULL, NULL);
+		cg_set_stat_provider(m->h, NULL, NULL);
+	}
+	/* the engine marks its pending events idle: release it while they still exist */
+	sim_engine_release(&m->eng);
+	for (int i = 0; i < m->nthr; i++) {
+		struct mthread *t = m->thr[i];
+
+		if (!t)
+			continue;
+		if (t->rng_ready)
+			sim_rng_release(&t->rng);
+		if (t->noise_ready)
+			sim_rng_release(&t->noise);
+		free(t->phases);
+		free(t->lat);
+		free(t);
+	}
+	free(m->thr);
+	free(m->cpu);
+	free(m->cg_cpu);
+	free(m->cg_total);
+	free(m->sid_of_cg);
+	free(m->sessions);
+	util_imap_free(&m->session_ix);
+	free(m->todo);
+	sched_free(m->s);
+	free(m);
+}
+
+int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec)
+{
+	struct mthread *t = machine__mt(m, tid);
+	const struct sim_behavior *b = &spec->behavior;
+	uint64_t now = sim_now(&m->eng);
+	int err;
+
+	if (!t || !t->alive)
+		return -ENOENT;
+	if (t->has_spec)
+		return -EBUSY;
+	if (spec->nice < SCHED_NICE_MIN || spec->nice > SCHED_NICE_MAX)
+		return -EINVAL;
+	switch (b->kind) {
+	case SIM_BEHAV_PERIODIC:
+		if (!b->period_ns || sim_dist_validate(&b->run))
+			return -EINVAL;
+		break;
+	case SIM_BEHAV_BURSTY:
+		if (sim_dist_validate(&b->run) || sim_dist_validate(&b->sleep))
+			return -EINVAL;
+		break;
+	case SIM_BEHAV_PHASES:
+		if (!b->nphases || !b->phases)
+			return -EINVAL;
+		for (size_t i = 0; i < b->nphases; i++)
+			if (sim_dist_validate(&b->phases[i].d))
+				return -EINVAL;
+		break;
+	case SIM_BEHAV_NONE:
+	case SIM_BEHAV_BUSY:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (b->kind == SIM_BEHAV_PHASES) {
+		t->phases = malloc(b->nphases * sizeof(*t->phases));
+		if (!t->phases)
+			return -ENOMEM;
+		memcpy(t->phases, b->phases, b->nphases * sizeof(*t->phases));
+	}
+	if (sim_rng_init(&t->rng, m->seed, (uint32_t)tid))
+		return -ENOMEM;
+	t->rng_ready = true;
+	m->threads_set = true;
+	if (m->has_noise) {
+		/* a family of streams apart from the behaviours' (same index, another seed) */
+		if (sim_rng_init(&t->noise, m->seed ^ 0x6e6f697365ull, (uint32_t)tid))
+			return -ENOMEM;
+		t->noise_ready = true;
+	}
+	t->spec = *spec;
+	t->spec.behavior.phases = t->phases;
+	t->has_spec = true;
+	err = sched_thread_set_nice(m->s, tid, spec->nice, now);
+	if (!err && spec->policy != SCHED_THREAD_NORMAL)
+		err = sched_thread_set_policy(m->s, tid, spec->policy, now);
+	if (!err && spec->affinity) {
+		memset(t->affinity, 0, sizeof(t->affinity));
+		for (size_t w = 0; w < spec->affinity_words && w < SCHED_MAX_CPUS / 64; w++)
+			t->affinity[w] = spec->affinity[w];
+		t->has_affinity = true;
+	}
+	if (!err)
+		err = machine__apply_cpus(m, t, now);
+	if (!err && spec->slice_ns)
+		err = sched_thread_set_slice(m->s, tid, spec->slice_ns, now);
+	if (err)
+		return err;
+	if (b->kind != SIM_BEHAV_NONE) {
+		uint64_t start = spec->start_ns > now ? spec->start_ns : now;
+
+		machine__arm(m, &t->ev, machine__later(start, m->phase_ns));
+	}
+	machine__sync(m);
+	return m->err;
+}
+
+int sim_machine_run_until(struct sim_machine *m, uint64_t t)
+{
+	int err;
+
+	if (m->err)
+		return m->err;
+	err = sim_run_until(&m->eng, t);
+	if (m->err)
+		return m->err;
+	if (err)
+		return err;
+	sched_advance(m->s, t);
+	machine__sync(m);
+	return m->err;
+}
+
+void sim_machine_set_event_limit(struct sim_machine *m, uint64_t max)
+{
+	sim_engine_set_limit(&m->eng, max);
+}
+
+uint64_t sim_machine_now(const struct sim_machine *m)
+{
+	return sim_now(&m->eng);
+}
+
+struct sched *sim_machine_sched(struct sim_machine *m)
+{
+	return m->s;
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/machine/machine_cgroup.c - the machine's side of the cgroup model (sim/machine/machine_internal.h):
+ * task groups made, changed and removed as the model says, autogroup sessions, and each
+ * thread placed in the task group and on the CPUs it belongs to.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/machine/machine_internal.h"
+
+/* ---------------- the cgroup model's notifications ---------------- */
+
+int machine__sid_of(const struct sim_machine *m, int cg)
+{
+	return cg >= 0 && cg < m->nsid_of_cg ? m->sid_of_cg[cg] : -1;
+}
+
+/* cpu.max and cpu.max.burst (v1: cfs_quota_us, cfs_period_us, cfs_burst_us) to the scheduler. */
+static int set_bandwidth(struct sim_machine *m, int sid, const struct cg_cpu_params *p,
+			 uint64_t now)
+{
+	uint64_t quota = p->quota_us == CG_QUOTA_MAX ? UINT64_MAX : p->quota_us * 1000;
+
+	return sched_tg_set_bandwidth(m->s, sid, quota, p->period_us * 1000, p->burst_us * 1000,
+				      now);
+}
+
+int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
+{
+	struct cg_cpu_params p;
+	uint64_t w;
+	int err = cg_tg_params(m->h, cg, &p), sid;
+
+	if (err)
+		return err;
+	if (cg >= m->nsid_of_cg) {
+		int k = m->nsid_of_cg ? m->nsid_of_cg : 16, *a;
+
+		while (k <= cg)
+			k *= 2;
+		a = realloc(m->sid_of_cg, (size_t)k * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		for (int i = m->nsid_of_cg; i < k; i++)
+			a[i] = -1;
+		m->sid_of_cg = a;
+		m->nsid_of_cg = k;
+	}
+	sid = m->next_sid++;
+	w = p.shares ? p.shares : SCHED_NICE_0_WEIGHT;
+	err = sched_tg_new(m->s, sid, machine__sid_of(m, parent), (uint32_t)machine__umin(w, 262144), p.idle, now);
+	if (!err)
+		m->sid_of_cg[cg] = sid;
+	if (!err)
+		err = set_bandwidth(m, sid, &p, now);
+	return err;
+}
+
+/* Session @key, added with nice @nice if it is new; NULL when out of memory. */
+struct msession *machine__session_get(struct sim_machine *m, int key, int nice)
+{
+	int i;
+
+	if (util_imap_get(&m->session_ix, key, &i))
+		return &m->sessions[i];
+	if (UTIL_GROW(m->sessions, m->capsessions, m->nsessions + 1) ||
+	    util_imap_put(&m->session_ix, key, (int)m->nsessions))
+		return NULL;
+	m->sessions[m->nsessions] = (struct msession){ key, nice, -1 };
+	return &m->sessions[m->nsessions++];
+}
+
+/* The autogroup of session @key, created on first use. */
+static int session_sid(struct sim_machine *m, int key, uint64_t now)
+{
+	struct msession *ss = machine__session_get(m, key, 0);
+
+	if (!ss)
+		return -ENOMEM;
+	if (ss->sid < 0) {
+		/* autogroup_create(): weight from the session's nice (sched_prio_to_weight) */
+		int sid = m->next_sid++, e;
+
+		e = sched_tg_new(m->s, sid, 0, sched_nice_weight(ss->nice), false, now);
+		if (e)
+			return e;
+		ss->sid = sid;
+	}
+	return ss->sid;
+}
+
+/*
+ * The task group a thread runs in: its cgroup's task group, or, with autogroup on, its
+ * session's autogroup when that is the root (task_wants_autogroup()).
+ */
+static int thread_sid(struct sim_machine *m, int tid, int session, uint64_t now)
+{
+	int cg = cg_thread_tg(m->h, tid);
+
+	if (m->autogroup && cg == 0)
+		return session_sid(m, session, now);
+	return machine__sid_of(m, cg);
+}
+
+/* Put @t in the task group it belongs in now, if that changed. */
+int machine__retarget(struct sim_machine *m, struct mthread *t, uint64_t now)
+{
+	int sid = thread_sid(m, t->tid, t->session, now), e;
+
+	if (sid < 0)
+		return sid;
+	if (sid == t->sid)
+		return 0;
+	e = sched_thread_move(m->s, t->tid, sid, now);
+	if (!e)
+		t->sid = sid;
+	return e;
+}
+
+struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now)
+{
+	struct mthread *t;
+	int session = cg_thread_pid(m->h, tid);
+	int tg = thread_sid(m, tid, session, now);
+
+	if (machine__grow_ptrs((void ***)&m->thr, &m->nthr, tid))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->m = m;
+	t->tid = tid;
+	t->alive = true;
+	t->cgroup = cg_thread_cgroup(m->h, tid);
+	t->session = session;
+	t->sid = tg;
+	sim_event_init(&t->ev, machine__thread_event);
+	if (tg < 0 || machine__ensure_cg(m, t->cgroup) || sched_thread_new(m->s, tid, tg, 0, 0, now)) {
+		free(t);
+		return NULL;
+	}
+	m->thr[tid] = t;
+	return t;
+}
+
+/*
+ * A cgroup's effective CPUs changed (cpuset.cpus): every thread governed by it gets its cpuset
+ * intersected with the affinity it asked for (set_cpus_allowed_ptr; an empty intersection
+ * falls back to the cpuset, as cpuset_cpus_allowed_fallback() does).
+ */
+int machine__apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now)
+{
+	uint64_t mask[SCHED_MAX_CPUS / 64], both[SCHED_MAX_CPUS / 64];
+	bool any = false;
+
+	if (cg_thread_cpus(m->h, t->tid, mask, SCHED_MAX_CPUS / 64))
+		return 0;
+	for (size_t w = 0; w < SCHED_MAX_CPUS / 64; w++) {
+		both[w] = mask[w] & (t->has_affinity ? t->affinity[w] : ~0ull);
+		any |= both[w] != 0;
+	}
+	return sched_thread_set_affinity(m->s, t->tid, any ? both : mask, SCHED_MAX_CPUS / 64,
+					 now);
+}
+
+static int cpuset_changed(struct sim_machine *m, int cgroup, uint64_t now)
+{
+	(void)cgroup;
+	for (int i = 0; i < m->nthr; i++) {
+		struct mthread *t = m->thr[i];
+		int e;
+
+		if (t && t->alive && (e = machine__apply_cpus(m, t, now)))
+			return e;
+	}
+	return 0;
+}
+
+void machine__observe(void *ctx, const struct cg_event *ev)
+{
+	struct sim_machine *m = ctx;
+	uint64_t now = sim_now(&m->eng);
+	struct mthread *t;
+	int err = 0;
+
+	switch (ev->kind) {
+	case CG_EV_TG_CREATED:
+		err = machine__ensure_cg(m, ev->cgroup);
+		if (!err)
+			err = machine__tg_add(m, ev->cgroup, ev->parent_tg, now);
+		break;
+	case CG_EV_TG_DESTROYED:
+		err = sched_tg_free(m->s, machine__sid_of(m, ev->cgroup), now);
+		if (!err)
+			m->sid_of_cg[ev->cgroup] = -1;
+		break;
+	case CG_EV_THREAD_NEW:
+		if (!machine__thread_add(m, ev->thread, now))
+			err = -ENOMEM;
+		break;
+	case CG_EV_THREAD_MOVED:
+		t = machine__mt(m, ev->thread);
+		if (t) {
+			machine__credit(m, t);
+			t->cgroup = ev->cgroup;
+			err = machine__ensure_cg(m, ev->cgroup);
+		}
+		if (!err && t)
+			err = machine__retarget(m, t, now);
+		break;
+	case CG_EV_THREAD_EXITED:
+		t = machine__mt(m, ev->thread);
+		if (t) {
+			machine__credit(m, t);
+			t->alive = false;
+			t->state = M_DONE;
+			sim_cancel(&m->eng, &t->ev);
+		}
+		err = sched_thread_exit(m->s, ev->thread, now);
+		break;
+	case CG_EV_TG_PARAMS: {
+		struct cg_cpu_params p;
+
+		err = cg_tg_params(m->h, ev->cgroup, &p);
+		if (!err)
+			err = sched_tg_set(m->s, machine__sid_of(m, ev->cgroup),
+					   (uint32_t)machine__umin(p.shares ? p.shares : 1, 262144), p.idle,
+					   now);
+		if (!err)
+			err = set_bandwidth(m, machine__sid_of(m, ev->cgroup), &p, now);
+		break;
+	}
+	case CG_EV_THREADED:
+		break;
+	case CG_EV_CPUSET:
+		err = cpuset_changed(m, ev->cgroup, now);
+		break;
+	}
+	if (err)
+		machine__fail(m, err);
+	machine__sync(m);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/machine/machine_events.c - the machine's events (sim/machine/machine_internal.h): each thread's
+ * wakeup, each CPU's end of burst and the scheduler's next tick kept in step with the
+ * scheduler, and the behaviours that decide when a thread runs and for how long.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/machine/machine_internal.h"
+
+/* ---------------- keeping the events in step with the scheduler ---------------- */
+
+void machine__arm(struct sim_machine *m, struct sim_event *ev, uint64_t t)
+{
+	if (t == UINT64_MAX) {
+		sim_cancel(&m->eng, ev);
+		return;
+	}
+	if (sim_event_pending(ev) && sim_event_time(ev) == t)
+		return;
+	if (t < sim_now(&m->eng))
+		t = sim_now(&m->eng);
+	if (sim_schedule(&m->eng, ev, t))
+		machine__fail(m, -ENOMEM);
+}
+
+static void push_todo(struct sim_machine *m, int tid)
+{
+	for (int i = 0; i < m->ntodo; i++)
+		if (m->todo[i] == tid)
+			return;
+	if (m->ntodo == m->captodo) {
+		int k = m->captodo ? 2 * m->captodo : 16;
+		int *p = realloc(m->todo, (size_t)k * sizeof(*p));
+
+		if (!p) {
+			machine__fail(m, -ENOMEM);
+			return;
+		}
+		m->todo = p;
+		m->captodo = k;
+	}
+	m->todo[m->ntodo++] = tid;
+}
+
+static void end_burst(struct sim_machine *m, struct mthread *t);
+
+/* Recompute when the burst running on @c ends. */
+static void refresh_cpu(struct sim_machine *m, struct mcpu *c)
+{
+	uint64_t now = sim_now(&m->eng);
+	int cur = sched_cpu_curr(m->s, c->id);
+	struct mthread *old = machine__mt(m, c->tid), *t;
+
+	if (c->tid != cur) {
+		/* the thread that was here left: if its work is done it ends its burst now */
+		if (old && old->state == M_ACTIVE && old->target != UINT64_MAX &&
+		    sched_thread_exec(m->s, old->tid, now) >= old->target)
+			push_todo(m, old->tid);
+		c->tid = cur;
+	}
+	t = machine__mt(m, cur);
+	if (!t || t->state != M_ACTIVE || t->target == UINT64_MAX) {
+		sim_cancel(&m->eng, &c->ev);
+		return;
+	}
+	{
+		uint64_t exec = sched_thread_exec(m->s, cur, now);
+		uint64_t left = t->target > exec ? t->target - exec : 0;
+
+		machine__arm(m, &c->ev, sched_cpu_finish_time(m->s, c->id, now, left));
+	}
+}
+
+/* Drain the scheduler's changed CPUs (and bursts that ended off-CPU) until nothing moves. */
+void machine__sync(struct sim_machine *m)
+{
+	for (;;) {
+		int c = sched_pop_changed(m->s);
+
+		if (c >= 0) {
+			refresh_cpu(m, &m->cpu[c]);
+			continue;
+		}
+		if (m->ntodo) {
+			struct mthread *t = machine__mt(m, m->todo[--m->ntodo]);
+
+			if (t && t->state == M_ACTIVE &&
+			    sched_thread_exec(m->s, t->tid, sim_now(&m->eng)) >= t->target)
+				end_burst(m, t);
+			continue;
+		}
+		break;
+	}
+	machine__arm(m, &m->tick_ev, sched_next_tick_min(m->s));
+}
+
+/* ---------------- behaviours ---------------- */
+
+static uint64_t draw(struct mthread *t, const struct sim_dist *d)
+{
+	uint64_t v = sim_dist_draw_ns(&t->rng, d);
+
+	return v ? v : 1;	/* a burst of 0 ns would be no burst */
+}
+
+/* Start an activation of @len ns of work at now (waking the thread if it sleeps). */
+static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
+{
+	uint64_t now = sim_now(&m->eng), exec = sched_thread_exec(m->s, t->tid, now);
+
+	t->target = len == UINT64_MAX || exec > UINT64_MAX - len ? UINT64_MAX : exec + len;
+	t->activations++;
+	if (t->state == M_ASLEEP && t->noise_ready) {
+		/* a sleep's timer: late by what go_to_sleep() drew, maybe on an idle CPU */
+		uint64_t exit = sim_dist_draw_ns(&t->noise, &m->noise.idle_exit);
+
+		t->state = M_ACTIVE;
+		if (sched_wakeup_timed(m->s, t->tid, now, t->due, exit))
+			machine__fail(m, -EINVAL);
+	} else if (t->state != M_ACTIVE) {
+		t->state = M_ACTIVE;
+		if (sched_wakeup(m->s, t->tid, now))
+			machine__fail(m, -EINVAL);
+	} else {
+		/* still runnable: the running CPU's burst end moves */
+		struct sched_thread_stats st;
+
+		if (!sched_thread_stats(m->s, t->tid, &st) && st.running)
+			refresh_cpu(m, &m->cpu[st.cpu]);
+	}
+}
+
+static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
+{
+	uint64_t now = sim_now(&m->eng);
+
+	t->state = M_ASLEEP;
+	if (sched_sleep(m->s, t->tid, now))
+		machine__fail(m, -EINVAL);
+	t->due = wake;
+	if (t->noise_ready)
+		wake = machine__later(wake, sim_dist_draw_ns(&t->noise, &m->noise.timer));
+	machine__arm(m, &t->ev, wake);
+}
+
+/* The next step of a phases behaviour from the current position: run, or sleep until. */
+static void phases_next(struct sim_machine *m, struct mthread *t)
+{
+	const struct sim_behavior *b = &t->spec.behavior;
+
+	for (;;) {
+		const struct sim_phase *p;
+
+		if (t->phase >= b->nphases) {
+			t->phase = 0;
+			t->loop++;
+			if (b->loops && t->loop >= b->loops) {
+				if (t->state == M_ACTIVE &&
+				    sched_sleep(m->s, t->tid, sim_now(&m->eng)))
+					machine__fail(m, -EINVAL);
+				t->state = M_DONE;
+				sim_cancel(&m->eng, &t->ev);
+				return;
+			}
+		}
+		p = &t->phases[t->phase++];
+		if (p->sleep) {
+			go_to_sleep(m, t, machine__later(sim_now(&m->eng), draw(t, &p->d)));
+			return;
+		}
+		activate(m, t, draw(t, &p->d));
+		return;
+	}
+}
+
+/* The running burst of @t is complete. */
+static void end_burst(struct sim_machine *m, struct mthread *t)
+{
+	uint64_t now = sim_now(&m->eng);
+	const struct sim_behavior *b = &t->spec.behavior;
+
+	switch (b->kind) {
+	case SIM_BEHAV_PERIODIC:
+		t->next_period = machine__later(t->next_period, b->period_ns);
+		if (t->next_period <= now) {
+			/* overran its period: the next activation starts at once */
+			t->overruns++;
+			activate(m, t, draw(t, &b->run));
+		} else {
+			go_to_sleep(m, t, t->next_period);
+		}
+		break;
+	case SIM_BEHAV_BURSTY:
+		go_to_sleep(m, t, machine__later(now, draw(t, &b->sleep)));
+		break;
+	case SIM_BEHAV_PHASES:
+		phases_next(m, t);
+		break;
+	case SIM_BEHAV_BUSY:
+	case SIM_BEHAV_NONE:
+		break;
+	}
+}
+
+void machine__thread_event(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct mthread *t = sim_container_of(ev, struct mthread, ev);
+	struct sim_machine *m = t->m;
+	const struct sim_behavior *b = &t->spec.behavior;
+	uint64_t now = sim_now(eng);
+
+	if (t->spec.stop_ns && now >= t->spec.stop_ns) {
+		if (t->state == M_ACTIVE && sched_sleep(m->s, t->tid, now))
+			machine__fail(m, -EINVAL);
+		t->state = M_DONE;
+		machine__sync(m);
+		return;
+	}
+	if (t->state == M_ACTIVE) {	/* the stop timer of a thread still at work cannot be here */
+		machine__sync(m);
+		return;
+	}
+	switch (b->kind) {
+	case SIM_BEHAV_BUSY:
+		activate(m, t, UINT64_MAX);
+		break;
+	case SIM_BEHAV_PERIODIC:
+		if (t->state == M_IDLE)
+			t->next_period = now;
+		activate(m, t, draw(t, &b->run));
+		break;
+	case SIM_BEHAV_BURSTY:
+		activate(m, t, draw(t, &b->run));
+		break;
+	case SIM_BEHAV_PHASES:
+		if (t->state == M_IDLE)
+			t->state = M_ASLEEP;
+		phases_next(m, t);
+		break;
+	case SIM_BEHAV_NONE:
+		break;
+	}
+	/* a stop time still to come is the thread event's job while it is at work */
+	if (t->spec.stop_ns && t->state == M_ACTIVE && !sim_event_pending(&t->ev))
+		machine__arm(m, &t->ev, t->spec.stop_ns);
+	machine__sync(m);
+}
+
+void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct mcpu *c = sim_container_of(ev, struct mcpu, ev);
+	struct sim_machine *m = c->m;
+	struct mthread *t = machine__mt(m, c->tid);
+
+	sched_advance(m->s, sim_now(eng));
+	if (t && t->state == M_ACTIVE && sched_thread_exec(m->s, t->tid, sim_now(eng)) >= t->target)
+		end_burst(m, t);
+	machine__sync(m);
+}
+
+void machine__tick_event(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct sim_machine *m = sim_container_of(ev, struct sim_machine, tick_ev);
+
+	sched_advance(m->s, sim_now(eng));
+	machine__sync(m);
+}

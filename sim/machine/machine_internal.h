@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/machine/machine_internal.h - what the files of the machine share, and nothing else includes.
+ *
+ * The machine (sim/machine/machine.h) is built and configured in machine.c, keeps the engine's events
+ * in step with the scheduler and runs the behaviours in machine_events.c, follows the cgroup
+ * model's notifications in machine_cgroup.c and keeps its measurements in machine_metrics.c.
+ */
+#ifndef CGSIM_SIM_MACHINE_INTERNAL_H
+#define CGSIM_SIM_MACHINE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/machine/machine.h"
+#include "sim/util/util.h"
+
+enum mstate {
+	M_IDLE,		/* no behaviour, or not started */
+	M_ASLEEP,	/* between activations */
+	M_ACTIVE,	/* runnable with work to do */
+	M_DONE,		/* stopped */
+};
+
+struct mthread {
+	struct sim_event ev;		/* next wakeup or stop */
+	struct sim_machine *m;
+	int tid;
+	bool alive;
+	bool has_spec;
+	bool rng_ready;
+	enum mstate state;
+	struct sim_thread_spec spec;
+	struct sim_phase *phases;
+	struct sim_rng rng;
+	struct sim_rng noise;		/* the machine's wakeup noise (struct sim_wakeup_noise) */
+	bool noise_ready;
+	uint64_t due;			/* when the current sleep ends (the timer's target) */
+	uint64_t target;		/* exec value at which the current burst ends; UINT64_MAX: busy */
+	uint64_t next_period;
+	size_t phase;
+	uint32_t loop;
+	/* metrics */
+	int cgroup;			/* where it sits (for crediting CPU time) */
+	int sid;			/* the scheduler task group it is in */
+	bool has_affinity;		/* its own sched_setaffinity() mask */
+	uint64_t affinity[SCHED_MAX_CPUS / 64];
+	int session;			/* its session's key (default: its process's pid) */
+	uint64_t credited;		/* exec already credited to cgroups */
+	uint64_t base_exec, base_wait, base_sw, base_pre, base_mig, activations;
+	uint64_t *lat;
+	size_t nlat, caplat;
+	uint64_t seen;			/* latency samples offered (nlat of them are kept) */
+	uint64_t lat_max;
+	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
+	uint64_t overruns;		/* periodic activations that began after their period */
+};
+
+/* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
+struct msession {
+	int key;		/* the caller's session number */
+	int nice;
+	int sid;		/* its task group, -1 until a thread needs it */
+};
+
+struct mcpu {
+	struct sim_event ev;		/* current burst ends */
+	struct sim_machine *m;
+	int id;
+	int tid;			/* whose burst ev is for, -1 */
+};
+
+struct sim_machine {
+	struct sim_engine eng;
+	struct sched *s;
+	struct cg_hier *h;
+	uint64_t seed;
+	struct sim_wakeup_noise noise;
+	uint64_t phase_ns;		/* noise.tick_phase's offset */
+	uint64_t tick_ns;
+	bool has_noise;			/* any of it is not zero */
+	bool threads_set;		/* sim_machine_set_thread() was called */
+	int ncpu;
+	struct mcpu *cpu;
+	struct mthread **thr;
+	int nthr;
+	struct sim_event tick_ev;
+	uint64_t *cg_cpu;		/* CPU time credited per cgroup id in the window (own threads) */
+	uint64_t *cg_total;		/* the same since the start (cpu.stat) */
+	int ncg;
+	uint64_t window_start;
+	struct sched_stats base_st;
+	uint64_t base_events;
+	size_t lat_keep;		/* latency samples kept per thread at most */
+	/*
+	 * Scheduler task group ids: cgroups get theirs in creation order, autogroups after, so
+	 * that the ids stay dense (sid_of_cg[cgroup id], -1 for a cgroup with no cpu css).
+	 */
+	int *sid_of_cg;
+	int nsid_of_cg;
+	int next_sid;
+	bool autogroup;
+	struct msession *sessions;
+	size_t nsessions, capsessions;
+	struct util_imap session_ix;	/* session number -> index in sessions[] */
+	int *todo;			/* threads whose burst ended while off-CPU */
+	int ntodo, captodo;
+	int err;
+};
+
+static inline struct mthread *machine__mt(const struct sim_machine *m, int tid)
+{
+	return tid >= 0 && tid < m->nthr ? m->thr[tid] : NULL;
+}
+
+static inline uint64_t machine__umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* @t + @d, or UINT64_MAX ("never") when that does not fit: a huge draw must not wrap to now. */
+static inline uint64_t machine__later(uint64_t t, uint64_t d)
+{
+	return t > UINT64_MAX - d ? UINT64_MAX : t + d;
+}
+
+/* machine.c: growth of the per-thread and per-cgroup arrays, errors */
+void machine__credit(struct sim_machine *m, struct mthread *t);
+int machine__ensure_cg(struct sim_machine *m, int id);
+void machine__fail(struct sim_machine *m, int err);
+int machine__grow_ptrs(void ***arr, int *n, int need);
+
+/* machine_events.c: the events in step with the scheduler, the behaviours */
+void machine__thread_event(struct sim_engine *eng, struct sim_event *ev);
+void machine__tick_event(struct sim_engine *eng, struct sim_event *ev);
+void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev);
+void machine__arm(struct sim_machine *m, struct sim_event *ev, uint64_t t);
+void machine__sync(struct sim_machine *m);
+
+/* machine_cgroup.c: task groups, sessions and placement from the cgroup model */
+void machine__observe(void *ctx, const struct cg_event *ev);
+int machine__apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now);
+int machine__retarget(struct sim_machine *m, struct mthread *t, uint64_t now);
+struct msession *machine__session_get(struct sim_machine *m, int key, int nice);
+int machine__sid_of(const struct sim_machine *m, int cg);
+int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now);
+struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now);
+
+/* machine_metrics.c: CPU time credited, cpu.stat */
+void machine__stat_provider(void *ctx, int cgroup, struct cg_cpu_stat *out);
+
+#endif /* CGSIM_SIM_MACHINE_INTERNAL_H */

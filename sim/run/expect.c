@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/run/expect.c - evaluating `expect:` entries (sim/run/expect.h).
+ *
+ * A process's figure is the sum over its threads (share, CPU, wait, switches, migrations) or
+ * the largest over them (latencies). Machine-wide figures are the run's.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim/run/expect.h"
+
+bool expect_applies(const struct scn_expect *e, const char *variant)
+{
+	return !strcmp(e->variant ? e->variant : "base", variant);
+}
+
+static const char *metric_name(enum scn_metric m)
+{
+	static const char *const names[] = {
+		[SCN_M_SHARE] = "share", [SCN_M_CPU] = "cpu", [SCN_M_WAIT] = "wait",
+		[SCN_M_LAT_P50] = "latency_p50", [SCN_M_LAT_P90] = "latency_p90",
+		[SCN_M_LAT_P99] = "latency_p99", [SCN_M_LAT_MAX] = "latency_max",
+		[SCN_M_DELAYED] = "delayed", [SCN_M_SWITCHES] = "switches",
+		[SCN_M_MIGRATIONS] = "migrations", [SCN_M_JAIN] = "jain",
+		[SCN_M_MAX_ABS_ERROR] = "max_abs_error", [SCN_M_MAX_REL_ERROR] = "max_rel_error",
+		[SCN_M_OVERHEAD] = "overhead", [SCN_M_LEVEL_OPS] = "level_ops_per_sec",
+		[SCN_M_SWITCH_RATE] = "switches_per_sec",
+	};
+
+	return names[m];
+}
+
+static bool is_time(enum scn_metric m)
+{
+	return m == SCN_M_CPU || m == SCN_M_WAIT || m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 ||
+	       m == SCN_M_LAT_P99 || m == SCN_M_LAT_MAX;
+}
+
+/* Per-thread figures whose process-wide value is the largest of its threads', not the sum. */
+static bool is_worst(enum scn_metric m)
+{
+	return m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 || m == SCN_M_LAT_P99 ||
+	       m == SCN_M_LAT_MAX || m == SCN_M_DELAYED;
+}
+
+static double thread_metric(const struct run_thread *t, enum scn_metric m)
+{
+	switch (m) {
+	case SCN_M_SHARE:
+		return t->share;
+	case SCN_M_CPU:
+		return (double)t->cpu_ns;
+	case SCN_M_WAIT:
+		return (double)t->wait_ns;
+	case SCN_M_LAT_P50:
+		return (double)t->lat_p50;
+	case SCN_M_LAT_P90:
+		return (double)t->lat_p90;
+	case SCN_M_DELAYED:
+		/* of the wakeups that slept; a thread that never woke never waited */
+		return t->wakeups > t->overruns ? (double)t->delayed /
+						   (double)(t->wakeups - t->overruns) : 0.0;
+	case SCN_M_LAT_P99:
+		return (double)t->lat_p99;
+	case SCN_M_LAT_MAX:
+		return (double)t->lat_max;
+	case SCN_M_SWITCHES:
+		return (double)t->switches;
+	case SCN_M_MIGRATIONS:
+		return (double)t->migrations;
+	default:
+		return NAN;
+	}
+}
+
+/* The measured figure, or NAN when the entry names nothing in the run. */
+static double measured(const struct run_result *r, const struct scn_expect *e)
+{
+	double secs = (double)r->measured_ns / 1e9, v = 0;
+	bool any = false;
+
+	switch (e->target) {
+	case SCN_T_MACHINE:
+		switch (e->metric) {
+		case SCN_M_JAIN:
+			return r->jain;
+		case SCN_M_MAX_ABS_ERROR:
+			return r->max_abs_error;
+		case SCN_M_MAX_REL_ERROR:
+			return r->max_rel_error;
+		case SCN_M_OVERHEAD:
+			return (double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns);
+		case SCN_M_LEVEL_OPS:
+			return (double)r->level_ops / secs;
+		case SCN_M_SWITCH_RATE:
+			return (double)r->switches / secs;
+		default:
+			return NAN;
+		}
+	case SCN_T_GROUP:
+		for (size_t i = 0; i < r->ngroups; i++) {
+			const struct run_group *g = &r->groups[i];
+
+			if (strcmp(g->path, *e->name ? e->name : "/"))
+				continue;
+			if (e->metric == SCN_M_SHARE)
+				return g->share;
+			if (e->metric == SCN_M_CPU)
+				return (double)g->cpu_ns;
+			return NAN;
+		}
+		return NAN;
+	case SCN_T_PROCESS:
+	case SCN_T_THREAD:
+		for (size_t i = 0; i < r->nthreads; i++) {
+			const struct run_thread *t = &r->threads[i];
+			double x;
+
+			if (e->target == SCN_T_PROCESS) {
+				if (strcmp(t->process, e->name))
+					continue;
+			} else {
+				size_t pl = strlen(t->process);
+
+				if (strncmp(e->name, t->process, pl) || e->name[pl] != '/' ||
+				    strcmp(e->name + pl + 1, t->name))
+					continue;
+			}
+			x = thread_metric(t, e->metric);
+			if (is_worst(e->metric))
+				v = any && v > x ? v : x;
+			else
+				v += x;
+			any = true;
+		}
+		return any ? v : (double)NAN;
+	}
+	return NAN;
+}
+
+static void show(FILE *f, double v, enum scn_metric m)
+{
+	if (is_time(m))
+		fprintf(f, "%.3f ms", v / 1e6);
+	else if (m == SCN_M_SWITCHES || m == SCN_M_MIGRATIONS || m == SCN_M_LEVEL_OPS ||
+		 m == SCN_M_SWITCH_RATE)
+		fprintf(f, "%.0f", v);
+	else
+		fprintf(f, "%.4f", v);
+}
+
+int expect_eval(FILE *f, const struct run_result *r)
+{
+	const struct scenario *sc = r->sc;
+	int failed = 0;
+
+	for (size_t i = 0; i < sc->nexpect; i++) {
+		const struct scn_expect *e = &sc->expect[i];
+		double v;
+		bool ok;
+
+		if (!expect_applies(e, sc->variant))
+			continue;
+		v = measured(r, e);
+		if (isnan(v))
+			ok = false;
+		else if (e->has_value)
+			ok = fabs(v - e->value) <= e->tolerance * (1 + 1e-9) + 1e-12;
+		else
+			ok = v >= e->min && v <= e->max;
+		failed += !ok;
+		fprintf(f, "%s %s:%d [%s] ", ok ? "PASS" : "FAIL", sc->file, e->pos.line,
+			sc->variant);
+		if (e->target != SCN_T_MACHINE)
+			fprintf(f, "%s %s ", e->target == SCN_T_GROUP ? "group"
+					     : e->target == SCN_T_PROCESS ? "process" : "thread",
+				e->target == SCN_T_GROUP && !*e->name ? "/" : e->name);
+		fprintf(f, "%s ", metric_name(e->metric));
+		if (isnan(v)) {
+			fputs("not found in the run", f);
+		} else {
+			show(f, v, e->metric);
+		}
+		fputs(" (expected ", f);
+		if (e->has_value) {
+			show(f, e->value, e->metric);
+			fputs(" +- ", f);
+			show(f, e->tolerance, e->metric);
+		} else if (isfinite(e->min) && isfinite(e->max)) {
+			show(f, e->min, e->metric);
+			fputs(" .. ", f);
+			show(f, e->max, e->metric);
+		} else if (isfinite(e->min)) {
+			fputs(">= ", f);
+			show(f, e->min, e->metric);
+		} else {
+			fputs("<= ", f);
+			show(f, e->max, e->metric);
+		}
+		fputs(")\n", f);
+	}
+	return failed;
+}

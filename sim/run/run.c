@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/run/run.c - one variant of a scenario: layout, workload, timeline, measurements. This file
+ * drives the run (sim/run/run_internal.h names the others): the machine through the warm-up and
+ * the measured window, the timeline's operations at their times, and the work limit.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/run/ideal.h"
+#include "sim/run/run_internal.h"
+#include "sim/util/util.h"
+
+static int run_op(struct runner *r, struct run_result *res, const struct scn_event *ev)
+{
+	char *out = NULL, err[512];
+	int e = cg_script_line(r->h, r->sc->file, ev->pos.line, ev->op, &out, err, sizeof(err));
+	struct run_op *ops;
+
+	if (e == -EINVAL) {
+		/* the interpreter's column is within the operation: point at the do: value */
+		return run__fail(r, ev->pos, "timeline operation '%s': %s", ev->op,
+				 strstr(err, "error: ") ? strstr(err, "error: ") + 7 : err);
+	}
+	if (e)
+		return run__fail(r, ev->pos, "out of memory");
+	/* what a timeline creates counts against the limits of the whole scenario */
+	if (cg_cgroup_max_id(r->h) - 1 > SCN_MAX_CGROUPS) {
+		free(out);
+		return run__fail(r, ev->pos, "timeline operation '%s': more than %d cgroups created in "
+				 "all (cgroups: entries, the ancestors they create and timeline mkdirs "
+				 "count)", ev->op, SCN_MAX_CGROUPS);
+	}
+	if ((uint64_t)(cg_cgroup_max_id(r->h) - 1) * (uint64_t)r->sc->sched.cpus >
+	    SCN_MAX_CGROUP_CPUS) {
+		free(out);
+		return run__fail(r, ev->pos, "timeline operation '%s': %d cgroups on %d CPUs: at most %u "
+				 "cgroups x CPUs (the scheduler keeps a run queue per cgroup on every CPU)",
+				 ev->op, cg_cgroup_max_id(r->h) - 1, r->sc->sched.cpus, SCN_MAX_CGROUP_CPUS);
+	}
+	if (cg_thread_max_id(r->h) - 1 > SCN_MAX_THREADS) {
+		free(out);
+		return run__fail(r, ev->pos, "timeline operation '%s': more than %d threads in all "
+				 "(processes: threads and timeline procs count)", ev->op, SCN_MAX_THREADS);
+	}
+	if (!(res->nops & (res->nops - 1))) {
+		/* powers of two: 100,000 operations cost O(n) copies */
+		ops = realloc(res->ops, (res->nops ? 2 * res->nops : 1) * sizeof(*ops));
+		if (!ops) {
+			free(out);
+			return run__fail(r, ev->pos, "out of memory");
+		}
+		res->ops = ops;
+	}
+	if (out)
+		out[strcspn(out, "\n")] = '\0';
+	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup("") };
+	return 0;
+}
+
+static int set_sessions(struct runner *r)
+{
+	for (size_t i = 0; i < r->nt; i++) {
+		int e = sim_machine_set_session(r->m, r->t[i].tid, r->t[i].session,
+						r->t[i].session_nice);
+
+		if (e)
+			return run__fail(r, r->t[i].proc->pos, "process '%s': cannot set its session (%s)",
+					 r->t[i].proc->name, cg_errno_name(-e));
+	}
+	if (r->sc->autogroup) {
+		int e = sim_machine_set_autogroup(r->m, true);
+
+		if (e)
+			return run__fail(r, NOPOS, "autogroup: %s", cg_errno_name(-e));
+	}
+	return 0;
+}
+
+static int set_threads(struct runner *r)
+{
+	for (size_t i = 0; i < r->nt; i++) {
+		struct sim_thread_spec sp = r->t[i].grp->spec;
+		int e;
+
+		if (r->t[i].grp->has_affinity) {
+			sp.affinity = r->t[i].grp->affinity;
+			sp.affinity_words = SCHED_MAX_CPUS / 64;
+		}
+		e = sim_machine_set_thread(r->m, r->t[i].tid, &sp);
+		if (e)
+			return run__fail(r, r->t[i].grp->pos, "thread '%s/%s.%d' cannot run (%s)",
+					 r->t[i].proc->name, r->t[i].grp->name, r->t[i].index,
+					 cg_errno_name(-e));
+	}
+	return 0;
+}
+
+static double ns_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint64_t max_events = RUN_MAX_EVENTS;
+
+void run_set_max_events(uint64_t max)
+{
+	max_events = max;
+}
+
+static int over_work_limit(struct runner *r, const char *what)
+{
+	return run__fail(r, NOPOS, "%s more than %llu events, the work limit of a run (--max-events N "
+			 "raises it)", what, (unsigned long long)max_events);
+}
+
+/* The machine stopped: at the work limit, or for a reason of its own. */
+static int run_failed(struct runner *r, int e)
+{
+	char what[96];
+
+	if (e != -E2BIG)
+		return run__fail(r, NOPOS, "run failed (%s)", cg_errno_name(-e));
+	snprintf(what, sizeof(what), "stopped at %.6g s of %.6g s simulated: the run needs",
+		 (double)sim_machine_now(r->m) / 1e9, (double)r->sc->duration / 1e9);
+	return over_work_limit(r, what);
+}
+
+/*
+ * The ideal shares are computed again at every layout change of the measured window, each
+ * time over every thread and cgroup: that work counts against the limit as one event per
+ * thread and cgroup, so that it is refused before it starts, and the machine gets the rest.
+ */
+static int budget_events(struct runner *r)
+{
+	const struct scenario *sc = r->sc;
+	uint64_t changes = 1, per = r->nt + (uint64_t)cg_cgroup_max_id(r->h);
+
+	for (size_t i = 0; i < sc->ntimeline; i++)
+		if (sc->timeline[i].at > sc->warmup && sc->timeline[i].at < sc->duration)
+			changes++;
+	if (max_events && changes > (max_events - 1) / per)	/* changes x per >= max */
+		return run__fail(r, NOPOS, "computing the ideal shares at the start and at each timeline "
+				 "operation takes %llu x %llu events of work, and a run may take %llu "
+				 "(--max-events N raises the limit)", (unsigned long long)changes,
+				 (unsigned long long)per, (unsigned long long)max_events);
+	if (r->m)
+		sim_machine_set_event_limit(r->m, max_events ? max_events - changes * per : 0);
+	return 0;
+}
+
+static int simulate(struct runner *r, struct run_result *res, bool timing)
+{
+	const struct scenario *sc = r->sc;
+	uint64_t start = sc->warmup, end = sc->duration, next_sample;
+	size_t ev = 0, row = 0, items;
+	double t0 = timing ? ns_now() : 0;
+	int e;
+
+	/* timeline operations of the warm-up */
+	while (ev < sc->ntimeline && sc->timeline[ev].at <= start) {
+		if ((e = sim_machine_run_until(r->m, sc->timeline[ev].at)))
+			return run_failed(r, e);
+		if ((e = run_op(r, res, &sc->timeline[ev])))
+			return e == -EINVAL ? e : run__fail(r, sc->timeline[ev].pos, "run failed (%s)",
+							    cg_errno_name(-e));
+		ev++;
+	}
+	if ((e = sim_machine_run_until(r->m, start)))
+		return run_failed(r, e);
+	sim_machine_reset_metrics(r->m);
+	if ((e = run__list_groups(r, res)) || (e = run__grow_cg(r)))
+		return run__fail(r, NOPOS, "out of memory");
+	/* the time series: shrink to what memory allows */
+	res->interval = sc->interval;
+	res->series_threads = r->nt <= SERIES_MAX_THREADS ? r->nt : 0;
+	items = res->ngroups + res->series_threads;
+	while ((end - start) / res->interval * items > SERIES_MAX_CELLS)
+		res->interval *= 2;
+	res->nsamples = (size_t)((end - start) / res->interval);
+	res->series = calloc(res->nsamples * items + 1, sizeof(*res->series));
+	if (!res->series)
+		return run__fail(r, NOPOS, "out of memory");
+	r->ideal_from = start;
+	e = run__ideal_now(r, start, ev < sc->ntimeline && sc->timeline[ev].at < end
+				? sc->timeline[ev].at : end);
+	next_sample = start + res->interval;
+	while (!e) {
+		uint64_t next_ev = ev < sc->ntimeline ? sc->timeline[ev].at : UINT64_MAX;
+		uint64_t t = next_sample < next_ev ? next_sample : next_ev;
+
+		if (t > end)
+			t = end;
+		if ((e = sim_machine_run_until(r->m, t)))
+			return run_failed(r, e);
+		if (t == next_sample && row < res->nsamples) {
+			run__sample(r, res, &res->series[row * items]);
+			row++;
+			next_sample += res->interval;
+		}
+		if (t == next_ev && t < end) {
+			run__ideal_accrue(r, t);
+			if ((e = run_op(r, res, &sc->timeline[ev])))
+				return e;
+			ev++;
+			if ((e = run__grow_cg(r)))
+				break;
+			e = run__ideal_now(r, t, ev < sc->ntimeline && sc->timeline[ev].at < end
+					       ? sc->timeline[ev].at : end);
+			continue;
+		}
+		if (t == end)
+			break;
+	}
+	if (e)
+		return run__fail(r, NOPOS, "ideal shares: %s", cg_errno_name(-e));
+	run__ideal_accrue(r, end);
+	/* operations after the end are not run */
+	res->measured_ns = end - start;
+	/* turn cumulative samples into per-interval CPU */
+	for (size_t k = res->nsamples; k-- > 1;)
+		for (size_t j = 0; j < items; j++)
+			res->series[k * items + j] -= res->series[(k - 1) * items + j];
+	if (timing)
+		res->wall_ns = (uint64_t)(ns_now() - t0);
+	return run__measure(r, res) ? run__fail(r, NOPOS, "out of memory") : 0;
+}
+
+/* Free what the run held; hand over @res or free it with a message for -ENOMEM. */
+static int runner_end(struct runner *r, struct run_result *res, int e, struct run_result **out)
+{
+	sim_machine_free(r->m);
+	cg_hier_free(r->h);
+	free(r->t);
+	free(r->ideal_cg);
+	free(r->cur_share);
+	free(r->cur_cg);
+	free(r->cg_cpu);
+	if (e) {
+		if (e == -ENOMEM && r->errlen && !r->err[0])
+			snprintf(r->err, r->errlen, "cgsim: out of memory");
+		run_free(res);
+		return e;
+	}
+	*out = res;
+	return 0;
+}
+
+/*
+ * Run every timeline operation against a scratch copy of the layout, in order, so that a
+ * malformed one is a load error whenever it would come (even after the end of the run).
+ */
+static int validate_timeline(const struct scenario *sc, char *err, size_t errlen)
+{
+	struct runner v = { .sc = sc, .err = err, .errlen = errlen };
+	struct run_result scratch = { .sc = sc };
+	int e = 0;
+
+	if (!sc->ntimeline)
+		return 0;
+	v.h = cg_hier_new(sc->semantics);
+	if (!v.h || cg_set_nr_cpus(v.h, sc->sched.cpus)) {
+		cg_hier_free(v.h);
+		return -ENOMEM;
+	}
+	/* a layout error is reported by the real run, after this */
+	if (run__apply_layout(&v) || run__add_processes(&v)) {
+		if (errlen)
+			err[0] = '\0';
+		goto out;
+	}
+	for (size_t i = 0; i < sc->ntimeline && !e; i++)
+		e = run_op(&v, &scratch, &sc->timeline[i]);
+out:
+	for (size_t i = 0; i < scratch.nops; i++)
+		free(scratch.ops[i].result);
+	free(scratch.ops);
+	cg_hier_free(v.h);
+	free(v.t);
+	return e;
+}
+
+int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
+		 size_t errlen)
+{
+	struct runner r = { .sc = sc, .err = err, .errlen = errlen };
+	struct run_result *res = calloc(1, sizeof(*res));
+	int e;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	if (!res)
+		return -ENOMEM;
+	res->sc = sc;
+	res->cpus = sc->sched.cpus;
+	r.h = cg_hier_new(sc->semantics);
+	if (!r.h || cg_set_nr_cpus(r.h, sc->sched.cpus)) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if ((e = run__apply_layout(&r)) || (e = run__add_processes(&r)) ||
+	    (e = validate_timeline(sc, err, errlen)))
+		goto out;
+	{
+		int me = 0;
+
+		r.m = sim_machine_new(&sc->sched, r.h, sc->seed, &me);
+		if (!r.m) {
+			e = run__fail(&r, NOPOS, "cannot start the machine (%s)",
+				      cg_errno_name(-me));
+			goto out;
+		}
+		{
+			struct sim_wakeup_noise nz = {
+				.timer = sc->timer_latency,
+				.idle_exit = sc->idle_exit,
+				.tick_phase = sc->sched.jitter && !sc->clock_phase_set,
+				.phase_ns = sc->clock_phase,
+			};
+
+			if ((me = sim_machine_set_noise(r.m, &nz))) {
+				e = run__fail(&r, NOPOS, "cannot start the machine (%s)",
+					      cg_errno_name(-me));
+				goto out;
+			}
+		}
+		/* 64 MiB of latency samples in all at most, 256 per thread at least */
+		sim_machine_set_latency_keep(r.m, r.nt ? (8u << 20) / r.nt > 256
+						       ? (8u << 20) / r.nt : 256 : 256);
+	}
+	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
+	if (!r.cur_share) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if ((e = budget_events(&r)) || (e = run__grow_cg(&r)) || (e = set_sessions(&r)) ||
+	    (e = set_threads(&r)) || (e = simulate(&r, res, timing)))
+		goto out;
+out:
+	return runner_end(&r, res, e, out);
+}
+
+int run_ideal(const struct scenario *sc, struct run_result **out, char *err, size_t errlen)
+{
+	struct runner r = { .sc = sc, .err = err, .errlen = errlen };
+	struct run_result *res = calloc(1, sizeof(*res));
+	char path[1100];
+	int e;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	if (!res)
+		return -ENOMEM;
+	res->sc = sc;
+	res->cpus = sc->sched.cpus;
+	res->measured_ns = sc->duration - sc->warmup;
+	r.h = cg_hier_new(sc->semantics);
+	if (!r.h || cg_set_nr_cpus(r.h, sc->sched.cpus)) {
+		e = -ENOMEM;
+		goto out;
+	}
+	if ((e = run__apply_layout(&r)) || (e = run__add_processes(&r)) ||
+	    (e = validate_timeline(sc, err, errlen)))
+		goto out;
+	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
+	res->threads = calloc(r.nt ? r.nt : 1, sizeof(*res->threads));
+	if (!r.cur_share || !res->threads || (e = run__grow_cg(&r)) || (e = run__list_groups(&r, res))) {
+		e = -ENOMEM;
+		goto out;
+	}
+	r.ideal_from = sc->warmup;
+	if ((e = run__ideal_now(&r, sc->warmup, sc->duration)))
+		goto out;
+	run__ideal_accrue(&r, sc->duration);
+	res->nthreads = r.nt;
+	for (size_t i = 0; i < r.nt; i++) {
+		struct run_thread *o = &res->threads[i];
+
+		o->tid = r.t[i].tid;
+		o->process = strdup(r.t[i].proc->name);
+		o->name = util_asprintf("%s.%d", r.t[i].grp->name, r.t[i].index);
+		cg_path(r.h, cg_thread_cgroup(r.h, o->tid), path, sizeof(path));
+		o->cgroup = strdup(path);
+		if (!o->process || !o->name || !o->cgroup) {
+			e = -ENOMEM;
+			goto out;
+		}
+		o->ideal = r.t[i].ideal_ns / (double)res->measured_ns;
+	}
+	for (size_t g = 0; g < res->ngroups; g++)
+		res->groups[g].ideal = r.ideal_cg[res->groups[g].cgroup] / (double)res->measured_ns;
+out:
+	return runner_end(&r, res, e, out);
+}
+
+void run_free(struct run_result *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->nthreads; i++) {
+		free(res->threads[i].process);
+		free(res->threads[i].name);
+		free(res->threads[i].cgroup);
+	}
+	free(res->threads);
+	for (size_t i = 0; i < res->ngroups; i++)
+		free(res->groups[i].path);
+	free(res->groups);
+	for (size_t i = 0; i < res->nops; i++)
+		free(res->ops[i].result);
+	free(res->ops);
+	free(res->series);
+	free(res->cdf_ms);
+	free(res->cdf_frac);
+	free(res);
+}

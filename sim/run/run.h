@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/run/run.h - run one variant of a scenario and measure it.
+ *
+ * The layout is applied through the cgroup model (an illegal one fails with the kernel's errno,
+ * the rule in words and the scenario line), the workload runs on the machine, timeline
+ * operations happen at their times, and everything after the warm-up is measured: per thread
+ * and per cgroup CPU time against the ideal share (sim/run/ideal.h, time-weighted over the layout
+ * changes of the timeline), waits, wakeup latencies, switches, migrations, fairness, and the
+ * scheduler's overhead. docs/scenario-format.md describes every figure.
+ */
+#ifndef CGSIM_SIM_RUN_H
+#define CGSIM_SIM_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/scenario/scenario.h"
+
+struct run_thread {
+	char *process;
+	char *name;		/* NAME.N, N from 1 within its thread entry */
+	char *cgroup;		/* where it ended the run ("/" for the root) */
+	int tid;
+	uint64_t cpu_ns, wait_ns, lat_p50, lat_p90, lat_p99, lat_max;
+	uint64_t switches, migrations, wakeups, delayed, overruns;
+	double share, ideal;
+};
+
+struct run_group {
+	char *path;		/* "/" for the root */
+	int cgroup;
+	uint64_t cpu_ns;	/* its threads' and its descendants' */
+	double share, ideal;
+};
+
+struct run_op {
+	uint64_t at;
+	char *result;		/* "LINE: OP ARGS -> RESULT" */
+};
+
+struct run_result {
+	const struct scenario *sc;
+	int cpus;
+	uint64_t measured_ns;
+	struct run_thread *threads;
+	size_t nthreads;
+	struct run_group *groups;
+	size_t ngroups;
+	struct run_op *ops;
+	size_t nops;
+	double jain, max_abs_error, max_rel_error;
+	uint64_t overhead_ns, level_ops, switches, migrations, events, wall_ns;
+	/* time series: nsamples rows of (groups then threads) CPU ns in each interval */
+	uint64_t interval;
+	size_t nsamples;
+	size_t series_threads;	/* threads included in the series (0 when there are too many) */
+	uint64_t *series;
+	/* the distribution of all threads' wakeup latencies: up to 1000 (ms, fraction) points */
+	double *cdf_ms, *cdf_frac;
+	size_t ncdf;
+};
+
+/*
+ * The work a run may do, in events (docs/limits.md): a scenario cannot ask for more, whatever
+ * its duration, threads and timeline. The command line's --max-events sets it for every later
+ * run of the process (0: no limit); a run that needs more stops with an error, never with a
+ * truncated result.
+ */
+#define RUN_MAX_EVENTS	1000000000ull
+void run_set_max_events(uint64_t max);
+
+/*
+ * run_scenario() - run @sc (loaded for one variant). Returns 0 with *@out set, or -EINVAL with
+ * "FILE:LINE:COL: error: ..." in @err (an illegal layout, a malformed timeline operation), or
+ * another negative errno. @timing: record the wall-clock time (off for byte-identical output).
+ */
+int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
+		 size_t errlen);
+/*
+ * run_ideal() - apply @sc's layout and compute the ideal shares over its measured window,
+ * without simulating (cgsim shares). The timeline is not applied. Same errors as run_scenario.
+ */
+int run_ideal(const struct scenario *sc, struct run_result **out, char *err, size_t errlen);
+void run_free(struct run_result *r);
+
+#endif /* CGSIM_SIM_RUN_H */

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/run/run_layout.c - the layout of a run on the cgroup model (sim/run/run_internal.h):
+ * cgroups made and written with the kernel's refusals explained, processes placed, every
+ * cgroup and thread created counted against the limits.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/run/run_internal.h"
+#include "sim/util/util.h"
+
+int run__fail(struct runner *r, struct scn_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	util_verrf(r->err, r->errlen, r->sc->file, pos.origin, pos.line, pos.col, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const char *show_path(const char *p)
+{
+	return *p ? p : "/";
+}
+
+/* The cgroup's type as cgroup.type reads it ("domain" for the root). */
+static void cg_type(struct cg_hier *h, const char *path, char *buf, size_t len)
+{
+	char file[1100], *txt = NULL;
+
+	snprintf(file, sizeof(file), "%s%scgroup.type", path, *path ? "/" : "");
+	if (!*path || cg_read(h, file, &txt)) {
+		snprintf(buf, len, "domain");
+		free(txt);
+		return;
+	}
+	snprintf(buf, len, "%s", txt);
+	buf[strcspn(buf, "\n")] = '\0';
+	free(txt);
+}
+
+/* The rule behind a refused write, in words (docs/cgroup-model.md). */
+static const char *why(struct runner *r, const char *path, const char *file, int e, char *buf,
+		       size_t len)
+{
+	char type[64];
+
+	cg_type(r->h, path, type, sizeof(type));
+	if (r->sc->semantics == CG_SEM_RFC2017) {
+		/* the February 2017 proposal's own rules (docs/cgroup-model.md) */
+		if (!strcmp(file, "cgroup.threads") && e == EBUSY)
+			return "thread mode can be enabled only in a cgroup with no children and no "
+			       "controllers enabled";
+		if (!strcmp(file, "cgroup.procs") && e == EINVAL)
+			return "under rfc2017 a whole process can be placed only at its thread root, "
+			       "not in a threaded member";
+	}
+	if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
+	    !strcmp(file, "tasks")) {
+		switch (e) {
+		case EOPNOTSUPP:
+			if (!strcmp(type, "domain invalid"))
+				snprintf(buf, len, "the cgroup is 'domain invalid'");
+			else if (!strcmp(file, "cgroup.threads"))
+				snprintf(buf, len, "a thread can move only inside its process's "
+					 "threaded subtree (the cgroup is '%s')", type);
+			else
+				snprintf(buf, len, "the cgroup is '%s'; whole processes go to "
+					 "domain cgroups or within their own threaded subtree", type);
+			return buf;
+		case EBUSY:
+			return "no internal processes: the cgroup has controllers enabled in its "
+			       "cgroup.subtree_control, so processes may only be placed in its leaves";
+		case ENOENT:
+			return "no such cgroup";
+		case EINVAL:
+			return "the thread's process is not in this cgroup's threaded domain";
+		default:
+			break;
+		}
+	} else if (!strcmp(file, "cgroup.subtree_control")) {
+		switch (e) {
+		case ENOENT:
+			return "the controller is not available here: it must be enabled in the "
+			       "parent's cgroup.subtree_control first (top-down), or the hierarchy "
+			       "does not offer it";
+		case EBUSY:
+			return "the cgroup has processes of its own (no internal processes) or a "
+			       "child still has the controller enabled";
+		case EOPNOTSUPP:
+			snprintf(buf, len, "the cgroup is '%s': a threaded cgroup can enable only "
+				 "threaded controllers", type);
+			return buf;
+		case EINVAL:
+			return "expected words +NAME or -NAME";
+		default:
+			break;
+		}
+	} else if (!strcmp(file, "cgroup.type")) {
+		switch (e) {
+		case EOPNOTSUPP:
+			return "the cgroup cannot be made threaded here (its parent cannot be a "
+			       "thread root, or it has domain children or enabled domain controllers)";
+		case EINVAL:
+			return "only 'threaded' can be written";
+		default:
+			break;
+		}
+	} else if (!strncmp(file, "cpu.", 4)) {
+		switch (e) {
+		case ENOENT:
+			return "the file does not exist there: the cpu controller is not enabled in "
+			       "the parent's cgroup.subtree_control (the root has no cpu.* files)";
+		case ERANGE:
+		case EINVAL:
+			return "value out of range or malformed (cpu.weight 1..10000, cpu.weight.nice "
+			       "-20..19, cpu.max \"max|QUOTA [PERIOD]\", cpu.idle 0|1)";
+		default:
+			break;
+		}
+	}
+	switch (e) {
+	case ENOENT:
+		return "no such file or cgroup";
+	case EINVAL:
+		return "invalid value";
+	case EBUSY:
+		return "the cgroup is busy";
+	default:
+		return "refused by the kernel's rules";
+	}
+}
+
+static int write_file(struct runner *r, const char *path, const char *file, const char *value,
+		      struct scn_pos pos, const char *what)
+{
+	char full[1200], buf[256];
+	int e;
+
+	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "/" : "", file);
+	e = cg_write(r->h, full, value);
+	if (e == -ENOMEM)
+		return run__fail(r, pos, "out of memory");
+	if (e)
+		return run__fail(r, pos, "%s: %s (%s)", what, why(r, path, file, -e, buf, sizeof(buf)),
+				 cg_errno_name(-e));
+	return 0;
+}
+
+/*
+ * Every cgroup a scenario creates counts against SCN_MAX_CGROUPS, wherever it is created: a
+ * cgroups: entry, each of its missing ancestors, a timeline mkdir (ids are never reused, so
+ * the model's largest id counts them all, root excluded).
+ */
+static int count_cgroup(struct runner *r, struct scn_pos pos)
+{
+	uint64_t made = (uint64_t)cg_cgroup_max_id(r->h) - 1;
+
+	if (made >= SCN_MAX_CGROUPS)
+		return run__fail(r, pos, "more than %d cgroups created in all (cgroups: entries, the "
+				 "ancestors they create and timeline mkdirs count)", SCN_MAX_CGROUPS);
+	if ((made + 1) * (uint64_t)r->sc->sched.cpus > SCN_MAX_CGROUP_CPUS)
+		return run__fail(r, pos, "%llu cgroups on %d CPUs: at most %u cgroups x CPUs (the "
+				 "scheduler keeps a run queue per cgroup on every CPU)",
+				 (unsigned long long)made + 1, r->sc->sched.cpus, SCN_MAX_CGROUP_CPUS);
+	return 0;
+}
+
+/*
+ * mkdir -p, reporting the first refusal. The deepest existing ancestor is found walking up
+ * from the path itself (usually the parent, one look-up), so that a long path costs look-ups
+ * only for the cgroups it creates.
+ */
+static int make_dirs(struct runner *r, const char *path, struct scn_pos pos)
+{
+	char part[1100];
+	size_t len = strlen(path), have = len;
+
+	while (have) {
+		memcpy(part, path, have);
+		part[have] = '\0';
+		if (cg_lookup(r->h, part) >= 0)
+			break;
+		while (have && path[have - 1] != '/')
+			have--;
+		if (have)
+			have--;		/* the '/' before the last component */
+	}
+	for (size_t i = have + 1; i <= len; i++) {
+		int e;
+
+		if (i < len && path[i] != '/')
+			continue;
+		memcpy(part, path, i);
+		part[i] = '\0';
+		if ((e = count_cgroup(r, pos)))
+			return e;
+		e = cg_mkdir(r->h, part);
+		if (e == -ENOMEM)
+			return run__fail(r, pos, "out of memory");
+		if (e)
+			return run__fail(r, pos, "cannot create cgroup '%s': %s (%s)", part,
+					 e == -EAGAIN ? "cgroup.max.depth or cgroup.max.descendants "
+						   "of an ancestor is reached"
+					 : e == -EINVAL ? "not a valid cgroup name" : "refused",
+					 cg_errno_name(-e));
+	}
+	return 0;
+}
+
+int run__apply_layout(struct runner *r)
+{
+	const struct scenario *sc = r->sc;
+	int e;
+
+	for (size_t i = 0; i < sc->ncgroups; i++) {
+		const struct scn_cgroup *cg = &sc->cgroups[i];
+
+		e = make_dirs(r, cg->path, cg->pos);
+		if (e)
+			return e;
+		for (size_t j = 0; j < cg->nwrites; j++) {
+			const struct scn_write *w = &cg->writes[j];
+			char what[2300];
+
+			snprintf(what, sizeof(what), "cannot write '%s' to %s/%s", w->value,
+				 *cg->path ? cg->path : "", w->file);
+			e = write_file(r, cg->path, w->file, w->value, w->pos, what);
+			if (e)
+				return e;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Sessions for autogroup: processes naming the same session share one, the others have one
+ * each (keyed by their pid); a session declared under sessions: gives its autogroup's nice.
+ */
+static void assign_sessions(struct runner *r)
+{
+	const struct scenario *sc = r->sc;
+
+	for (size_t i = 0; i < r->nt; i++) {
+		const struct scn_process *p = r->t[i].proc;
+
+		r->t[i].session = cg_thread_pid(r->h, r->t[i].tid);
+		r->t[i].session_nice = 0;
+		if (!p->session)
+			continue;
+		for (size_t k = 0; k < sc->nprocs; k++)	/* keyed by the first process naming it */
+			if (sc->procs[k].session && !strcmp(sc->procs[k].session, p->session)) {
+				r->t[i].session = -1 - (int)k;
+				break;
+			}
+		for (size_t k = 0; k < sc->nsessions; k++)
+			if (!strcmp(sc->sessions[k].name, p->session))
+				r->t[i].session_nice = sc->sessions[k].nice;
+	}
+}
+
+int run__add_processes(struct runner *r)
+{
+	const struct scenario *sc = r->sc;
+	size_t k = 0;
+
+	r->t = calloc((size_t)sc->total_threads ? (size_t)sc->total_threads : 1, sizeof(*r->t));
+	if (!r->t)
+		return run__fail(r, NOPOS, "out of memory");
+	for (size_t i = 0; i < sc->nprocs; i++) {
+		const struct scn_process *p = &sc->procs[i];
+		int total = 0, pid, e;
+		char num[24], what[256];
+
+		for (size_t j = 0; j < p->nthreads; j++)
+			total += p->threads[j].count;
+		pid = cg_proc_new(r->h, p->name, total);
+		if (pid == -EEXIST)
+			return run__fail(r, p->pos, "process '%s' exists already (a timeline 'proc'?)",
+					 p->name);
+		if (pid < 0)
+			return run__fail(r, p->pos, "cannot create process '%s' (%s)", p->name,
+					 cg_errno_name(-pid));
+		if (*p->cgroup) {
+			snprintf(num, sizeof(num), "%d", pid);
+			snprintf(what, sizeof(what), "cannot place process '%s' in '%s'", p->name,
+				 p->cgroup);
+			if (cg_lookup(r->h, p->cgroup) < 0)
+				return run__fail(r, p->cgroup_pos, "%s: no such cgroup (declare it under "
+						 "cgroups:)", what);
+			e = write_file(r, p->cgroup, "cgroup.procs", num, p->cgroup_pos, what);
+			if (e)
+				return e;
+		}
+		for (size_t j = 0, tid = (size_t)pid; j < p->nthreads; j++) {
+			const struct scn_threads *g = &p->threads[j];
+
+			for (int n = 1; n <= g->count; n++, tid++, k++) {
+				r->t[k] = (struct rthread){ .proc = p, .grp = g, .index = n, .tid = (int)tid };
+				if (!g->cgroup)
+					continue;
+				snprintf(num, sizeof(num), "%zu", tid);
+				snprintf(what, sizeof(what), "cannot move thread '%s/%s.%d' to '%s'",
+					 p->name, g->name, n, show_path(g->cgroup));
+				if (*g->cgroup && cg_lookup(r->h, g->cgroup) < 0)
+					return run__fail(r, g->cgroup_pos, "%s: no such cgroup (declare it "
+							 "under cgroups:)", what);
+				e = write_file(r, g->cgroup, "cgroup.threads", num, g->cgroup_pos,
+					       what);
+				if (e)
+					return e;
+			}
+		}
+	}
+	r->nt = k;
+	assign_sessions(r);
+	return 0;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/run/run_measure.c - what a run measured (sim/run/run_internal.h): the time series,
+ * the groups, the latency distribution, and each thread's and the machine's figures.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/run/run_internal.h"
+#include "sim/util/util.h"
+
+/* ---------------- the run ---------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank percentile @q of the sorted @v. */
+static uint64_t pct(const uint64_t *v, size_t n, double q)
+{
+	size_t k;
+
+	if (!n)
+		return 0;
+	k = (size_t)ceil(q / 100.0 * (double)n);
+	return v[k ? k - 1 : 0];
+}
+
+/* Sample the cumulative CPU of the series items into @row. */
+void run__sample(struct runner *r, struct run_result *res, uint64_t *row)
+{
+	size_t k = 0;
+
+	sim_machine_cgroup_cpu_all(r->m, r->cg_cpu, r->ncg);
+	for (size_t g = 0; g < res->ngroups; g++)
+		row[k++] = res->groups[g].cgroup < r->ncg ? r->cg_cpu[res->groups[g].cgroup] : 0;
+	for (size_t i = 0; i < res->series_threads; i++) {
+		struct sim_thread_metrics tm;
+
+		row[k++] = sim_machine_thread_metrics(r->m, r->t[i].tid, &tm) ? 0 : tm.cpu_ns;
+	}
+}
+
+/* The groups reported: every cgroup alive at the start of the window, root first. */
+int run__list_groups(struct runner *r, struct run_result *res)
+{
+	int maxcg = cg_cgroup_max_id(r->h);
+	char path[1100];
+
+	res->groups = calloc((size_t)maxcg, sizeof(*res->groups));
+	if (!res->groups)
+		return -ENOMEM;
+	for (int cg = 0; cg < maxcg; cg++) {
+		struct run_group *g;
+
+		if (!cg_cgroup_alive(r->h, cg))
+			continue;
+		g = &res->groups[res->ngroups++];
+		g->cgroup = cg;
+		cg_path(r->h, cg, path, sizeof(path));
+		g->path = strdup(path);
+		if (!g->path)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The latencies kept for every thread, merged and sorted, as at most 1000 points of their
+ * distribution (each thread's kept samples weigh alike; see sim_machine_set_latency_keep()).
+ */
+static int latency_cdf(struct runner *r, struct run_result *res)
+{
+	size_t total = 0, k = 0, step;
+	uint64_t *all;
+
+	for (size_t i = 0; i < r->nt; i++) {
+		struct sim_thread_metrics tm;
+
+		if (!sim_machine_thread_metrics(r->m, r->t[i].tid, &tm))
+			total += tm.nlatency;
+	}
+	if (!total)
+		return 0;
+	all = malloc(total * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nt; i++) {
+		struct sim_thread_metrics tm;
+
+		/* a thread that never ran has no sample array at all: no memcpy from NULL */
+		if (!sim_machine_thread_metrics(r->m, r->t[i].tid, &tm) && tm.nlatency) {
+			memcpy(all + k, tm.latency, tm.nlatency * sizeof(*all));
+			k += tm.nlatency;
+		}
+	}
+	qsort(all, total, sizeof(*all), cmp_u64);
+	step = (total + 999) / 1000;
+	res->ncdf = (total + step - 1) / step;
+	res->cdf_ms = malloc(res->ncdf * sizeof(*res->cdf_ms));
+	res->cdf_frac = malloc(res->ncdf * sizeof(*res->cdf_frac));
+	if (!res->cdf_ms || !res->cdf_frac) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < res->ncdf; j++) {
+		size_t idx = (j + 1) * step - 1 < total ? (j + 1) * step - 1 : total - 1;
+
+		res->cdf_ms[j] = (double)all[idx] / 1e6;
+		res->cdf_frac[j] = (double)(idx + 1) / (double)total;
+	}
+	free(all);
+	return 0;
+}
+
+int run__measure(struct runner *r, struct run_result *res)
+{
+	const struct scenario *sc = r->sc;
+	double cap = (double)sc->sched.cpus * (double)res->measured_ns, sx = 0, sxx = 0;
+	struct sim_machine_metrics mm;
+	size_t nx = 0;
+	char path[1100];
+
+	res->threads = calloc(r->nt ? r->nt : 1, sizeof(*res->threads));
+	if (!res->threads)
+		return -ENOMEM;
+	res->nthreads = r->nt;
+	res->max_abs_error = res->max_rel_error = 0;
+	for (size_t i = 0; i < r->nt; i++) {
+		const struct rthread *t = &r->t[i];
+		struct run_thread *o = &res->threads[i];
+		struct sim_thread_metrics tm;
+		uint64_t *lat = NULL;
+		int cg;
+
+		o->tid = t->tid;
+		o->process = strdup(t->proc->name);
+		o->name = util_asprintf("%s.%d", t->grp->name, t->index);
+		cg = cg_thread_alive(r->h, t->tid) ? cg_thread_cgroup(r->h, t->tid) : 0;
+		cg_path(r->h, cg, path, sizeof(path));
+		o->cgroup = strdup(path);
+		if (!o->process || !o->name || !o->cgroup)
+			return -ENOMEM;
+		if (sim_machine_thread_metrics(r->m, t->tid, &tm))
+			continue;
+		o->cpu_ns = tm.cpu_ns;
+		o->wait_ns = tm.wait_ns;
+		o->switches = tm.switches;
+		o->migrations = tm.migrations;
+		o->wakeups = tm.activations;
+		o->delayed = tm.latency_delayed;
+		o->overruns = tm.overruns;
+		if (tm.nlatency) {
+			lat = malloc(tm.nlatency * sizeof(*lat));
+			if (!lat)
+				return -ENOMEM;
+			memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
+			qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
+			o->lat_p50 = pct(lat, tm.nlatency, 50);
+			o->lat_p90 = pct(lat, tm.nlatency, 90);
+			o->lat_p99 = pct(lat, tm.nlatency, 99);
+			o->lat_max = tm.latency_max;
+			free(lat);
+		}
+		o->share = (double)o->cpu_ns / cap;
+		o->ideal = t->ideal_ns / (double)res->measured_ns;
+		if (o->ideal > 0) {
+			double x = o->share / o->ideal, d = fabs(o->share - o->ideal);
+
+			sx += x;
+			sxx += x * x;
+			nx++;
+			if (d > res->max_abs_error)
+				res->max_abs_error = d;
+			if (d / o->ideal > res->max_rel_error)
+				res->max_rel_error = d / o->ideal;
+		}
+	}
+	if (latency_cdf(r, res))
+		return -ENOMEM;
+	/* Jain's index over share/ideal: 1 when every thread gets the same fraction of its ideal */
+	res->jain = nx && sxx > 0 ? sx * sx / ((double)nx * sxx) : 1;
+	sim_machine_cgroup_cpu_all(r->m, r->cg_cpu, r->ncg);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		struct run_group *o = &res->groups[g];
+
+		o->cpu_ns = o->cgroup < r->ncg ? r->cg_cpu[o->cgroup] : 0;
+		o->share = (double)o->cpu_ns / cap;
+		o->ideal = o->cgroup < r->ncg ? r->ideal_cg[o->cgroup] / (double)res->measured_ns : 0;
+	}
+	sim_machine_metrics(r->m, &mm);
+	res->overhead_ns = mm.overhead_ns;
+	res->level_ops = mm.level_ops;
+	res->switches = mm.switches;
+	res->migrations = mm.migrations;
+	res->events = mm.events;
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/scenario/scn_internal.h - what the files of the scenario loader share, and nothing else includes.
+ *
+ * The loader reads a YAML tree (sim/scenario/yaml.h) into struct scenario (sim/scenario/scenario.h): scenario.c
+ * drives it (read the file, apply the overrides, read each section, check the names), and each
+ * of the others owns a part, named in the groups below. Every function here reports what it
+ * refuses through scn__bad(), at the node it refuses, and returns false; the first message
+ * wins.
+ */
+#ifndef CGSIM_SIM_SCN_INTERNAL_H
+#define CGSIM_SIM_SCN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/yaml.h"
+
+/* The state of one load: where messages go and the scenario being filled. */
+struct rd {
+	const char *file;
+	char *err;
+	size_t errlen;
+	bool failed;
+	struct scenario *sc;
+};
+
+/* scn_values.c: messages, shapes, scalar values */
+bool scn__bad(struct rd *r, const struct yn *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool scn__known_keys(struct rd *r, const struct yn *map, const char *const *allowed,
+		     const char *what);
+bool scn__parse_bool(struct rd *r, const struct yn *n, const char *what, bool *out);
+bool scn__parse_dist(struct rd *r, const struct yn *n, const char *what, struct sim_dist *d);
+bool scn__parse_int(struct rd *r, const struct yn *n, const char *what, long long lo,
+		    long long hi, long long *out);
+bool scn__parse_time(struct rd *r, const struct yn *n, const char *what, uint64_t lo,
+		     uint64_t hi, uint64_t *out);
+bool scn__parse_u64(struct rd *r, const struct yn *n, const char *what, uint64_t *out);
+struct scn_pos scn__pos_kv(const struct yn *key, const struct yn *val);
+struct scn_pos scn__pos_of(const struct yn *n);
+bool scn__scalar(struct rd *r, const struct yn *n, const char *what);
+bool scn__want(struct rd *r, const struct yn *n, enum yn_kind k, const char *what);
+char *scn__xstrdup(struct rd *r, const struct yn *n, const char *s);
+
+/* scn_tree.c: overrides */
+bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
+			  const char *const *sets, size_t nsets);
+
+/* scn_layout.c: machine, scheduler, cgroups, sessions, processes */
+bool scn__read_cgroups(struct rd *r, const struct yn *m);
+bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz,
+		       struct scenario *sc);
+bool scn__read_name(struct rd *r, const struct yn *n, const char *what, char **out);
+bool scn__read_path(struct rd *r, const struct yn *n, const char *what, char **out);
+bool scn__read_processes(struct rd *r, const struct yn *m, int cpus);
+bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
+bool scn__read_sessions(struct rd *r, const struct yn *m);
+
+/* scn_plan.c: timeline, expect, variants, sweep */
+bool scn__read_expect(struct rd *r, const struct yn *s);
+bool scn__read_sweep(struct rd *r, const struct yn *m);
+bool scn__read_timeline(struct rd *r, const struct yn *s);
+bool scn__read_variants_decl(struct rd *r, const struct yn *m);
+
+#endif /* CGSIM_SIM_SCN_INTERNAL_H */

@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/scenario/scn_layout.c - the scenario loader's sections that describe the system
+ * (sim/scenario/scn_internal.h): machine, scheduler, cgroups, sessions, and processes with their threads
+ * and behaviours.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/scenario/scn_internal.h"
+
+/* ---------------- sections ---------------- */
+
+bool scn__read_name(struct rd *r, const struct yn *n, const char *what, char **out)
+{
+	if (!scn__scalar(r, n, what))
+		return false;
+	if (!n->str[0] || strlen(n->str) > 63)
+		return scn__bad(r, n, "%s must be 1 to 63 characters", what);
+	for (const char *p = n->str; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
+			return scn__bad(r, n, "%s '%s' may hold only letters, digits, '_', '-' "
+					"and '.'",
+					what, n->str);
+	/* names become file and directory names (compare -o DIR writes DIR/VARIANT/) */
+	if (!strcmp(n->str, ".") || !strcmp(n->str, ".."))
+		return scn__bad(r, n, "%s cannot be '%s'", what, n->str);
+	*out = scn__xstrdup(r, n, n->str);
+	return *out != NULL;
+}
+
+bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz,
+		       struct scenario *sc)
+{
+	static const char *const keys[] = { "cpus", "hz", "autogroup", "timer_latency",
+					    "idle_exit", "clock_phase", NULL };
+	const struct yn *v;
+	long long x;
+
+	if (!scn__want(r, m, YN_MAP, "machine") || !scn__known_keys(r, m, keys, "machine"))
+		return false;
+	if ((v = yn_get(m, "cpus"))) {
+		if (!scn__parse_int(r, v, "machine.cpus", 1, SCHED_MAX_CPUS, &x))
+			return false;
+		*cpus = (int)x;
+	}
+	if ((v = yn_get(m, "hz"))) {
+		if (!scn__parse_int(r, v, "machine.hz", 1, 10000, &x))
+			return false;
+		*hz = (uint32_t)x;
+	}
+	if ((v = yn_get(m, "autogroup"))) {
+		if (!scn__parse_bool(r, v, "machine.autogroup", &sc->autogroup))
+			return false;
+	}
+	if ((v = yn_get(m, "timer_latency")) &&
+	    !scn__parse_dist(r, v, "machine.timer_latency", &sc->timer_latency))
+		return false;
+	if ((v = yn_get(m, "idle_exit")) && !scn__parse_dist(r, v, "machine.idle_exit", &sc->idle_exit))
+		return false;
+	if ((v = yn_get(m, "clock_phase"))) {
+		if (!scn__scalar(r, v, "machine.clock_phase"))
+			return false;
+		if (strcmp(v->str, "random")) {
+			if (scn_parse_time(v->str, &sc->clock_phase))
+				return scn__bad(r, v, "machine.clock_phase must be random or a "
+						"time (e.g. "
+						"1.5ms), not '%s'", v->str);
+			sc->clock_phase_set = true;
+		}
+	}
+	return true;
+}
+
+bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg)
+{
+	static const char *const keys[] = { "policy", "tunables", "features", "costs",
+					    "tick_elision", "check", "load_attach", "blocked_load",
+					    "jitter", NULL };
+	static const char *const tun_keys[] = { "base_slice", "latency", "min_granularity",
+		"wakeup_granularity", "migration_cost", "nr_migrate", "tunable_scaling", NULL };
+	static const char *const cost_keys[] = { "switch", "wakeup", "sleep", "tick", "level",
+						 NULL };
+	/* the on/off keys, each a bool of struct sched_config */
+	static const struct {
+		const char *key;
+		size_t off;
+	} switches[] = {
+		{ "tick_elision", offsetof(struct sched_config, tick_elision) },
+		{ "check", offsetof(struct sched_config, check) },
+		{ "load_attach", offsetof(struct sched_config, load_attach) },
+		{ "blocked_load", offsetof(struct sched_config, blocked_load) },
+		{ "jitter", offsetof(struct sched_config, jitter) },
+	};
+	const struct yn *v, *t;
+
+	if (!scn__want(r, m, YN_MAP, "scheduler") || !scn__known_keys(r, m, keys, "scheduler"))
+		return false;
+	if ((v = yn_get(m, "policy"))) {
+		enum sched_policy pol;
+
+		if (!scn__scalar(r, v, "scheduler.policy"))
+			return false;
+		if (sched_policy_parse(v->str, &pol))
+			return scn__bad(r, v, "scheduler.policy must be eevdf or cfs, not '%s'", v->str);
+		if (pol != cfg->policy) {
+			/* the other policy's feature defaults */
+			for (int f = 0; f < SCHED_FEAT_NR; f++)
+				cfg->feat[f] = sched_feat_default((enum sched_feat)f, pol);
+			cfg->policy = pol;
+		}
+	}
+	if ((t = yn_get(m, "tunables"))) {
+		if (!scn__want(r, t, YN_MAP, "scheduler.tunables") ||
+		    !scn__known_keys(r, t, tun_keys, "scheduler.tunables"))
+			return false;
+		for (size_t i = 0; i < t->n; i++) {
+			const char *k = t->keys[i]->str;
+			const struct yn *val = t->kids[i];
+			char what[64];
+			uint64_t ns;
+			long long x;
+			int e;
+
+			snprintf(what, sizeof(what), "scheduler.tunables.%s", k);
+			if (!strcmp(k, "nr_migrate")) {
+				if (!scn__parse_int(r, val, what, 1, 1024, &x))
+					return false;
+				ns = (uint64_t)x;
+			} else if (!strcmp(k, "tunable_scaling")) {
+				if (!scn__scalar(r, val, what))
+					return false;
+				if (!strcmp(val->str, "none") || !strcmp(val->str, "0"))
+					ns = 0;
+				else if (!strcmp(val->str, "log") || !strcmp(val->str, "1"))
+					ns = 1;
+				else if (!strcmp(val->str, "linear") || !strcmp(val->str, "2"))
+					ns = 2;
+				else
+					return scn__bad(r, val, "%s must be none, log or linear, "
+							"not '%s'",
+							what, val->str);
+			} else if (!strcmp(k, "migration_cost")) {
+				if (!scn__parse_time(r, val, what, 0, 1000000000ull, &ns))
+					return false;
+			} else {
+				if (!scn__parse_time(r, val, what, 100000, 1000000000ull, &ns))
+					return false;
+			}
+			e = sched_tunable_set(&cfg->tun, k, ns);
+			if (e)
+				return scn__bad(r, val, "%s: value out of range", what);
+		}
+	}
+	if ((t = yn_get(m, "features"))) {
+		if (!scn__want(r, t, YN_MAP, "scheduler.features"))
+			return false;
+		for (size_t i = 0; i < t->n; i++) {
+			enum sched_feat f;
+			char what[64];
+			bool on;
+
+			if (sched_feat_parse(t->keys[i]->str, &f)) {
+				char list[600] = "";
+				size_t len = 0;
+
+				for (int k = 0; k < SCHED_FEAT_NR; k++)
+					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+								k ? ", " : "",
+								sched_feat_name((enum sched_feat)k));
+				return scn__bad(r, t->keys[i], "unknown feature '%s' (expected "
+						"one of: %s)",
+						t->keys[i]->str, list);
+			}
+			snprintf(what, sizeof(what), "scheduler.features.%s", t->keys[i]->str);
+			if (!scn__parse_bool(r, t->kids[i], what, &on))
+				return false;
+			cfg->feat[f] = on;
+		}
+	}
+	if ((t = yn_get(m, "costs"))) {
+		if (!scn__want(r, t, YN_MAP, "scheduler.costs") ||
+		    !scn__known_keys(r, t, cost_keys, "scheduler.costs"))
+			return false;
+		for (size_t i = 0; i < t->n; i++) {
+			const char *k = t->keys[i]->str;
+			char what[64];
+			uint64_t ns;
+
+			snprintf(what, sizeof(what), "scheduler.costs.%s", k);
+			if (!scn__parse_time(r, t->kids[i], what, 0, 100000, &ns))	/* up to 100 us */
+				return false;
+			if (!strcmp(k, "switch"))
+				cfg->cost.switch_ns = ns;
+			else if (!strcmp(k, "wakeup"))
+				cfg->cost.wakeup_ns = ns;
+			else if (!strcmp(k, "sleep"))
+				cfg->cost.sleep_ns = ns;
+			else if (!strcmp(k, "tick"))
+				cfg->cost.tick_ns = ns;
+			else
+				cfg->cost.level_ns = ns;
+		}
+	}
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+		char what[64];
+
+		if (!(v = yn_get(m, switches[i].key)))
+			continue;
+		snprintf(what, sizeof(what), "scheduler.%s", switches[i].key);
+		if (!scn__parse_bool(r, v, what, (bool *)((char *)cfg + switches[i].off)))
+			return false;
+	}
+	return true;
+}
+
+/* A cgroup path as the model takes it: "" for the root, no leading or trailing '/'. */
+bool scn__read_path(struct rd *r, const struct yn *n, const char *what, char **out)
+{
+	const char *s;
+	size_t len;
+
+	if (!scn__scalar(r, n, what))
+		return false;
+	s = n->str;
+	while (*s == '/')
+		s++;
+	len = strlen(s);
+	while (len && s[len - 1] == '/')
+		len--;
+	if (len > 1024)
+		return scn__bad(r, n, "%s is longer than 1024 characters", what);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ' ' || s[i] == '\t' || (s[i] == '/' && i + 1 < len && s[i + 1] == '/'))
+			return scn__bad(r, n, "%s '%s': cgroup names hold no blanks and no empty "
+					"parts",
+					what, n->str);
+	*out = malloc(len + 1);
+	if (!*out)
+		return scn__bad(r, n, "out of memory");
+	memcpy(*out, s, len);
+	(*out)[len] = '\0';
+	return true;
+}
+
+static const struct scn_cgroup *cg_sort_base;
+
+/* By path, then by position in the file. */
+static int cmp_cg_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(cg_sort_base[x].path, cg_sort_base[y].path);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * Two entries that name the same cgroup once written out ("a", "/a" and "a/" are one path)
+ * would be merged silently: refuse the later one, naming the earlier. Sorting keeps this
+ * O(n log n) for the largest files allowed.
+ */
+static bool cgroups_distinct(struct rd *r, const struct yn *m)
+{
+	struct scenario *sc = r->sc;
+	size_t *ix, later = 0, first = 0;
+	bool dup = false;
+
+	if (sc->ncgroups < 2)
+		return true;
+	ix = malloc(sc->ncgroups * sizeof(*ix));
+	if (!ix)
+		return scn__bad(r, m, "out of memory");
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		ix[i] = i;
+	cg_sort_base = sc->cgroups;
+	qsort(ix, sc->ncgroups, sizeof(*ix), cmp_cg_index);
+	for (size_t i = 1; i < sc->ncgroups; i++) {
+		if (strcmp(sc->cgroups[ix[i - 1]].path, sc->cgroups[ix[i]].path))
+			continue;
+		/* report the pair whose later entry comes first in the file */
+		if (!dup || ix[i] < later) {
+			later = ix[i];
+			first = ix[i - 1];
+		}
+		dup = true;
+	}
+	free(ix);
+	if (!dup)
+		return true;
+	return scn__bad(r, m->keys[later], "cgroup '%s' is the same cgroup as '%s' at line %d",
+			m->keys[later]->str, m->keys[first]->str, sc->cgroups[first].pos.line);
+}
+
+bool scn__read_cgroups(struct rd *r, const struct yn *m)
+{
+	struct scenario *sc = r->sc;
+
+	if (!scn__want(r, m, YN_MAP, "cgroups"))
+		return false;
+	if (m->n > SCN_MAX_CGROUPS)
+		return scn__bad(r, m, "more than %d cgroups", SCN_MAX_CGROUPS);
+	sc->cgroups = calloc(m->n ? m->n : 1, sizeof(*sc->cgroups));
+	if (!sc->cgroups)
+		return scn__bad(r, m, "out of memory");
+	for (size_t i = 0; i < m->n; i++) {
+		struct scn_cgroup *cg = &sc->cgroups[sc->ncgroups++];
+		const struct yn *files = m->kids[i];
+
+		cg->pos = scn__pos_of(m->keys[i]);
+		if (!scn__read_path(r, m->keys[i], "a cgroup path", &cg->path))
+			return false;
+		if (files->kind == YN_SCALAR && !files->str[0])
+			continue;	/* "vm:" with nothing: just mkdir */
+		if (!scn__want(r, files, YN_MAP, "a cgroup's entry (its interface files)"))
+			return false;
+		cg->writes = calloc(files->n ? files->n : 1, sizeof(*cg->writes));
+		if (!cg->writes)
+			return scn__bad(r, files, "out of memory");
+		for (size_t j = 0; j < files->n; j++) {
+			struct scn_write *w = &cg->writes[cg->nwrites++];
+			const struct yn *v = files->kids[j];
+
+			w->pos = scn__pos_kv(files->keys[j], v);
+			if (!(w->file = scn__xstrdup(r, files->keys[j], files->keys[j]->str)))
+				return false;
+			if (strchr(w->file, '/'))
+				return scn__bad(r, files->keys[j], "'%s' is not an interface file "
+						"name "
+						"(write nested cgroups as their own entries, e.g. a/b:)",
+						w->file);
+			if (v->kind == YN_SEQ) {
+				/* a list of words, written joined by spaces */
+				size_t len = 1;
+
+				for (size_t k = 0; k < v->n; k++) {
+					if (!scn__scalar(r, v->kids[k], "a word of an interface "
+							 "file value"))
+						return false;
+					len += strlen(v->kids[k]->str) + 1;
+				}
+				w->value = calloc(len, 1);
+				if (!w->value)
+					return scn__bad(r, v, "out of memory");
+				for (size_t k = 0; k < v->n; k++) {
+					if (k)
+						strcat(w->value, " ");
+					strcat(w->value, v->kids[k]->str);
+				}
+			} else {
+				if (!scn__scalar(r, v, "an interface file value"))
+					return false;
+				if (!(w->value = scn__xstrdup(r, v, v->str)))
+					return false;
+			}
+		}
+	}
+	return cgroups_distinct(r, m);
+}
+
+static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn_threads *t)
+{
+	/* "0-3,6" as a string, or a list of CPU numbers */
+	memset(t->affinity, 0, sizeof(t->affinity));
+	if (n->kind == YN_SEQ) {
+		for (size_t i = 0; i < n->n; i++) {
+			long long c;
+
+			if (!scn__parse_int(r, n->kids[i], "an affinity CPU", 0, cpus - 1, &c))
+				return false;
+			t->affinity[c / 64] |= 1ull << (c % 64);
+		}
+	} else {
+		const char *p;
+
+		if (!scn__scalar(r, n, "affinity"))
+			return false;
+		p = n->str;
+		while (*p) {
+			char *end;
+			long a, b;
+
+			if (*p < '0' || *p > '9')	/* no blank or sign before a number */
+				goto syntax;
+			a = strtol(p, &end, 10);
+			if (end == p || a < 0)
+				goto syntax;
+			b = a;
+			p = end;
+			if (*p == '-') {
+				if (p[1] < '0' || p[1] > '9')
+					goto syntax;
+				b = strtol(p + 1, &end, 10);
+				if (end == p + 1 || b < a)
+					goto syntax;
+				p = end;
+			}
+			if (b >= cpus)
+				return scn__bad(r, n, "affinity '%s' names CPU %ld; the machine "
+						"has CPUs 0 "
+						"to %d", n->str, b, cpus - 1);
+			for (long c = a; c <= b; c++)
+				t->affinity[c / 64] |= 1ull << (c % 64);
+			if (*p == ',')
+				p++;
+			else if (*p)
+				goto syntax;
+		}
+	}
+	for (size_t w = 0; w < SCHED_MAX_CPUS / 64; w++)
+		if (t->affinity[w]) {
+			t->has_affinity = true;
+			return true;
+		}
+	return scn__bad(r, n, "affinity names no CPU");
+syntax:
+	return scn__bad(r, n, "affinity must be a CPU list like \"0-3,6\" or a list of CPU "
+			"numbers, "
+			"not '%s'", n->str);
+}
+
+static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *t)
+{
+	struct sim_behavior *b = &t->spec.behavior;
+	const struct yn *body, *v;
+	const char *kind;
+
+	if (n->kind == YN_SCALAR) {
+		if (!strcmp(n->str, "busy")) {
+			b->kind = SIM_BEHAV_BUSY;
+			return true;
+		}
+		return scn__bad(r, n, "behavior must be busy or a mapping with one of periodic, "
+				"bursty, "
+				"phases; not '%s'", n->str);
+	}
+	if (!scn__want(r, n, YN_MAP, "behavior"))
+		return false;
+	if (n->n != 1)
+		return scn__bad(r, n, "behavior must have exactly one of periodic, bursty, phases");
+	kind = n->keys[0]->str;
+	body = n->kids[0];
+	if (!strcmp(kind, "periodic")) {
+		static const char *const keys[] = { "run", "period", NULL };
+
+		b->kind = SIM_BEHAV_PERIODIC;
+		if (!scn__want(r, body, YN_MAP, "behavior.periodic") ||
+		    !scn__known_keys(r, body, keys, "behavior.periodic"))
+			return false;
+		if (!(v = yn_get(body, "run")))
+			return scn__bad(r, body, "behavior.periodic needs run (CPU time per period)");
+		if (!scn__parse_dist(r, v, "behavior.periodic.run", &b->run))
+			return false;
+		if (!(v = yn_get(body, "period")))
+			return scn__bad(r, body, "behavior.periodic needs period");
+		return scn__parse_time(r, v, "behavior.periodic.period", 1000, SCN_MAX_DURATION_NS,
+				       &b->period_ns);
+	}
+	if (!strcmp(kind, "bursty")) {
+		static const char *const keys[] = { "run", "sleep", NULL };
+
+		b->kind = SIM_BEHAV_BURSTY;
+		if (!scn__want(r, body, YN_MAP, "behavior.bursty") ||
+		    !scn__known_keys(r, body, keys, "behavior.bursty"))
+			return false;
+		if (!(v = yn_get(body, "run")))
+			return scn__bad(r, body, "behavior.bursty needs run");
+		if (!scn__parse_dist(r, v, "behavior.bursty.run", &b->run))
+			return false;
+		if (!(v = yn_get(body, "sleep")))
+			return scn__bad(r, body, "behavior.bursty needs sleep");
+		return scn__parse_dist(r, v, "behavior.bursty.sleep", &b->sleep);
+	}
+	if (!strcmp(kind, "phases")) {
+		static const char *const keys[] = { "loops", "steps", NULL };
+		const struct yn *steps = body;
+
+		b->kind = SIM_BEHAV_PHASES;
+		if (body->kind == YN_MAP) {
+			long long loops = 0;
+
+			if (!scn__known_keys(r, body, keys, "behavior.phases"))
+				return false;
+			if ((v = yn_get(body, "loops")) &&
+			    !scn__parse_int(r, v, "behavior.phases.loops", 0, 1000000000, &loops))
+				return false;
+			b->loops = (uint32_t)loops;
+			if (!(steps = yn_get(body, "steps")))
+				return scn__bad(r, body, "behavior.phases needs steps");
+		}
+		if (!scn__want(r, steps, YN_SEQ, "behavior.phases.steps"))
+			return false;
+		if (!steps->n || steps->n > 1000)
+			return scn__bad(r, steps, "behavior.phases.steps must have 1 to 1000 steps");
+		t->phases = calloc(steps->n, sizeof(*t->phases));
+		if (!t->phases)
+			return scn__bad(r, steps, "out of memory");
+		for (size_t i = 0; i < steps->n; i++) {
+			const struct yn *st = steps->kids[i];
+
+			if (!scn__want(r, st, YN_MAP, "a phase step"))
+				return false;
+			if (st->n != 1 ||
+			    (strcmp(st->keys[0]->str, "run") && strcmp(st->keys[0]->str, "sleep")))
+				return scn__bad(r, st, "a phase step is {run: TIME} or {sleep: "
+						"TIME}");
+			t->phases[i].sleep = !strcmp(st->keys[0]->str, "sleep");
+			if (!scn__parse_dist(r, st->kids[0], t->phases[i].sleep ? "a sleep step"
+									     : "a run step",
+					     &t->phases[i].d))
+				return false;
+		}
+		b->phases = t->phases;
+		b->nphases = steps->n;
+		return true;
+	}
+	return scn__bad(r, n->keys[0], "unknown behavior '%s' (expected busy, periodic, bursty or "
+			"phases)", kind);
+}
+
+static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t, int cpus)
+{
+	static const char *const keys[] = { "count", "cgroup", "nice", "policy", "slice",
+					    "affinity", "start", "stop", "behavior", NULL };
+	const struct yn *v;
+	long long x;
+
+	t->count = 1;
+	if (n->kind == YN_SCALAR && !n->str[0])
+		return scn__bad(r, n, "thread '%s' needs at least a behavior", t->name);
+	if (!scn__want(r, n, YN_MAP, "a thread entry") || !scn__known_keys(r, n, keys, "a thread "
+									   "entry"))
+		return false;
+	if ((v = yn_get(n, "count"))) {
+		if (!scn__parse_int(r, v, "count", 1, SCN_MAX_THREADS, &x))
+			return false;
+		t->count = (int)x;
+	}
+	if ((v = yn_get(n, "cgroup"))) {
+		t->cgroup_pos = scn__pos_of(v);
+		if (!scn__read_path(r, v, "cgroup", &t->cgroup))
+			return false;
+	}
+	if ((v = yn_get(n, "nice"))) {
+		if (!scn__parse_int(r, v, "nice", SCHED_NICE_MIN, SCHED_NICE_MAX, &x))
+			return false;
+		t->spec.nice = (int)x;
+	}
+	if ((v = yn_get(n, "policy"))) {
+		if (!scn__scalar(r, v, "policy"))
+			return false;
+		if (!strcmp(v->str, "normal"))
+			t->spec.policy = SCHED_THREAD_NORMAL;
+		else if (!strcmp(v->str, "batch"))
+			t->spec.policy = SCHED_THREAD_BATCH;
+		else if (!strcmp(v->str, "idle"))
+			t->spec.policy = SCHED_THREAD_IDLE;
+		else
+			return scn__bad(r, v, "policy must be normal, batch or idle, not '%s'", v->str);
+	}
+	if ((v = yn_get(n, "slice")) &&
+	    !scn__parse_time(r, v, "slice", 100000, 100000000, &t->spec.slice_ns))
+		return false;
+	if ((v = yn_get(n, "affinity")) && !read_affinity(r, v, cpus, t))
+		return false;
+	if ((v = yn_get(n, "start")) &&
+	    !scn__parse_time(r, v, "start", 0, SCN_MAX_DURATION_NS, &t->spec.start_ns))
+		return false;
+	if ((v = yn_get(n, "stop")) &&
+	    !scn__parse_time(r, v, "stop", 1, SCN_MAX_DURATION_NS, &t->spec.stop_ns))
+		return false;
+	if (t->spec.stop_ns && t->spec.stop_ns <= t->spec.start_ns)
+		return scn__bad(r, yn_get(n, "stop"), "stop must come after start");
+	if (!(v = yn_get(n, "behavior")))
+		return scn__bad(r, n, "thread '%s' needs a behavior (busy, periodic, bursty or "
+				"phases)",
+				t->name);
+	return read_behavior(r, v, t);
+}
+
+bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
+{
+	static const char *const keys[] = { "cgroup", "session", "threads", NULL };
+	struct scenario *sc = r->sc;
+
+	if (!scn__want(r, m, YN_MAP, "processes"))
+		return false;
+	if (!m->n)
+		return scn__bad(r, m, "a scenario needs processes (at least one thread to run)");
+	sc->procs = calloc(m->n ? m->n : 1, sizeof(*sc->procs));
+	if (!sc->procs)
+		return scn__bad(r, m, "out of memory");
+	for (size_t i = 0; i < m->n; i++) {
+		struct scn_process *p = &sc->procs[sc->nprocs++];
+		const struct yn *body = m->kids[i], *v, *th;
+
+		p->pos = scn__pos_of(m->keys[i]);
+		if (!scn__read_name(r, m->keys[i], "a process name", &p->name))
+			return false;
+		if (strchr(p->name, '.'))
+			return scn__bad(r, m->keys[i], "a process name may not hold '.'");
+		if (!scn__want(r, body, YN_MAP, "a process entry") ||
+		    !scn__known_keys(r, body, keys, "a process entry"))
+			return false;
+		if ((v = yn_get(body, "cgroup"))) {
+			p->cgroup_pos = scn__pos_of(v);
+			if (!scn__read_path(r, v, "cgroup", &p->cgroup))
+				return false;
+		} else {
+			p->cgroup_pos = p->pos;
+			if (!(p->cgroup = scn__xstrdup(r, body, "")))
+				return false;
+		}
+		if ((v = yn_get(body, "session")) && !scn__read_name(r, v, "session", &p->session))
+			return false;
+		if (!(th = yn_get(body, "threads")))
+			return scn__bad(r, body, "process '%s' needs threads", p->name);
+		if (!scn__want(r, th, YN_MAP, "threads"))
+			return false;
+		if (!th->n)
+			return scn__bad(r, th, "process '%s' needs at least one thread entry", p->name);
+		p->threads = calloc(th->n, sizeof(*p->threads));
+		if (!p->threads)
+			return scn__bad(r, th, "out of memory");
+		for (size_t j = 0; j < th->n; j++) {
+			struct scn_threads *t = &p->threads[p->nthreads++];
+
+			t->pos = scn__pos_of(th->keys[j]);
+			if (!scn__read_name(r, th->keys[j], "a thread name", &t->name))
+				return false;
+			if (strchr(t->name, '.'))
+				return scn__bad(r, th->keys[j], "a thread name may not hold '.'");
+			if (!read_threads(r, th->kids[j], t, cpus))
+				return false;
+			if (sc->total_threads + t->count > SCN_MAX_THREADS)
+				return scn__bad(r, th->keys[j], "more than %d threads in all",
+						SCN_MAX_THREADS);
+			sc->total_threads += t->count;
+		}
+	}
+	return true;
+}
+
+/* sessions: { NAME: { nice: N } }: the nice value of each session's autogroup. */
+bool scn__read_sessions(struct rd *r, const struct yn *m)
+{
+	static const char *const keys[] = { "nice", NULL };
+	struct scenario *sc = r->sc;
+
+	if (!scn__want(r, m, YN_MAP, "sessions"))
+		return false;
+	sc->sessions = calloc(m->n ? m->n : 1, sizeof(*sc->sessions));
+	if (!sc->sessions)
+		return scn__bad(r, m, "out of memory");
+	for (size_t i = 0; i < m->n; i++) {
+		struct scn_session *ss = &sc->sessions[sc->nsessions++];
+		const struct yn *v;
+		long long x;
+
+		if (!scn__read_name(r, m->keys[i], "a session name", &ss->name))
+			return false;
+		if (!scn__want(r, m->kids[i], YN_MAP, "a session") ||
+		    !scn__known_keys(r, m->kids[i], keys, "a session"))
+			return false;
+		if ((v = yn_get(m->kids[i], "nice"))) {
+			if (!scn__parse_int(r, v, "nice", SCHED_NICE_MIN, SCHED_NICE_MAX, &x))
+				return false;
+			ss->nice = (int)x;
+		}
+	}
+	return true;
+}

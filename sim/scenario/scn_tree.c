@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/scenario/scn_tree.c - the scenario loader's overrides (sim/scenario/scn_internal.h): a variant's set:
+ * entries and the --set options, written into the YAML tree by dotted path before it is read.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/scenario/scn_internal.h"
+
+/* ---------------- overrides ---------------- */
+
+/*
+ * Find the node named by the dotted @path below @root. Keys may hold dots themselves
+ * (cpu.weight, a/b.c): at each level the longest key that matches a prefix of what is left,
+ * up to a dot or the end, wins. A list is indexed by a number. When @create, a missing last
+ * key is added to its mapping (with @pos for messages). Returns the slot that holds the node.
+ */
+static struct yn **find_slot(struct yn *root, const char *path, bool create, struct yn **parent,
+			     char **lastkey)
+{
+	struct yn *cur = root;
+	const char *p = path;
+
+	*parent = NULL;
+	*lastkey = NULL;
+	for (;;) {
+		struct yn **slot = NULL;
+		size_t best = 0;
+
+		if (cur->kind == YN_MAP) {
+			for (size_t i = 0; i < cur->n; i++) {
+				size_t kl = strlen(cur->keys[i]->str);
+
+				if (kl > best && !strncmp(p, cur->keys[i]->str, kl) &&
+				    (p[kl] == '.' || !p[kl])) {
+					best = kl;
+					slot = &cur->kids[i];
+				}
+			}
+		} else if (cur->kind == YN_SEQ) {
+			char *end;
+			unsigned long idx = strtoul(p, &end, 10);
+
+			if (end != p && (*end == '.' || !*end) && idx < cur->n) {
+				best = (size_t)(end - p);
+				slot = &cur->kids[idx];
+			}
+		}
+		if (!slot) {
+			if (create && cur->kind == YN_MAP) {
+				*parent = cur;
+				*lastkey = (char *)p;
+			}
+			return NULL;
+		}
+		if (!p[best])
+			return slot;
+		p += best + 1;
+		cur = *slot;
+	}
+}
+
+static int map_add(struct yn *map, struct yn *key, struct yn *val)
+{
+	struct yn **k = realloc(map->keys, (map->n + 1) * sizeof(*k));
+	struct yn **v;
+
+	if (!k)
+		return -ENOMEM;
+	map->keys = k;
+	v = realloc(map->kids, (map->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	map->kids = v;
+	k[map->n] = key;
+	v[map->n] = val;
+	map->n++;
+	return 0;
+}
+
+static struct yn *yn_copy(const struct yn *n)
+{
+	struct yn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = *n;
+	c->str = NULL;
+	c->kids = NULL;
+	c->keys = NULL;
+	c->n = 0;
+	if (n->str && !(c->str = strdup(n->str)))
+		goto fail;
+	if (n->n) {
+		c->kids = calloc(n->n, sizeof(*c->kids));
+		if (!c->kids)
+			goto fail;
+		if (n->keys && !(c->keys = calloc(n->n, sizeof(*c->keys))))
+			goto fail;
+		for (size_t i = 0; i < n->n; i++, c->n++) {
+			c->kids[i] = yn_copy(n->kids[i]);
+			if (!c->kids[i] || (n->keys && !(c->keys[i] = yn_copy(n->keys[i])))) {
+				c->n++;
+				goto fail;
+			}
+		}
+	}
+	return c;
+fail:
+	yn_free(c);
+	return NULL;
+}
+
+/* Put @val (owned) at @path; @at is where to point messages about a new key. */
+/* Add @val to the cgroup entry @parent under the interface file name @file (all of it, dots
+ * included: cpu.weight is one key). @val is consumed. */
+static bool add_file(struct rd *r, struct yn *parent, const char *file, struct yn *val,
+		     const struct yn *at)
+{
+	struct yn *fkey = yn_new_scalar(file, at->line, at->col);
+
+	if (fkey)
+		fkey->origin = at->origin;
+	if (!fkey || map_add(parent, fkey, val)) {
+		yn_free(fkey);
+		yn_free(val);
+		return scn__bad(r, at, "out of memory");
+	}
+	return true;
+}
+
+static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *val,
+		   const struct yn *at)
+{
+	struct yn *parent;
+	char *lastkey;
+	struct yn **slot = find_slot(root, path, true, &parent, &lastkey);
+
+	if (slot) {
+		if ((*slot)->kind != YN_SCALAR && val->kind == YN_SCALAR) {
+			yn_free(val);
+			return scn__bad(r, at, "'%s' is %s in the file; only scalars can be set", path,
+					yn_kind_name((*slot)->kind));
+		}
+		yn_free(*slot);
+		*slot = val;
+		return true;
+	}
+	if (!parent) {
+		yn_free(val);
+		return scn__bad(r, at, "'%s' names nothing in the file (a list entry is named by "
+				"its "
+				"index, e.g. expect.0.share)", path);
+	}
+	/*
+	 * Missing keys are added, as mappings down to the last. Under cgroups: the next part
+	 * up to a dot is a cgroup path and the rest one interface file (cpu.weight).
+	 */
+	/* a cgroup's entry takes the rest as one interface file name (cgroup.subtree_control) */
+	{
+		const struct yn *cgs = yn_get(root, "cgroups");
+
+		for (size_t i = 0; cgs && cgs->kind == YN_MAP && i < cgs->n; i++) {
+			if (cgs->kids[i] != parent)
+				continue;
+			if (parent->kind != YN_MAP)
+				break;
+			return add_file(r, parent, lastkey, val, at);
+		}
+	}
+	while (*lastkey) {
+		bool cgroups = parent == yn_get(root, "cgroups");
+		const char *dot = strchr(lastkey, '.');
+		size_t len = dot ? (size_t)(dot - lastkey) : strlen(lastkey);
+		bool last = !dot;
+		char *name = strndup(lastkey, len);
+		struct yn *key = name ? yn_new_scalar(name, at->line, at->col) : NULL;
+		struct yn *child = NULL;
+
+		free(name);
+		if (key)
+			key->origin = at->origin;
+		if (!last) {
+			child = calloc(1, sizeof(*child));
+			if (child) {
+				child->kind = YN_MAP;
+				child->line = val->line;
+				child->col = val->col;
+				child->origin = val->origin;
+			}
+		}
+		if (!key || (!last && !child) || map_add(parent, key, last ? val : child)) {
+			yn_free(key);
+			yn_free(child);
+			yn_free(val);
+			return scn__bad(r, at, "out of memory");
+		}
+		if (last)
+			return true;
+		parent = child;
+		lastkey = (char *)dot + 1;
+		if (cgroups)
+			return add_file(r, parent, lastkey, val, at);	/* the rest: one file name */
+	}
+	yn_free(val);
+	return scn__bad(r, at, "'%s' ends with a dot", path);
+}
+
+
+/* Apply the variant's set: entries and the --set overrides to the tree. */
+bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
+			  const char *const *sets, size_t nsets)
+{
+	char **origins = r->sc->origins;
+
+	if (variant && strcmp(variant, "base")) {
+		const struct yn *vs = yn_get(root, "variants"), *body, *set;
+
+		if (!vs || !(body = yn_get(vs, variant))) {
+			char list[512] = "base";
+			size_t len = 4;
+
+			for (size_t i = 0; vs && vs->kind == YN_MAP && i < vs->n &&
+					   len < sizeof(list) - 80; i++)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, ", %s",
+							vs->keys[i]->str);
+			return scn__bad(r, NULL, "no variant '%s' (the file has: %s)", variant, list);
+		}
+		if (body->kind == YN_MAP && (set = yn_get(body, "set")) && set->kind == YN_MAP) {
+			/* copy first: the overrides may replace parts of the variants section */
+			struct yn *copy = yn_copy(set);
+
+			if (!copy)
+				return scn__bad(r, set, "out of memory");
+			for (size_t i = 0; i < copy->n; i++) {
+				struct yn *val = copy->kids[i];
+
+				copy->kids[i] = NULL;
+				if (!put_at(r, root, copy->keys[i]->str, val, copy->keys[i])) {
+					yn_free(copy);
+					return false;
+				}
+			}
+			yn_free(copy);
+		}
+	}
+	for (size_t i = 0; i < nsets; i++) {
+		const char *eq = strchr(sets[i], '=');
+		struct yn *val, at = { .kind = YN_SCALAR };
+		char *key;
+
+		origins[i] = malloc(strlen(sets[i]) + 8);
+		if (!origins[i])
+			return scn__bad(r, NULL, "out of memory");
+		r->sc->norigins = i + 1;
+		sprintf(origins[i], "--set %s", sets[i]);
+		at.origin = origins[i];
+		if (!eq || eq == sets[i])
+			return scn__bad(r, &at, "expected KEY=VALUE, e.g. --set machine.cpus=4");
+		key = strndup(sets[i], (size_t)(eq - sets[i]));
+		val = yn_new_scalar(eq + 1, 0, 0);
+		if (!key || !val) {
+			free(key);
+			yn_free(val);
+			return scn__bad(r, &at, "out of memory");
+		}
+		val->origin = origins[i];
+		if (!put_at(r, root, key, val, &at)) {
+			free(key);
+			return false;
+		}
+		free(key);
+	}
+	return true;
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/scenario/transform.c - the interpose transform (sim/scenario/transform.h, docs/interpose.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/scenario/transform.h"
+
+static int fail(const struct scenario *sc, struct scn_pos pos, char *err, size_t errlen,
+		const char *msg, const char *arg)
+{
+	int k = snprintf(err, errlen, "%s:%d:%d: error: ", sc->file, pos.line, pos.col);
+
+	if (k >= 0 && (size_t)k < errlen)
+		snprintf(err + k, errlen - (size_t)k, msg, arg);
+	return -EINVAL;
+}
+
+/* The parent path of @path ("" for a top-level cgroup). */
+static size_t parent_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) : 0;
+}
+
+static bool is_child_of(const char *c, const char *x)
+{
+	size_t n = strlen(x);
+
+	if (!*c)
+		return false;
+	return parent_len(c) == n && !strncmp(c, x, n);
+}
+
+/* @c is @x or below it. */
+static bool under(const char *c, const char *x)
+{
+	size_t n = strlen(x);
+
+	return !*x || (!strncmp(c, x, n) && (c[n] == '/' || !c[n]));
+}
+
+static struct scn_cgroup *entry(struct scenario *sc, const char *path)
+{
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		if (!strcmp(sc->cgroups[i].path, path))
+			return &sc->cgroups[i];
+	return NULL;
+}
+
+/* Whether cgroup @x enables the cpu controller for its children in the scenario's writes. */
+static bool enables_cpu(struct scenario *sc, const char *x)
+{
+	const struct scn_cgroup *cg = entry(sc, x);
+	bool on = false;
+
+	for (size_t j = 0; cg && j < cg->nwrites; j++) {
+		const char *v = cg->writes[j].value;
+
+		if (strcmp(cg->writes[j].file, "cgroup.subtree_control"))
+			continue;
+		for (const char *p = strstr(v, "cpu"); p; p = strstr(p + 1, "cpu"))
+			if (p > v && (p[-1] == '+' || p[-1] == '-') &&
+			    (p[3] == '\0' || p[3] == ' ' || p[3] == '\t'))
+				on = p[-1] == '+';
+	}
+	return on;
+}
+
+/* The top-level cgroup below @x on the way to @c (c must be strictly under x): "x/t". */
+static char *top_below(const char *c, const char *x)
+{
+	size_t n = *x ? strlen(x) + 1 : 0;
+	const char *end = strchr(c + n, '/');
+	size_t len = end ? (size_t)(end - c) : strlen(c);
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, c, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+/* Replace the prefix @from of path *@p by @to. */
+static int rebase(char **p, const char *from, const char *to)
+{
+	size_t fl = strlen(from);
+	char *n;
+
+	if (!under(*p, from) || !*from)
+		return 0;
+	n = malloc(strlen(to) + strlen(*p) - fl + 1);
+	if (!n)
+		return -ENOMEM;
+	strcpy(n, to);
+	strcat(n, *p + fl);
+	free(*p);
+	*p = n;
+	return 0;
+}
+
+static int interpose_one(struct scenario *sc, struct scn_process *p, const struct scn_variant *v,
+			 char *err, size_t errlen)
+{
+	const char *x = p->cgroup, *name = v->ipo_group ? v->ipo_group : p->name;
+	char *c = malloc(strlen(x) + strlen(name) + 2), **moved = NULL;
+	size_t nmoved = 0, at;
+	struct scn_cgroup *arr;
+	int e = -ENOMEM;
+
+	if (!c)
+		goto out;
+	sprintf(c, "%s%s%s", x, *x ? "/" : "", name);
+	if (entry(sc, c)) {
+		e = fail(sc, v->pos, err, errlen, "interpose: cgroup '%s' exists already (choose "
+			 "another with interpose: { group: NAME })", c);
+		goto out;
+	}
+	/* the threaded cgroups below X that hold the process's threads move under C */
+	for (size_t j = 0; j < p->nthreads; j++) {
+		const char *t = p->threads[j].cgroup;
+		char *top;
+		bool dup = false;
+
+		if (!t || !under(t, x) || !strcmp(t, x))
+			continue;
+		top = top_below(t, x);
+		if (!top)
+			goto out;
+		for (size_t k = 0; k < nmoved; k++)
+			dup |= !strcmp(moved[k], top);
+		if (dup) {
+			free(top);
+			continue;
+		}
+		{
+			char **a = realloc(moved, (nmoved + 1) * sizeof(*a));
+
+			if (!a) {
+				free(top);
+				goto out;
+			}
+			moved = a;
+			moved[nmoved++] = top;
+		}
+	}
+	/* the new group's entry, right after X's own (or first, under the root) */
+	arr = realloc(sc->cgroups, (sc->ncgroups + 1) * sizeof(*arr));
+	if (!arr)
+		goto out;
+	sc->cgroups = arr;
+	at = 0;
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		if (!strcmp(sc->cgroups[i].path, x))
+			at = i + 1;
+	memmove(&arr[at + 1], &arr[at], (sc->ncgroups - at) * sizeof(*arr));
+	sc->ncgroups++;
+	memset(&arr[at], 0, sizeof(*arr));
+	arr[at].path = c;
+	arr[at].pos = v->pos;
+	c = NULL;
+	arr[at].writes = calloc(2, sizeof(*arr[at].writes));
+	if (!arr[at].writes)
+		goto out;
+	{
+		char w[16];
+
+		snprintf(w, sizeof(w), "%u", v->ipo_weight);
+		arr[at].writes[0] = (struct scn_write){ strdup("cpu.weight"), strdup(w), v->pos };
+		arr[at].nwrites = 1;
+		if (nmoved) {
+			/* its threaded children need cpu to weigh their threads */
+			arr[at].writes[1] = (struct scn_write){ strdup("cgroup.subtree_control"),
+								strdup("+cpu"), v->pos };
+			arr[at].nwrites = 2;
+		}
+		for (size_t j = 0; j < arr[at].nwrites; j++)
+			if (!arr[at].writes[j].file || !arr[at].writes[j].value)
+				goto out;
+	}
+	/* rename the moved subtrees: their entries, and where the threads are placed */
+	for (size_t k = 0; k < nmoved; k++) {
+		char *to = malloc(strlen(arr[at].path) + strlen(moved[k]) + 2);
+		const char *leaf = moved[k] + (*x ? strlen(x) + 1 : 0);
+
+		if (!to)
+			goto out;
+		sprintf(to, "%s/%s", arr[at].path, leaf);
+		for (size_t i = 0; i < sc->ncgroups; i++)
+			if (i != at && rebase(&sc->cgroups[i].path, moved[k], to)) {
+				free(to);
+				goto out;
+			}
+		for (size_t j = 0; j < p->nthreads; j++)
+			if (p->threads[j].cgroup && rebase(&p->threads[j].cgroup, moved[k], to)) {
+				free(to);
+				goto out;
+			}
+		free(to);
+	}
+	free(p->cgroup);
+	p->cgroup = strdup(arr[at].path);
+	e = p->cgroup ? 0 : -ENOMEM;
+out:
+	free(c);
+	for (size_t k = 0; k < nmoved; k++)
+		free(moved[k]);
+	free(moved);
+	if (e == -ENOMEM)
+		snprintf(err, errlen, "cgsim: out of memory");
+	return e;
+}
+
+int scn_interpose(struct scenario *sc, const struct scn_variant *v, char *err, size_t errlen)
+{
+	size_t done = 0;
+
+	for (size_t i = 0; i < sc->nprocs; i++) {
+		struct scn_process *p = &sc->procs[i];
+		bool sibling = false;
+		int e;
+
+		if (v->ipo_process && strcmp(v->ipo_process, p->name))
+			continue;
+		/* its threads compete in X next to child groups of X that have cpu */
+		if (!enables_cpu(sc, p->cgroup))
+			continue;
+		for (size_t k = 0; k < sc->ncgroups && !sibling; k++) {
+			const char *cg = sc->cgroups[k].path;
+			bool holds = false;
+
+			if (!is_child_of(cg, p->cgroup))
+				continue;
+			for (size_t j = 0; j < p->nthreads; j++)
+				holds |= p->threads[j].cgroup && under(p->threads[j].cgroup, cg);
+			sibling = !holds;
+		}
+		if (!sibling)
+			continue;
+		e = interpose_one(sc, p, v, err, errlen);
+		if (e)
+			return e;
+		done++;
+	}
+	if (!done)
+		return fail(sc, v->pos, err, errlen, "variant '%s': interpose found no process "
+			    "competing next to cgroups with the cpu controller (nothing to interpose)",
+			    v->name);
+	if (v->ipo_group && done > 1)
+		return fail(sc, v->pos, err, errlen, "variant '%s': interpose: group: names one group "
+			    "but several processes qualify; choose one with interpose: { process: NAME }",
+			    v->name);
+	return 0;
+}

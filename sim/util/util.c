@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/util/util.c - the toolbox of sim/ (sim/util/util.h).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/util/util.h"
+
+int util_grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 4;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			return -ENOMEM;
+		n *= 2;
+	}
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+static size_t imap_slot(const struct util_imap *m, int key)
+{
+	/* Fibonacci hashing of the key's bits: consecutive keys (pids) spread over the table */
+	size_t i = (size_t)(((uint64_t)(unsigned)key * 0x9e3779b97f4a7c15ull) >> 32) & (m->cap - 1);
+
+	while (m->used[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+bool util_imap_get(const struct util_imap *m, int key, int *val)
+{
+	size_t i;
+
+	if (!m->cap)
+		return false;
+	i = imap_slot(m, key);
+	if (!m->used[i])
+		return false;
+	*val = m->vals[i];
+	return true;
+}
+
+int util_imap_put(struct util_imap *m, int key, int val)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct util_imap g = { .cap = m->cap ? 2 * m->cap : 64 };
+
+		g.keys = malloc(g.cap * sizeof(*g.keys));
+		g.vals = malloc(g.cap * sizeof(*g.vals));
+		g.used = calloc(g.cap, 1);
+		if (!g.keys || !g.vals || !g.used) {
+			util_imap_free(&g);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->used[k]) {
+				i = imap_slot(&g, m->keys[k]);
+				g.used[i] = 1;
+				g.keys[i] = m->keys[k];
+				g.vals[i] = m->vals[k];
+			}
+		g.n = m->n;
+		util_imap_free(m);
+		*m = g;
+	}
+	i = imap_slot(m, key);
+	if (!m->used[i]) {
+		m->used[i] = 1;
+		m->keys[i] = key;
+		m->n++;
+	}
+	m->vals[i] = val;
+	return 0;
+}
+
+void util_imap_free(struct util_imap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->used);
+	*m = (struct util_imap){ 0 };
+}
+
+void util_one_line(char *msg, size_t len)
+{
+	/* a value quoted in a message may hold line breaks: write them as \n so that the message
+	 * stays one line */
+	size_t n = strlen(msg);
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		if (c >= 0x20 && c != 0x7f)
+			continue;
+		if (n + 2 > len) {
+			msg[i] = '?';
+			continue;
+		}
+		memmove(msg + i + 2, msg + i + 1, n - i);
+		msg[i] = '\\';
+		msg[i + 1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '?';
+		n++;
+		i++;
+	}
+}
+
+void util_verrf(char *err, size_t errlen, const char *file, const char *origin, int line, int col,
+		const char *fmt, va_list ap)
+{
+	int k;
+
+	if (!errlen)
+		return;
+	if (origin)
+		k = snprintf(err, errlen, "%s: error: ", origin);
+	else if (line)
+		k = snprintf(err, errlen, "%s:%d:%d: error: ", file, line, col);
+	else
+		k = snprintf(err, errlen, "%s: error: ", file);
+	if (k >= 0 && (size_t)k < errlen)
+		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+	util_one_line(err, errlen);
+}
+
+void util_errf(char *err, size_t errlen, const char *file, const char *origin, int line, int col,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	util_verrf(err, errlen, file, origin, line, col, fmt, ap);
+	va_end(ap);
+}
+
+int util_read_stream(FILE *f, size_t max, char **out, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int e = 0;
+
+	errno = 0;
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			char *nb;
+
+			if (n > max) {
+				e = -EFBIG;
+				break;
+			}
+			cap = cap ? 2 * cap : 65536;
+			nb = realloc(buf, cap + 1);	/* + 1: the NUL */
+			if (!nb) {
+				e = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				e = errno ? -errno : -EIO;
+			break;
+		}
+	}
+	if (!e && n > max)
+		e = -EFBIG;
+	if (e) {
+		free(buf);
+		return e;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+char *util_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void util_tmp_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/.%s.tmp", dir, name);
+}
+
+int util_write_file(const char *dir, const char *name, util_writer_fn *fn, const void *ctx,
+		    char *err, size_t errlen)
+{
+	char path[4200], tmp[4200];
+	FILE *f;
+	int e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	util_tmp_path(tmp, sizeof(tmp), dir, name);
+	f = fopen(tmp, "w");
+	if (!f) {
+		e = -errno;
+		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", tmp, strerror(errno));
+		return e;
+	}
+	e = fn(f, ctx);
+	if (ferror(f) | fclose(f) || e || rename(tmp, path)) {
+		unlink(tmp);
+		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
+		return e ? e : -EIO;
+	}
+	return 0;
+}
