@@ -77,15 +77,108 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 	return true;
 }
 
+/* scheduler.tunables: the sysctls, each in its unit and range. */
+static bool read_tunables(struct rd *r, const struct yn *t, struct sched_config *cfg)
+{
+	static const char *const keys[] = { "base_slice", "latency", "min_granularity",
+		"wakeup_granularity", "migration_cost", "nr_migrate", "tunable_scaling", NULL };
+
+	if (!scn__want(r, t, YN_MAP, "scheduler.tunables") ||
+	    !scn__known_keys(r, t, keys, "scheduler.tunables"))
+		return false;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *k = t->keys[i]->str;
+		const struct yn *val = t->kids[i];
+		char what[64];
+		uint64_t ns;
+		long long x;
+
+		snprintf(what, sizeof(what), "scheduler.tunables.%s", k);
+		if (!strcmp(k, "nr_migrate")) {
+			if (!scn__parse_int(r, val, what, 1, 1024, &x))
+				return false;
+			ns = (uint64_t)x;
+		} else if (!strcmp(k, "tunable_scaling")) {
+			if (!scn__scalar(r, val, what))
+				return false;
+			if (!strcmp(val->str, "none") || !strcmp(val->str, "0"))
+				ns = 0;
+			else if (!strcmp(val->str, "log") || !strcmp(val->str, "1"))
+				ns = 1;
+			else if (!strcmp(val->str, "linear") || !strcmp(val->str, "2"))
+				ns = 2;
+			else
+				return scn__bad(r, val, "%s must be none, log or linear, not '%s'",
+						what, val->str);
+		} else if (!strcmp(k, "migration_cost")) {
+			if (!scn__parse_time(r, val, what, 0, 1000000000ull, &ns))
+				return false;
+		} else if (!scn__parse_time(r, val, what, 100000, 1000000000ull, &ns)) {
+			return false;
+		}
+		if (sched_tunable_set(&cfg->tun, k, ns))
+			return scn__bad(r, val, "%s: value out of range", what);
+	}
+	return true;
+}
+
+/* scheduler.features: sched_feat switches by their kernel names. */
+static bool read_features(struct rd *r, const struct yn *t, struct sched_config *cfg)
+{
+	if (!scn__want(r, t, YN_MAP, "scheduler.features"))
+		return false;
+	for (size_t i = 0; i < t->n; i++) {
+		enum sched_feat f;
+		char what[64];
+		bool on;
+
+		if (sched_feat_parse(t->keys[i]->str, &f)) {
+			char list[600] = "";
+			size_t len = 0;
+
+			for (int k = 0; k < SCHED_FEAT_NR; k++)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+							k ? ", " : "",
+							sched_feat_name((enum sched_feat)k));
+			return scn__bad(r, t->keys[i], "unknown feature '%s' (expected one of: %s)",
+					t->keys[i]->str, list);
+		}
+		snprintf(what, sizeof(what), "scheduler.features.%s", t->keys[i]->str);
+		if (!scn__parse_bool(r, t->kids[i], what, &on))
+			return false;
+		cfg->feat[f] = on;
+	}
+	return true;
+}
+
+/* scheduler.costs: the overhead model's costs, up to 100 us each. */
+static bool read_costs(struct rd *r, const struct yn *t, struct sched_config *cfg)
+{
+	static const char *const keys[] = { "switch", "wakeup", "sleep", "tick", "level", NULL };
+	uint64_t *const field[] = { &cfg->cost.switch_ns, &cfg->cost.wakeup_ns,
+				    &cfg->cost.sleep_ns, &cfg->cost.tick_ns, &cfg->cost.level_ns };
+
+	if (!scn__want(r, t, YN_MAP, "scheduler.costs") ||
+	    !scn__known_keys(r, t, keys, "scheduler.costs"))
+		return false;
+	for (size_t i = 0; i < t->n; i++) {
+		char what[64];
+		size_t k = 0;
+
+		while (strcmp(keys[k], t->keys[i]->str))
+			k++;	/* known_keys() found it */
+		snprintf(what, sizeof(what), "scheduler.costs.%s", keys[k]);
+		if (!scn__parse_time(r, t->kids[i], what, 0, 100000, field[k]))
+			return false;
+	}
+	return true;
+}
+
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg)
 {
 	static const char *const keys[] = { "policy", "tunables", "features", "costs",
 					    "tick_elision", "check", "load_attach", "blocked_load",
 					    "jitter", NULL };
-	static const char *const tun_keys[] = { "base_slice", "latency", "min_granularity",
-		"wakeup_granularity", "migration_cost", "nr_migrate", "tunable_scaling", NULL };
-	static const char *const cost_keys[] = { "switch", "wakeup", "sleep", "tick", "level",
-						 NULL };
 	/* the on/off keys, each a bool of struct sched_config */
 	static const struct {
 		const char *key;
@@ -107,7 +200,8 @@ bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *
 		if (!scn__scalar(r, v, "scheduler.policy"))
 			return false;
 		if (sched_policy_parse(v->str, &pol))
-			return scn__bad(r, v, "scheduler.policy must be eevdf or cfs, not '%s'", v->str);
+			return scn__bad(r, v, "scheduler.policy must be eevdf or cfs, not '%s'",
+					v->str);
 		if (pol != cfg->policy) {
 			/* the other policy's feature defaults */
 			for (int f = 0; f < SCHED_FEAT_NR; f++)
@@ -115,98 +209,10 @@ bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *
 			cfg->policy = pol;
 		}
 	}
-	if ((t = yn_get(m, "tunables"))) {
-		if (!scn__want(r, t, YN_MAP, "scheduler.tunables") ||
-		    !scn__known_keys(r, t, tun_keys, "scheduler.tunables"))
-			return false;
-		for (size_t i = 0; i < t->n; i++) {
-			const char *k = t->keys[i]->str;
-			const struct yn *val = t->kids[i];
-			char what[64];
-			uint64_t ns;
-			long long x;
-			int e;
-
-			snprintf(what, sizeof(what), "scheduler.tunables.%s", k);
-			if (!strcmp(k, "nr_migrate")) {
-				if (!scn__parse_int(r, val, what, 1, 1024, &x))
-					return false;
-				ns = (uint64_t)x;
-			} else if (!strcmp(k, "tunable_scaling")) {
-				if (!scn__scalar(r, val, what))
-					return false;
-				if (!strcmp(val->str, "none") || !strcmp(val->str, "0"))
-					ns = 0;
-				else if (!strcmp(val->str, "log") || !strcmp(val->str, "1"))
-					ns = 1;
-				else if (!strcmp(val->str, "linear") || !strcmp(val->str, "2"))
-					ns = 2;
-				else
-					return scn__bad(r, val, "%s must be none, log or linear, "
-							"not '%s'",
-							what, val->str);
-			} else if (!strcmp(k, "migration_cost")) {
-				if (!scn__parse_time(r, val, what, 0, 1000000000ull, &ns))
-					return false;
-			} else {
-				if (!scn__parse_time(r, val, what, 100000, 1000000000ull, &ns))
-					return false;
-			}
-			e = sched_tunable_set(&cfg->tun, k, ns);
-			if (e)
-				return scn__bad(r, val, "%s: value out of range", what);
-		}
-	}
-	if ((t = yn_get(m, "features"))) {
-		if (!scn__want(r, t, YN_MAP, "scheduler.features"))
-			return false;
-		for (size_t i = 0; i < t->n; i++) {
-			enum sched_feat f;
-			char what[64];
-			bool on;
-
-			if (sched_feat_parse(t->keys[i]->str, &f)) {
-				char list[600] = "";
-				size_t len = 0;
-
-				for (int k = 0; k < SCHED_FEAT_NR; k++)
-					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-								k ? ", " : "",
-								sched_feat_name((enum sched_feat)k));
-				return scn__bad(r, t->keys[i], "unknown feature '%s' (expected "
-						"one of: %s)",
-						t->keys[i]->str, list);
-			}
-			snprintf(what, sizeof(what), "scheduler.features.%s", t->keys[i]->str);
-			if (!scn__parse_bool(r, t->kids[i], what, &on))
-				return false;
-			cfg->feat[f] = on;
-		}
-	}
-	if ((t = yn_get(m, "costs"))) {
-		if (!scn__want(r, t, YN_MAP, "scheduler.costs") ||
-		    !scn__known_keys(r, t, cost_keys, "scheduler.costs"))
-			return false;
-		for (size_t i = 0; i < t->n; i++) {
-			const char *k = t->keys[i]->str;
-			char what[64];
-			uint64_t ns;
-
-			snprintf(what, sizeof(what), "scheduler.costs.%s", k);
-			if (!scn__parse_time(r, t->kids[i], what, 0, 100000, &ns))	/* up to 100 us */
-				return false;
-			if (!strcmp(k, "switch"))
-				cfg->cost.switch_ns = ns;
-			else if (!strcmp(k, "wakeup"))
-				cfg->cost.wakeup_ns = ns;
-			else if (!strcmp(k, "sleep"))
-				cfg->cost.sleep_ns = ns;
-			else if (!strcmp(k, "tick"))
-				cfg->cost.tick_ns = ns;
-			else
-				cfg->cost.level_ns = ns;
-		}
-	}
+	if (((t = yn_get(m, "tunables")) && !read_tunables(r, t, cfg)) ||
+	    ((t = yn_get(m, "features")) && !read_features(r, t, cfg)) ||
+	    ((t = yn_get(m, "costs")) && !read_costs(r, t, cfg)))
+		return false;
 	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
 		char what[64];
 
