@@ -35,8 +35,7 @@ static bool check_names(struct rd *r, const struct yn *root)
 			ok = !strcmp(sc->variants[v].name, e->variant);
 		if (!ok)
 			return scn__bad(r, yn_get(n, "variant"), "no variant '%s' (declare it "
-					"under "
-					"variants:)", e->variant);
+					"under variants:)", e->variant);
 		if (e->target == SCN_T_PROCESS || e->target == SCN_T_THREAD) {
 			const char *slash = strchr(e->name, '/');
 			size_t plen = e->target == SCN_T_THREAD && slash ? (size_t)(slash - e->name)
@@ -69,8 +68,7 @@ static bool check_names(struct rd *r, const struct yn *root)
 				}
 				if (!found)
 					return scn__bad(r, yn_get(n, "thread"), "process '%s' has "
-							"no thread "
-							"'%s'", p->name, tn);
+							"no thread '%s'", p->name, tn);
 			}
 		}
 	}

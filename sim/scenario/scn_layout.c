@@ -69,8 +69,7 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 		if (strcmp(v->str, "random")) {
 			if (scn_parse_time(v->str, &sc->clock_phase))
 				return scn__bad(r, v, "machine.clock_phase must be random or a "
-						"time (e.g. "
-						"1.5ms), not '%s'", v->str);
+						"time (e.g. 1.5ms), not '%s'", v->str);
 			sc->clock_phase_set = true;
 		}
 	}
@@ -407,8 +406,7 @@ static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn
 			}
 			if (b >= cpus)
 				return scn__bad(r, n, "affinity '%s' names CPU %ld; the machine "
-						"has CPUs 0 "
-						"to %d", n->str, b, cpus - 1);
+						"has CPUs 0 to %d", n->str, b, cpus - 1);
 			for (long c = a; c <= b; c++)
 				t->affinity[c / 64] |= 1ull << (c % 64);
 			if (*p == ',')
@@ -425,8 +423,7 @@ static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn
 	return scn__bad(r, n, "affinity names no CPU");
 syntax:
 	return scn__bad(r, n, "affinity must be a CPU list like \"0-3,6\" or a list of CPU "
-			"numbers, "
-			"not '%s'", n->str);
+			"numbers, not '%s'", n->str);
 }
 
 static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *t)
@@ -441,8 +438,7 @@ static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *
 			return true;
 		}
 		return scn__bad(r, n, "behavior must be busy or a mapping with one of periodic, "
-				"bursty, "
-				"phases; not '%s'", n->str);
+				"bursty, phases; not '%s'", n->str);
 	}
 	if (!scn__want(r, n, YN_MAP, "behavior"))
 		return false;

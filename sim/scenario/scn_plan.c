@@ -37,8 +37,7 @@ bool scn__read_timeline(struct rd *r, const struct yn *s)
 			return false;
 		if (!(v = yn_get(n, "do")))
 			return scn__bad(r, n, "a timeline entry needs do (a cgroupfs operation, "
-					"e.g. "
-					"\"write vm/cpu.weight 400\")");
+					"e.g. \"write vm/cpu.weight 400\")");
 		if (!scn__scalar(r, v, "do"))
 			return false;
 		e->pos = scn__pos_of(v);
@@ -95,6 +94,101 @@ static bool expect_number(struct rd *r, const struct yn *n, bool time, const cha
 	return true;
 }
 
+/*
+ * The keys of expect entry @n: its target (at most one of group, process, thread) into @e, and
+ * its one metric, whose value node goes to *@mv and index in metrics[] to *@mi.
+ */
+static bool expect_keys(struct rd *r, const struct yn *n, struct scn_expect *e,
+			const struct yn **mv, size_t *mi, int *targets)
+{
+	for (size_t k = 0; k < n->n; k++) {
+		const char *key = n->keys[k]->str;
+		bool found = false;
+
+		if (!strcmp(key, "variant") || !strcmp(key, "tolerance"))
+			continue;
+		if (!strcmp(key, "group") || !strcmp(key, "process") || !strcmp(key, "thread")) {
+			if ((*targets)++)
+				return scn__bad(r, n->keys[k], "an expect entry names at most one of "
+						"group, process, thread");
+			e->target = key[0] == 'g' ? SCN_T_GROUP
+				    : key[0] == 'p' ? SCN_T_PROCESS : SCN_T_THREAD;
+			if (!scn__scalar(r, n->kids[k], key))
+				return false;
+			if (e->target == SCN_T_GROUP) {
+				if (!scn__read_path(r, n->kids[k], "group", &e->name))
+					return false;
+			} else if (!(e->name = scn__xstrdup(r, n->kids[k], n->kids[k]->str))) {
+				return false;
+			}
+			continue;
+		}
+		for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
+			if (strcmp(key, metrics[m].key))
+				continue;
+			if (*mv)
+				return scn__bad(r, n->keys[k], "an expect entry checks one metric; "
+						"'%s' and '%s' are two", metrics[*mi].key, key);
+			*mv = n->kids[k];
+			*mi = m;
+			found = true;
+		}
+		if (!found)
+			return scn__bad(r, n->keys[k], "unknown key '%s' in an expect entry "
+					"(expected variant, group, process or thread, tolerance, "
+					"and one metric: share, cpu, wait, latency_p50, latency_p90, "
+					"latency_p99, latency_max, delayed, switches, migrations, jain, "
+					"max_abs_error, max_rel_error, overhead, level_ops_per_sec, "
+					"switches_per_sec)", key);
+	}
+	return true;
+}
+
+/* The metric's value @mv of entry @n: "X" with a tolerance, or a bound "< X", ">= X", ... */
+static bool expect_value(struct rd *r, const struct yn *n, const struct yn *mv, size_t mi,
+			 struct scn_expect *e)
+{
+	const char *t = mv->str;
+	const struct yn *v;
+	int cmp = 0;	/* 1 <, 2 <=, 3 >, 4 >= */
+	double x;
+
+	if (t[0] == '<' || t[0] == '>') {
+		cmp = t[0] == '<' ? 1 : 3;
+		t++;
+		if (*t == '=') {
+			cmp++;
+			t++;
+		}
+		while (*t == ' ')
+			t++;
+	}
+	if (!expect_number(r, mv, metrics[mi].time, t, &x))
+		return false;
+	if (cmp == 1 || cmp == 2) {
+		e->max = x;
+	} else if (cmp == 3 || cmp == 4) {
+		e->min = x;
+	} else {
+		e->value = x;
+		e->has_value = true;
+	}
+	v = yn_get(n, "tolerance");
+	if (e->has_value) {
+		if (!v)
+			return scn__bad(r, n, "'%s: %s' needs a tolerance (or write a bound: "
+					"\"< X\", \">= X\")", metrics[mi].key, mv->str);
+		if (!scn__scalar(r, v, "tolerance") ||
+		    !expect_number(r, v, metrics[mi].time, v->str, &e->tolerance))
+			return false;
+		if (e->tolerance < 0)
+			return scn__bad(r, v, "tolerance must not be negative");
+	} else if (v) {
+		return scn__bad(r, v, "a tolerance goes with a value, not with a bound");
+	}
+	return true;
+}
+
 bool scn__read_expect(struct rd *r, const struct yn *s)
 {
 	struct scenario *sc = r->sc;
@@ -113,116 +207,23 @@ bool scn__read_expect(struct rd *r, const struct yn *s)
 		e->min = -INFINITY;
 		e->max = INFINITY;
 		e->pos = scn__pos_of(n);
-		if (!scn__want(r, n, YN_MAP, "an expect entry"))
+		if (!scn__want(r, n, YN_MAP, "an expect entry") ||
+		    !expect_keys(r, n, e, &mv, &mi, &targets))
 			return false;
-		for (size_t k = 0; k < n->n; k++) {
-			const char *key = n->keys[k]->str;
-			bool found = false;
-
-			if (!strcmp(key, "variant") || !strcmp(key, "tolerance"))
-				continue;
-			if (!strcmp(key, "group") || !strcmp(key, "process") ||
-			    !strcmp(key, "thread")) {
-				if (targets++)
-					return scn__bad(r, n->keys[k], "an expect entry names at "
-							"most one "
-							"of group, process, thread");
-				e->target = key[0] == 'g' ? SCN_T_GROUP
-					    : key[0] == 'p' ? SCN_T_PROCESS : SCN_T_THREAD;
-				if (!scn__scalar(r, n->kids[k], key))
-					return false;
-				if (e->target == SCN_T_GROUP) {
-					if (!scn__read_path(r, n->kids[k], "group", &e->name))
-						return false;
-				} else if (!(e->name = scn__xstrdup(r, n->kids[k], n->kids[k]->str))) {
-					return false;
-				}
-				continue;
-			}
-			for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-				if (!strcmp(key, metrics[m].key)) {
-					if (mv)
-						return scn__bad(r, n->keys[k], "an expect entry "
-								"checks one "
-								"metric; '%s' and '%s' are two",
-								metrics[mi].key, key);
-					mv = n->kids[k];
-					mi = m;
-					found = true;
-				}
-			}
-			if (!found)
-				return scn__bad(r, n->keys[k], "unknown key '%s' in an expect "
-						"entry "
-						"(expected variant, group, process or thread, tolerance, "
-						"and one metric: share, cpu, wait, latency_p50, latency_p90, "
-						"latency_p99, latency_max, delayed, switches, migrations, jain, "
-						"max_abs_error, max_rel_error, overhead, level_ops_per_sec, "
-						"switches_per_sec)", key);
-		}
-		if (targets > 1)
-			return scn__bad(r, n, "an expect entry names at most one of group, "
-					"process, "
-					"thread");
 		if (!mv)
-			return scn__bad(r, n, "an expect entry needs a metric (share, "
-					"latency_p99, jain, "
-					"...)");
+			return scn__bad(r, n, "an expect entry needs a metric (share, latency_p99, "
+					"jain, ...)");
 		e->metric = metrics[mi].m;
 		if (metrics[mi].machine && targets)
 			return scn__bad(r, n, "'%s' is a machine-wide metric: no group, process or "
 					"thread", metrics[mi].key);
 		if (!metrics[mi].machine && !targets)
-			return scn__bad(r, n, "'%s' needs a group, process or thread", metrics[mi].key);
-		if (!scn__scalar(r, mv, metrics[mi].key))
+			return scn__bad(r, n, "'%s' needs a group, process or thread",
+					metrics[mi].key);
+		if (!scn__scalar(r, mv, metrics[mi].key) || !expect_value(r, n, mv, mi, e))
 			return false;
-		{
-			const char *t = mv->str;
-			int cmp = 0;	/* 1 <, 2 <=, 3 >, 4 >= */
-
-			if (t[0] == '<' || t[0] == '>') {
-				cmp = t[0] == '<' ? 1 : 3;
-				t++;
-				if (*t == '=') {
-					cmp++;
-					t++;
-				}
-				while (*t == ' ')
-					t++;
-			}
-			{
-				double x;
-
-				if (!expect_number(r, mv, metrics[mi].time, t, &x))
-					return false;
-				if (cmp == 1 || cmp == 2)
-					e->max = x;
-				else if (cmp == 3 || cmp == 4)
-					e->min = x;
-				else {
-					e->value = x;
-					e->has_value = true;
-				}
-			}
-		}
-		v = yn_get(n, "tolerance");
-		if (e->has_value) {
-			if (!v)
-				return scn__bad(r, n, "'%s: %s' needs a tolerance (or write a "
-						"bound: "
-						"\"< X\", \">= X\")", metrics[mi].key, mv->str);
-			if (!scn__scalar(r, v, "tolerance") ||
-			    !expect_number(r, v, metrics[mi].time, v->str, &e->tolerance))
-				return false;
-			if (e->tolerance < 0)
-				return scn__bad(r, v, "tolerance must not be negative");
-		} else if (v) {
-			return scn__bad(r, v, "a tolerance goes with a value, not with a bound");
-		}
-		if ((v = yn_get(n, "variant"))) {
-			if (!scn__read_name(r, v, "variant", &e->variant))
-				return false;
-		}
+		if ((v = yn_get(n, "variant")) && !scn__read_name(r, v, "variant", &e->variant))
+			return false;
 	}
 	return true;
 }
@@ -247,8 +248,7 @@ bool scn__read_variants_decl(struct rd *r, const struct yn *m)
 			return false;
 		if (!strcmp(v->name, "base"))
 			return scn__bad(r, m->keys[i], "'base' is the file as written; it cannot "
-					"be "
-					"declared");
+					"be declared");
 		if (!scn__want(r, body, YN_MAP, "a variant") || !scn__known_keys(r, body, keys, "a variant"))
 			return false;
 		if ((t = yn_get(body, "set")) && !scn__want(r, t, YN_MAP, "a variant's set"))

@@ -154,8 +154,7 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 	if (!parent) {
 		yn_free(val);
 		return scn__bad(r, at, "'%s' names nothing in the file (a list entry is named by "
-				"its "
-				"index, e.g. expect.0.share)", path);
+				"its index, e.g. expect.0.share)", path);
 	}
 	/*
 	 * Missing keys are added, as mappings down to the last. Under cgroups: the next part

@@ -138,8 +138,7 @@ bool scn__parse_int(struct rd *r, const struct yn *n, const char *what, long lon
 		return false;
 	if (n->quoted)
 		return scn__bad(r, n, "%s must be an unquoted integer from %lld to %lld, not the "
-				"string "
-				"\"%s\"", what, lo, hi, n->str);
+				"string \"%s\"", what, lo, hi, n->str);
 	errno = 0;
 	v = strtoll(n->str, &end, 10);
 	if (n->quoted || !plain_integer(n->str, true) || *end || errno == ERANGE)
