@@ -58,22 +58,15 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 }
 
 /* Recompute the ideal shares for the layout as it is now, over [now, @until). */
-int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
+/*
+ * The task groups, parents first (cgroup ids grow with creation), as nodes from @nodes[0];
+ * node_of[cgroup id] is a cgroup's node, -1 for one that is not a task group. Returns how
+ * many.
+ */
+static int tg_nodes(struct runner *r, struct ideal_node *nodes, int *node_of, int maxcg)
 {
-	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, n = 0, nag = 0, e = 0;
-	struct util_imap ag = { 0 };
-	struct ideal_node *nodes = NULL;
-	double *share = NULL;
-	size_t cap = (size_t)maxcg + 2 * r->nt + 1;
+	int n = 0;
 
-	nodes = calloc(cap, sizeof(*nodes));
-	share = calloc(cap, sizeof(*share));
-	node_of = malloc((size_t)maxcg * sizeof(*node_of));
-	if (!nodes || !share || !node_of) {
-		e = -ENOMEM;
-		goto out;
-	}
-	/* task groups, parents first (cgroup ids grow with creation) */
 	for (int cg = 0; cg < maxcg; cg++) {
 		struct cg_cpu_params p;
 
@@ -91,29 +84,37 @@ int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		}
 		n++;
 	}
-	/*
-	 * With autogroup, one hidden group per session under the root, for its root threads, in
-	 * the order of their first thread; @ag maps a session to its group's node.
-	 */
-	int first_ag = n;
+	return n;
+}
 
+/*
+ * With autogroup, one hidden group per session under the root, for its root threads, in the
+ * order of their first thread, as nodes from @nodes[*@n]; @ag maps a session to its node.
+ */
+static int autogroup_nodes(struct runner *r, struct ideal_node *nodes, int *n,
+			   struct util_imap *ag)
+{
 	for (size_t i = 0; r->sc->autogroup && i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];
 		int a;
 
 		if (!cg_thread_alive(r->h, t->tid) || cg_thread_tg(r->h, t->tid) != 0 ||
-		    util_imap_get(&ag, t->session, &a))
+		    util_imap_get(ag, t->session, &a))
 			continue;
-		if (util_imap_put(&ag, t->session, n)) {
-			e = -ENOMEM;
-			goto out;
-		}
-		nodes[n].parent = 0;
-		nodes[n].weight = sched_nice_weight(t->session_nice);
-		nodes[n].cap = INFINITY;
-		n++;
+		if (util_imap_put(ag, t->session, *n))
+			return -ENOMEM;
+		nodes[*n].parent = 0;
+		nodes[*n].weight = sched_nice_weight(t->session_nice);
+		nodes[*n].cap = INFINITY;
+		(*n)++;
 	}
-	nag = n - first_ag;
+	return 0;
+}
+
+/* The live threads, in order, as leaves under their task group (or autogroup). */
+static void thread_nodes(struct runner *r, struct ideal_node *nodes, int *n, const int *node_of,
+			 const struct util_imap *ag, uint64_t now, uint64_t until)
+{
 	for (size_t i = 0; i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];
 		int tg, a;
@@ -121,41 +122,57 @@ int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		if (!cg_thread_alive(r->h, t->tid))
 			continue;
 		tg = cg_thread_tg(r->h, t->tid);
-		nodes[n].parent = node_of[tg];
-		if (r->sc->autogroup && tg == 0 && util_imap_get(&ag, t->session, &a))
-			nodes[n].parent = a;
-		nodes[n].thread = true;
-		nodes[n].weight = t->grp->spec.policy == SCHED_THREAD_IDLE
-				  ? SCHED_WEIGHT_IDLEPRIO
-				  : sched_nice_weight(t->grp->spec.nice);
-		nodes[n].demand = demand(t->grp, now, until);
-		n++;
+		nodes[*n].parent = node_of[tg];
+		if (r->sc->autogroup && tg == 0 && util_imap_get(ag, t->session, &a))
+			nodes[*n].parent = a;
+		nodes[*n].thread = true;
+		nodes[*n].weight = t->grp->spec.policy == SCHED_THREAD_IDLE
+				   ? SCHED_WEIGHT_IDLEPRIO
+				   : sched_nice_weight(t->grp->spec.nice);
+		nodes[*n].demand = demand(t->grp, now, until);
+		(*n)++;
 	}
-	e = ideal_compute(nodes, (size_t)n, r->sc->sched.cpus, share);
-	if (e)
+}
+
+/*
+ * The ideal shares of the layout as it is at @now, the threads' demand taken over
+ * [@now, @until): each live thread's into cur_share[], then each cgroup's (cur_cg[]) as the
+ * sum over the threads below it.
+ */
+int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
+{
+	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, n = 0, k, e = 0;
+	struct util_imap ag = { 0 };
+	struct ideal_node *nodes = NULL;
+	double *share = NULL;
+	size_t cap = (size_t)maxcg + 2 * r->nt + 1;
+
+	nodes = calloc(cap, sizeof(*nodes));
+	share = calloc(cap, sizeof(*share));
+	node_of = malloc((size_t)maxcg * sizeof(*node_of));
+	if (!nodes || !share || !node_of) {
+		e = -ENOMEM;
 		goto out;
-	/* thread shares, then each cgroup's as the sum over the threads below it */
+	}
+	n = tg_nodes(r, nodes, node_of, maxcg);
+	if ((e = autogroup_nodes(r, nodes, &n, &ag)))
+		goto out;
+	k = n;		/* the first thread's node */
+	thread_nodes(r, nodes, &n, node_of, &ag, now, until);
+	if ((e = ideal_compute(nodes, (size_t)n, r->sc->sched.cpus, share)))
+		goto out;
 	memset(r->cur_cg, 0, (size_t)r->ncg * sizeof(*r->cur_cg));
-	for (size_t i = 0; i < r->nt; i++)
+	for (size_t i = 0; i < r->nt; i++) {
+		const struct rthread *t = &r->t[i];
+
 		r->cur_share[i] = 0;
-	{
-		int k = 0;
-
-		for (int cg = 0; cg < maxcg; cg++)
-			if (node_of[cg] >= 0)
-				k++;
-		k += nag;
-		for (size_t i = 0; i < r->nt; i++) {
-			const struct rthread *t = &r->t[i];
-
-			if (!cg_thread_alive(r->h, t->tid))
-				continue;
-			r->cur_share[i] = share[k++];
-			for (int cg = cg_thread_cgroup(r->h, t->tid); cg >= 0;
-			     cg = cg_cgroup_parent(r->h, cg))
-				if (cg < r->ncg)
-					r->cur_cg[cg] += r->cur_share[i];
-		}
+		if (!cg_thread_alive(r->h, t->tid))
+			continue;
+		r->cur_share[i] = share[k++];
+		for (int cg = cg_thread_cgroup(r->h, t->tid); cg >= 0;
+		     cg = cg_cgroup_parent(r->h, cg))
+			if (cg < r->ncg)
+				r->cur_cg[cg] += r->cur_share[i];
 	}
 out:
 	free(nodes);
