@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/scenario/transform.h"
+#include "sim/util/util.h"
 
 static int fail(const struct scenario *sc, struct scn_pos pos, char *err, size_t errlen,
 		const char *msg, const char *arg)
@@ -104,13 +105,112 @@ static int rebase(char **p, const char *from, const char *to)
 	return 0;
 }
 
+/*
+ * The threaded cgroups right below @x that hold some of @p's threads, each once: they move
+ * under the new group. 0 with *@moved (malloc'ed, *@nmoved of them) set, or -ENOMEM.
+ */
+static int subtrees_to_move(const struct scn_process *p, const char *x, char ***moved,
+			    size_t *nmoved)
+{
+	size_t cap = 0;
+
+	*moved = NULL;
+	*nmoved = 0;
+	for (size_t j = 0; j < p->nthreads; j++) {
+		const char *t = p->threads[j].cgroup;
+		char *top;
+		bool dup = false;
+
+		if (!t || !under(t, x) || !strcmp(t, x))
+			continue;
+		top = top_below(t, x);
+		if (!top)
+			return -ENOMEM;
+		for (size_t k = 0; k < *nmoved; k++)
+			dup |= !strcmp((*moved)[k], top);
+		if (dup) {
+			free(top);
+			continue;
+		}
+		if (UTIL_GROW(*moved, cap, *nmoved + 1)) {
+			free(top);
+			return -ENOMEM;
+		}
+		(*moved)[(*nmoved)++] = top;
+	}
+	return 0;
+}
+
+/*
+ * The new group @c's entry, right after @x's own (or first, under the root): cpu.weight, and
+ * +cpu in its subtree_control when threaded children move under it (they need cpu to weigh
+ * their threads). @c is taken over. Its index in sc->cgroups, or -ENOMEM.
+ */
+static long add_group_entry(struct scenario *sc, const char *x, char *c,
+			    const struct scn_variant *v, bool has_children)
+{
+	struct scn_cgroup *arr = realloc(sc->cgroups, (sc->ncgroups + 1) * sizeof(*arr));
+	size_t at = 0;
+	char w[16];
+
+	if (!arr) {
+		free(c);
+		return -ENOMEM;
+	}
+	sc->cgroups = arr;
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		if (!strcmp(sc->cgroups[i].path, x))
+			at = i + 1;
+	memmove(&arr[at + 1], &arr[at], (sc->ncgroups - at) * sizeof(*arr));
+	sc->ncgroups++;
+	memset(&arr[at], 0, sizeof(*arr));
+	arr[at].path = c;
+	arr[at].pos = v->pos;
+	arr[at].writes = calloc(2, sizeof(*arr[at].writes));
+	if (!arr[at].writes)
+		return -ENOMEM;
+	snprintf(w, sizeof(w), "%u", v->ipo_weight);
+	arr[at].writes[0] = (struct scn_write){ strdup("cpu.weight"), strdup(w), v->pos };
+	arr[at].nwrites = 1;
+	if (has_children) {
+		arr[at].writes[1] = (struct scn_write){ strdup("cgroup.subtree_control"),
+							strdup("+cpu"), v->pos };
+		arr[at].nwrites = 2;
+	}
+	for (size_t j = 0; j < arr[at].nwrites; j++)
+		if (!arr[at].writes[j].file || !arr[at].writes[j].value)
+			return -ENOMEM;
+	return (long)at;
+}
+
+/* Rename subtree @from (right below @x) to below @to: its entries and where threads go. */
+static int move_subtree(struct scenario *sc, struct scn_process *p, size_t at, const char *x,
+			const char *from)
+{
+	const char *leaf = from + (*x ? strlen(x) + 1 : 0);
+	char *to = malloc(strlen(sc->cgroups[at].path) + strlen(leaf) + 2);
+	int e = 0;
+
+	if (!to)
+		return -ENOMEM;
+	sprintf(to, "%s/%s", sc->cgroups[at].path, leaf);
+	for (size_t i = 0; i < sc->ncgroups && !e; i++)
+		if (i != at)
+			e = rebase(&sc->cgroups[i].path, from, to);
+	for (size_t j = 0; j < p->nthreads && !e; j++)
+		if (p->threads[j].cgroup)
+			e = rebase(&p->threads[j].cgroup, from, to);
+	free(to);
+	return e;
+}
+
 static int interpose_one(struct scenario *sc, struct scn_process *p, const struct scn_variant *v,
 			 char *err, size_t errlen)
 {
 	const char *x = p->cgroup, *name = v->ipo_group ? v->ipo_group : p->name;
 	char *c = malloc(strlen(x) + strlen(name) + 2), **moved = NULL;
-	size_t nmoved = 0, at;
-	struct scn_cgroup *arr;
+	size_t nmoved = 0;
+	long at;
 	int e = -ENOMEM;
 
 	if (!c)
@@ -121,90 +221,17 @@ static int interpose_one(struct scenario *sc, struct scn_process *p, const struc
 			 "another with interpose: { group: NAME })", c);
 		goto out;
 	}
-	/* the threaded cgroups below X that hold the process's threads move under C */
-	for (size_t j = 0; j < p->nthreads; j++) {
-		const char *t = p->threads[j].cgroup;
-		char *top;
-		bool dup = false;
-
-		if (!t || !under(t, x) || !strcmp(t, x))
-			continue;
-		top = top_below(t, x);
-		if (!top)
-			goto out;
-		for (size_t k = 0; k < nmoved; k++)
-			dup |= !strcmp(moved[k], top);
-		if (dup) {
-			free(top);
-			continue;
-		}
-		{
-			char **a = realloc(moved, (nmoved + 1) * sizeof(*a));
-
-			if (!a) {
-				free(top);
-				goto out;
-			}
-			moved = a;
-			moved[nmoved++] = top;
-		}
-	}
-	/* the new group's entry, right after X's own (or first, under the root) */
-	arr = realloc(sc->cgroups, (sc->ncgroups + 1) * sizeof(*arr));
-	if (!arr)
+	if (subtrees_to_move(p, x, &moved, &nmoved))
 		goto out;
-	sc->cgroups = arr;
-	at = 0;
-	for (size_t i = 0; i < sc->ncgroups; i++)
-		if (!strcmp(sc->cgroups[i].path, x))
-			at = i + 1;
-	memmove(&arr[at + 1], &arr[at], (sc->ncgroups - at) * sizeof(*arr));
-	sc->ncgroups++;
-	memset(&arr[at], 0, sizeof(*arr));
-	arr[at].path = c;
-	arr[at].pos = v->pos;
+	at = add_group_entry(sc, x, c, v, nmoved > 0);
 	c = NULL;
-	arr[at].writes = calloc(2, sizeof(*arr[at].writes));
-	if (!arr[at].writes)
+	if (at < 0)
 		goto out;
-	{
-		char w[16];
-
-		snprintf(w, sizeof(w), "%u", v->ipo_weight);
-		arr[at].writes[0] = (struct scn_write){ strdup("cpu.weight"), strdup(w), v->pos };
-		arr[at].nwrites = 1;
-		if (nmoved) {
-			/* its threaded children need cpu to weigh their threads */
-			arr[at].writes[1] = (struct scn_write){ strdup("cgroup.subtree_control"),
-								strdup("+cpu"), v->pos };
-			arr[at].nwrites = 2;
-		}
-		for (size_t j = 0; j < arr[at].nwrites; j++)
-			if (!arr[at].writes[j].file || !arr[at].writes[j].value)
-				goto out;
-	}
-	/* rename the moved subtrees: their entries, and where the threads are placed */
-	for (size_t k = 0; k < nmoved; k++) {
-		char *to = malloc(strlen(arr[at].path) + strlen(moved[k]) + 2);
-		const char *leaf = moved[k] + (*x ? strlen(x) + 1 : 0);
-
-		if (!to)
+	for (size_t k = 0; k < nmoved; k++)
+		if (move_subtree(sc, p, (size_t)at, x, moved[k]))
 			goto out;
-		sprintf(to, "%s/%s", arr[at].path, leaf);
-		for (size_t i = 0; i < sc->ncgroups; i++)
-			if (i != at && rebase(&sc->cgroups[i].path, moved[k], to)) {
-				free(to);
-				goto out;
-			}
-		for (size_t j = 0; j < p->nthreads; j++)
-			if (p->threads[j].cgroup && rebase(&p->threads[j].cgroup, moved[k], to)) {
-				free(to);
-				goto out;
-			}
-		free(to);
-	}
 	free(p->cgroup);
-	p->cgroup = strdup(arr[at].path);
+	p->cgroup = strdup(sc->cgroups[at].path);
 	e = p->cgroup ? 0 : -ENOMEM;
 out:
 	free(c);
