@@ -426,11 +426,105 @@ syntax:
 			"numbers, not '%s'", n->str);
 }
 
+static bool read_periodic(struct rd *r, const struct yn *body, struct scn_threads *t)
+{
+	static const char *const keys[] = { "run", "period", NULL };
+	struct sim_behavior *b = &t->spec.behavior;
+	const struct yn *v;
+
+	if (!scn__want(r, body, YN_MAP, "behavior.periodic") ||
+	    !scn__known_keys(r, body, keys, "behavior.periodic"))
+		return false;
+	if (!(v = yn_get(body, "run")))
+		return scn__bad(r, body, "behavior.periodic needs run (CPU time per period)");
+	if (!scn__parse_dist(r, v, "behavior.periodic.run", &b->run))
+		return false;
+	if (!(v = yn_get(body, "period")))
+		return scn__bad(r, body, "behavior.periodic needs period");
+	return scn__parse_time(r, v, "behavior.periodic.period", 1000, SCN_MAX_DURATION_NS,
+			       &b->period_ns);
+}
+
+static bool read_bursty(struct rd *r, const struct yn *body, struct scn_threads *t)
+{
+	static const char *const keys[] = { "run", "sleep", NULL };
+	struct sim_behavior *b = &t->spec.behavior;
+	const struct yn *v;
+
+	if (!scn__want(r, body, YN_MAP, "behavior.bursty") ||
+	    !scn__known_keys(r, body, keys, "behavior.bursty"))
+		return false;
+	if (!(v = yn_get(body, "run")))
+		return scn__bad(r, body, "behavior.bursty needs run");
+	if (!scn__parse_dist(r, v, "behavior.bursty.run", &b->run))
+		return false;
+	if (!(v = yn_get(body, "sleep")))
+		return scn__bad(r, body, "behavior.bursty needs sleep");
+	return scn__parse_dist(r, v, "behavior.bursty.sleep", &b->sleep);
+}
+
+/* phases: a list of steps, or { loops: N, steps: [...] }; each step {run: T} or {sleep: T}. */
+static bool read_phases(struct rd *r, const struct yn *body, struct scn_threads *t)
+{
+	static const char *const keys[] = { "loops", "steps", NULL };
+	struct sim_behavior *b = &t->spec.behavior;
+	const struct yn *steps = body, *v;
+
+	if (body->kind == YN_MAP) {
+		long long loops = 0;
+
+		if (!scn__known_keys(r, body, keys, "behavior.phases"))
+			return false;
+		if ((v = yn_get(body, "loops")) &&
+		    !scn__parse_int(r, v, "behavior.phases.loops", 0, 1000000000, &loops))
+			return false;
+		b->loops = (uint32_t)loops;
+		if (!(steps = yn_get(body, "steps")))
+			return scn__bad(r, body, "behavior.phases needs steps");
+	}
+	if (!scn__want(r, steps, YN_SEQ, "behavior.phases.steps"))
+		return false;
+	if (!steps->n || steps->n > 1000)
+		return scn__bad(r, steps, "behavior.phases.steps must have 1 to 1000 steps");
+	t->phases = calloc(steps->n, sizeof(*t->phases));
+	if (!t->phases)
+		return scn__bad(r, steps, "out of memory");
+	for (size_t i = 0; i < steps->n; i++) {
+		const struct yn *st = steps->kids[i];
+
+		if (!scn__want(r, st, YN_MAP, "a phase step"))
+			return false;
+		if (st->n != 1 ||
+		    (strcmp(st->keys[0]->str, "run") && strcmp(st->keys[0]->str, "sleep")))
+			return scn__bad(r, st, "a phase step is {run: TIME} or {sleep: TIME}");
+		t->phases[i].sleep = !strcmp(st->keys[0]->str, "sleep");
+		if (!scn__parse_dist(r, st->kids[0], t->phases[i].sleep ? "a sleep step"
+									 : "a run step",
+				     &t->phases[i].d))
+			return false;
+	}
+	b->phases = t->phases;
+	b->nphases = steps->n;
+	return true;
+}
+
+/*
+ * The behaviours a scenario can give a thread, besides the plain "busy": a new one is a row
+ * here, a reader, and its kind in sim/workload/workload.h run by sim/machine/machine_events.c.
+ */
+static const struct {
+	const char *name;
+	enum sim_behavior_kind kind;
+	bool (*read)(struct rd *r, const struct yn *body, struct scn_threads *t);
+} behaviors[] = {
+	{ "periodic", SIM_BEHAV_PERIODIC, read_periodic },
+	{ "bursty", SIM_BEHAV_BURSTY, read_bursty },
+	{ "phases", SIM_BEHAV_PHASES, read_phases },
+};
+
 static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *t)
 {
 	struct sim_behavior *b = &t->spec.behavior;
-	const struct yn *body, *v;
-	const char *kind;
 
 	if (n->kind == YN_SCALAR) {
 		if (!strcmp(n->str, "busy")) {
@@ -444,84 +538,14 @@ static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *
 		return false;
 	if (n->n != 1)
 		return scn__bad(r, n, "behavior must have exactly one of periodic, bursty, phases");
-	kind = n->keys[0]->str;
-	body = n->kids[0];
-	if (!strcmp(kind, "periodic")) {
-		static const char *const keys[] = { "run", "period", NULL };
-
-		b->kind = SIM_BEHAV_PERIODIC;
-		if (!scn__want(r, body, YN_MAP, "behavior.periodic") ||
-		    !scn__known_keys(r, body, keys, "behavior.periodic"))
-			return false;
-		if (!(v = yn_get(body, "run")))
-			return scn__bad(r, body, "behavior.periodic needs run (CPU time per period)");
-		if (!scn__parse_dist(r, v, "behavior.periodic.run", &b->run))
-			return false;
-		if (!(v = yn_get(body, "period")))
-			return scn__bad(r, body, "behavior.periodic needs period");
-		return scn__parse_time(r, v, "behavior.periodic.period", 1000, SCN_MAX_DURATION_NS,
-				       &b->period_ns);
-	}
-	if (!strcmp(kind, "bursty")) {
-		static const char *const keys[] = { "run", "sleep", NULL };
-
-		b->kind = SIM_BEHAV_BURSTY;
-		if (!scn__want(r, body, YN_MAP, "behavior.bursty") ||
-		    !scn__known_keys(r, body, keys, "behavior.bursty"))
-			return false;
-		if (!(v = yn_get(body, "run")))
-			return scn__bad(r, body, "behavior.bursty needs run");
-		if (!scn__parse_dist(r, v, "behavior.bursty.run", &b->run))
-			return false;
-		if (!(v = yn_get(body, "sleep")))
-			return scn__bad(r, body, "behavior.bursty needs sleep");
-		return scn__parse_dist(r, v, "behavior.bursty.sleep", &b->sleep);
-	}
-	if (!strcmp(kind, "phases")) {
-		static const char *const keys[] = { "loops", "steps", NULL };
-		const struct yn *steps = body;
-
-		b->kind = SIM_BEHAV_PHASES;
-		if (body->kind == YN_MAP) {
-			long long loops = 0;
-
-			if (!scn__known_keys(r, body, keys, "behavior.phases"))
-				return false;
-			if ((v = yn_get(body, "loops")) &&
-			    !scn__parse_int(r, v, "behavior.phases.loops", 0, 1000000000, &loops))
-				return false;
-			b->loops = (uint32_t)loops;
-			if (!(steps = yn_get(body, "steps")))
-				return scn__bad(r, body, "behavior.phases needs steps");
-		}
-		if (!scn__want(r, steps, YN_SEQ, "behavior.phases.steps"))
-			return false;
-		if (!steps->n || steps->n > 1000)
-			return scn__bad(r, steps, "behavior.phases.steps must have 1 to 1000 steps");
-		t->phases = calloc(steps->n, sizeof(*t->phases));
-		if (!t->phases)
-			return scn__bad(r, steps, "out of memory");
-		for (size_t i = 0; i < steps->n; i++) {
-			const struct yn *st = steps->kids[i];
-
-			if (!scn__want(r, st, YN_MAP, "a phase step"))
-				return false;
-			if (st->n != 1 ||
-			    (strcmp(st->keys[0]->str, "run") && strcmp(st->keys[0]->str, "sleep")))
-				return scn__bad(r, st, "a phase step is {run: TIME} or {sleep: "
-						"TIME}");
-			t->phases[i].sleep = !strcmp(st->keys[0]->str, "sleep");
-			if (!scn__parse_dist(r, st->kids[0], t->phases[i].sleep ? "a sleep step"
-									     : "a run step",
-					     &t->phases[i].d))
-				return false;
-		}
-		b->phases = t->phases;
-		b->nphases = steps->n;
-		return true;
+	for (size_t i = 0; i < sizeof(behaviors) / sizeof(behaviors[0]); i++) {
+		if (strcmp(n->keys[0]->str, behaviors[i].name))
+			continue;
+		b->kind = behaviors[i].kind;
+		return behaviors[i].read(r, n->kids[0], t);
 	}
 	return scn__bad(r, n->keys[0], "unknown behavior '%s' (expected busy, periodic, bursty or "
-			"phases)", kind);
+			"phases)", n->keys[0]->str);
 }
 
 static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t, int cpus)
