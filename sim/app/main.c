@@ -419,95 +419,124 @@ static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_
 	return util_write_file(dir, "sweep.csv", sweep_csv_writer, sw, err, errlen);
 }
 
-static int cmd_compare(int argc, char **argv)
-{
-	const char *file = NULL, *dir = NULL, *sets[MAX_SETS];
-	size_t nsets = 0;
-	bool md = false, json = false;
-	struct compare *c;
-	struct sweep *sw = NULL;
-	char err[2048];
-	int rc = 0;
+/* The formats compare prints on stdout: text by default, one of the others when asked. */
+static const struct {
+	const char *option;	/* NULL: the default */
+	int (*print)(FILE *f, const struct compare *c);
+	bool sweep_table;	/* followed by the sweep's table, when there is one */
+} compare_formats[] = {
+	{ NULL, compare_text, true },
+	{ "--markdown", compare_markdown, true },
+	{ "--json", compare_json, false },
+};
 
+struct compare_opts {
+	const char *file, *dir, *sets[MAX_SETS];
+	size_t nsets;
+	size_t format;		/* index in compare_formats[] */
+};
+
+/* compare's options; returns -1 to go on, else the exit status. */
+static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		size_t f = 1;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_compare, stdout);
 			return finish_stdout();
 		}
-		if (!strcmp(a, "--markdown") || !strcmp(a, "--json")) {
-			md |= a[2] == 'm';
-			json |= a[2] == 'j';
+		while (f < sizeof(compare_formats) / sizeof(compare_formats[0]) &&
+		       strcmp(a, compare_formats[f].option))
+			f++;
+		if (f < sizeof(compare_formats) / sizeof(compare_formats[0])) {
+			if (o->format && o->format != f)
+				return usage_error(usage_compare, "%s",
+						   "--markdown and --json exclude each other");
+			o->format = f;
 			continue;
 		}
 		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
+			int r;
+
 			if (i + 1 >= argc)
 				return usage_error(usage_compare, "%s needs a value", a);
-			if (a[2] == 'm') {
-				int r = max_events_opt(usage_compare, argv[++i]);
-
-				if (r >= 0)
-					return r;
-			} else if (a[1] == 'o')
-				dir = argv[++i];
-			else if (nsets >= MAX_SETS)
+			if (a[2] == 'm' && (r = max_events_opt(usage_compare, argv[++i])) >= 0)
+				return r;
+			else if (a[1] == 'o')
+				o->dir = argv[++i];
+			else if (a[2] == 's' && o->nsets >= MAX_SETS)
 				return usage_error(usage_compare, "more than %s --set options", "256");
-			else
-				sets[nsets++] = argv[++i];
+			else if (a[2] == 's')
+				o->sets[o->nsets++] = argv[++i];
 			continue;
 		}
 		if (a[0] == '-' && a[1])
 			return usage_error(usage_compare, "unknown option '%s'", a);
-		if (file)
+		if (o->file)
 			return usage_error(usage_compare, "more than one scenario given ('%s')", a);
-		file = a;
+		o->file = a;
 	}
-	if (!file)
+	if (!o->file)
 		return usage_error(usage_compare, "%s", "no scenario given");
-	if (md && json)
-		return usage_error(usage_compare, "%s", "--markdown and --json exclude each other");
+	return -1;
+}
+
+/* The tables on stdout, then where the figures are. 0 or 2. */
+static int compare_print(const struct compare_opts *o, const struct compare *c,
+			 const struct sweep *sw, bool rendered)
+{
+	bool tables = compare_formats[o->format].sweep_table;
+
+	if (compare_formats[o->format].print(stdout, c) || (sw && tables && sweep_text(stdout, sw))) {
+		fprintf(stderr, "cgsim: out of memory\n");
+		return 2;
+	}
+	if (o->dir && tables) {
+		if (rendered)
+			printf("\nfigures: %s/figures/ (PNG and SVG)\n", o->dir);
+		else
+			printf("\ngnuplot is not installed: the data and scripts are in %s; "
+			       "render with sh %s/render.sh\n", o->dir, o->dir);
+	}
+	return finish_stdout();
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { 0 };
+	struct compare *c;
+	struct sweep *sw = NULL;
+	bool rendered = false;
+	char err[2048];
+	int rc = parse_compare_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
 	/* everything -o DIR will need, before the first byte of output */
-	if (dir && figures_check(err, sizeof(err))) {
+	if (o.dir && figures_check(err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	if (compare_run(file, NULL, sets, nsets, &c, err, sizeof(err))) {
+	if (compare_run(o.file, NULL, o.sets, o.nsets, &c, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}
-	if (c->sc[0]->nsweep && sweep_run(file, c->sc[0], sets, nsets, &sw, err, sizeof(err))) {
+	if (c->sc[0]->nsweep &&
+	    sweep_run(o.file, c->sc[0], o.sets, o.nsets, &sw, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
 		compare_free(c);
 		return 2;
 	}
-	if (dir && (compare_write_dir(dir, c, err, sizeof(err)) ||
-		    (sw && write_sweep(dir, sw, err, sizeof(err))))) {
+	/* the files and figures first: a failure there comes before any output */
+	if (o.dir && (compare_write_dir(o.dir, c, err, sizeof(err)) ||
+		      (sw && write_sweep(o.dir, sw, err, sizeof(err))) ||
+		      figures_write(o.dir, c, sw, &rendered, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
 		rc = 2;
-	} else if ((json ? compare_json(stdout, c) : md ? compare_markdown(stdout, c)
-							: compare_text(stdout, c)) ||
-		   (sw && !json && sweep_text(stdout, sw))) {
-		fprintf(stderr, "cgsim: out of memory\n");
-		rc = 2;
-	} else if (dir) {
-		bool rendered;
-
-		if (figures_write(dir, c, sw, &rendered, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			rc = 2;
-		} else if (!json) {
-			if (rendered)
-				printf("\nfigures: %s/figures/ (PNG and SVG)\n", dir);
-			else
-				printf("\ngnuplot is not installed: the data and scripts are in %s; "
-				       "render with sh %s/render.sh\n", dir, dir);
-			rc = finish_stdout();
-		} else {
-			rc = finish_stdout();
-		}
 	} else {
-		rc = finish_stdout();
+		rc = compare_print(&o, c, sw, rendered);
 	}
 	sweep_free(sw);
 	compare_free(c);
