@@ -120,13 +120,55 @@ static int latency_cdf(struct runner *r, struct run_result *res)
 	return 0;
 }
 
+/* Thread @t's identity and figures into @o (share and ideal against @cap and the window). */
+static int measure_thread(struct runner *r, const struct rthread *t, struct run_thread *o,
+			  double cap, uint64_t window)
+{
+	struct sim_thread_metrics tm;
+	char path[1100];
+	int cg;
+
+	o->tid = t->tid;
+	o->process = strdup(t->proc->name);
+	o->name = util_asprintf("%s.%d", t->grp->name, t->index);
+	cg = cg_thread_alive(r->h, t->tid) ? cg_thread_cgroup(r->h, t->tid) : 0;
+	cg_path(r->h, cg, path, sizeof(path));
+	o->cgroup = strdup(path);
+	if (!o->process || !o->name || !o->cgroup)
+		return -ENOMEM;
+	if (sim_machine_thread_metrics(r->m, t->tid, &tm))
+		return 1;	/* never ran: no figures */
+	o->cpu_ns = tm.cpu_ns;
+	o->wait_ns = tm.wait_ns;
+	o->switches = tm.switches;
+	o->migrations = tm.migrations;
+	o->wakeups = tm.activations;
+	o->delayed = tm.latency_delayed;
+	o->overruns = tm.overruns;
+	if (tm.nlatency) {
+		uint64_t *lat = malloc(tm.nlatency * sizeof(*lat));
+
+		if (!lat)
+			return -ENOMEM;
+		memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
+		qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
+		o->lat_p50 = pct(lat, tm.nlatency, 50);
+		o->lat_p90 = pct(lat, tm.nlatency, 90);
+		o->lat_p99 = pct(lat, tm.nlatency, 99);
+		o->lat_max = tm.latency_max;
+		free(lat);
+	}
+	o->share = (double)o->cpu_ns / cap;
+	o->ideal = t->ideal_ns / (double)window;
+	return 0;
+}
+
 int run__measure(struct runner *r, struct run_result *res)
 {
 	const struct scenario *sc = r->sc;
 	double cap = (double)sc->sched.cpus * (double)res->measured_ns, sx = 0, sxx = 0;
 	struct sim_machine_metrics mm;
 	size_t nx = 0;
-	char path[1100];
 
 	res->threads = calloc(r->nt ? r->nt : 1, sizeof(*res->threads));
 	if (!res->threads)
@@ -134,54 +176,24 @@ int run__measure(struct runner *r, struct run_result *res)
 	res->nthreads = r->nt;
 	res->max_abs_error = res->max_rel_error = 0;
 	for (size_t i = 0; i < r->nt; i++) {
-		const struct rthread *t = &r->t[i];
 		struct run_thread *o = &res->threads[i];
-		struct sim_thread_metrics tm;
-		uint64_t *lat = NULL;
-		int cg;
+		int e = measure_thread(r, &r->t[i], o, cap, res->measured_ns);
+		double x, d;
 
-		o->tid = t->tid;
-		o->process = strdup(t->proc->name);
-		o->name = util_asprintf("%s.%d", t->grp->name, t->index);
-		cg = cg_thread_alive(r->h, t->tid) ? cg_thread_cgroup(r->h, t->tid) : 0;
-		cg_path(r->h, cg, path, sizeof(path));
-		o->cgroup = strdup(path);
-		if (!o->process || !o->name || !o->cgroup)
-			return -ENOMEM;
-		if (sim_machine_thread_metrics(r->m, t->tid, &tm))
+		if (e < 0)
+			return e;
+		if (e || o->ideal <= 0)
 			continue;
-		o->cpu_ns = tm.cpu_ns;
-		o->wait_ns = tm.wait_ns;
-		o->switches = tm.switches;
-		o->migrations = tm.migrations;
-		o->wakeups = tm.activations;
-		o->delayed = tm.latency_delayed;
-		o->overruns = tm.overruns;
-		if (tm.nlatency) {
-			lat = malloc(tm.nlatency * sizeof(*lat));
-			if (!lat)
-				return -ENOMEM;
-			memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
-			qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
-			o->lat_p50 = pct(lat, tm.nlatency, 50);
-			o->lat_p90 = pct(lat, tm.nlatency, 90);
-			o->lat_p99 = pct(lat, tm.nlatency, 99);
-			o->lat_max = tm.latency_max;
-			free(lat);
-		}
-		o->share = (double)o->cpu_ns / cap;
-		o->ideal = t->ideal_ns / (double)res->measured_ns;
-		if (o->ideal > 0) {
-			double x = o->share / o->ideal, d = fabs(o->share - o->ideal);
-
-			sx += x;
-			sxx += x * x;
-			nx++;
-			if (d > res->max_abs_error)
-				res->max_abs_error = d;
-			if (d / o->ideal > res->max_rel_error)
-				res->max_rel_error = d / o->ideal;
-		}
+		/* fairness over the threads with an ideal share */
+		x = o->share / o->ideal;
+		d = fabs(o->share - o->ideal);
+		sx += x;
+		sxx += x * x;
+		nx++;
+		if (d > res->max_abs_error)
+			res->max_abs_error = d;
+		if (d / o->ideal > res->max_rel_error)
+			res->max_rel_error = d / o->ideal;
 	}
 	if (latency_cdf(r, res))
 		return -ENOMEM;
