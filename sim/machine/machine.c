@@ -188,11 +188,41 @@ void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep)
 	m->lat_keep = keep ? keep : 1;
 }
 
+/*
+ * The task groups and threads the hierarchy @h holds already: parents have smaller ids (they
+ * were created first), the root is 0. 0 or a negative errno.
+ */
+static int adopt_layout(struct sim_machine *m, struct cg_hier *h)
+{
+	int maxcg = cg_cgroup_max_id(h), maxtid = cg_thread_max_id(h), e;
+
+	if (machine__ensure_cg(m, maxcg))
+		return -ENOMEM;
+	m->sid_of_cg = malloc(16 * sizeof(*m->sid_of_cg));
+	if (!m->sid_of_cg)
+		return -ENOMEM;
+	m->nsid_of_cg = 16;
+	for (int i = 0; i < 16; i++)
+		m->sid_of_cg[i] = -1;
+	m->sid_of_cg[0] = 0;
+	m->next_sid = 1;
+	for (int cg = 1; cg < maxcg; cg++) {
+		if (!cg_cgroup_alive(h, cg) || !cg_is_tg(h, cg))
+			continue;
+		if ((e = machine__tg_add(m, cg, cg_tg_parent(h, cg), 0)))
+			return e;
+	}
+	for (int tid = 1; tid < maxtid; tid++)
+		if (cg_thread_alive(h, tid) && !machine__thread_add(m, tid, 0))
+			return -ENOMEM;
+	return 0;
+}
+
 struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hier *h,
 				    uint64_t seed, int *err)
 {
 	struct sim_machine *m = calloc(1, sizeof(*m));
-	int e = -ENOMEM, maxcg, maxtid;
+	int e = -ENOMEM;
 
 	if (!m)
 		goto out;
@@ -229,34 +259,9 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		sim_event_init(&m->cpu[c].ev, machine__cpu_event);
 	}
 	sim_event_init(&m->tick_ev, machine__tick_event);
-	/* the task groups that exist: parents have smaller ids (created first); root is 0 */
-	maxcg = cg_cgroup_max_id(h);
-	if (machine__ensure_cg(m, maxcg))
+	if ((e = adopt_layout(m, h)))
 		goto fail;
-	m->sid_of_cg = malloc(16 * sizeof(*m->sid_of_cg));
-	if (!m->sid_of_cg)
-		goto fail;
-	m->nsid_of_cg = 16;
-	for (int i = 0; i < 16; i++)
-		m->sid_of_cg[i] = -1;
-	m->sid_of_cg[0] = 0;
-	m->next_sid = 1;
-	for (int cg = 1; cg < maxcg; cg++) {
-		if (!cg_cgroup_alive(h, cg) || !cg_is_tg(h, cg))
-			continue;
-		e = machine__tg_add(m, cg, cg_tg_parent(h, cg), 0);
-		if (e)
-			goto fail;
-	}
-	maxtid = cg_thread_max_id(h);
-	for (int tid = 1; tid < maxtid; tid++) {
-		if (!cg_thread_alive(h, tid))
-			continue;
-		if (!machine__thread_add(m, tid, 0)) {
-			e = -ENOMEM;
-			goto fail;
-		}
-	}
+	e = -ENOMEM;
 	cg_set_observer(h, machine__observe, m);
 	cg_set_stat_provider(h, machine__stat_provider, m);
 	/* cpusets of the layout as it is */
