@@ -230,46 +230,50 @@ static bool plain_tag(const yaml_char_t *tag)
 	return !tag;
 }
 
+/* A scalar: a plain one (no anchor, no tag), of at most YN_MAX_SCALAR bytes, no NUL. */
+static void scalar_event(struct builder *b, const yaml_event_t *ev)
+{
+	int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
+	struct yn *n;
+
+	if (ev->data.scalar.anchor) {
+		fail_at(b, line, col, "anchors and aliases are not supported");
+		return;
+	}
+	if (!plain_tag(ev->data.scalar.tag)) {
+		fail_at(b, line, col, "tags are not supported");
+		return;
+	}
+	if (ev->data.scalar.length > YN_MAX_SCALAR) {
+		fail_at(b, line, col, "a scalar longer than 4096 bytes");
+		return;
+	}
+	if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
+		fail_at(b, line, col, "a scalar holds a NUL character");
+		return;
+	}
+	n = node_new(b, YN_SCALAR, &ev->start_mark);
+	if (!n)
+		return;
+	n->str = malloc(ev->data.scalar.length + 1);
+	if (!n->str) {
+		yn_free(n);
+		fail_at(b, line, col, "out of memory");
+		return;
+	}
+	memcpy(n->str, ev->data.scalar.value, ev->data.scalar.length);
+	n->str[ev->data.scalar.length] = '\0';
+	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+	attach(b, n);
+}
+
 static void event(struct builder *b, const yaml_event_t *ev)
 {
 	struct yn *n;
 
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
-		if (ev->data.scalar.anchor) {
-			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				"anchors and aliases are not supported");
-			return;
-		}
-		if (!plain_tag(ev->data.scalar.tag)) {
-			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				"tags are not supported");
-			return;
-		}
-		if (ev->data.scalar.length > YN_MAX_SCALAR) {
-			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				"a scalar longer than 4096 bytes");
-			return;
-		}
-		if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
-			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				"a scalar holds a NUL character");
-			return;
-		}
-		n = node_new(b, YN_SCALAR, &ev->start_mark);
-		if (!n)
-			return;
-		n->str = malloc(ev->data.scalar.length + 1);
-		if (!n->str) {
-			yn_free(n);
-			fail_at(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				"out of memory");
-			return;
-		}
-		memcpy(n->str, ev->data.scalar.value, ev->data.scalar.length);
-		n->str[ev->data.scalar.length] = '\0';
-		n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-		attach(b, n);
+		scalar_event(b, ev);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
@@ -317,6 +321,40 @@ static void event(struct builder *b, const yaml_event_t *ev)
 	}
 }
 
+/* Line and column (1-based) of byte @at of @text. */
+static void place_of(const char *text, size_t at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < at; i++, (*col)++)
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 0;
+		}
+}
+
+/* libyaml's complaint about @text, at its place. */
+static void syntax_error(struct builder *b, const yaml_parser_t *p, const char *text, size_t len)
+{
+	char msg[512];
+	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
+
+	snprintf(msg, sizeof(msg), "YAML syntax: %s%s%s", p->problem ? p->problem : "malformed input",
+		 p->context ? " " : "", p->context ? p->context : "");
+	if (p->error == YAML_READER_ERROR) {
+		/* the reader gives a byte offset, not a mark: point at the start of the broken
+		 * UTF-8 sequence */
+		size_t at = p->problem_offset < len ? p->problem_offset : len;
+
+		while (at && ((unsigned char)text[at - 1] & 0xc0) == 0x80)
+			at--;
+		if (at && (unsigned char)text[at - 1] >= 0xc0)
+			at--;
+		place_of(text, at, &line, &col);
+	}
+	fail_at(b, line, col, msg);
+}
+
 struct yn *yn_parse(const char *fname, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct builder b = { .fname = fname, .err = err, .errlen = errlen };
@@ -330,14 +368,9 @@ struct yn *yn_parse(const char *fname, const char *text, size_t len, char *err, 
 		return NULL;
 	}
 	if (memchr(text, '\0', len)) {
-		const char *z = memchr(text, '\0', len);
-		int line = 1, col = 1;
+		int line, col;
 
-		for (const char *q = text; q < z; q++, col++)
-			if (*q == '\n') {
-				line++;
-				col = 0;
-			}
+		place_of(text, (size_t)((const char *)memchr(text, '\0', len) - text), &line, &col);
 		fail_at(&b, line, col, "the file holds a NUL byte (not a text file)");
 		return NULL;
 	}
@@ -350,30 +383,7 @@ struct yn *yn_parse(const char *fname, const char *text, size_t len, char *err, 
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&p, &ev)) {
-			char msg[512];
-			int line = (int)p.problem_mark.line + 1, col = (int)p.problem_mark.column + 1;
-
-			snprintf(msg, sizeof(msg), "YAML syntax: %s%s%s",
-				 p.problem ? p.problem : "malformed input",
-				 p.context ? " " : "", p.context ? p.context : "");
-			if (p.error == YAML_READER_ERROR) {
-				/* the reader gives a byte offset, not a mark: point at the start of
-				 * the broken UTF-8 sequence */
-				size_t at = p.problem_offset < len ? p.problem_offset : len;
-
-				while (at && ((unsigned char)text[at - 1] & 0xc0) == 0x80)
-					at--;
-				if (at && (unsigned char)text[at - 1] >= 0xc0)
-					at--;
-				line = 1;
-				col = 1;
-				for (size_t i = 0; i < at; i++, col++)
-					if (text[i] == '\n') {
-						line++;
-						col = 0;
-					}
-			}
-			fail_at(&b, line, col, msg);
+			syntax_error(&b, &p, text, len);
 			break;
 		}
 		event(&b, &ev);
