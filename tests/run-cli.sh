@@ -155,6 +155,14 @@ done
 [ $st -eq 0 ] && [ -x "$tmp/it's/render.sh" ] && ! grep -q shares-over-time "$tmp/it's/render.sh" \
 	&& ok || bad "compare -o DIR'WITH-QUOTE of a 10 ms run: exit $st"
 
+# interposing is refused at the cgroup limit before its work grows quadratically
+awk 'BEGIN { print "name: t\nduration: 100ms\ncgroups:\n  /: { cgroup.subtree_control: +cpu }\n  vm:\nprocesses:";
+	for (i = 0; i < 10001; i++) printf "  p%d: {threads: {t: {behavior: busy}}}\n", i;
+	print "variants:\n  ipo: { transform: interpose }" }' > "$tmp/ipo.yaml"
+"$CGSIM" run "$tmp/ipo.yaml" --variant ipo > /dev/null 2> "$tmp/ipo.err"; st=$?
+[ $st -eq 2 ] && [ "$(cat "$tmp/ipo.err")" = "$tmp/ipo.yaml:10009:3: error: interpose: more than 10000 cgroups (each process interposed gets one)" ] \
+	&& ok || bad "interposing 10,001 processes: exit $st, $(cat "$tmp/ipo.err")"
+
 # compare: the same numbers as run --variant X --json
 "$CGSIM" compare "$SC" -o "$tmp/cmp" > "$tmp/cmp.txt"; [ $? -eq 0 ] && ok || bad "compare exit status"
 "$CGSIM" run "$SC" --variant interposed --json > "$tmp/ipo.json"

@@ -13,10 +13,7 @@
 static int fail(const struct scenario *sc, struct scn_pos pos, char *err, size_t errlen,
 		const char *msg, const char *arg)
 {
-	int k = snprintf(err, errlen, "%s:%d:%d: error: ", sc->file, pos.line, pos.col);
-
-	if (k >= 0 && (size_t)k < errlen)
-		snprintf(err + k, errlen - (size_t)k, msg, arg);
+	util_errf(err, errlen, sc->file, pos.origin, pos.line, pos.col, msg, arg);
 	return -EINVAL;
 }
 
@@ -215,6 +212,13 @@ static int interpose_one(struct scenario *sc, struct scn_process *p, const struc
 
 	if (!c)
 		goto out;
+	/* each interposed process adds a cgroup: stop at the limit, before the quadratic work */
+	_Static_assert(SCN_MAX_CGROUPS == 10000, "the message below names the limit");
+	if (sc->ncgroups >= SCN_MAX_CGROUPS) {
+		e = fail(sc, v->pos, err, errlen, "interpose: more than %s cgroups (each process "
+			 "interposed gets one)", "10000");
+		goto out;
+	}
 	sprintf(c, "%s%s%s", x, *x ? "/" : "", name);
 	if (entry(sc, c)) {
 		e = fail(sc, v->pos, err, errlen, "interpose: cgroup '%s' exists already (choose "
