@@ -164,25 +164,16 @@ static const char *machine_fmt(enum machine_row m)
 struct labels {
 	char **name;
 	enum row_kind *kind;
-	size_t n;
+	size_t n, cap_name, cap_kind;
 };
 
 static int add_label(struct labels *l, const char *name, enum row_kind k)
 {
-	char **a;
-	enum row_kind *b;
-
 	for (size_t i = 0; i < l->n; i++)
 		if (l->kind[i] == k && !strcmp(l->name[i], name))
 			return 0;
-	a = realloc(l->name, (l->n + 1) * sizeof(*a));
-	if (!a)
+	if (UTIL_GROW(l->name, l->cap_name, l->n + 1) || UTIL_GROW(l->kind, l->cap_kind, l->n + 1))
 		return -ENOMEM;
-	l->name = a;
-	b = realloc(l->kind, (l->n + 1) * sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	l->kind = b;
 	l->name[l->n] = strdup(name);
 	if (!l->name[l->n])
 		return -ENOMEM;
