@@ -6,9 +6,11 @@
  * cg_script_run() (root-controllers, the stop at the first malformed line, the transcript), and
  * line by line with cg_script_line() against one hierarchy, as a scenario's timeline drives it,
  * going on past malformed lines and checking the hierarchy's invariants (cg_check()) after every
- * line. A broken invariant aborts, which libFuzzer reports as a crash. Scripts that ask for
+ * line; when no line is malformed the two transcripts must be the same. A broken invariant or
+ * two different transcripts abort, which libFuzzer reports as a crash. Scripts that ask for
  * more than 20000 threads in all are skipped: they are only slow.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cgroup/cgroup.h"
@@ -45,11 +47,18 @@ static void check(const struct cg_hier *h, enum cg_semantics sem, int lineno)
 	}
 }
 
-static void by_line(enum cg_semantics sem, const char *text)
+/*
+ * Line by line against one hierarchy, past malformed lines. When every line is well formed, the
+ * transcript must be the one cg_script_run() gave (@whole; NULL if that failed).
+ */
+static void by_line(enum cg_semantics sem, const char *text, const char *whole)
 {
 	struct cg_hier *h = cg_hier_new(sem);
 	const char *p = text;
+	char *all = NULL;
+	size_t alllen = 0;
 	int lineno = 0;
+	bool same = whole != NULL;
 
 	if (!h)
 		return;
@@ -66,12 +75,32 @@ static void by_line(enum cg_semantics sem, const char *text)
 		line[len] = '\0';
 		r = cg_script_line(h, "fuzz.cgs", ++lineno, line, &out, err, sizeof(err));
 		free(line);
-		free(out);
 		check(h, sem, lineno);
+		if (r)
+			same = false;
+		if (same && out) {
+			size_t n = strlen(out);
+			char *grown = realloc(all, alllen + n + 1);
+
+			if (!grown) {
+				same = false;
+			} else {
+				all = grown;
+				memcpy(all + alllen, out, n + 1);
+				alllen += n;
+			}
+		}
+		free(out);
 		if (r == -ENOMEM)
 			break;
 		p = e ? e + 1 : p + len;
 	}
+	if (same && strcmp(all ? all : "", whole)) {
+		fprintf(stderr, "fuzz_cgs: under %s, line by line gave\n%s\nbut the whole script\n%s\n",
+			cg_semantics_name(sem), all ? all : "", whole);
+		abort();
+	}
+	free(all);
 	cg_hier_free(h);
 }
 
@@ -86,9 +115,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int s = 0; strcmp(cg_semantics_name((enum cg_semantics)s), "?"); s++) {
 			char *out = NULL, err[512];
 
-			cg_script_run((enum cg_semantics)s, "fuzz.cgs", text, &out, err, sizeof(err));
+			if (cg_script_run((enum cg_semantics)s, "fuzz.cgs", text, &out, err,
+					  sizeof(err)))
+				out = NULL;
+			by_line((enum cg_semantics)s, text, out);
 			free(out);
-			by_line((enum cg_semantics)s, text);
 		}
 	}
 	free(text);
