@@ -179,4 +179,13 @@ int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf);
 void cg__cpulist_print(struct cg__buf *b, const struct cg__cpumask *m, int nbits);
 int cg__cpuset_check(const struct cg_hier *h, const struct cg_cgroup *c);
 
+/* hier.c and tasks.c: what the files of the hierarchy share */
+struct cg_cgroup *cg__cg_get(const struct cg_hier *h, int id);
+int cg__grow(void **arr, int *cap, int need, size_t elem);
+bool cg__member_like(const struct cg_hier *h, const struct cg_cgroup *c);
+uint64_t cg__name_hash(const char *s, size_t len);
+int cg__table_grow(int n, int **slots, int *cap);
+void cg__tasks_add(struct cg_thread *t, struct cg_cgroup *c);
+void cg__tasks_del(struct cg_thread *t);
+
 #endif /* CGSIM_CG_INTERNAL_H */

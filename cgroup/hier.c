@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cgroup/hier.c - the hierarchy: cgroups, processes, threads, their types and the rules that
- * move them. Each rule names the kernel function (kernel/cgroup/cgroup.c unless said otherwise)
- * whose checks it repeats, in the same order, so that the first failing check gives the same
- * errno as the kernel.
+ * cgroup/hier.c - the hierarchy: cgroups, their types, paths, creation and removal, and the
+ * invariants (processes and threads are in tasks.c, what a cgroup enables in control.c).
+ * Each rule names the kernel function (kernel/cgroup/cgroup.c unless said otherwise) whose
+ * checks it repeats, in the same order, so that the first failing check gives the same errno
+ * as the kernel.
  */
 #include "cgroup/cg_internal.h"
 
@@ -124,7 +125,7 @@ bool cg__is_populated(const struct cg_cgroup *c)
 }
 
 /* Threaded in the sense of the rule set: v2 threaded, rfc2017 a member below a thread root. */
-static bool member_like(const struct cg_hier *h, const struct cg_cgroup *c)
+bool cg__member_like(const struct cg_hier *h, const struct cg_cgroup *c)
 {
 	if (h->sem == CG_SEM_RFC2017)
 		return c->rfc_root && c->rfc_root != c;
@@ -141,7 +142,7 @@ cg_mask cg__control(const struct cg_hier *h, const struct cg_cgroup *c)
 	if (!c->parent)
 		return h->root_mask;
 	m = c->parent->subtree_control;
-	if (member_like(h, c))
+	if (cg__member_like(h, c))
 		m &= CG_THREADED_MASK;
 	return m;
 }
@@ -182,7 +183,7 @@ int cg__tg_of(const struct cg_cgroup *c)
 	return c->id;
 }
 
-static int grow(void **arr, int *cap, int need, size_t elem)
+int cg__grow(void **arr, int *cap, int need, size_t elem)
 {
 	void *p;
 	int ncap;
@@ -207,7 +208,7 @@ static struct cg_cgroup *cgroup_alloc(struct cg_hier *h, const char *name, size_
 {
 	struct cg_cgroup *c;
 
-	if (grow((void **)&h->cgroups, &h->cap_cgroups, h->nr_cgroups + 1, sizeof(*h->cgroups)))
+	if (cg__grow((void **)&h->cgroups, &h->cap_cgroups, h->nr_cgroups + 1, sizeof(*h->cgroups)))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -307,7 +308,7 @@ void cg_set_stat_provider(struct cg_hier *h, cg_stat_fn *fn, void *ctx)
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
-static uint64_t name_hash(const char *s, size_t len)
+uint64_t cg__name_hash(const char *s, size_t len)
 {
 	uint64_t x = 1469598103934665603ull;	/* FNV-1a */
 
@@ -320,7 +321,7 @@ static uint64_t name_hash(const char *s, size_t len)
 
 static size_t child_hash(int parent, const char *name, size_t len, int cap)
 {
-	return (size_t)((name_hash(name, len) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull)) &
+	return (size_t)((cg__name_hash(name, len) ^ ((uint64_t)parent * 0x9e3779b97f4a7c15ull)) &
 			(uint64_t)(cap - 1));
 }
 
@@ -356,7 +357,7 @@ static void child_slot_put(int *slots, int cap, const struct cg_cgroup *c)
  * When @n entries do not fit in @cap slots, *@slots gets a new table of every slot empty (-1)
  * and *@cap its size, for the caller to refill; 1 is returned. 0: they fit; -ENOMEM.
  */
-static int table_grow(int n, int **slots, int *cap)
+int cg__table_grow(int n, int **slots, int *cap)
 {
 	int size = *cap ? *cap : 64;
 
@@ -380,7 +381,7 @@ static int table_grow(int n, int **slots, int *cap)
 static int child_slots_reserve(struct cg_hier *h)
 {
 	int cap = h->cap_child_slots, *slots;
-	int r = table_grow(h->nr_child_slots + 1, &slots, &cap);
+	int r = cg__table_grow(h->nr_child_slots + 1, &slots, &cap);
 
 	if (r <= 0)
 		return r;
@@ -474,7 +475,7 @@ int cg_lookup(const struct cg_hier *h, const char *path)
 	return r ? -ENOENT : c->id;
 }
 
-static struct cg_cgroup *cg_get(const struct cg_hier *h, int id)
+struct cg_cgroup *cg__cg_get(const struct cg_hier *h, int id)
 {
 	return id >= 0 && id < h->nr_cgroups ? h->cgroups[id] : NULL;
 }
@@ -495,7 +496,7 @@ static size_t put_path(const struct cg_cgroup *c, char *buf, size_t len, size_t 
 
 const char *cg_path(const struct cg_hier *h, int cgroup, char *buf, size_t len)
 {
-	const struct cg_cgroup *c = cg_get(h, cgroup);
+	const struct cg_cgroup *c = cg__cg_get(h, cgroup);
 
 	if (!len)
 		return buf;
@@ -511,14 +512,14 @@ const char *cg_path(const struct cg_hier *h, int cgroup, char *buf, size_t len)
 
 int cg_cgroup_parent(const struct cg_hier *h, int cgroup)
 {
-	const struct cg_cgroup *c = cg_get(h, cgroup);
+	const struct cg_cgroup *c = cg__cg_get(h, cgroup);
 
 	return c && c->parent ? c->parent->id : -1;
 }
 
 bool cg_cgroup_alive(const struct cg_hier *h, int cgroup)
 {
-	return cg_get(h, cgroup) != NULL;
+	return cg__cg_get(h, cgroup) != NULL;
 }
 
 int cg_cgroup_max_id(const struct cg_hier *h)
@@ -548,7 +549,7 @@ static void propagate_populated(struct cg_cgroup *c, bool was)
 	}
 }
 
-static void tasks_del(struct cg_thread *t)
+void cg__tasks_del(struct cg_thread *t)
 {
 	struct cg_cgroup *c = t->cg;
 	bool was = cg__is_populated(c);
@@ -565,7 +566,7 @@ static void tasks_del(struct cg_thread *t)
 	propagate_populated(c, was);
 }
 
-static void tasks_add(struct cg_thread *t, struct cg_cgroup *c)
+void cg__tasks_add(struct cg_thread *t, struct cg_cgroup *c)
 {
 	bool was = cg__is_populated(c);
 
@@ -577,310 +578,6 @@ static void tasks_add(struct cg_thread *t, struct cg_cgroup *c)
 	c->tasks.head = t;
 	c->tasks.count++;
 	propagate_populated(c, was);
-}
-
-/* ---- processes and threads --------------------------------------------------------------- */
-
-/* Index in procs[] of the process called @name (@len bytes), or -1. */
-static int proc_find(const struct cg_hier *h, const char *name, size_t len)
-{
-	if (!h->cap_slots)
-		return -1;
-	for (size_t i = name_hash(name, len) & (size_t)(h->cap_slots - 1);;
-	     i = (i + 1) & (size_t)(h->cap_slots - 1)) {
-		int k = h->name_slots[i];
-
-		if (k < 0)
-			return -1;
-		if (strlen(h->procs[k]->name) == len && !memcmp(h->procs[k]->name, name, len))
-			return k;
-	}
-}
-
-/* Room for @nprocs processes in the name table. */
-static int slots_reserve(struct cg_hier *h, int nprocs)
-{
-	int cap = h->cap_slots, *slots;
-	int r = table_grow(nprocs, &slots, &cap);
-
-	if (r <= 0)
-		return r;
-	for (int k = 0; k < h->nr_procs; k++) {
-		const char *n = h->procs[k]->name;
-		size_t i = name_hash(n, strlen(n)) & (size_t)(cap - 1);
-
-		while (slots[i] >= 0)
-			i = (i + 1) & (size_t)(cap - 1);
-		slots[i] = k;
-	}
-	free(h->name_slots);
-	h->name_slots = slots;
-	h->cap_slots = cap;
-	return 0;
-}
-
-static bool valid_proc_name(const char *s, size_t len)
-{
-	if (len == 0 || len > 63 || isdigit((unsigned char)s[0]) || s[0] == '-')
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
-			return false;
-	return true;
-}
-
-int cg_proc_new(struct cg_hier *h, const char *name, int nthreads)
-{
-	size_t len = strlen(name);
-	struct cg_process *p;
-	int pid;
-
-	if (!valid_proc_name(name, len) || nthreads < 1)
-		return -EINVAL;
-	if (proc_find(h, name, len) >= 0)
-		return -EEXIST;
-	if (nthreads > cg_threads_left(h))
-		return -EAGAIN;
-	if (slots_reserve(h, h->nr_procs + 1) ||
-	    grow((void **)&h->procs, &h->cap_procs, h->nr_procs + 1, sizeof(*h->procs)) ||
-	    grow((void **)&h->threads, &h->cap_threads, h->nr_threads + nthreads,
-		 sizeof(*h->threads)))
-		return -ENOMEM;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	p->name = strdup(name);
-	p->threads = calloc((size_t)nthreads, sizeof(*p->threads));
-	if (!p->name || !p->threads)
-		goto fail;
-	for (int i = 0; i < nthreads; i++) {
-		p->threads[i] = calloc(1, sizeof(**p->threads));
-		if (!p->threads[i])
-			goto fail;
-	}
-	p->nthreads = nthreads;
-	h->touched = true;
-	pid = h->nr_threads;
-	for (int i = 0; i < nthreads; i++) {
-		struct cg_thread *t = p->threads[i];
-		struct cg_event ev = { .kind = CG_EV_THREAD_NEW };
-
-		t->tid = h->nr_threads;
-		t->index = i + 1;
-		t->proc = p;
-		h->threads[h->nr_threads++] = t;
-		tasks_add(t, h->root);
-		ev.thread = t->tid;
-		ev.cgroup = 0;
-		ev.new_tg = ev.old_tg = 0;
-		cg__emit(h, &ev);
-	}
-	{
-		size_t i = name_hash(name, len) & (size_t)(h->cap_slots - 1);
-
-		while (h->name_slots[i] >= 0)
-			i = (i + 1) & (size_t)(h->cap_slots - 1);
-		h->name_slots[i] = h->nr_procs;
-	}
-	h->procs[h->nr_procs++] = p;
-	return pid;
-fail:
-	if (p->threads)
-		for (int i = 0; i < nthreads; i++)
-			free(p->threads[i]);
-	free(p->threads);
-	free(p->name);
-	free(p);
-	return -ENOMEM;
-}
-
-static struct cg_thread *thread_get(const struct cg_hier *h, int tid)
-{
-	return tid >= 1 && tid < h->nr_threads ? h->threads[tid] : NULL;
-}
-
-/*
- * Find a process or thread the model knows by "NAME" or "NAME.N" (@len bytes); NULL when no
- * such name was ever created.
- */
-static struct cg_thread *thread_by_name(const struct cg_hier *h, const char *s, size_t len)
-{
-	const char *dot = memchr(s, '.', len);
-	size_t plen = dot ? (size_t)(dot - s) : len;
-	unsigned long long n = 1;
-	int k;
-
-	if (dot) {
-		char num[24];
-		size_t nlen = len - plen - 1;
-
-		if (nlen == 0 || nlen >= sizeof(num) || dot[1] == '0')
-			return NULL;
-		memcpy(num, dot + 1, nlen);
-		num[nlen] = '\0';
-		for (size_t i = 0; i < nlen; i++)
-			if (!isdigit((unsigned char)num[i]))
-				return NULL;
-		n = strtoull(num, NULL, 10);
-	}
-	k = proc_find(h, s, plen);
-	if (k < 0 || n < 1 || n > (unsigned long long)h->procs[k]->nthreads)
-		return NULL;
-	return h->procs[k]->threads[n - 1];
-}
-
-int cg_thread_lookup(const struct cg_hier *h, const char *name)
-{
-	struct cg_thread *t = thread_by_name(h, name, strlen(name));
-
-	return t ? t->tid : -CG_ENONAME;
-}
-
-/* Does @s look like a process or thread name (as opposed to garbage the kernel would refuse)? */
-static bool name_syntax(const char *s)
-{
-	const char *dot = strchr(s, '.');
-	size_t plen = dot ? (size_t)(dot - s) : strlen(s);
-
-	if (!valid_proc_name(s, plen))
-		return false;
-	if (dot) {
-		if (!dot[1])
-			return false;
-		for (const char *q = dot + 1; *q; q++)
-			if (!isdigit((unsigned char)*q))
-				return false;
-	}
-	return true;
-}
-
-/*
- * cgroup_procs_write_start(): the buffer is stripped and must be a non-negative integer
- * (kstrtoint, base 0), else -EINVAL; 0 means the writer, which the model does not contain, and
- * an unknown pid is -ESRCH. The model also accepts a process or thread name in place of the
- * number; a name it never created is -CG_ENONAME, the name of a killed thread -ESRCH.
- */
-int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread **out)
-{
-	char tmp[128];
-	char *s;
-	size_t n = strlen(buf);
-	struct cg_thread *t;
-
-	if (n >= sizeof(tmp))
-		return -EINVAL;
-	memcpy(tmp, buf, n + 1);
-	s = cg__strstrip(tmp);
-	if (*s && !name_syntax(s)) {
-		long long pid;
-
-		if (cg__kstrtoll(s, 0, &pid) || pid < 0 || pid > INT_MAX)
-			return -EINVAL;
-		t = thread_get(h, (int)pid);
-		if (!t || t->dead)
-			return -ESRCH;
-		*out = t;
-		return 0;
-	}
-	if (!*s)
-		return -EINVAL;
-	t = thread_by_name(h, s, strlen(s));
-	if (!t)
-		return -CG_ENONAME;
-	if (t->dead)
-		return -ESRCH;
-	*out = t;
-	return 0;
-}
-
-int cg_thread_max_id(const struct cg_hier *h)
-{
-	return h->nr_threads;
-}
-
-int cg_threads_left(const struct cg_hier *h)
-{
-	return h->max_threads - (h->nr_threads - 1);
-}
-
-bool cg_thread_alive(const struct cg_hier *h, int tid)
-{
-	const struct cg_thread *t = thread_get(h, tid);
-
-	return t && !t->dead;
-}
-
-int cg_thread_cgroup(const struct cg_hier *h, int tid)
-{
-	const struct cg_thread *t = thread_get(h, tid);
-
-	return t && !t->dead ? t->cg->id : -ESRCH;
-}
-
-const char *cg_thread_name(const struct cg_hier *h, int tid, char *buf, size_t len)
-{
-	const struct cg_thread *t = thread_get(h, tid);
-
-	if (len)
-		buf[0] = '\0';
-	if (t)
-		snprintf(buf, len, "%s.%d", t->proc->name, t->index);
-	return buf;
-}
-
-int cg_thread_pid(const struct cg_hier *h, int tid)
-{
-	const struct cg_thread *t = thread_get(h, tid);
-
-	return t ? t->proc->threads[0]->tid : -ESRCH;
-}
-
-int cg_thread_tg(const struct cg_hier *h, int tid)
-{
-	const struct cg_thread *t = thread_get(h, tid);
-
-	return t && !t->dead ? cg__tg_of(t->cg) : -ESRCH;
-}
-
-bool cg_is_tg(const struct cg_hier *h, int cgroup)
-{
-	const struct cg_cgroup *c = cg_get(h, cgroup);
-
-	return c && c->has_cpu;
-}
-
-int cg_tg_parent(const struct cg_hier *h, int cgroup)
-{
-	const struct cg_cgroup *c = cg_get(h, cgroup);
-
-	return c && c->has_cpu && c->parent ? cg__tg_of(c->parent) : -1;
-}
-
-int cg_tg_params(const struct cg_hier *h, int cgroup, struct cg_cpu_params *out)
-{
-	const struct cg_cgroup *c = cg_get(h, cgroup);
-
-	if (!c || !c->has_cpu)
-		return -ENOENT;
-	*out = c->cpu;
-	return 0;
-}
-
-/* Move @t to @dst and tell the observer (also when the task group stays the same: per-cgroup
- * accounting needs to know). */
-static void attach(struct cg_hier *h, struct cg_thread *t, struct cg_cgroup *dst)
-{
-	struct cg_event ev = { .kind = CG_EV_THREAD_MOVED };
-
-	if (t->cg == dst)
-		return;
-	ev.old_tg = cg__tg_of(t->cg);
-	tasks_del(t);
-	tasks_add(t, dst);
-	ev.thread = t->tid;
-	ev.cgroup = dst->id;
-	ev.new_tg = cg__tg_of(dst);
-	cg__emit(h, &ev);
 }
 
 /* ---- mkdir / rmdir ----------------------------------------------------------------------- */
@@ -1016,340 +713,6 @@ int cg_rmdir(struct cg_hier *h, const char *path)
 	h->cgroups[c->id] = NULL;
 	free(c->name);
 	free(c);
-	return 0;
-}
-
-/* ---- thread mode (v2) -------------------------------------------------------------------- */
-
-/* cgroup_enable_threaded(), after cgroup_type_write() checked the value. */
-int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c)
-{
-	struct cg_cgroup *parent = c->parent;
-	struct cg_cgroup *dom = parent->dom_cgrp;
-	struct cg_event ev = { .kind = CG_EV_THREADED, .cgroup = c->id };
-
-	if (cg__is_threaded(c))
-		return 0;
-	/*
-	 * A populated cgroup or one with domain controllers cannot switch; checked explicitly
-	 * because can_be_thread_root() below only catches it when the parent is not mixable.
-	 */
-	if (cg__is_populated(c) || (c->subtree_control & ~CG_THREADED_MASK))
-		return -EOPNOTSUPP;
-	/* we join the parent's resource domain: it must be valid and able to be a thread root */
-	if (!cg__is_valid_domain(dom) || !cg__can_be_thread_root(dom))
-		return -EOPNOTSUPP;
-	/* the cgroup and its already threaded descendants now belong to @dom (pre-order walk) */
-	for (struct cg_cgroup *d = c; d; d = cg__next_pre(d, c))
-		if (d == c || cg__is_threaded(d))
-			d->dom_cgrp = dom;
-	parent->nr_threaded_children++;
-	cg__emit(h, &ev);
-	return 0;
-}
-
-/* ---- subtree_control --------------------------------------------------------------------- */
-
-/* Pre-order iteration over @root's subtree, @root included: for (d = root; d; d = next). */
-struct cg_cgroup *cg__next_pre(struct cg_cgroup *d, const struct cg_cgroup *root)
-{
-	if (d->children)
-		return d->children;
-	while (d != root && !d->next)
-		d = d->parent;
-	return d == root ? NULL : d->next;
-}
-
-static void emit_moves(struct cg_hier *h, struct cg_cgroup *sub, int old_tg)
-{
-	for (struct cg_cgroup *d = sub; d; d = cg__next_pre(d, sub)) {
-		for (struct cg_thread *t = d->tasks.head; t; t = t->next) {
-			struct cg_event ev = { .kind = CG_EV_THREAD_MOVED, .thread = t->tid,
-					       .cgroup = d->id, .old_tg = old_tg,
-					       .new_tg = cg__tg_of(d) };
-			if (ev.new_tg != ev.old_tg)
-				cg__emit(h, &ev);
-		}
-	}
-}
-
-/*
- * Give or take the cpu css of @c's children after its subtree_control changed from @old. By
- * the top-down rules no grandchild has a cpu css on either side of the change, so every thread
- * below a child moves between @c's task group and that child's.
- */
-static void apply_cpu_css(struct cg_hier *h, struct cg_cgroup *c, cg_mask old)
-{
-	bool had = old & CG_MASK(CG_CTRL_CPU);
-	bool has = c->subtree_control & CG_MASK(CG_CTRL_CPU);
-	int tg = cg__tg_of(c);
-
-	if (had == has)
-		return;
-	for (struct cg_cgroup *k = c->children; k; k = k->next) {
-		struct cg_event ev = { .cgroup = k->id, .parent_tg = tg };
-
-		if (has) {
-			k->has_cpu = true;
-			cg__cpu_defaults(&k->cpu);
-			ev.kind = CG_EV_TG_CREATED;
-			cg__emit(h, &ev);
-			emit_moves(h, k, tg);
-		} else {
-			int kt = k->id;
-
-			k->has_cpu = false;
-			emit_moves(h, k, kt);
-			ev.kind = CG_EV_TG_DESTROYED;
-			cg__emit(h, &ev);
-		}
-	}
-}
-
-/* cgroup_vet_subtree_control_enable() */
-static int vet_enable_v2(const struct cg_cgroup *c, cg_mask enable)
-{
-	cg_mask domain_enable = enable & ~CG_THREADED_MASK;
-
-	if (!enable)
-		return 0;
-	if (!cg__is_valid_domain(c->dom_cgrp))
-		return -EOPNOTSUPP;
-	if (cg__is_mixable(c))
-		return 0;
-	if (domain_enable) {
-		/* no domain controllers inside a threaded subtree */
-		if (cg__is_thread_root(c) || cg__is_threaded(c))
-			return -EOPNOTSUPP;
-	} else if (cg__can_be_thread_root(c) || cg__is_threaded(c)) {
-		/* threaded controllers handle internal competition */
-		return 0;
-	}
-	/* no internal processes */
-	if (c->tasks.count)
-		return -EBUSY;
-	return 0;
-}
-
-/* The February 2017 proposal: domain controllers are refused anywhere in a threaded subtree. */
-static int vet_enable_rfc(const struct cg_cgroup *c, cg_mask enable)
-{
-	if (!enable)
-		return 0;
-	if (c->rfc_root)
-		return (enable & ~CG_THREADED_MASK) ? -EBUSY : 0;
-	if (cg__is_mixable(c))
-		return 0;
-	return c->tasks.count ? -EBUSY : 0;
-}
-
-/* cgroup_subtree_control_write() */
-int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
-{
-	cg_mask enable = 0, disable = 0, old;
-	char *copy = strdup(buf), *s, *tok;
-	int r;
-
-	if (!copy)
-		return -ENOMEM;
-	s = cg__strstrip(copy);
-	/* strsep(&buf, " "): tokens are separated by single spaces, empty ones skipped */
-	for (tok = s; tok; tok = s) {
-		enum cg_ctrl ss;
-
-		s = strchr(tok, ' ');
-		if (s)
-			*s++ = '\0';
-		if (!tok[0])
-			continue;
-		if (cg_ctrl_parse(tok + 1, &ss)) {
-			free(copy);
-			return -EINVAL;
-		}
-		if (tok[0] == '+') {
-			enable |= CG_MASK(ss);
-			disable &= ~CG_MASK(ss);
-		} else if (tok[0] == '-') {
-			disable |= CG_MASK(ss);
-			enable &= ~CG_MASK(ss);
-		} else {
-			free(copy);
-			return -EINVAL;
-		}
-	}
-	free(copy);
-
-	/* in subsystem order, as the kernel walks them */
-	for (int ss = 0; ss < CG_CTRL_COUNT; ss++) {
-		cg_mask m = CG_MASK(ss);
-
-		if (enable & m) {
-			if (c->subtree_control & m) {
-				enable &= ~m;
-				continue;
-			}
-			if (!(cg__control(h, c) & m))
-				return -ENOENT;
-		} else if (disable & m) {
-			if (!(c->subtree_control & m)) {
-				disable &= ~m;
-				continue;
-			}
-			for (struct cg_cgroup *k = c->children; k; k = k->next)
-				if (k->subtree_control & m)
-					return -EBUSY;
-		}
-	}
-	if (!enable && !disable)
-		return 0;
-	r = h->sem == CG_SEM_RFC2017 ? vet_enable_rfc(c, enable) : vet_enable_v2(c, enable);
-	if (r)
-		return r;
-	h->touched = true;
-	old = c->subtree_control;
-	c->subtree_control = (c->subtree_control | enable) & ~disable;
-	/* csses come and go in subsystem order: cpuset, then cpu */
-	cg__cpuset_apply(h, c, old);
-	apply_cpu_css(h, c, old);
-	return 0;
-}
-
-/* ---- migration --------------------------------------------------------------------------- */
-
-/* cgroup_migrate_vet_dst() */
-static int vet_dst_v2(const struct cg_cgroup *dst)
-{
-	if (!cg__is_valid_domain(dst->dom_cgrp))
-		return -EOPNOTSUPP;
-	if (cg__can_be_thread_root(dst) || cg__is_threaded(dst))
-		return 0;
-	if (dst->subtree_control)
-		return -EBUSY;
-	return 0;
-}
-
-/* The 2017 proposal: the thread root is the only way into a threaded subtree by process. */
-static int vet_dst_rfc(const struct cg_cgroup *src, const struct cg_cgroup *dst,
-		       bool threadgroup)
-{
-	if (!threadgroup) {
-		if (!dst->rfc_root)
-			return -EINVAL;
-		if (src->rfc_root != dst->rfc_root)
-			return -EOPNOTSUPP;
-		return 0;
-	}
-	if (dst->rfc_root)
-		return dst->rfc_root == dst ? 0 : -EINVAL;
-	if (!cg__is_mixable(dst) && dst->subtree_control)
-		return -EBUSY;
-	return 0;
-}
-
-/*
- * __cgroup_procs_write() / __cgroup1_procs_write(): find the task, take its group leader for a
- * whole-process move, vet the destination, refuse a thread move out of its resource domain,
- * then attach (every thread of the process when @threadgroup).
- */
-int cg__procs_write(struct cg_hier *h, struct cg_cgroup *dst, const char *buf, bool threadgroup)
-{
-	struct cg_thread *t;
-	struct cg_cgroup *src;
-	int r = cg__task_lookup(h, buf, &t);
-
-	if (r)
-		return r;
-	if (threadgroup)
-		t = t->proc->threads[0];
-	src = t->cg;
-	switch (h->sem) {
-	case CG_SEM_V2:
-		r = vet_dst_v2(dst);
-		if (!r && !threadgroup && src->dom_cgrp != dst->dom_cgrp)
-			r = -EOPNOTSUPP;
-		break;
-	case CG_SEM_RFC2017:
-		r = vet_dst_rfc(src, dst, threadgroup);
-		break;
-	case CG_SEM_V1:
-		break;
-	}
-	if (r)
-		return r;
-	h->touched = true;
-	if (threadgroup) {
-		struct cg_process *p = t->proc;
-
-		for (int i = 0; i < p->nthreads; i++)
-			if (!p->threads[i]->dead)
-				attach(h, p->threads[i], dst);
-	} else {
-		attach(h, t, dst);
-	}
-	return 0;
-}
-
-/* ---- cgroup.kill ------------------------------------------------------------------------- */
-
-/*
- * cgroup_kill(): SIGKILL to every process whose leader is in the subtree (the iteration uses
- * CSS_TASK_ITER_PROCS | CSS_TASK_ITER_THREADED); a signal kills the whole thread group, so every
- * thread of those processes exits, wherever it sits. Refused in a threaded cgroup because it
- * is a process-directed operation (cgroup_kill_write()).
- */
-int cg__kill(struct cg_hier *h, struct cg_cgroup *c)
-{
-	if (member_like(h, c))
-		return -EOPNOTSUPP;
-	for (int k = 0; k < h->nr_procs; k++) {
-		struct cg_process *p = h->procs[k];
-		struct cg_cgroup *a;
-
-		if (p->dead)
-			continue;
-		for (a = p->threads[0]->cg; a && a != c; a = a->parent)
-			;
-		if (!a)
-			continue;
-		p->dead = true;
-		for (int i = 0; i < p->nthreads; i++) {
-			struct cg_thread *t = p->threads[i];
-			struct cg_event ev = { .kind = CG_EV_THREAD_EXITED, .thread = t->tid };
-
-			ev.cgroup = t->cg->id;
-			ev.old_tg = cg__tg_of(t->cg);
-			tasks_del(t);
-			t->dead = true;
-			cg__emit(h, &ev);
-		}
-	}
-	return 0;
-}
-
-/* ---- rfc2017: "enable" / "disable" written to cgroup.threads ----------------------------- */
-
-int cg__rfc_threads_mode(struct cg_hier *h, struct cg_cgroup *c, bool enable)
-{
-	if (enable) {
-		if (c->rfc_root)
-			return 0;
-		if (c->children || c->subtree_control)
-			return -EBUSY;
-		c->rfc_root = c;
-		h->touched = true;
-		{
-			struct cg_event ev = { .kind = CG_EV_THREADED, .cgroup = c->id };
-			cg__emit(h, &ev);
-		}
-		return 0;
-	}
-	if (!c->rfc_root)
-		return 0;
-	if (c->rfc_root != c)
-		return -EINVAL;
-	if (c->children || c->subtree_control)
-		return -EBUSY;
-	c->rfc_root = NULL;
 	return 0;
 }
 
