@@ -48,9 +48,75 @@ static void cg_type(struct cg_hier *h, const char *path, char *buf, size_t len)
 }
 
 /* The rule behind a refused write, in words (docs/cgroup-model.md). */
+/* cgroup.procs, cgroup.threads and tasks: migration's refusals (cgroup_migrate_vet_dst() ...). */
+static const char *why_move(const char *file, const char *type, int e, char *buf, size_t len)
+{
+	switch (e) {
+	case EOPNOTSUPP:
+		if (!strcmp(type, "domain invalid"))
+			snprintf(buf, len, "the cgroup is 'domain invalid'");
+		else if (!strcmp(file, "cgroup.threads"))
+			snprintf(buf, len, "a thread can move only inside its process's threaded "
+				 "subtree (the cgroup is '%s')", type);
+		else
+			snprintf(buf, len, "the cgroup is '%s'; whole processes go to domain cgroups "
+				 "or within their own threaded subtree", type);
+		return buf;
+	case EBUSY:
+		return "no internal processes: the cgroup has controllers enabled in its "
+		       "cgroup.subtree_control, so processes may only be placed in its leaves";
+	case ENOENT:
+		return "no such cgroup";
+	case EINVAL:
+		return "the thread's process is not in this cgroup's threaded domain";
+	default:
+		return NULL;
+	}
+}
+
+/* cgroup.subtree_control and cgroup.type. */
+static const char *why_control(const char *file, const char *type, int e, char *buf, size_t len)
+{
+	if (!strcmp(file, "cgroup.type"))
+		return e == EOPNOTSUPP ? "the cgroup cannot be made threaded here (its parent "
+					 "cannot be a thread root, or it has domain children or "
+					 "enabled domain controllers)"
+		       : e == EINVAL ? "only 'threaded' can be written" : NULL;
+	switch (e) {
+	case ENOENT:
+		return "the controller is not available here: it must be enabled in the parent's "
+		       "cgroup.subtree_control first (top-down), or the hierarchy does not offer it";
+	case EBUSY:
+		return "the cgroup has processes of its own (no internal processes) or a child "
+		       "still has the controller enabled";
+	case EOPNOTSUPP:
+		snprintf(buf, len, "the cgroup is '%s': a threaded cgroup can enable only threaded "
+			 "controllers", type);
+		return buf;
+	case EINVAL:
+		return "expected words +NAME or -NAME";
+	default:
+		return NULL;
+	}
+}
+
+/* The cpu controller's files. */
+static const char *why_cpu(int e)
+{
+	if (e == ENOENT)
+		return "the file does not exist there: the cpu controller is not enabled in the "
+		       "parent's cgroup.subtree_control (the root has no cpu.* files)";
+	if (e == ERANGE || e == EINVAL)
+		return "value out of range or malformed (cpu.weight 1..10000, cpu.weight.nice "
+		       "-20..19, cpu.max \"max|QUOTA [PERIOD]\", cpu.idle 0|1)";
+	return NULL;
+}
+
+/* The rule behind errno @e of a write of @file in @path, in words. */
 static const char *why(struct runner *r, const char *path, const char *file, int e, char *buf,
 		       size_t len)
 {
+	const char *w = NULL;
 	char type[64];
 
 	cg_type(r->h, path, type, sizeof(type));
@@ -64,69 +130,14 @@ static const char *why(struct runner *r, const char *path, const char *file, int
 			       "not in a threaded member";
 	}
 	if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
-	    !strcmp(file, "tasks")) {
-		switch (e) {
-		case EOPNOTSUPP:
-			if (!strcmp(type, "domain invalid"))
-				snprintf(buf, len, "the cgroup is 'domain invalid'");
-			else if (!strcmp(file, "cgroup.threads"))
-				snprintf(buf, len, "a thread can move only inside its process's "
-					 "threaded subtree (the cgroup is '%s')", type);
-			else
-				snprintf(buf, len, "the cgroup is '%s'; whole processes go to "
-					 "domain cgroups or within their own threaded subtree", type);
-			return buf;
-		case EBUSY:
-			return "no internal processes: the cgroup has controllers enabled in its "
-			       "cgroup.subtree_control, so processes may only be placed in its leaves";
-		case ENOENT:
-			return "no such cgroup";
-		case EINVAL:
-			return "the thread's process is not in this cgroup's threaded domain";
-		default:
-			break;
-		}
-	} else if (!strcmp(file, "cgroup.subtree_control")) {
-		switch (e) {
-		case ENOENT:
-			return "the controller is not available here: it must be enabled in the "
-			       "parent's cgroup.subtree_control first (top-down), or the hierarchy "
-			       "does not offer it";
-		case EBUSY:
-			return "the cgroup has processes of its own (no internal processes) or a "
-			       "child still has the controller enabled";
-		case EOPNOTSUPP:
-			snprintf(buf, len, "the cgroup is '%s': a threaded cgroup can enable only "
-				 "threaded controllers", type);
-			return buf;
-		case EINVAL:
-			return "expected words +NAME or -NAME";
-		default:
-			break;
-		}
-	} else if (!strcmp(file, "cgroup.type")) {
-		switch (e) {
-		case EOPNOTSUPP:
-			return "the cgroup cannot be made threaded here (its parent cannot be a "
-			       "thread root, or it has domain children or enabled domain controllers)";
-		case EINVAL:
-			return "only 'threaded' can be written";
-		default:
-			break;
-		}
-	} else if (!strncmp(file, "cpu.", 4)) {
-		switch (e) {
-		case ENOENT:
-			return "the file does not exist there: the cpu controller is not enabled in "
-			       "the parent's cgroup.subtree_control (the root has no cpu.* files)";
-		case ERANGE:
-		case EINVAL:
-			return "value out of range or malformed (cpu.weight 1..10000, cpu.weight.nice "
-			       "-20..19, cpu.max \"max|QUOTA [PERIOD]\", cpu.idle 0|1)";
-		default:
-			break;
-		}
-	}
+	    !strcmp(file, "tasks"))
+		w = why_move(file, type, e, buf, len);
+	else if (!strcmp(file, "cgroup.subtree_control") || !strcmp(file, "cgroup.type"))
+		w = why_control(file, type, e, buf, len);
+	else if (!strncmp(file, "cpu.", 4))
+		w = why_cpu(e);
+	if (w)
+		return w;
 	switch (e) {
 	case ENOENT:
 		return "no such file or cgroup";
