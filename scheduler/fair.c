@@ -231,23 +231,9 @@ void sched_set_next_buddy(struct sched_entity *se)
 /* ---------------- names and defaults ---------------- */
 
 static const char *const feat_names[SCHED_FEAT_NR] = {
-	[SCHED_FEAT_PLACE_LAG] = "PLACE_LAG",
-	[SCHED_FEAT_PLACE_DEADLINE_INITIAL] = "PLACE_DEADLINE_INITIAL",
-	[SCHED_FEAT_PLACE_REL_DEADLINE] = "PLACE_REL_DEADLINE",
-	[SCHED_FEAT_RUN_TO_PARITY] = "RUN_TO_PARITY",
-	[SCHED_FEAT_PREEMPT_SHORT] = "PREEMPT_SHORT",
-	[SCHED_FEAT_PICK_BUDDY] = "PICK_BUDDY",
-	[SCHED_FEAT_DELAY_DEQUEUE] = "DELAY_DEQUEUE",
-	[SCHED_FEAT_DELAY_ZERO] = "DELAY_ZERO",
-	[SCHED_FEAT_GENTLE_FAIR_SLEEPERS] = "GENTLE_FAIR_SLEEPERS",
-	[SCHED_FEAT_START_DEBIT] = "START_DEBIT",
-	[SCHED_FEAT_LAST_BUDDY] = "LAST_BUDDY",
-	[SCHED_FEAT_ALT_PERIOD] = "ALT_PERIOD",
-	[SCHED_FEAT_BASE_SLICE] = "BASE_SLICE",
-	[SCHED_FEAT_NEXT_BUDDY] = "NEXT_BUDDY",
-	[SCHED_FEAT_CACHE_HOT_BUDDY] = "CACHE_HOT_BUDDY",
-	[SCHED_FEAT_WAKEUP_PREEMPTION] = "WAKEUP_PREEMPTION",
-	[SCHED_FEAT_LB_MIN] = "LB_MIN",
+#define SCHED_FEAT(name, eevdf, cfs) [SCHED_FEAT_##name] = #name,
+#include "scheduler/features.h"
+#undef SCHED_FEAT
 };
 
 const char *sched_feat_name(enum sched_feat f)
@@ -266,38 +252,23 @@ int sched_feat_parse(const char *name, enum sched_feat *out)
 	return -EINVAL;
 }
 
-/*
- * Defaults: EEVDF as kernel/sched/features.h of 6.12-6.18 has them; CFS as 5.13-6.5 had them.
- * NEXT_BUDDY and LB_MIN are off in both; WAKEUP_PREEMPTION and CACHE_HOT_BUDDY on in both.
- */
+/* The defaults of scheduler/features.h, per policy. */
 bool sched_feat_default(enum sched_feat f, enum sched_policy p)
 {
-	switch (f) {
-	case SCHED_FEAT_PLACE_LAG:
-	case SCHED_FEAT_PLACE_DEADLINE_INITIAL:
-	case SCHED_FEAT_PLACE_REL_DEADLINE:
-	case SCHED_FEAT_RUN_TO_PARITY:
-	case SCHED_FEAT_PREEMPT_SHORT:
-	case SCHED_FEAT_PICK_BUDDY:
-	case SCHED_FEAT_DELAY_DEQUEUE:
-	case SCHED_FEAT_DELAY_ZERO:
-		return p == SCHED_POLICY_EEVDF;
-	case SCHED_FEAT_GENTLE_FAIR_SLEEPERS:
-	case SCHED_FEAT_START_DEBIT:
-	case SCHED_FEAT_LAST_BUDDY:
-	case SCHED_FEAT_ALT_PERIOD:
-	case SCHED_FEAT_BASE_SLICE:
-		return p == SCHED_POLICY_CFS;
-	case SCHED_FEAT_NEXT_BUDDY:
-	case SCHED_FEAT_LB_MIN:
-		return false;
-	case SCHED_FEAT_CACHE_HOT_BUDDY:
-	case SCHED_FEAT_WAKEUP_PREEMPTION:
-		return true;
-	case SCHED_FEAT_NR:
-		break;
-	}
-	return false;
+	static const bool def[2][SCHED_FEAT_NR] = {
+#define SCHED_FEAT(name, eevdf, cfs) [SCHED_FEAT_##name] = eevdf,
+		[SCHED_POLICY_EEVDF] = {
+#include "scheduler/features.h"
+		},
+#undef SCHED_FEAT
+#define SCHED_FEAT(name, eevdf, cfs) [SCHED_FEAT_##name] = cfs,
+		[SCHED_POLICY_CFS] = {
+#include "scheduler/features.h"
+		},
+#undef SCHED_FEAT
+	};
+
+	return (unsigned)f < SCHED_FEAT_NR && def[p == SCHED_POLICY_CFS][f];
 }
 
 const char *sched_policy_name(enum sched_policy p)

@@ -39,31 +39,13 @@ enum sched_policy {
 };
 
 /*
- * Scheduler features, by the names of kernel/sched/features.h. Each is a switch; its default
- * depends on the policy (sched_feat_default()). A feature that belongs to the other policy is
- * accepted and has no effect there.
+ * Scheduler features, by the names of kernel/sched/features.h: SCHED_FEAT_PLACE_LAG, ...,
+ * listed with their defaults per policy in scheduler/features.h (sched_feat_default()).
  */
 enum sched_feat {
-	/* EEVDF (6.6+) */
-	SCHED_FEAT_PLACE_LAG,			/* keep lag across sleep and migration */
-	SCHED_FEAT_PLACE_DEADLINE_INITIAL,	/* a new task's first request is half a slice */
-	SCHED_FEAT_PLACE_REL_DEADLINE,		/* a migrating task keeps its relative deadline */
-	SCHED_FEAT_RUN_TO_PARITY,		/* protect curr until its deadline or min slice */
-	SCHED_FEAT_PREEMPT_SHORT,		/* a shorter-slice wakee may cancel that protection */
-	SCHED_FEAT_PICK_BUDDY,			/* take the next buddy first if it is eligible */
-	SCHED_FEAT_DELAY_DEQUEUE,		/* a sleeping task with negative lag stays queued */
-	SCHED_FEAT_DELAY_ZERO,			/* ... and leaves with its lag clipped at 0 */
-	/* CFS (before 6.6) */
-	SCHED_FEAT_GENTLE_FAIR_SLEEPERS,	/* sleeper credit is half the latency */
-	SCHED_FEAT_START_DEBIT,			/* a new task starts one vslice behind */
-	SCHED_FEAT_LAST_BUDDY,			/* prefer the preempted task when it is close */
-	SCHED_FEAT_ALT_PERIOD,			/* the period counts all tasks of the CPU (5.13+) */
-	SCHED_FEAT_BASE_SLICE,			/* a task's slice is at least min_granularity */
-	/* both */
-	SCHED_FEAT_NEXT_BUDDY,			/* the wakee that preempted becomes the next buddy */
-	SCHED_FEAT_CACHE_HOT_BUDDY,		/* a buddy is cache hot: the balancer leaves it */
-	SCHED_FEAT_WAKEUP_PREEMPTION,		/* a waking task may preempt the current one */
-	SCHED_FEAT_LB_MIN,			/* the balancer leaves tasks of load < 16 alone */
+#define SCHED_FEAT(name, eevdf, cfs) SCHED_FEAT_##name,
+#include "scheduler/features.h"
+#undef SCHED_FEAT
 	SCHED_FEAT_NR
 };
 

@@ -156,6 +156,38 @@ Test(sched_api, config_defaults)
 	cr_expect_not(c.feat[SCHED_FEAT_NEXT_BUDDY]);
 }
 
+/*
+ * Every feature's default, per policy, as kernel/sched/features.h has it: Linux 6.18 for
+ * EEVDF, 6.5 for CFS (where the EEVDF features do not exist: off). Written from the
+ * kernel's file, not from scheduler/features.h.
+ */
+Test(sched_api, feature_defaults_are_the_kernels)
+{
+	static const struct {
+		const char *name;
+		bool eevdf, cfs;
+	} k[] = {
+		{ "PLACE_LAG", true, false },		{ "PLACE_DEADLINE_INITIAL", true, false },
+		{ "PLACE_REL_DEADLINE", true, false },	{ "RUN_TO_PARITY", true, false },
+		{ "PREEMPT_SHORT", true, false },	{ "PICK_BUDDY", true, false },
+		{ "DELAY_DEQUEUE", true, false },	{ "DELAY_ZERO", true, false },
+		{ "GENTLE_FAIR_SLEEPERS", false, true },	{ "START_DEBIT", false, true },
+		{ "LAST_BUDDY", false, true },		{ "ALT_PERIOD", false, true },
+		{ "BASE_SLICE", false, true },		{ "NEXT_BUDDY", false, false },
+		{ "CACHE_HOT_BUDDY", true, true },	{ "WAKEUP_PREEMPTION", true, true },
+		{ "LB_MIN", false, false },
+	};
+
+	cr_assert_eq(SCHED_FEAT_NR, sizeof(k) / sizeof(k[0]), "one row per feature");
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		enum sched_feat f;
+
+		cr_assert_eq(sched_feat_parse(k[i].name, &f), 0, "%s", k[i].name);
+		cr_expect_eq(sched_feat_default(f, SCHED_POLICY_EEVDF), k[i].eevdf, "%s", k[i].name);
+		cr_expect_eq(sched_feat_default(f, SCHED_POLICY_CFS), k[i].cfs, "%s", k[i].name);
+	}
+}
+
 Test(sched_api, names_parse)
 {
 	enum sched_policy p;
