@@ -6,6 +6,7 @@
  * kernel/cgroup/cpuset.c).
  */
 #include "cgroup/cg_internal.h"
+#include "scheduler/weight.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,17 +35,8 @@ struct file_def {
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
-/* The kernel's sched_prio_to_weight[] (kernel/sched/core.c), nice -20 .. 19. */
-static const unsigned long prio_to_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
-};
-
-#define WEIGHT_IDLEPRIO 3
-#define MIN_SHARES 2UL
-#define MAX_SHARES (1UL << 18)
+#define MIN_SHARES ((unsigned long)SCHED_SHARES_MIN)
+#define MAX_SHARES ((unsigned long)SCHED_SHARES_MAX)
 #define CGROUP_WEIGHT_MIN 1
 #define CGROUP_WEIGHT_MAX 10000
 #define BW_SHIFT 20
@@ -592,7 +584,7 @@ static int r_weight_nice(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf 
 
 	(void)h;
 	for (prio = 0; prio < 40; prio++) {
-		long d = labs((long)prio_to_weight[prio] - (long)c->cpu.shares);
+		long d = labs((long)sched_prio_to_weight(prio - 20) - (long)c->cpu.shares);
 
 		if (d >= last)
 			break;
@@ -611,7 +603,7 @@ static int w_weight_nice(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 		return r;
 	if (nice < -20 || nice > 19)
 		return -ERANGE;
-	return set_shares(h, c, prio_to_weight[nice + 20]);
+	return set_shares(h, c, sched_prio_to_weight((int)nice));
 }
 
 static int r_max(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
@@ -732,7 +724,7 @@ static int w_idle(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	if (c->cpu.idle == (idle == 1))
 		return 0;
 	c->cpu.idle = idle == 1;
-	c->cpu.shares = idle ? WEIGHT_IDLEPRIO : 1024;
+	c->cpu.shares = idle ? SCHED_WEIGHT_IDLEPRIO : SCHED_NICE_0_WEIGHT;
 	emit_params(h, c);
 	return 0;
 }

@@ -217,8 +217,8 @@ int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle
 	struct sched_tg *p = tg_get(s, parent), *tg;
 	int err;
 
-	if (id <= 0 || !p || weight < 1 || weight > 262144)
-		return id <= 0 || weight < 1 || weight > 262144 ? -EINVAL : -ENOENT;
+	if (id <= 0 || !p || weight < 1 || weight > SCHED_SHARES_MAX)
+		return id <= 0 || weight < 1 || weight > SCHED_SHARES_MAX ? -EINVAL : -ENOENT;
 	if (tg_get(s, id))
 		return -EEXIST;
 	err = sched_enter(s, now);
@@ -244,7 +244,7 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 
 	if (!tg || !tg->parent)
 		return tg ? -EINVAL : -ENOENT;
-	if (weight < 1 || weight > 262144)
+	if (weight < 1 || weight > SCHED_SHARES_MAX)
 		return -EINVAL;
 	err = sched_enter(s, now);
 	if (err)

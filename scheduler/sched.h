@@ -25,13 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scheduler/weight.h"
+
 #define SCHED_MAX_CPUS		1024
-#define SCHED_NICE_MIN		(-20)
-#define SCHED_NICE_MAX		19
-/* The weight of a nice-0 thread and of a cgroup with cpu.weight 100 (cpu.shares 1024). */
-#define SCHED_NICE_0_WEIGHT	1024u
-/* The weight of an idle group and of a SCHED_IDLE thread (WEIGHT_IDLEPRIO). */
-#define SCHED_WEIGHT_IDLEPRIO	3u
 
 enum sched_policy {
 	SCHED_POLICY_EEVDF,	/* Linux 6.6 and later: the default */

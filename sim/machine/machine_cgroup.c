@@ -27,10 +27,18 @@ static int set_bandwidth(struct sim_machine *m, int sid, const struct cg_cpu_par
 				      now);
 }
 
+/* A task group's weight: its cpu.shares, which the model keeps within the kernel's range. */
+static uint32_t tg_weight(const struct cg_cpu_params *p)
+{
+	uint64_t w = p->shares;
+
+	return (uint32_t)(w < SCHED_SHARES_MIN ? SCHED_SHARES_MIN
+			  : w > SCHED_SHARES_MAX ? SCHED_SHARES_MAX : w);
+}
+
 int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 {
 	struct cg_cpu_params p;
-	uint64_t w;
 	int err = cg_tg_params(m->h, cg, &p), sid;
 
 	if (err)
@@ -49,8 +57,7 @@ int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 		m->nsid_of_cg = k;
 	}
 	sid = m->next_sid++;
-	w = p.shares ? p.shares : SCHED_NICE_0_WEIGHT;
-	err = sched_tg_new(m->s, sid, machine__sid_of(m, parent), (uint32_t)machine__umin(w, 262144), p.idle, now);
+	err = sched_tg_new(m->s, sid, machine__sid_of(m, parent), tg_weight(&p), p.idle, now);
 	if (!err)
 		m->sid_of_cg[cg] = sid;
 	if (!err)
@@ -225,9 +232,8 @@ void machine__observe(void *ctx, const struct cg_event *ev)
 
 		err = cg_tg_params(m->h, ev->cgroup, &p);
 		if (!err)
-			err = sched_tg_set(m->s, machine__sid_of(m, ev->cgroup),
-					   (uint32_t)machine__umin(p.shares ? p.shares : 1, 262144), p.idle,
-					   now);
+			err = sched_tg_set(m->s, machine__sid_of(m, ev->cgroup), tg_weight(&p),
+					   p.idle, now);
 		if (!err)
 			err = set_bandwidth(m, machine__sid_of(m, ev->cgroup), &p, now);
 		break;
