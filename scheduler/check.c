@@ -85,7 +85,8 @@ static void walk(struct walk *w, const struct rb_node *n, sv_t *minv, uint64_t *
 	*mins = ms;
 }
 
-static bool check_queue(const struct sched *s, const struct cfs_rq *q, int cpu, struct ck *ck)
+static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *last_min_v, int cpu,
+			struct ck *ck)
 {
 	struct walk w = { .s = s, .q = q, .aug_ok = true };
 	sv_t mv;
@@ -129,9 +130,9 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, int cpu, 
 					    cpu, q->tg->id);
 		}
 	}
-	if (q->min_vruntime < q->check_min_v)
+	if (q->min_vruntime < *last_min_v)
 		return fail(ck, "cpu %d group %d: min_vruntime went backwards", cpu, q->tg->id);
-	((struct cfs_rq *)q)->check_min_v = q->min_vruntime;	/* the checker's own memory */
+	*last_min_v = q->min_vruntime;
 	if (q->se && q->nr_queued && !q->se->on_rq && !q->throttled)
 		return fail(ck, "cpu %d group %d: a non-empty group's entity is not queued", cpu,
 			    q->tg->id);
@@ -185,7 +186,7 @@ static void check_leaves(const struct sched_cpu *rq, struct ck *ck)
 	}
 }
 
-int sched_check(const struct sched *s, char *why, size_t len)
+int sched_check(struct sched *s, char *why, size_t len)
 {
 	struct ck ck = { why, len, false };
 	unsigned runnable = 0, idle = 0;
@@ -196,7 +197,7 @@ int sched_check(const struct sched *s, char *why, size_t len)
 		if (!tg)
 			continue;
 		for (int c = 0; c < s->ncpu && !ck.bad; c++)
-			check_queue(s, tg->cfs_rq[c], c, &ck);
+			check_queue(s, tg->cfs_rq[c], &tg->cfs_rq[c]->check_min_v, c, &ck);
 		if (!ck.bad)
 			check_tg_load(s, tg, &ck);
 	}

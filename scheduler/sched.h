@@ -283,8 +283,10 @@ uint64_t sched_group_weight(const struct sched *s, int tg, int cpu);
  * sched_check() - verify every invariant (docs/scheduler.md "Invariants"): tree order and
  * cached leftmost, augmented minima, load and count sums, each runnable thread queued on exactly
  * one CPU in its group's queue, Σ key·weight == avg_vruntime per EEVDF queue, monotonic
- * min_vruntime. Returns 0, or -EUCLEAN and writes what failed into @why (may be NULL).
+ * min_vruntime. Returns 0, or -EUCLEAN and writes what failed into @why (may be NULL). It
+ * changes nothing the scheduler reads: its only write is its own memory of each queue's
+ * min_vruntime, for the next call.
  */
-int sched_check(const struct sched *s, char *why, size_t len);
+int sched_check(struct sched *s, char *why, size_t len);
 
 #endif /* CGSIM_SCHEDULER_SCHED_H */

@@ -95,7 +95,7 @@ struct cfs_rq {
 	struct pelt avg;
 	uint64_t tg_load_avg_contrib;
 	uint64_t last_tg_update;
-	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime */
+	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime: its alone */
 	uint64_t qseq;			/* entries into the tree so far (sched_entity.qseq) */
 	/* bandwidth control (bandwidth.c) */
 	bool runtime_enabled;		/* the group has a finite quota */

@@ -66,7 +66,7 @@ static void drain(struct sched *s)
 		cr_assert_lt(++n, 100000, "sched_pop_changed never ends");
 }
 
-static void check_ok(const struct sched *s, const char *when)
+static void check_ok(struct sched *s, const char *when)
 {
 	char why[512] = "";
 	int rc = sched_check(s, why, sizeof(why));
