@@ -128,7 +128,7 @@ static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 	struct tick_series ts;
 	bool have = false;
 
-	if (s->ops != &sched_eevdf_ops)
+	if (!s->ops->deadlines)
 		return;
 	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 		uint64_t from = 1;

@@ -215,7 +215,7 @@ static bool task_hot(struct sched *s, const struct sched_thread *t, const struct
 	/* EEVDF kernels count only the next buddy; CFS ones the last buddy too */
 	if (sched_feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) && env->dst->nr_running &&
 	    (t->se.cfs_rq->next == &t->se ||
-	     (s->ops == &sched_cfs_ops && t->se.cfs_rq->last == &t->se)))
+	     (s->ops->cfs_buddies && t->se.cfs_rq->last == &t->se)))
 		return true;
 	return t->last_ran && now - t->last_ran < s->cfg.tun.migration_cost_ns;
 }

@@ -194,6 +194,9 @@ static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 }
 
 const struct sched_policy_ops sched_cfs_ops = {
+	.augmented = false,
+	.deadlines = false,
+	.cfs_buddies = true,
 	.less = less_vruntime,
 	.place = place,
 	.dequeued = dequeued,

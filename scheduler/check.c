@@ -73,7 +73,7 @@ static void walk(struct walk *w, const struct rb_node *n, sv_t *minv, uint64_t *
 		mv = vmin(mv, rv);
 		ms = rs < ms ? rs : ms;
 	}
-	if (w->s->ops == &sched_eevdf_ops && (se->min_vruntime != mv || se->min_slice != ms))
+	if (w->s->ops->augmented && (se->min_vruntime != mv || se->min_slice != ms))
 		w->aug_ok = false;
 	if (!se->on_rq)
 		w->aug_ok = false;
@@ -111,7 +111,7 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 			    q->nr_queued, w.n);
 	if (q->curr && q->curr->cfs_rq != q)
 		return fail(ck, "cpu %d group %d: curr belongs to another queue", cpu, q->tg->id);
-	if (s->ops == &sched_eevdf_ops) {
+	if (s->ops->deadlines) {
 		if (w.sum_w != q->sum_weight || w.sum_wv != q->sum_w_vruntime)
 			return fail(ck, "cpu %d group %d: avg_vruntime sums differ from the tree",
 				    cpu, q->tg->id);

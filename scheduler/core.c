@@ -463,7 +463,7 @@ int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t
 		return err;
 	t->se.custom_slice = slice_ns != 0;
 	t->se.slice = slice_ns ? clamp_slice(slice_ns) : s->base_slice;
-	if (t->se.on_rq && t->se.cfs_rq->curr != &t->se && s->ops == &sched_eevdf_ops) {
+	if (t->se.on_rq && t->se.cfs_rq->curr != &t->se && s->ops->augmented) {
 		/* the tree's augmented minimum slice must see it */
 		s->ops->tree_del(t->se.cfs_rq, &t->se);
 		s->ops->tree_add(t->se.cfs_rq, &t->se);

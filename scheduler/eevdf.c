@@ -358,6 +358,9 @@ static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 }
 
 const struct sched_policy_ops sched_eevdf_ops = {
+	.augmented = true,
+	.deadlines = true,
+	.cfs_buddies = false,
 	.less = less_deadline,
 	.place = place,
 	.dequeued = dequeued,

@@ -127,7 +127,7 @@ void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 	if (cfs_rq->tree.root) {
 		sv_t m;
 
-		if (s->ops == &sched_eevdf_ops)
+		if (s->ops->augmented)
 			m = sched_se_of(cfs_rq->tree.root)->min_vruntime;
 		else
 			m = sched_first(cfs_rq)->vruntime;

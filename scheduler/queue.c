@@ -89,7 +89,7 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 
 		if (g->curr && g->curr->on_rq)
 			m = g->curr->slice;
-		if (g->tree.root && s->ops == &sched_eevdf_ops &&
+		if (g->tree.root && s->ops->augmented &&
 		    sched_se_of(g->tree.root)->min_slice < m)
 			m = sched_se_of(g->tree.root)->min_slice;
 		if (m != UINT64_MAX) {
@@ -205,7 +205,7 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
  */
 static bool delay_group(struct sched *s, struct sched_entity *se)
 {
-	if (s->ops != &sched_eevdf_ops || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+	if (!s->ops->deadlines || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
 	if (sched_entity_eligible(se->cfs_rq, se))
 		return false;
@@ -286,7 +286,7 @@ static void finish_delayed_group(struct sched *s, struct sched_entity *se, uint6
 /* DELAY_DEQUEUE: a sleeping task that is not eligible stays queued, no longer runnable. */
 bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t)
 {
-	if (s->ops != &sched_eevdf_ops || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+	if (!s->ops->deadlines || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
 	if (sched_entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
@@ -618,7 +618,7 @@ void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thr
 	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
 	se = &curr->se;
 	pse = &p->se;
-	if (s->ops == &sched_cfs_ops && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
+	if (s->ops->cfs_buddies && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
 		sched_set_next_buddy(pse);
 		next_marked = true;
 	}
@@ -639,12 +639,12 @@ void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thr
 	}
 	if (cidle != pidle)
 		return;
-	if (s->ops == &sched_eevdf_ops && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
+	if (!s->ops->cfs_buddies && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
 	    !pse->sched_delayed)
 		sched_set_next_buddy(pse);
 	if (!s->ops->wakeup_preempt(s, se->cfs_rq, se, pse))
 		return;
-	if (s->ops == &sched_cfs_ops) {
+	if (s->ops->cfs_buddies) {
 		if (!next_marked)
 			sched_set_next_buddy(pse);
 		if (sched_feat(s, SCHED_FEAT_LAST_BUDDY) && scale && se->task)

@@ -219,6 +219,15 @@ struct sched {
  * hierarchy walk, the load sums, shares, balancing, ticks, costs) is common.
  */
 struct sched_policy_ops {
+	/*
+	 * What the policy's queues keep and which kernel rules apply, for the common code: it
+	 * asks these, never which policy is in use.
+	 */
+	bool augmented;		/* tree nodes carry their subtree's min_vruntime, min_slice */
+	bool deadlines;		/* virtual deadlines, lag, eligibility and the Σw, Σw·v sums;
+				 * DELAY_DEQUEUE applies (EEVDF) */
+	bool cfs_buddies;	/* the pre-6.6 buddies: next marked early on wakeup, last for
+				 * the preempted, both cache hot to the balancer (CFS) */
 	/* tree order */
 	rb_less_fn *less;
 	/* place @se on @cfs_rq before enqueue; @initial for a new task, @wakeup after a sleep */
