@@ -8,13 +8,13 @@
 
 #include "scheduler/sched_internal.h"
 
-uint64_t sched_tick_cost(const struct sched *s, const struct sched_cpu *rq)
+uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq)
 {
 	return s->cfg.cost.tick_ns + s->cfg.cost.level_ns * levels_of(rq->curr);
 }
 
 /* Overhead: the CPU spends @cost in the scheduler from max(now, whatever it owed before). */
-void sched_rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
+void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
 			       uint64_t cost, unsigned levels)
 {
 	rq->exec_start = umax(rq->exec_start, now) + cost;
@@ -34,7 +34,7 @@ void sched_rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t no
 static uint64_t ticks_between(const struct sched *s, const struct sched_cpu *rq, uint64_t upto,
 			      uint64_t *e_out, uint64_t *last_out, uint64_t *n_out)
 {
-	uint64_t P = s->tick_ns, c = sched_tick_cost(s, rq), e = rq->exec_start;
+	uint64_t P = s->tick_ns, c = sched__tick_cost(s, rq), e = rq->exec_start;
 	uint64_t T = rq->last_tick + P, prog = 0, n = 0, k;
 
 	*last_out = rq->last_tick;
@@ -78,11 +78,11 @@ static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, u
 		struct cfs_rq *q = se->cfs_rq;
 
 		se->sum_exec += delta;
-		se->vruntime += sched_calc_delta_fair(delta, se);
-		sched_update_min_vruntime(s, q);
+		se->vruntime += sched__calc_delta_fair(delta, se);
+		sched__update_min_vruntime(s, q);
 		if (s->ops->charged(s, q, se))
 			rq->resched = true;
-		if (sched_bw_charge(s, q, delta, now))
+		if (sched__bw_charge(s, q, delta, now))
 			rq->resched = true;
 	}
 }
@@ -98,7 +98,7 @@ struct tick_series {
 
 static struct tick_series tick_series(const struct sched *s, const struct sched_cpu *rq)
 {
-	uint64_t P = s->tick_ns, c = sched_tick_cost(s, rq), e = rq->exec_start;
+	uint64_t P = s->tick_ns, c = sched__tick_cost(s, rq), e = rq->exec_start;
 	uint64_t T = rq->last_tick + P;
 	struct tick_series ts = { 0, 0, c < P ? P - c : 0 };
 
@@ -141,7 +141,7 @@ static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 		}
 		while (from <= n) {
 			sv_t v0 = se->vruntime;
-			uint64_t need = sched_sv_to_ns_ceil(se->deadline - v0, se), lo = from, hi = n;
+			uint64_t need = sched__sv_to_ns_ceil(se->deadline - v0, se), lo = from, hi = n;
 
 			if (prog_at(&ts, n) < need)
 				break;
@@ -155,15 +155,15 @@ static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 			}
 			if (!se->custom_slice)
 				se->slice = s->base_slice;
-			se->deadline = v0 + sched_calc_delta_fair(prog_at(&ts, lo), se) +
-				       sched_calc_delta_fair(se->slice, se);
+			se->deadline = v0 + sched__calc_delta_fair(prog_at(&ts, lo), se) +
+				       sched__calc_delta_fair(se->slice, se);
 			from = lo + 1;
 		}
 	}
 }
 
 /* Account elided ticks up to @upto (inclusive) and curr's progress up to @now. */
-void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now)
+void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now)
 {
 	uint64_t e, last, n, prog;
 
@@ -173,7 +173,7 @@ void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, u
 	}
 	prog = ticks_between(s, rq, upto, &e, &last, &n);
 	if (n) {
-		uint64_t c = sched_tick_cost(s, rq);
+		uint64_t c = sched__tick_cost(s, rq);
 
 		lone_deadlines(s, rq, n);
 		rq->overhead += n * c;
@@ -196,9 +196,9 @@ void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, u
  * tick at T is processed (if what was just done to it made it significant) or elided later,
  * exactly as when every tick is processed in CPU order.
  */
-void sched_rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
-	sched_rq_account_to(s, rq, s->in_tick && now ? now - 1 : now, now);
+	sched__rq_account_to(s, rq, s->in_tick && now ? now - 1 : now, now);
 }
 
 /* Progress curr would have at @now beyond what is charged (pure: changes nothing). */
@@ -220,7 +220,7 @@ static uint64_t rq_peek_progress(const struct sched *s, const struct sched_cpu *
  */
 static uint64_t progress_time(const struct sched *s, const struct sched_cpu *rq, uint64_t target)
 {
-	uint64_t P = s->tick_ns, c = sched_tick_cost(s, rq), e = rq->exec_start;
+	uint64_t P = s->tick_ns, c = sched__tick_cost(s, rq), e = rq->exec_start;
 	uint64_t T = rq->last_tick + P;
 
 	for (;;) {
@@ -269,7 +269,7 @@ uint64_t sched_cpu_finish_time(struct sched *s, int cpu, uint64_t now, uint64_t 
 
 uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now)
 {
-	const struct sched_thread *t = sched_thr_get(s, tid);
+	const struct sched_thread *t = sched__thr_get(s, tid);
 
 	if (!t)
 		return 0;
@@ -291,7 +291,7 @@ static void pending_ticks(const struct sched *s, const struct sched_cpu *rq, uin
 	if (!rq->curr)
 		return;
 	(void)ticks_between(s, rq, s->now, &e, &last, n);
-	*cost = *n * sched_tick_cost(s, rq);
+	*cost = *n * sched__tick_cost(s, rq);
 	*levels = *n * levels_of(rq->curr);
 }
 

@@ -26,7 +26,7 @@ static bool cpu_idle_for(const struct sched *s, const struct sched_cpu *rq)
  * CPU (find_idlest_cpu); a waking task to its previous CPU if idle, else the first idle allowed
  * CPU after it (select_idle_sibling's scan), else back to its previous CPU.
  */
-struct sched_cpu *sched_select_cpu(struct sched *s, struct sched_thread *t)
+struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t)
 {
 	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1;
 
@@ -66,14 +66,14 @@ static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cp
 {
 	struct sched_cpu *src = t->cpu;
 
-	sched_dequeue_task(s, t, false, true, now);
-	sched_task_set_cpu(s, t, dst, now);	/* DO_DETACH, then DO_ATTACH at the enqueue */
-	sched_enqueue_task(s, t, false, false, now);
+	sched__dequeue_task(s, t, false, true, now);
+	sched__task_set_cpu(s, t, dst, now);	/* DO_DETACH, then DO_ATTACH at the enqueue */
+	sched__enqueue_task(s, t, false, false, now);
 	t->st.migrations++;
 	s->st.migrations++;
-	sched_rq_dirty(s, src, now);
-	sched_rq_dirty(s, dst, now);
-	sched_check_preempt(s, dst, t, false);
+	sched__rq_dirty(s, src, now);
+	sched__rq_dirty(s, dst, now);
+	sched__check_preempt(s, dst, t, false);
 }
 
 /* ---- statistics of the sched groups (one CPU each: an LLC domain without SMT) ---- */
@@ -213,7 +213,7 @@ static bool task_hot(struct sched *s, const struct sched_thread *t, const struct
 	if (t->policy == SCHED_THREAD_IDLE)
 		return false;
 	/* EEVDF kernels count only the next buddy; CFS ones the last buddy too */
-	if (sched_feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) && env->dst->nr_running &&
+	if (sched__feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) && env->dst->nr_running &&
 	    (t->se.cfs_rq->next == &t->se ||
 	     (s->ops->cfs_buddies && t->se.cfs_rq->last == &t->se)))
 		return true;
@@ -225,7 +225,7 @@ static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *
 {
 	if (t->se.sched_delayed)
 		return false;	/* cgsim does not move a delayed task (docs/scheduler.md) */
-	if (sched_throttled_hierarchy(t->se.cfs_rq))
+	if (sched__throttled_hierarchy(t->se.cfs_rq))
 		return false;	/* throttled_lb_pair(): not on the CPU's books */
 	if (!cpu_allowed(t, env->dst->id))
 		return false;	/* LBF_SOME_PINNED */
@@ -270,9 +270,9 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 			break;
 		if (can_migrate(s, t, env, now)) {
 			if (env->type == MIGRATE_LOAD) {
-				uint64_t load = umax(sched_task_h_load(t, now), 1);
+				uint64_t load = umax(sched__task_h_load(t, now), 1);
 
-				take = !(sched_feat(s, SCHED_FEAT_LB_MIN) && load < 16 && !env->failed) &&
+				take = !(sched__feat(s, SCHED_FEAT_LB_MIN) && load < 16 && !env->failed) &&
 				       (load >> umin(env->failed, 63)) <= (uint64_t)env->imbalance;
 				if (take)
 					env->imbalance -= (int64_t)load;
@@ -317,8 +317,8 @@ static bool balance_rq(struct sched *s, struct sched_cpu *dst, uint64_t now, enu
 			dst->balance_interval *= 2;
 		return false;
 	}
-	sched_rq_account(s, env.src, now);
-	sched_rq_account(s, dst, now);
+	sched__rq_account(s, env.src, now);
+	sched__rq_account(s, dst, now);
 	if (env.src->nr_running > 1) {
 		moved = detach_tasks(s, &env, now);
 		if (!moved && env.all_pinned) {
@@ -349,7 +349,7 @@ static bool balance_rq(struct sched *s, struct sched_cpu *dst, uint64_t now, enu
  * less when busy so that balancing periods are not multiples of each other, within
  * [1, max_load_balance_interval = HZ x CPUs / 10] jiffies.
  */
-uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq)
+uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq)
 {
 	uint64_t hz = s->cfg.tun.hz, busy = rq->curr && rq->nr_running > rq->cfs->h_nr_idle;
 	uint64_t ms = rq->balance_interval / NSEC_PER_MSEC * (busy ? BUSY_FACTOR : 1);
@@ -364,7 +364,7 @@ uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq)
 /* A draw of -1, 0 or +1 tick (1/4, 1/2, 1/4) from the seeded jitter stream (splitmix64). */
 static int64_t jitter_ticks(struct sched *s)
 {
-	uint64_t z = sched_mix64(s->jitter += 0x9e3779b97f4a7c15ull);
+	uint64_t z = sched__mix64(s->jitter += 0x9e3779b97f4a7c15ull);
 
 	switch (z >> 62) {
 	case 0:
@@ -379,7 +379,7 @@ static int64_t jitter_ticks(struct sched *s)
 /* The next balance of @rq after one at @T. */
 static void next_balance(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
-	uint64_t next = T + sched_balance_period(s, rq);
+	uint64_t next = T + sched__balance_period(s, rq);
 
 	if (s->cfg.jitter) {
 		int64_t j = jitter_ticks(s);
@@ -393,12 +393,12 @@ static void next_balance(struct sched *s, struct sched_cpu *rq, uint64_t T)
 }
 
 /*
- * sched_balance_tick() - what a processed tick at @T does for balancing on busy CPU @rq: its own
+ * sched__balance_tick() - what a processed tick at @T does for balancing on busy CPU @rq: its own
  * periodic balance when due (sched_balance_trigger, then the softirq: blocked averages first),
  * and the NOHZ kick (nohz_balancer_kick): every 32 ms the blocked load of idle CPUs is
  * decayed, and when this CPU has tasks waiting each idle CPU whose balance is due balances.
  */
-void sched_balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
+void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	bool due = T >= rq->next_balance;
 	bool kick = s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next;
@@ -418,12 +418,12 @@ void sched_balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 
 			if (i->curr || i->nr_running)
 				continue;
-			sched_update_blocked_averages(s, i, T);
+			sched__update_blocked_averages(s, i, T);
 			blocked |= i->nleaf > 0;
 			if (kick && T >= i->next_balance) {
 				balance_rq(s, i, T, LB_IDLE);
 				next_balance(s, i, T);
-				sched_resched_if_needed(s, i, T);
+				sched__resched_if_needed(s, i, T);
 			}
 			if (!i->curr && !i->nr_running)
 				nn = umin(nn, i->next_balance);
@@ -440,19 +440,19 @@ void sched_balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 						(uint64_t)s->ncpu * NSEC_PER_MSEC);
 	}
 	if (due) {
-		sched_update_blocked_averages(s, rq, T);
+		sched__update_blocked_averages(s, rq, T);
 		balance_rq(s, rq, T, rq->curr ? LB_NOT_IDLE : LB_IDLE);
 		next_balance(s, rq, T);
-		sched_resched_if_needed(s, rq, T);
+		sched__resched_if_needed(s, rq, T);
 	}
 }
 
 /*
- * sched_balance_newidle() - @rq is about to go idle: if some CPU has tasks waiting (the root
+ * sched__balance_newidle() - @rq is about to go idle: if some CPU has tasks waiting (the root
  * domain is overloaded), decay the blocked averages and pull. The idle CPU's own next balance
  * comes within its idle interval, which NOHZ kicks honour.
  */
-bool sched_balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
+bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	bool overloaded = false, pulled;
 
@@ -463,13 +463,13 @@ bool sched_balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 	if (overloaded) {
 		/* PELT moves only at period ends: once per period is all that can change */
 		if (now - rq->last_blocked >= 1024000 || !rq->last_blocked)
-			sched_update_blocked_averages(s, rq, now);
+			sched__update_blocked_averages(s, rq, now);
 		pulled = balance_rq(s, rq, now, LB_NEWLY_IDLE);
 	} else {
 		pulled = false;
 	}
 	if (!pulled) {
-		uint64_t idle_next = now + sched_balance_period(s, rq);
+		uint64_t idle_next = now + sched__balance_period(s, rq);
 
 		if (idle_next < rq->next_balance)
 			rq->next_balance = idle_next;

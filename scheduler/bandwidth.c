@@ -50,7 +50,7 @@ static bool assign_runtime(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /* __account_cfs_rq_runtime(): charge @delta; true when the queue ran dry (resched). */
-bool sched_bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now)
+bool sched__bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now)
 {
 	if (!q->runtime_enabled)
 		return false;
@@ -60,7 +60,7 @@ bool sched_bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t
 	return !assign_runtime(s, q, now) && q->curr;
 }
 
-bool sched_throttled_hierarchy(const struct cfs_rq *q)
+bool sched__throttled_hierarchy(const struct cfs_rq *q)
 {
 	for (; q; q = q->se ? q->se->cfs_rq : NULL)
 		if (q->throttled)
@@ -87,8 +87,8 @@ static void throttle(struct sched *s, struct cfs_rq *q, uint64_t now)
 	q->throttled_clock = now;
 	list_add(tg, q);
 	timer_start(s, tg, now);
-	sched_dequeue_group(s, q, now);
-	sched_rq_dirty(s, q->rq, now);
+	sched__dequeue_group(s, q, now);
+	sched__rq_dirty(s, q->rq, now);
 }
 
 /* unthrottle_cfs_rq() */
@@ -98,15 +98,15 @@ static void unthrottle(struct sched *s, struct cfs_rq *q, uint64_t now)
 
 	q->throttled = false;
 	tg->bw.throttled_ns += now - q->throttled_clock;
-	sched_rq_account(s, q->rq, now);
-	sched_enqueue_group(s, q, now);
-	sched_rq_dirty(s, q->rq, now);
+	sched__rq_account(s, q->rq, now);
+	sched__enqueue_group(s, q, now);
+	sched__rq_dirty(s, q->rq, now);
 	/* an idle CPU that now has work picks it; a busy one sees it at its next pick */
-	sched_resched_if_needed(s, q->rq, now);
+	sched__resched_if_needed(s, q->rq, now);
 }
 
 /* check_enqueue_throttle(): a queue woken with no runtime goes straight to throttled. */
-void sched_bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now)
+void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	if (!q->runtime_enabled || q->throttled || q->curr || q->nr_queued != 1)
 		return;
@@ -118,7 +118,7 @@ void sched_bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /* check_cfs_rq_runtime() at put_prev_entity: every level of curr that ran dry throttles. */
-void sched_bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	struct sched_entity *se;
 
@@ -134,7 +134,7 @@ void sched_bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now
 }
 
 /* return_cfs_rq_runtime(): an emptied queue gives back what it holds above 1 ms. */
-void sched_bw_return_slack(struct sched *s, struct cfs_rq *q)
+void sched__bw_return_slack(struct sched *s, struct cfs_rq *q)
 {
 	int64_t slack = q->runtime_remaining - MIN_CFS_RQ_RUNTIME;
 
@@ -145,7 +145,7 @@ void sched_bw_return_slack(struct sched *s, struct cfs_rq *q)
 	q->runtime_remaining -= slack;
 }
 
-uint64_t sched_bw_next(const struct sched *s)
+uint64_t sched__bw_next(const struct sched *s)
 {
 	uint64_t t = UINT64_MAX;
 
@@ -160,7 +160,7 @@ uint64_t sched_bw_next(const struct sched *s)
  * refill the pool (quota, plus what was saved up to the burst), hand runtime to the throttled
  * queues in the order they were throttled, and stop the timer after a whole idle period.
  */
-void sched_bw_run(struct sched *s, uint64_t now)
+void sched__bw_run(struct sched *s, uint64_t now)
 {
 	for (int i = 0; i < s->nbw; i++) {
 		struct sched_tg *tg = s->bw_tgs[i];
@@ -207,7 +207,7 @@ void sched_bw_run(struct sched *s, uint64_t now)
 }
 
 /* Drop a group from the bandwidth list (it is freed, or its quota became "max"). */
-void sched_bw_forget(struct sched *s, struct sched_tg *tg)
+void sched__bw_forget(struct sched *s, struct sched_tg *tg)
 {
 	for (int i = 0; i < s->nbw; i++) {
 		if (s->bw_tgs[i] == tg) {
@@ -231,7 +231,7 @@ int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota, uint64_t per
 		return -EINVAL;
 	if (quota == tg->quota && period == tg->period && (!limited || burst == tg->burst))
 		return 0;	/* unchanged: the pool and the timer go on */
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	/* unthrottle whatever waits: the new limit starts afresh (tg_set_cfs_bandwidth) */
@@ -254,12 +254,12 @@ int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota, uint64_t per
 	for (int c = 0; c < s->ncpu; c++) {
 		struct cfs_rq *q = tg->cfs_rq[c];
 
-		sched_rq_account(s, q->rq, now);
+		sched__rq_account(s, q->rq, now);
 		q->runtime_enabled = limited;
 		q->runtime_remaining = 0;
-		sched_rq_dirty(s, q->rq, now);
+		sched__rq_dirty(s, q->rq, now);
 	}
-	sched_bw_forget(s, tg);
+	sched__bw_forget(s, tg);
 	if (limited) {
 		if (s->nbw == s->capbw) {
 			int k = s->capbw ? 2 * s->capbw : 8;
@@ -272,7 +272,7 @@ int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota, uint64_t per
 		}
 		s->bw_tgs[s->nbw++] = tg;
 	}
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 /* vruntime, then insertion order: an equal key goes to the right in rb_add_cached(). */
 static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)
 {
-	const struct sched_entity *x = sched_se_of(a), *y = sched_se_of(b);
+	const struct sched_entity *x = sched__se_of(a), *y = sched__se_of(b);
 
 	if (x->vruntime != y->vruntime)
 		return x->vruntime < y->vruntime;
@@ -37,7 +37,7 @@ static void v0_moved(struct cfs_rq *q, sv_t delta)
 /* sched_vslice() */
 static sv_t vslice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
-	return sched_calc_delta_fair(sched_slice_cfs(s, q, se), se);
+	return sched__calc_delta_fair(sched__slice_cfs(s, q, se), se);
 }
 
 /*
@@ -52,7 +52,7 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 	sv_t v = q->min_vruntime;
 
 	if (initial) {
-		if (sched_feat(s, SCHED_FEAT_START_DEBIT))
+		if (sched__feat(s, SCHED_FEAT_START_DEBIT))
 			v += vslice(s, q, se);
 		se->vruntime = v;
 		return;
@@ -64,7 +64,7 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 	{
 		uint64_t thresh = s->latency;
 
-		if (sched_feat(s, SCHED_FEAT_GENTLE_FAIR_SLEEPERS))
+		if (sched__feat(s, SCHED_FEAT_GENTLE_FAIR_SLEEPERS))
 			thresh >>= 1;
 		v -= (sv_t)thresh * SV_ONE_NS;
 		if (se->vruntime < v)
@@ -75,7 +75,7 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
 {
 	(void)s;
-	sched_clear_buddies(se);
+	sched__clear_buddies(se);
 	if (!sleep)
 		se->vruntime -= q->min_vruntime;
 }
@@ -96,14 +96,14 @@ static int wakeup_preempt_entity(struct sched *s, struct sched_entity *curr,
 
 	if (vdiff <= 0)
 		return -1;
-	if (vdiff > sched_calc_delta_fair(s->wakeup_gran, se))
+	if (vdiff > sched__calc_delta_fair(s->wakeup_gran, se))
 		return 1;
 	return 0;
 }
 
 static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 {
-	struct sched_entity *left = sched_first(q), *curr = q->curr, *se;
+	struct sched_entity *left = sched__first(q), *curr = q->curr, *se;
 
 	if (curr && !curr->on_rq)
 		curr = NULL;
@@ -122,7 +122,7 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	(void)s, (void)q;
-	sched_clear_buddies(se);
+	sched__clear_buddies(se);
 }
 
 static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
@@ -139,15 +139,15 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 
 	if (q->nr_queued <= 1)
 		return false;
-	ideal = sched_slice_cfs(s, q, curr);
+	ideal = sched__slice_cfs(s, q, curr);
 	ran = curr->sum_exec - curr->prev_sum_exec;
 	if (ran > ideal) {
-		sched_clear_buddies(curr);
+		sched__clear_buddies(curr);
 		return true;
 	}
 	if (ran < s->min_gran)
 		return false;
-	first = sched_first(q);
+	first = sched__first(q);
 	if (!first)
 		return false;
 	return curr->vruntime - first->vruntime > (sv_t)ideal * SV_ONE_NS;
@@ -161,16 +161,16 @@ static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_ent
 
 	if (q->nr_queued <= 1)
 		return UINT64_MAX;
-	ideal = sched_slice_cfs(s, q, curr);
+	ideal = sched__slice_cfs(s, q, curr);
 	ran = curr->sum_exec - curr->prev_sum_exec;
 	h1 = ran > ideal ? 0 : ideal + 1 - ran;
-	first = sched_first(q);
+	first = sched__first(q);
 	if (!first)
 		return h1;
 	h2 = ran >= s->min_gran ? 0 : s->min_gran - ran;
 	{
 		sv_t need = first->vruntime + (sv_t)ideal * SV_ONE_NS + 1 - curr->vruntime;
-		uint64_t hv = sched_sv_to_ns_ceil(need, curr);
+		uint64_t hv = sched__sv_to_ns_ceil(need, curr);
 
 		if (hv > h2)
 			h2 = hv;
@@ -190,7 +190,7 @@ static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 		     uint32_t wmult)
 {
 	(void)s, (void)q;
-	sched_set_weight(se, weight, wmult);
+	sched__set_weight(se, weight, wmult);
 }
 
 const struct sched_policy_ops sched_cfs_ops = {

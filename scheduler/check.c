@@ -60,7 +60,7 @@ static void walk(struct walk *w, const struct rb_node *n, sv_t *minv, uint64_t *
 
 	if (!n)
 		return;
-	se = sched_se_of(n);
+	se = sched__se_of(n);
 	mv = se->vruntime;
 	ms = se->slice;
 	if (n->left) {
@@ -117,7 +117,7 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 				    cpu, q->tg->id);
 		/* Σ w_i (V - v_i) over curr and the tree is zero up to V's rounding (< Σ w). */
 		if (q->nr_queued) {
-			sv_t V = sched_avg_vruntime(q), lag = w.sum_w * V - w.sum_w * q->min_vruntime -
+			sv_t V = sched__avg_vruntime(q), lag = w.sum_w * V - w.sum_w * q->min_vruntime -
 							     w.sum_wv;
 			int64_t W = w.sum_w;
 
@@ -231,7 +231,7 @@ int sched_check(struct sched *s, char *why, size_t len)
 		if (t->runnable) {
 			const struct sched_entity *se = &t->se;
 
-			if (!sched_throttled_hierarchy(se->cfs_rq))
+			if (!sched__throttled_hierarchy(se->cfs_rq))
 				runnable--;	/* throttled ones are off the CPU's count */
 			if (!se->on_rq || se->sched_delayed)
 				fail(&ck, "thread %d: runnable but not queued", t->tid);

@@ -19,7 +19,7 @@ static struct sched_tg *tg_get(const struct sched *s, int id)
 	return s->tg[id];
 }
 
-struct sched_thread *sched_thr_get(const struct sched *s, int tid)
+struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 {
 	if (tid < 0 || tid >= s->nthr || !s->thr[tid] || !s->thr[tid]->alive)
 		return NULL;
@@ -117,7 +117,7 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 			se->slice = s->base_slice;
 			pelt_init(&se->ravg, now);
 			rb_node_clear(&se->node);
-			sched_set_weight(se, NICE_0_LOAD, 0);
+			sched__set_weight(se, NICE_0_LOAD, 0);
 		}
 		cfs_rq_init(tg->cfs_rq[c], tg, &s->cpu[c], se, now);
 	}
@@ -165,7 +165,7 @@ struct sched *sched_new(const struct sched_config *cfg)
 		rq->dirty_from = UINT64_MAX;
 		rq->balance_interval = (uint64_t)s->ncpu * NSEC_PER_MSEC;
 		rq->next_balance = rq->balance_interval;
-		sched_theap_set(s, c, c);
+		sched__theap_set(s, c, c);
 	}
 	s->nr_idle = s->ncpu;
 	s->jitter = cfg->seed;
@@ -221,7 +221,7 @@ int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle
 		return id <= 0 || weight < 1 || weight > SCHED_SHARES_MAX ? -EINVAL : -ENOENT;
 	if (tg_get(s, id))
 		return -EEXIST;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	if (grow((void **)&s->tg, &s->ntg, id, sizeof(*s->tg)))
@@ -233,7 +233,7 @@ int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle
 		return -ENOMEM;
 	s->tg[id] = tg;
 	p->nchildren++;
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
@@ -246,7 +246,7 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 		return tg ? -EINVAL : -ENOENT;
 	if (weight < 1 || weight > SCHED_SHARES_MAX)
 		return -EINVAL;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	tg->shares = tg_effective_shares(weight, idle);
@@ -255,7 +255,7 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 		struct sched_entity *se = tg->se[c];
 		struct sched_cpu *rq = &s->cpu[c];
 
-		sched_rq_account(s, rq, now);
+		sched__rq_account(s, rq, now);
 		if (se->idle != idle) {
 			/* the idle accounting of every queue above moves with the group */
 			unsigned n = se->my_q->h_nr_runnable - se->my_q->h_nr_idle;
@@ -267,11 +267,11 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 			}
 			se->idle = idle;
 		}
-		sched_update_cfs_group(s, se, now);
-		sched_rq_dirty(s, rq, now);
-		sched_resched_if_needed(s, rq, now);
+		sched__update_cfs_group(s, se, now);
+		sched__rq_dirty(s, rq, now);
+		sched__resched_if_needed(s, rq, now);
 	}
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
@@ -284,31 +284,31 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 		return tg ? -EINVAL : -ENOENT;
 	if (tg->nchildren || tg->nthreads)
 		return -EBUSY;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	for (int c = 0; c < s->ncpu; c++)
 		if (tg->cfs_rq[c]->nr_queued)
 			return -EBUSY;
-	sched_bw_forget(s, tg);
+	sched__bw_forget(s, tg);
 	/* unregister_fair_sched_group(): the entities' load leaves their parents' queues */
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = tg->se[c];
 
-		sched_leaf_del(tg->cfs_rq[c]);
+		sched__leaf_del(tg->cfs_rq[c]);
 		if (s->cfg.load_attach) {
 			pelt_update_event(&se->ravg, now);
 			pelt_update(&se->cfs_rq->avg, now);
 			pelt_attach(&se->cfs_rq->avg, &se->ravg, se->wd, true);
-			sched_update_tg_load_avg(s, se->cfs_rq, now);
-			sched_rq_dirty_quiet(s, &s->cpu[c], now);
+			sched__update_tg_load_avg(s, se->cfs_rq, now);
+			sched__rq_dirty_quiet(s, &s->cpu[c], now);
 		}
 	}
 	tg->parent->nchildren--;
 	tg->alive = false;
 	tg_release(s, tg);
 	s->tg[id] = NULL;
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
@@ -355,9 +355,9 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 		return -EINVAL;
 	if (!tg)
 		return -ENOENT;
-	if (sched_thr_get(s, tid))
+	if (sched__thr_get(s, tid))
 		return -EEXIST;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	if (grow((void **)&s->thr, &s->nthr, tid, sizeof(*s->thr)))
@@ -389,10 +389,10 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 		t->se.slice = s->base_slice;
 	rb_node_clear(&t->se.node);
 	task_weight(t, &w, &wm);
-	sched_set_weight(&t->se, w, wm);
+	sched__set_weight(&t->se, w, wm);
 	tg->nthreads++;
 	s->thr[tid] = t;
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
@@ -403,30 +403,30 @@ static void reweight_task(struct sched *s, struct sched_thread *t, uint64_t now)
 
 	task_weight(t, &w, &wm);
 	if (t->se.on_rq) {
-		sched_rq_account(s, t->cpu, now);
-		sched_reweight_entity(s, &t->se, w, wm, now);
+		sched__rq_account(s, t->cpu, now);
+		sched__reweight_entity(s, &t->se, w, wm, now);
 		for (struct sched_entity *se = t->se.parent; se; se = se->parent)
-			sched_update_cfs_group(s, se, now);
+			sched__update_cfs_group(s, se, now);
 	} else {
 		uint64_t old_wd = t->se.wd;
 
 		s->ops->reweight(s, t->se.cfs_rq, &t->se, w, wm);
-		sched_reweight_load(s, &t->se, old_wd, now);
+		sched__reweight_load(s, &t->se, old_wd, now);
 		if (t->cpu)
-			sched_rq_dirty_quiet(s, t->cpu, now);
+			sched__rq_dirty_quiet(s, t->cpu, now);
 	}
 }
 
 int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	int err, old;
 
 	if (!t)
 		return -ENOENT;
 	if (nice < SCHED_NICE_MIN || nice > SCHED_NICE_MAX)
 		return -EINVAL;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	old = t->nice;
@@ -434,31 +434,31 @@ int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 	if (t->se.cfs_rq || !t->new_task)
 		reweight_task(s, t, now);
 	else
-		sched_set_weight(&t->se, (uint64_t)sched_nice_weight(nice) << SCHED_LOAD_SHIFT,
-				 sched_nice_wmult(nice));
+		sched__set_weight(&t->se, (uint64_t)sched_nice_weight(nice) << SCHED_LOAD_SHIFT,
+				  sched_nice_wmult(nice));
 	/* prio_changed_fair() */
 	if (t->st.running) {
 		if (nice > old)
 			t->cpu->resched = true;
 	} else if (t->runnable) {
-		sched_check_preempt(s, t->cpu, t, false);
+		sched__check_preempt(s, t->cpu, t, false);
 	}
 	if (t->cpu) {
-		sched_rq_dirty(s, t->cpu, now);
-		sched_resched_if_needed(s, t->cpu, now);
+		sched__rq_dirty(s, t->cpu, now);
+		sched__resched_if_needed(s, t->cpu, now);
 	}
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
 int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	int err;
 
 	if (!t)
 		return -ENOENT;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	t->se.custom_slice = slice_ns != 0;
@@ -469,14 +469,14 @@ int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t
 		s->ops->tree_add(t->se.cfs_rq, &t->se);
 	}
 	if (t->cpu)
-		sched_rq_dirty(s, t->cpu, now);
-	sched_finish(s);
+		sched__rq_dirty(s, t->cpu, now);
+	sched__finish(s);
 	return 0;
 }
 
 int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy pol, uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	bool was_idle;
 	int err;
 
@@ -484,16 +484,16 @@ int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy p
 		return -ENOENT;
 	if (pol != SCHED_THREAD_NORMAL && pol != SCHED_THREAD_BATCH && pol != SCHED_THREAD_IDLE)
 		return -EINVAL;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	was_idle = t->policy == SCHED_THREAD_IDLE;
 	if (t->runnable)
-		sched_account_runnable(&t->se, -1, was_idle);
+		sched__account_runnable(&t->se, -1, was_idle);
 	t->policy = pol;
 	t->se.idle = pol == SCHED_THREAD_IDLE;
 	if (t->runnable)
-		sched_account_runnable(&t->se, 1, t->se.idle);
+		sched__account_runnable(&t->se, 1, t->se.idle);
 	if (t->se.cfs_rq)
 		reweight_task(s, t, now);
 	else {
@@ -501,22 +501,22 @@ int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy p
 		uint32_t wm;
 
 		task_weight(t, &w, &wm);
-		sched_set_weight(&t->se, w, wm);
+		sched__set_weight(&t->se, w, wm);
 	}
 	if (t->cpu) {
 		if (t->st.running)
 			t->cpu->resched = true;
-		sched_rq_dirty(s, t->cpu, now);
-		sched_resched_if_needed(s, t->cpu, now);
+		sched__rq_dirty(s, t->cpu, now);
+		sched__resched_if_needed(s, t->cpu, now);
 	}
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
 /*
  * Take a runnable (or delayed) thread off its CPU entirely, the running one included, so that
  * it can be put back elsewhere or go. A running thread's chain is put and the CPU counts as
- * idle until sched_schedule(..., detached) runs. Returns whether it was running; a delayed thread
+ * idle until sched__schedule(..., detached) runs. Returns whether it was running; a delayed thread
  * is left asleep (t->runnable false).
  */
 static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t now)
@@ -524,17 +524,17 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	struct sched_cpu *rq = t->cpu;
 	bool running = rq->curr == t;
 
-	sched_rq_account(s, rq, now);
+	sched__rq_account(s, rq, now);
 	if (running) {
-		sched_put_chain(s, t);
+		sched__put_chain(s, t);
 		rq->curr = NULL;
-		sched_idle_count(s, 1);
+		sched__idle_count(s, 1);
 	}
 	if (t->se.sched_delayed)
-		sched_finish_delayed(s, t, now);
+		sched__finish_delayed(s, t, now);
 	else
-		sched_dequeue_task(s, t, false, true, now);
-	sched_rq_dirty(s, rq, now);
+		sched__dequeue_task(s, t, false, true, now);
+	sched__rq_dirty(s, rq, now);
 	return running;
 }
 
@@ -542,22 +542,22 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 static void attach_runnable(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
 			    bool was_running, struct sched_cpu *old, uint64_t now)
 {
-	sched_rq_account(s, rq, now);
-	sched_task_set_cpu(s, t, rq, now);
-	sched_enqueue_task(s, t, false, false, now);
+	sched__rq_account(s, rq, now);
+	sched__task_set_cpu(s, t, rq, now);
+	sched__enqueue_task(s, t, false, false, now);
 	if (old != rq) {
 		t->st.migrations++;
 		s->st.migrations++;
 	}
 	if (was_running && old == rq) {
-		sched_schedule(s, rq, now, t);
+		sched__schedule(s, rq, now, t);
 	} else {
 		if (was_running)
-			sched_schedule(s, old, now, t);
-		sched_check_preempt(s, rq, t, false);
+			sched__schedule(s, old, now, t);
+		sched__check_preempt(s, rq, t, false);
 	}
-	sched_rq_dirty(s, rq, now);
-	sched_resched_if_needed(s, rq, now);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
 }
 
 /* Detach then re-attach on @dst (NULL: choose with select_cpu) or drop if it was delayed. */
@@ -567,18 +567,18 @@ static void relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *
 	bool running = detach_runnable(s, t, now);
 
 	if (t->runnable) {
-		attach_runnable(s, t, dst ? dst : sched_select_cpu(s, t), running, old, now);
+		attach_runnable(s, t, dst ? dst : sched__select_cpu(s, t), running, old, now);
 	} else {
 		if (running)
-			sched_schedule(s, old, now, t);
-		sched_resched_if_needed(s, old, now);
+			sched__schedule(s, old, now, t);
+		sched__resched_if_needed(s, old, now);
 	}
 }
 
 int sched_thread_set_affinity(struct sched *s, int tid, const uint64_t *mask, size_t nwords,
 			      uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	bool any = false;
 	int err;
 
@@ -589,20 +589,20 @@ int sched_thread_set_affinity(struct sched *s, int tid, const uint64_t *mask, si
 			any = true;
 	if (!any)
 		return -EINVAL;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	for (size_t w = 0; w < s->mask_words; w++)
 		t->affinity[w] = (w < nwords ? mask[w] : 0) & s->all_mask[w];
 	if (t->cpu && !cpu_allowed(t, t->cpu->id) && (t->runnable || t->se.sched_delayed))
 		relocate(s, t, NULL, now);
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
 int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_tg *tg = tg_get(s, tgid);
 	int err;
 
@@ -610,7 +610,7 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 		return -ENOENT;
 	if (t->tg == tg)
 		return 0;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	if (t->runnable || t->se.sched_delayed) {
@@ -623,10 +623,10 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 		if (t->runnable) {
 			attach_runnable(s, t, rq, running, rq, now);
 		} else {
-			sched_task_set_cpu(s, t, rq, now);
+			sched__task_set_cpu(s, t, rq, now);
 			if (running)
-				sched_schedule(s, rq, now, t);
-			sched_resched_if_needed(s, rq, now);
+				sched__schedule(s, rq, now, t);
+			sched__resched_if_needed(s, rq, now);
 		}
 	} else {
 		t->tg->nthreads--;
@@ -634,25 +634,25 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 			struct cfs_rq *from = t->se.cfs_rq;
 
 			t->tg = tg;
-			sched_task_set_cpu(s, t, t->cpu, now);
+			sched__task_set_cpu(s, t, t->cpu, now);
 			s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		} else {
 			t->tg = tg;
 		}
 		tg->nthreads++;
 	}
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
 int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	int err;
 
 	if (!t)
 		return -ENOENT;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	if (t->runnable || t->se.sched_delayed) {
@@ -661,13 +661,13 @@ int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 
 		t->runnable = false;
 		if (running)
-			sched_schedule(s, rq, now, t);
-		sched_resched_if_needed(s, rq, now);
+			sched__schedule(s, rq, now, t);
+		sched__resched_if_needed(s, rq, now);
 	}
-	sched_detach_task_load(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
+	sched__detach_task_load(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
 	t->tg->nthreads--;
 	t->alive = false;
-	sched_finish(s);
+	sched__finish(s);
 	return 0;
 }
 
@@ -687,7 +687,7 @@ static void account_to_last_update(struct sched *s, struct sched_cpu *rq, uint64
 {
 	uint64_t upto = s->in_tick && now ? now - 1 : now;
 
-	sched_rq_account_to(s, rq, upto, umin(grid_floor(s, upto), now));
+	sched__rq_account_to(s, rq, upto, umin(grid_floor(s, upto), now));
 }
 
 /* Does enqueuing @t on @rq stop at a delayed group entity (and so requeue it)? */
@@ -703,7 +703,7 @@ static bool meets_delayed_group(const struct sched_thread *t, const struct sched
 int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 		       uint64_t idle_exit_ns)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
 	unsigned levels;
 	bool fork, stale;
@@ -711,11 +711,11 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 
 	if (!t)
 		return -ENOENT;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	if (t->runnable) {
-		sched_finish(s);
+		sched__finish(s);
 		return 0;
 	}
 	t->wake_time = umin(due, now);
@@ -724,34 +724,34 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	if (t->se.sched_delayed) {
 		rq = t->cpu;
 		account_to_last_update(s, rq, now);
-		sched_requeue_delayed(s, t, now);
-		sched_rq_account(s, rq, now);
+		sched__requeue_delayed(s, t, now);
+		sched__rq_account(s, rq, now);
 		t->runnable = true;
-		sched_rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, 0);
-		sched_check_preempt(s, rq, t, false);
-		sched_rq_dirty(s, rq, now);
-		sched_resched_if_needed(s, rq, now);
-		sched_finish(s);
+		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, 0);
+		sched__check_preempt(s, rq, t, false);
+		sched__rq_dirty(s, rq, now);
+		sched__resched_if_needed(s, rq, now);
+		sched__finish(s);
 		return 0;
 	}
 	fork = t->new_task;
 	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
 		pelt_init_full(&t->se.ravg, now);
-	rq = sched_select_cpu(s, t);
+	rq = sched__select_cpu(s, t);
 	stale = meets_delayed_group(t, rq);
 	if (stale)
 		account_to_last_update(s, rq, now);
 	else
-		sched_rq_account(s, rq, now);
+		sched__rq_account(s, rq, now);
 	if (t->cpu && t->cpu != rq) {
 		struct cfs_rq *from = t->se.cfs_rq;
 
-		sched_task_set_cpu(s, t, rq, now);
+		sched__task_set_cpu(s, t, rq, now);
 		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		t->st.migrations++;
 		s->st.migrations++;
 	} else {
-		sched_task_set_cpu(s, t, rq, now);
+		sched__task_set_cpu(s, t, rq, now);
 	}
 	if (!rq->curr && idle_exit_ns) {
 		/* the CPU leaves its idle state before it can switch to anything */
@@ -760,22 +760,22 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	t->runnable = true;
 	t->st.runnable = true;
 	t->st.cpu = rq->id;
-	levels = sched_enqueue_task(s, t, fork, !fork, now);
+	levels = sched__enqueue_task(s, t, fork, !fork, now);
 	if (stale)
-		sched_rq_account(s, rq, now);
+		sched__rq_account(s, rq, now);
 	t->new_task = false;
-	sched_rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns + s->cfg.cost.level_ns * levels,
+	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns + s->cfg.cost.level_ns * levels,
 			   levels);
-	sched_check_preempt(s, rq, t, fork);
-	sched_rq_dirty(s, rq, now);
-	sched_resched_if_needed(s, rq, now);
-	sched_finish(s);
+	sched__check_preempt(s, rq, t, fork);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
+	sched__finish(s);
 	return 0;
 }
 
 int sched_sleep(struct sched *s, int tid, uint64_t now)
 {
-	struct sched_thread *t = sched_thr_get(s, tid);
+	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
 	unsigned levels = 0;
 	bool running;
@@ -783,31 +783,31 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 
 	if (!t)
 		return -ENOENT;
-	err = sched_enter(s, now);
+	err = sched__enter(s, now);
 	if (err)
 		return err;
 	if (!t->runnable) {
-		sched_finish(s);
+		sched__finish(s);
 		return 0;
 	}
 	rq = t->cpu;
-	sched_rq_account(s, rq, now);
+	sched__rq_account(s, rq, now);
 	running = rq->curr == t;
 	if (!running)
 		t->st.wait_ns += now - umin(t->wait_start, now);
-	if (!sched_try_delay_dequeue(s, t))
-		levels = sched_dequeue_task(s, t, true, true, now);
+	if (!sched__try_delay_dequeue(s, t))
+		levels = sched__dequeue_task(s, t, true, true, now);
 
 	t->runnable = false;
 	t->st.runnable = false;
 	t->latency_pending = false;
-	sched_rq_charge_overhead(s, rq, now, s->cfg.cost.sleep_ns + s->cfg.cost.level_ns * levels,
+	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.sleep_ns + s->cfg.cost.level_ns * levels,
 			   levels);
 	if (running)
 		rq->resched = true;
-	sched_rq_dirty(s, rq, now);
-	sched_resched_if_needed(s, rq, now);
-	sched_finish(s);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
+	sched__finish(s);
 	return 0;
 }
 
@@ -820,7 +820,7 @@ int sched_cpu_curr(const struct sched *s, int cpu)
 
 int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats *out)
 {
-	const struct sched_thread *t = sched_thr_get(s, tid);
+	const struct sched_thread *t = sched__thr_get(s, tid);
 
 	if (!t)
 		return -ENOENT;

@@ -14,7 +14,7 @@
  */
 static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
 {
-	const struct sched_entity *x = sched_se_of(a), *y = sched_se_of(b);
+	const struct sched_entity *x = sched__se_of(a), *y = sched__se_of(b);
 
 	if (x->deadline != y->deadline)
 		return x->deadline < y->deadline;
@@ -28,7 +28,7 @@ static bool aug_compute(struct sched_entity *se)
 	struct rb_node *c;
 
 	if ((c = se->node.left)) {
-		const struct sched_entity *l = sched_se_of(c);
+		const struct sched_entity *l = sched__se_of(c);
 
 		if (l->min_vruntime < minv)
 			minv = l->min_vruntime;
@@ -36,7 +36,7 @@ static bool aug_compute(struct sched_entity *se)
 			mins = l->min_slice;
 	}
 	if ((c = se->node.right)) {
-		const struct sched_entity *r = sched_se_of(c);
+		const struct sched_entity *r = sched__se_of(c);
 
 		if (r->min_vruntime < minv)
 			minv = r->min_vruntime;
@@ -54,7 +54,7 @@ static bool aug_compute(struct sched_entity *se)
 static void aug_propagate(struct rb_node *rb, struct rb_node *stop)
 {
 	while (rb != stop) {
-		struct sched_entity *se = sched_se_of(rb);
+		struct sched_entity *se = sched__se_of(rb);
 
 		if (!aug_compute(se))
 			break;
@@ -64,14 +64,14 @@ static void aug_propagate(struct rb_node *rb, struct rb_node *stop)
 
 static void aug_copy(struct rb_node *o, struct rb_node *n)
 {
-	sched_se_of(n)->min_vruntime = sched_se_of(o)->min_vruntime;
-	sched_se_of(n)->min_slice = sched_se_of(o)->min_slice;
+	sched__se_of(n)->min_vruntime = sched__se_of(o)->min_vruntime;
+	sched__se_of(n)->min_slice = sched__se_of(o)->min_slice;
 }
 
 static void aug_rotate(struct rb_node *o, struct rb_node *n)
 {
 	aug_copy(o, n);
-	(void)aug_compute(sched_se_of(o));
+	(void)aug_compute(sched__se_of(o));
 }
 
 static const struct rb_augment_callbacks aug_cb = {
@@ -124,8 +124,8 @@ static uint64_t min_slice(const struct cfs_rq *q)
 
 	if (q->curr && q->curr->on_rq)
 		m = q->curr->slice;
-	if (q->tree.root && sched_se_of(q->tree.root)->min_slice < m)
-		m = sched_se_of(q->tree.root)->min_slice;
+	if (q->tree.root && sched__se_of(q->tree.root)->min_slice < m)
+		m = sched__se_of(q->tree.root)->min_slice;
 	return m;
 }
 
@@ -133,7 +133,7 @@ static uint64_t min_slice(const struct cfs_rq *q)
 static sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
 {
 	uint64_t lim_ns = 2 * se->slice > s->tick_ns ? 2 * se->slice : s->tick_ns;
-	sv_t lim = sched_calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
+	sv_t lim = sched__calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
 
 	return lag > lim ? lim : lag < -lim ? -lim : lag;
 }
@@ -141,17 +141,17 @@ static sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
 static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
 		  bool wakeup)
 {
-	sv_t V = sched_avg_vruntime(q), lag = 0, vslice;
+	sv_t V = sched__avg_vruntime(q), lag = 0, vslice;
 
 	(void)wakeup;
 	if (!se->custom_slice)
 		se->slice = s->base_slice;
-	vslice = sched_calc_delta_fair(se->slice, se);
+	vslice = sched__calc_delta_fair(se->slice, se);
 	/*
 	 * PLACE_LAG: adding an entity with lag moves V; inflate the lag by (W + w) / W so that
 	 * after the entity is added its lag is what it was (docs/scheduler.md).
 	 */
-	if (sched_feat(s, SCHED_FEAT_PLACE_LAG) && q->nr_queued && se->vlag) {
+	if (sched__feat(s, SCHED_FEAT_PLACE_LAG) && q->nr_queued && se->vlag) {
 		int64_t load = q->sum_weight;
 
 		if (q->curr && q->curr->on_rq)
@@ -165,15 +165,15 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 		se->rel_deadline = false;
 		return;
 	}
-	if (sched_feat(s, SCHED_FEAT_PLACE_DEADLINE_INITIAL) && initial)
+	if (sched__feat(s, SCHED_FEAT_PLACE_DEADLINE_INITIAL) && initial)
 		vslice /= 2;
 	se->deadline = se->vruntime + vslice;
 }
 
 static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
 {
-	se->vlag = entity_lag(s, sched_avg_vruntime(q), se);
-	if (!sleep && sched_feat(s, SCHED_FEAT_PLACE_REL_DEADLINE)) {
+	se->vlag = entity_lag(s, sched__avg_vruntime(q), se);
+	if (!sleep && sched__feat(s, SCHED_FEAT_PLACE_REL_DEADLINE)) {
 		se->deadline -= se->vruntime;
 		se->rel_deadline = true;
 	}
@@ -193,21 +193,21 @@ static bool protect_slice(const struct sched_entity *se)
 /* __pick_eevdf(): the eligible entity with the earliest deadline (curr included). */
 static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool protect)
 {
-	struct sched_entity *first = sched_first(q), *curr = q->curr, *best = NULL;
+	struct sched_entity *first = sched__first(q), *curr = q->curr, *best = NULL;
 	struct rb_node *node = q->tree.root;
 
 	if (!q->nr_queued)
 		return NULL;
 	if (q->nr_queued == 1)
 		return curr && curr->on_rq ? curr : first;
-	if (sched_feat(s, SCHED_FEAT_PICK_BUDDY) && protect && q->next &&
-	    sched_entity_eligible(q, q->next))
+	if (sched__feat(s, SCHED_FEAT_PICK_BUDDY) && protect && q->next &&
+	    sched__entity_eligible(q, q->next))
 		return q->next;
-	if (curr && (!curr->on_rq || !sched_entity_eligible(q, curr)))
+	if (curr && (!curr->on_rq || !sched__entity_eligible(q, curr)))
 		curr = NULL;
 	if (curr && protect && protect_slice(curr))
 		return curr;
-	if (first && sched_entity_eligible(q, first)) {
+	if (first && sched__entity_eligible(q, first)) {
 		best = first;
 	} else {
 		/* Go left while the left subtree holds an eligible entity (its min vruntime). */
@@ -215,12 +215,12 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 			struct rb_node *left = node->left;
 			struct sched_entity *se;
 
-			if (left && v_eligible(q, sched_se_of(left)->min_vruntime)) {
+			if (left && v_eligible(q, sched__se_of(left)->min_vruntime)) {
 				node = left;
 				continue;
 			}
-			se = sched_se_of(node);
-			if (sched_entity_eligible(q, se)) {
+			se = sched__se_of(node);
+			if (sched__entity_eligible(q, se)) {
 				best = se;
 				break;
 			}
@@ -244,14 +244,14 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
  */
 static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
-	uint64_t quantum = sched_feat(s, SCHED_FEAT_RUN_TO_PARITY) ? min_slice(q)
+	uint64_t quantum = sched__feat(s, SCHED_FEAT_RUN_TO_PARITY) ? min_slice(q)
 								      : s->cfg.tun.base_slice_ns;
 
 	if (quantum > se->slice)
 		quantum = se->slice;
 	se->vprot = se->deadline;
 	if (quantum != se->slice) {
-		sv_t v = se->vruntime + sched_calc_delta_fair(quantum, se);
+		sv_t v = se->vruntime + sched__calc_delta_fair(quantum, se);
 
 		if (v < se->vprot)
 			se->vprot = v;
@@ -265,7 +265,7 @@ static bool update_deadline(struct sched *s, struct sched_entity *se)
 		return false;
 	if (!se->custom_slice)
 		se->slice = s->base_slice;
-	se->deadline = se->vruntime + sched_calc_delta_fair(se->slice, se);
+	se->deadline = se->vruntime + sched__calc_delta_fair(se->slice, se);
 	return true;
 }
 
@@ -277,7 +277,7 @@ static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr
 	if (q->nr_queued <= 1)
 		return false;
 	if (resched || !protect_slice(curr)) {
-		sched_clear_buddies(curr);
+		sched__clear_buddies(curr);
 		return true;
 	}
 	return false;
@@ -301,15 +301,15 @@ static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_ent
 	(void)s;
 	if (q->nr_queued <= 1)
 		return UINT64_MAX;
-	h = sched_sv_to_ns_ceil(curr->deadline - curr->vruntime, curr);
-	p = sched_sv_to_ns_ceil(curr->vprot - curr->vruntime, curr);
+	h = sched__sv_to_ns_ceil(curr->deadline - curr->vruntime, curr);
+	p = sched__sv_to_ns_ceil(curr->vprot - curr->vruntime, curr);
 	return p < h ? p : h;
 }
 
 static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 			   struct sched_entity *pse)
 {
-	bool do_short = sched_feat(s, SCHED_FEAT_PREEMPT_SHORT) && pse->slice < se->slice;
+	bool do_short = sched__feat(s, SCHED_FEAT_PREEMPT_SHORT) && pse->slice < se->slice;
 
 	if (pick_eevdf(s, q, !do_short) == pse) {
 		if (do_short && protect_slice(se))
@@ -320,8 +320,8 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 	 * update_protect_slice() (6.17): a shorter request that cannot preempt yet still limits
 	 * curr's protection to the queue's shortest slice from now, so the next tick may pick it.
 	 */
-	if (do_short && sched_feat(s, SCHED_FEAT_RUN_TO_PARITY)) {
-		sv_t v = se->vruntime + sched_calc_delta_fair(min_slice(q), se);
+	if (do_short && sched__feat(s, SCHED_FEAT_RUN_TO_PARITY)) {
+		sv_t v = se->vruntime + sched__calc_delta_fair(min_slice(q), se);
 
 		if (v < se->vprot)
 			se->vprot = v;
@@ -341,7 +341,7 @@ static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 
 	(void)s;
 	if (se->on_rq) {
-		sv_t V = sched_avg_vruntime(q);
+		sv_t V = sched__avg_vruntime(q);
 
 		if (in_tree)
 			tree_del(q, se);
@@ -352,7 +352,7 @@ static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 		if (se->rel_deadline)
 			se->deadline = se->deadline * (sv_t)old / (sv_t)weight;
 	}
-	sched_set_weight(se, weight, wmult);
+	sched__set_weight(se, weight, wmult);
 	if (in_tree)
 		tree_add(q, se);
 }

@@ -20,14 +20,14 @@ uint32_t sched_nice_wmult(int nice)
 }
 
 /*
- * sched_set_weight() - set load.weight (scaled) and the derived fixed-point rate.
+ * sched__set_weight() - set load.weight (scaled) and the derived fixed-point rate.
  * @wmult: the cached inverse to use (a task's sched_prio_to_wmult entry), or 0 to compute it
  *         as __update_inv_weight() does: WMULT_CONST / scale_load_down(weight).
  *
  * calc_delta_fair() is the identity for weight NICE_0_LOAD (the kernel short-cuts it), and
  * delta * 1024 * inv_weight / 2^32 otherwise; @inc keeps that product unshifted.
  */
-void sched_set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
+void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
 {
 	uint64_t wd = weight >> SCHED_LOAD_SHIFT;
 
@@ -44,13 +44,13 @@ void sched_set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
 	se->inc = (sv_t)SCHED_NICE_0_WEIGHT * wmult;
 }
 
-sv_t sched_calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
+sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
 {
 	return (sv_t)delta_ns * se->inc;
 }
 
-/* sched_sv_to_ns_ceil() - the least progress (ns) that moves @se's vruntime by at least @v. */
-uint64_t sched_sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
+/* sched__sv_to_ns_ceil() - the least progress (ns) that moves @se's vruntime by at least @v. */
+uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
 {
 	sv_t ns;
 
@@ -74,7 +74,7 @@ uint64_t sched_sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
  * V = v0 + Σ (v_i - v0) w_i / Σ w_i over the queued entities and curr, w the scale_load_down
  * weights; the division rounds towards -inf so that V itself is eligible (avg_vruntime()).
  */
-sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq)
+sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq)
 {
 	const struct sched_entity *curr = cfs_rq->curr;
 	sv_t avg = cfs_rq->sum_w_vruntime;
@@ -96,7 +96,7 @@ sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq)
 }
 
 /* entity_eligible(): lag >= 0, i.e. Σ (v_j - v0) w_j >= (v_i - v0) Σ w_j, without dividing. */
-bool sched_entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
+bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
 {
 	const struct sched_entity *curr = cfs_rq->curr;
 	sv_t avg = cfs_rq->sum_w_vruntime;
@@ -114,7 +114,7 @@ bool sched_entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entit
  * never backwards. The tree's minimum vruntime is the root's augmented minimum under EEVDF
  * (ordered by deadline) and the leftmost node under CFS (ordered by vruntime).
  */
-void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
+void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	sv_t v = cfs_rq->min_vruntime;
@@ -128,9 +128,9 @@ void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 		sv_t m;
 
 		if (s->ops->augmented)
-			m = sched_se_of(cfs_rq->tree.root)->min_vruntime;
+			m = sched__se_of(cfs_rq->tree.root)->min_vruntime;
 		else
-			m = sched_first(cfs_rq)->vruntime;
+			m = sched__first(cfs_rq)->vruntime;
 		if (!have || m < v)
 			v = m;
 		have = true;
@@ -155,9 +155,9 @@ static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
  * period counts the CPU's tasks with ALT_PERIOD, else the queue's entities; BASE_SLICE floors
  * the result at min_granularity.
  */
-uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
+uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
-	unsigned nr = sched_feat(s, SCHED_FEAT_ALT_PERIOD) ? cfs_rq->rq->cfs->h_nr_runnable
+	unsigned nr = sched__feat(s, SCHED_FEAT_ALT_PERIOD) ? cfs_rq->rq->cfs->h_nr_runnable
 							   : cfs_rq->nr_queued;
 	struct sched_entity *init = se;
 	uint64_t slice;
@@ -173,14 +173,14 @@ uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_en
 			load += se->weight;
 		slice = mul_div(slice, se->weight, load);
 	}
-	if (sched_feat(s, SCHED_FEAT_BASE_SLICE) && init->task && slice < s->min_gran)
+	if (sched__feat(s, SCHED_FEAT_BASE_SLICE) && init->task && slice < s->min_gran)
 		slice = s->min_gran;
 	return slice;
 }
 
 /* ---------------- buddies ---------------- */
 
-void sched_clear_buddies(struct sched_entity *se)
+void sched__clear_buddies(struct sched_entity *se)
 {
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
@@ -199,7 +199,7 @@ void sched_clear_buddies(struct sched_entity *se)
 	}
 }
 
-void sched_set_next_buddy(struct sched_entity *se)
+void sched__set_next_buddy(struct sched_entity *se)
 {
 	for (; se; se = se->parent)
 		se->cfs_rq->next = se;

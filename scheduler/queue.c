@@ -43,20 +43,20 @@ static void list_del(struct sched_cpu *rq, struct sched_thread *t)
  * load average leaves the queue it was attached to and joins the new one
  * (migrate_task_rq_fair/detach_task_cfs_rq, then attach at enqueue).
  */
-void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
-			uint64_t now)
+void sched__task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			 uint64_t now)
 {
 	struct sched_tg *tg = t->tg;
 	bool move = t->attached && t->se.cfs_rq != tg->cfs_rq[rq->id];
 
 	if (move)
-		sched_detach_task_load(s, t, now);
+		sched__detach_task_load(s, t, now);
 	t->cpu = rq;
 	t->se.cfs_rq = tg->cfs_rq[rq->id];
 	t->se.parent = tg->se ? tg->se[rq->id] : NULL;
 	t->se.depth = t->se.parent ? t->se.parent->depth + 1 : 0;
 	if (move)
-		sched_attach_task_load(s, t, now);
+		sched__attach_task_load(s, t, now);
 }
 
 /*
@@ -64,7 +64,7 @@ void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cp
  * including a throttled one: the tasks below a throttled queue are not on the CPU. Returns
  * whether the count reached the root (and so the CPU's nr_running must follow).
  */
-bool sched_account_runnable(struct sched_entity *se, int d, bool idle)
+bool sched__account_runnable(struct sched_entity *se, int d, bool idle)
 {
 	for (; se; se = se->parent) {
 		se->cfs_rq->h_nr_runnable += (unsigned)d;
@@ -90,13 +90,13 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 		if (g->curr && g->curr->on_rq)
 			m = g->curr->slice;
 		if (g->tree.root && s->ops->augmented &&
-		    sched_se_of(g->tree.root)->min_slice < m)
-			m = sched_se_of(g->tree.root)->min_slice;
+		    sched__se_of(g->tree.root)->min_slice < m)
+			m = sched__se_of(g->tree.root)->min_slice;
 		if (m != UINT64_MAX) {
 			se->slice = m;
 			se->custom_slice = true;
 		}
-		sched_update_cfs_group(s, se, now);
+		sched__update_cfs_group(s, se, now);
 	}
 	s->ops->place(s, q, se, initial, wakeup);
 	q->load += se->weight;
@@ -104,10 +104,10 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	if (q->curr != se)
 		s->ops->tree_add(q, se);
 	se->on_rq = true;
-	sched_entity_avg_set(se, now);
-	sched_load_changed(q, now);
-	sched_leaf_add(q);
-	sched_update_tg_load_avg(s, q, now);
+	sched__entity_avg_set(se, now);
+	sched__load_changed(q, now);
+	sched__leaf_add(q);
+	sched__update_tg_load_avg(s, q, now);
 }
 
 static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
@@ -118,17 +118,17 @@ static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	if (q->curr != se)
 		s->ops->tree_del(q, se);
 	se->on_rq = false;
-	sched_entity_avg_set(se, now);
+	sched__entity_avg_set(se, now);
 	q->load -= se->weight;
 	q->nr_queued--;
 	if (q->next == se)
 		q->next = NULL;
 	if (q->last == se)
 		q->last = NULL;
-	sched_load_changed(q, now);
-	sched_update_cfs_group(s, se, now);
-	sched_update_min_vruntime(s, q);
-	sched_update_tg_load_avg(s, q, now);
+	sched__load_changed(q, now);
+	sched__update_cfs_group(s, se, now);
+	sched__update_min_vruntime(s, q);
+	sched__update_tg_load_avg(s, q, now);
 }
 
 /*
@@ -141,7 +141,7 @@ static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
 {
 	struct cfs_rq *q = se->cfs_rq;
 
-	if (sched_feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < sched_avg_vruntime(q)) {
+	if (sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < sched__avg_vruntime(q)) {
 		/* positive lag: drop it (place at lag 0) */
 		bool in_tree = q->curr != se;
 
@@ -160,14 +160,14 @@ static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
 }
 
 /* enqueue_task_fair(): returns the number of entities enqueued (levels). */
-unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
+unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
 			     uint64_t now)
 {
 	struct sched_entity *se = &t->se;
 	unsigned levels = 0;
 	bool task_level = true;
 
-	sched_attach_task_load(s, t, now);	/* a new task, or one that changed queue */
+	sched__attach_task_load(s, t, now);	/* a new task, or one that changed queue */
 	for (; se && !se->on_rq; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
@@ -175,7 +175,7 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 		task_level = false;
 		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
 		levels++;
-		sched_bw_enqueue_check(s, q, now);
+		sched__bw_enqueue_check(s, q, now);
 		if (q->throttled) {	/* the queue stays off the CPU: stop here */
 			se = NULL;
 			break;
@@ -187,12 +187,12 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
 		struct cfs_rq *q = se->cfs_rq;
 
 		pelt_update(&q->avg, now);
-		sched_update_cfs_group(s, se, now);
-		sched_update_tg_load_avg(s, q, now);
+		sched__update_cfs_group(s, se, now);
+		sched__update_tg_load_avg(s, q, now);
 		if (q->throttled)
 			break;
 	}
-	if (sched_account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
+	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
 	list_add_head(t->cpu, t);
 	return levels;
@@ -205,9 +205,9 @@ unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initia
  */
 static bool delay_group(struct sched *s, struct sched_entity *se)
 {
-	if (!s->ops->deadlines || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
-	if (sched_entity_eligible(se->cfs_rq, se))
+	if (sched__entity_eligible(se->cfs_rq, se))
 		return false;
 	se->sched_delayed = true;
 	if (se->cfs_rq->next == se)	/* dequeue_entity() clears the buddies first */
@@ -233,13 +233,13 @@ static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool slee
 		if (levels && delay_group(s, se))
 			break;	/* the walk below updates it and the levels above */
 		dequeue_entity(s, q, se, sleep, now);
-		if (delayed && sched_feat(s, SCHED_FEAT_DELAY_ZERO) && se->vlag > 0)
+		if (delayed && sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vlag > 0)
 			se->vlag = 0;
 		delayed = false;
 		levels++;
 		sleep = true;	/* upper levels go to sleep with their emptied queue */
 		if (!q->nr_queued)
-			sched_bw_return_slack(s, q);
+			sched__bw_return_slack(s, q);
 		if (q->throttled) {	/* its entity is off the CPU already */
 			se = NULL;
 			break;
@@ -253,8 +253,8 @@ static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool slee
 		struct cfs_rq *q = se->cfs_rq;
 
 		pelt_update(&q->avg, now);
-		sched_update_cfs_group(s, se, now);
-		sched_update_tg_load_avg(s, q, now);
+		sched__update_cfs_group(s, se, now);
+		sched__update_tg_load_avg(s, q, now);
 		if (q->throttled)
 			break;
 	}
@@ -266,11 +266,11 @@ static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool slee
  * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
  * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued.
  */
-unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+unsigned sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 			     bool runnable_counted, uint64_t now)
 {
 	if (runnable_counted &&
-	    sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
+	    sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running--;
 	list_del(t->cpu, t);
 	return dequeue_from(s, &t->se, sleep, !runnable_counted, now);
@@ -284,30 +284,30 @@ static void finish_delayed_group(struct sched *s, struct sched_entity *se, uint6
 }
 
 /* DELAY_DEQUEUE: a sleeping task that is not eligible stays queued, no longer runnable. */
-bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t)
+bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t)
 {
-	if (!s->ops->deadlines || !sched_feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
-	if (sched_entity_eligible(t->se.cfs_rq, &t->se))
+	if (sched__entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
 	t->se.sched_delayed = true;
-	if (sched_account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
+	if (sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running--;
 	return true;
 }
 
 /* finish_delayed_dequeue_entity(): the delayed task leaves for good (DELAY_ZERO clips lag). */
-void sched_finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+void sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	t->se.sched_delayed = false;
-	sched_dequeue_task(s, t, true, false, now);
+	sched__dequeue_task(s, t, true, false, now);
 }
 
 /* requeue_delayed_entity(): a delayed task wakes where it is. */
-void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	requeue_delayed_entity(s, &t->se);
-	if (sched_account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
+	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
 	(void)now;
 }
@@ -316,7 +316,7 @@ void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now
  * Throttling (bandwidth.c): take a group queue's entity off its parent, with each ancestor it
  * leaves empty, and its runnable tasks out of the counts above it (throttle_cfs_rq).
  */
-void sched_dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
+void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	struct sched_entity *se = q->se, *up;
 	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
@@ -339,7 +339,7 @@ void sched_dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 
 		dequeue_entity(s, pq, se, true, now);
 		if (!pq->nr_queued)
-			sched_bw_return_slack(s, pq);
+			sched__bw_return_slack(s, pq);
 		if (pq->nr_queued || pq->throttled) {
 			se = pq->throttled ? NULL : se->parent;
 			break;
@@ -349,15 +349,15 @@ void sched_dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 		struct cfs_rq *pq = se->cfs_rq;
 
 		pelt_update(&pq->avg, now);
-		sched_update_cfs_group(s, se, now);
-		sched_update_tg_load_avg(s, pq, now);
+		sched__update_cfs_group(s, se, now);
+		sched__update_tg_load_avg(s, pq, now);
 		if (pq->throttled)
 			break;
 	}
 }
 
 /* unthrottle_cfs_rq(): the reverse. */
-void sched_enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
+void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	struct sched_entity *se = q->se, *up;
 	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
@@ -367,7 +367,7 @@ void sched_enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 		struct cfs_rq *pq = se->cfs_rq;
 
 		enqueue_entity(s, pq, se, false, true, now);
-		sched_bw_enqueue_check(s, pq, now);
+		sched__bw_enqueue_check(s, pq, now);
 		if (pq->throttled) {
 			se = NULL;
 			break;
@@ -377,8 +377,8 @@ void sched_enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 		struct cfs_rq *pq = se->cfs_rq;
 
 		pelt_update(&pq->avg, now);
-		sched_update_cfs_group(s, se, now);
-		sched_update_tg_load_avg(s, pq, now);
+		sched__update_cfs_group(s, se, now);
+		sched__update_tg_load_avg(s, pq, now);
 		if (pq->throttled)
 			break;
 	}
@@ -428,7 +428,7 @@ static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_enti
 }
 
 /* Put every level of the running task (its chain leaves the CPU's curr pointers). */
-unsigned sched_put_chain(struct sched *s, struct sched_thread *t)
+unsigned sched__put_chain(struct sched *s, struct sched_thread *t)
 {
 	unsigned n = 0;
 
@@ -458,7 +458,7 @@ static unsigned switch_chains(struct sched *s, struct sched_thread *prev, struct
 		return n;
 	}
 	if (!next)
-		return sched_put_chain(s, prev);
+		return sched__put_chain(s, prev);
 	se = &next->se;
 	pse = &prev->se;
 	while (se->cfs_rq != pse->cfs_rq) {
@@ -499,7 +499,7 @@ static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uin
 		if (!se->sched_delayed)
 			return se->task;
 		if (se->task)
-			sched_finish_delayed(s, se->task, now);
+			sched__finish_delayed(s, se->task, now);
 		else
 			finish_delayed_group(s, se, now);
 	}
@@ -512,7 +512,7 @@ static void latency_sample(struct sched *s, struct sched_thread *t, uint64_t lat
 }
 
 /* The NOHZ kick term of plan() depends on whether any CPU is idle: replan when that flips. */
-void sched_idle_count(struct sched *s, int d)
+void sched__idle_count(struct sched *s, int d)
 {
 	bool before = s->nr_idle > 0;
 
@@ -525,16 +525,16 @@ void sched_idle_count(struct sched *s, int d)
  * __schedule(): pick and switch. @detached is a task whose chain was already put (a move, an
  * affinity change or an exit took it off the CPU while it ran): it counts as the previous task.
  */
-void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
+void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		     struct sched_thread *detached)
 {
 	struct sched_thread *prev = rq->curr, *next, *was = prev ? prev : detached;
 	unsigned levels;
 
 	rq->resched = false;
-	sched_bw_throttle_chain(s, rq, now);
+	sched__bw_throttle_chain(s, rq, now);
 	next = pick_task(s, rq, now);
-	if (!next && sched_balance_newidle(s, rq, now))
+	if (!next && sched__balance_newidle(s, rq, now))
 		next = pick_task(s, rq, now);
 	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
 	if (next == prev && !detached)
@@ -556,7 +556,7 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		next->st.running = true;
 		s->st.level_ops += levels;
 	} else {
-		sched_rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns +
+		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns +
 				   s->cfg.cost.level_ns * levels, levels);
 		s->st.switches++;
 		if (next) {
@@ -576,14 +576,14 @@ void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		}
 	}
 	if (!prev != !next)
-		sched_idle_count(s, prev ? 1 : -1);
-	sched_rq_dirty(s, rq, now);
+		sched__idle_count(s, prev ? 1 : -1);
+	sched__rq_dirty(s, rq, now);
 }
 
-void sched_resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	if (rq->resched || (!rq->curr && rq->nr_running))
-		sched_schedule(s, rq, now, NULL);
+		sched__schedule(s, rq, now, NULL);
 }
 
 static void set_last_buddy(struct sched_entity *se)
@@ -593,7 +593,7 @@ static void set_last_buddy(struct sched_entity *se)
 }
 
 /* check_preempt_wakeup_fair() / check_preempt_wakeup() */
-void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
+void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
 			  bool fork)
 {
 	struct sched_thread *curr = rq->curr;
@@ -611,15 +611,15 @@ void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thr
 		rq->resched = true;
 		return;
 	}
-	if (p->policy != SCHED_THREAD_NORMAL || !sched_feat(s, SCHED_FEAT_WAKEUP_PREEMPTION))
+	if (p->policy != SCHED_THREAD_NORMAL || !sched__feat(s, SCHED_FEAT_WAKEUP_PREEMPTION))
 		return;
-	if (sched_throttled_hierarchy(p->se.cfs_rq))
+	if (sched__throttled_hierarchy(p->se.cfs_rq))
 		return;		/* it cannot run before its group's next refill */
 	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
 	se = &curr->se;
 	pse = &p->se;
-	if (s->ops->cfs_buddies && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
-		sched_set_next_buddy(pse);
+	if (s->ops->cfs_buddies && sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
+		sched__set_next_buddy(pse);
 		next_marked = true;
 	}
 	/* find_matching_se() */
@@ -639,15 +639,15 @@ void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thr
 	}
 	if (cidle != pidle)
 		return;
-	if (!s->ops->cfs_buddies && sched_feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
+	if (!s->ops->cfs_buddies && sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
 	    !pse->sched_delayed)
-		sched_set_next_buddy(pse);
+		sched__set_next_buddy(pse);
 	if (!s->ops->wakeup_preempt(s, se->cfs_rq, se, pse))
 		return;
 	if (s->ops->cfs_buddies) {
 		if (!next_marked)
-			sched_set_next_buddy(pse);
-		if (sched_feat(s, SCHED_FEAT_LAST_BUDDY) && scale && se->task)
+			sched__set_next_buddy(pse);
+		if (sched__feat(s, SCHED_FEAT_LAST_BUDDY) && scale && se->task)
 			set_last_buddy(se);
 	}
 	rq->resched = true;

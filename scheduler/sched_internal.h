@@ -267,29 +267,29 @@ extern const struct sched_policy_ops sched_eevdf_ops;
 extern const struct sched_policy_ops sched_cfs_ops;
 
 /* fair.c: shared helpers */
-sv_t sched_calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
-uint64_t sched_sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
-void sched_set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
-void sched_update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
-sv_t sched_avg_vruntime(const struct cfs_rq *cfs_rq);
-bool sched_entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
-uint64_t sched_slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
-void sched_clear_buddies(struct sched_entity *se);
-void sched_set_next_buddy(struct sched_entity *se);
+sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
+uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
+void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
+void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
+sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq);
+bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
+uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void sched__clear_buddies(struct sched_entity *se);
+void sched__set_next_buddy(struct sched_entity *se);
 
-static inline struct sched_entity *sched_se_of(const struct rb_node *n)
+static inline struct sched_entity *sched__se_of(const struct rb_node *n)
 {
 	return rb_entry(n, struct sched_entity, node);
 }
 
-static inline struct sched_entity *sched_first(const struct cfs_rq *cfs_rq)
+static inline struct sched_entity *sched__first(const struct cfs_rq *cfs_rq)
 {
 	struct rb_node *n = rb_first_cached(&cfs_rq->tree);
 
-	return n ? sched_se_of(n) : NULL;
+	return n ? sched__se_of(n) : NULL;
 }
 
-static inline bool sched_feat(const struct sched *s, enum sched_feat f)
+static inline bool sched__feat(const struct sched *s, enum sched_feat f)
 {
 	return s->cfg.feat[f];
 }
@@ -323,7 +323,7 @@ static inline uint64_t grid_floor(const struct sched *s, uint64_t t)
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash (the timing jitter's draws). */
-static inline uint64_t sched_mix64(uint64_t z)
+static inline uint64_t sched__mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -340,61 +340,61 @@ static inline unsigned levels_of(const struct sched_thread *t)
 	return (unsigned)t->se.depth + 1;
 }
 
-void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched_theap_set(struct sched *s, int i, int cpu);
-uint64_t sched_tick_cost(const struct sched *s, const struct sched_cpu *rq);
-void sched_rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
-			      uint64_t cost, unsigned levels);
-void sched_rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
-void sched_rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched_load_changed(struct cfs_rq *q, uint64_t now);
-bool sched_tg_update_due(const struct cfs_rq *q);
-void sched_update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
-uint64_t sched_calc_group_shares(const struct cfs_rq *q);
-void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
-			   uint32_t wmult, uint64_t now);
-void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
-void sched_task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
-			uint64_t now);
-void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
-void sched_leaf_add(struct cfs_rq *q);
-void sched_leaf_del(struct cfs_rq *q);
-bool sched_account_runnable(struct sched_entity *se, int d, bool idle);
-unsigned sched_enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
-			    uint64_t now);
-unsigned sched_dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-			    bool runnable_counted, uint64_t now);
-bool sched_try_delay_dequeue(struct sched *s, struct sched_thread *t);
-void sched_finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
-void sched_requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
-unsigned sched_put_chain(struct sched *s, struct sched_thread *t);
-void sched_idle_count(struct sched *s, int d);
-void sched_schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
-		    struct sched_thread *detached);
-void sched_resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched_check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
-			 bool fork);
-struct sched_cpu *sched_select_cpu(struct sched *s, struct sched_thread *t);
-bool sched_balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched_balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
-uint64_t sched_balance_period(const struct sched *s, const struct sched_cpu *rq);
-void sched_finish(struct sched *s);
-int sched_enter(struct sched *s, uint64_t now);
-struct sched_thread *sched_thr_get(const struct sched *s, int tid);
+void sched__rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__theap_set(struct sched *s, int i, int cpu);
+uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq);
+void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			       uint64_t cost, unsigned levels);
+void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
+void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__load_changed(struct cfs_rq *q, uint64_t now);
+bool sched__tg_update_due(const struct cfs_rq *q);
+void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
+uint64_t sched__calc_group_shares(const struct cfs_rq *q);
+void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
+			    uint32_t wmult, uint64_t now);
+void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
+void sched__task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			 uint64_t now);
+void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
+void sched__leaf_add(struct cfs_rq *q);
+void sched__leaf_del(struct cfs_rq *q);
+bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
+unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
+			     uint64_t now);
+unsigned sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+			     bool runnable_counted, uint64_t now);
+bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
+void sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+unsigned sched__put_chain(struct sched *s, struct sched_thread *t);
+void sched__idle_count(struct sched *s, int d);
+void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
+		     struct sched_thread *detached);
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
+			  bool fork);
+struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t);
+bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
+uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq);
+void sched__finish(struct sched *s);
+int sched__enter(struct sched *s, uint64_t now);
+struct sched_thread *sched__thr_get(const struct sched *s, int tid);
 
 /* bandwidth.c */
-bool sched_bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
-void sched_bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now);
-void sched_bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched_bw_return_slack(struct sched *s, struct cfs_rq *q);
-uint64_t sched_bw_next(const struct sched *s);
-void sched_bw_run(struct sched *s, uint64_t now);
-bool sched_throttled_hierarchy(const struct cfs_rq *q);
-void sched_bw_forget(struct sched *s, struct sched_tg *tg);
+bool sched__bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
+void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__bw_return_slack(struct sched *s, struct cfs_rq *q);
+uint64_t sched__bw_next(const struct sched *s);
+void sched__bw_run(struct sched *s, uint64_t now);
+bool sched__throttled_hierarchy(const struct cfs_rq *q);
+void sched__bw_forget(struct sched *s, struct sched_tg *tg);
 /* queue.c, for throttling */
-void sched_dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
-void sched_enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
 
 /* pelt.c */
 void pelt_init(struct pelt *p, uint64_t now);
@@ -416,18 +416,18 @@ void pelt_update_event(struct pelt *p, uint64_t now);
 void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x);
 
 /* shares.c: entity load averages moving with their entities */
-void sched_entity_avg_set(struct sched_entity *se, uint64_t now);
-void sched_attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
-void sched_detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
-void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
-uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now);
+void sched__entity_avg_set(struct sched_entity *se, uint64_t now);
+void sched__attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched__detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched__update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
+uint64_t sched__task_h_load(struct sched_thread *t, uint64_t now);
 
 /*
- * sched_rq_signals() - the CPU's utilisation (a task running) and runnable (tasks runnable)
+ * sched__rq_signals() - the CPU's utilisation (a task running) and runnable (tasks runnable)
  * signals follow what it runs. Only a change of x needs recording when it happens: the
  * integral is taken when the average is read.
  */
-static inline void sched_rq_signals(struct sched_cpu *rq, uint64_t now)
+static inline void sched__rq_signals(struct sched_cpu *rq, uint64_t now)
 {
 	uint64_t u = rq->curr ? 1024 : 0, r = 1024ull * rq->nr_running;
 

@@ -10,13 +10,13 @@
 
 #include "scheduler/sched_internal.h"
 
-void sched_load_changed(struct cfs_rq *q, uint64_t now)
+void sched__load_changed(struct cfs_rq *q, uint64_t now)
 {
 	pelt_set(&q->avg, now, q->load >> SCHED_LOAD_SHIFT);
 }
 
-/* sched_update_tg_load_avg(): publish this queue's average when it moved by more than 1/64. */
-bool sched_tg_update_due(const struct cfs_rq *q)
+/* sched__update_tg_load_avg(): publish this queue's average when it moved by more than 1/64. */
+bool sched__tg_update_due(const struct cfs_rq *q)
 {
 	int64_t delta = (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
 
@@ -35,12 +35,12 @@ static void mark_tg_dirty(struct sched *s, const struct sched_tg *tg, uint64_t n
 			int c = (int)(w * 64) + __builtin_ctzll(bits);
 
 			bits &= bits - 1;
-			sched_rq_dirty_quiet(s, &s->cpu[c], now);
+			sched__rq_dirty_quiet(s, &s->cpu[c], now);
 		}
 	}
 }
 
-void sched_update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
+void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	if (!q->se)	/* the root group */
 		return;
@@ -48,7 +48,7 @@ void sched_update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 	/* 6.7+: at most once per ms per queue. */
 	if (q->last_tg_update && now - q->last_tg_update < NSEC_PER_MSEC)
 		return;
-	if (!sched_tg_update_due(q))
+	if (!sched__tg_update_due(q))
 		return;
 	q->tg->load_avg += (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
 	q->tg_load_avg_contrib = q->avg.avg;
@@ -57,10 +57,10 @@ void sched_update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /*
- * sched_calc_group_shares(): tg->shares * load / tg_weight with load = max(this queue's weight, its
+ * sched__calc_group_shares(): tg->shares * load / tg_weight with load = max(this queue's weight, its
  * average) and tg_weight = Σ other CPUs' published averages + load; in [MIN_SHARES, shares].
  */
-uint64_t sched_calc_group_shares(const struct cfs_rq *q)
+uint64_t sched__calc_group_shares(const struct cfs_rq *q)
 {
 	const struct sched_tg *tg = q->tg;
 	uint64_t load = umax(q->load >> SCHED_LOAD_SHIFT, q->avg.avg);
@@ -78,7 +78,7 @@ uint64_t sched_calc_group_shares(const struct cfs_rq *q)
 	return shares;
 }
 
-void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
+void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
 			    uint32_t wmult, uint64_t now)
 {
 	struct cfs_rq *q = se->cfs_rq;
@@ -89,32 +89,32 @@ void sched_reweight_entity(struct sched *s, struct sched_entity *se, uint64_t we
 	if (se->on_rq)
 		q->load -= se->weight;
 	s->ops->reweight(s, q, se, weight, wmult);
-	sched_reweight_load(s, se, old_wd, now);
+	sched__reweight_load(s, se, old_wd, now);
 	if (se->on_rq) {
 		q->load += se->weight;
-		sched_load_changed(q, now);
+		sched__load_changed(q, now);
 	}
-	sched_rq_dirty_quiet(s, q->rq, now);	/* the queue's average moved (or will) */
+	sched__rq_dirty_quiet(s, q->rq, now);	/* the queue's average moved (or will) */
 }
 
-/* sched_update_cfs_group(): a group entity's weight from its queue's share of the group's load. */
-void sched_update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
+/* sched__update_cfs_group(): a group entity's weight from its queue's share of the group's load. */
+void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
 {
 	if (!se->my_q)
 		return;
 	pelt_update(&se->my_q->avg, now);
-	sched_reweight_entity(s, se, sched_calc_group_shares(se->my_q), 0, now);
+	sched__reweight_entity(s, se, sched__calc_group_shares(se->my_q), 0, now);
 }
 
 /* ---- load averages that move with their entities (attach, detach, propagate) ---- */
 
 /*
- * sched_reweight_load() - reweight_entity()'s dequeue_load_avg() with the old weight and
+ * sched__reweight_load() - reweight_entity()'s dequeue_load_avg() with the old weight and
  * enqueue_load_avg() with the new one: the queue's average keeps the entity's runnable
  * history at its current weight, so it follows a new group weight at once. Called after the
  * weight changed from @old_wd.
  */
-void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now)
+void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now)
 {
 	struct cfs_rq *q = se->cfs_rq;
 
@@ -131,7 +131,7 @@ void sched_reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_
  * changes, a move, a balance), which come at the same times whether ticks are elided or not,
  * so they may use the closed-form update.
  */
-void sched_entity_avg_set(struct sched_entity *se, uint64_t now)
+void sched__entity_avg_set(struct sched_entity *se, uint64_t now)
 {
 	pelt_set_event(&se->ravg, now, se->on_rq ? 1024 : 0);
 }
@@ -141,7 +141,7 @@ void sched_entity_avg_set(struct sched_entity *se, uint64_t now)
  * published contribution, which update_blocked_averages() must keep decaying. A queue joins
  * when something is enqueued or attached to it and leaves once fully decayed.
  */
-void sched_leaf_add(struct cfs_rq *q)
+void sched__leaf_add(struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
@@ -160,7 +160,7 @@ void sched_leaf_add(struct cfs_rq *q)
 	rq->leaf[rq->nleaf++] = q;
 }
 
-void sched_leaf_del(struct cfs_rq *q)
+void sched__leaf_del(struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
@@ -210,9 +210,9 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 		pelt_set_runnable(&ge->ravg, want);
 		pelt_attach(&pq->avg, &old, ge->wd, true);
 		pelt_attach(&pq->avg, &ge->ravg, ge->wd, false);
-		sched_leaf_add(pq);
-		sched_update_tg_load_avg(s, pq, now);
-		sched_rq_dirty_quiet(s, pq->rq, now);
+		sched__leaf_add(pq);
+		sched__update_tg_load_avg(s, pq, now);
+		sched__rq_dirty_quiet(s, pq->rq, now);
 		q = pq;
 	}
 }
@@ -259,18 +259,18 @@ static void task_load(struct sched *s, struct sched_thread *t, uint64_t now, boo
 	pelt_attach(&q->avg, &t->se.ravg, t->se.wd, sub);
 	cpu_signals_attach(t, now, sub);
 	if (!sub)
-		sched_leaf_add(q);
+		sched__leaf_add(q);
 	propagate(s, q, &t->se.ravg, sub, now);
-	sched_update_tg_load_avg(s, q, now);
-	sched_rq_dirty_quiet(s, q->rq, now);
+	sched__update_tg_load_avg(s, q, now);
+	sched__rq_dirty_quiet(s, q->rq, now);
 }
 
-void sched_attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
+void sched__attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	task_load(s, t, now, false);
 }
 
-void sched_detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
+void sched__detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	task_load(s, t, now, true);
 }
@@ -282,12 +282,12 @@ static bool cfs_rq_decayed(const struct cfs_rq *q)
 }
 
 /*
- * sched_update_blocked_averages() - sched_balance_update_blocked_averages(): bring every queue
+ * sched__update_blocked_averages() - sched_balance_update_blocked_averages(): bring every queue
  * of @rq that still carries load up to @now, so that the averages of group queues nothing runs
  * in any more decay, and republish their contributions to their groups' load (1/64 threshold,
  * once per ms). Queues fully decayed leave the leaf list.
  */
-void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void sched__update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	int keep = 0;
 
@@ -298,7 +298,7 @@ void sched_update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64
 		struct cfs_rq *q = rq->leaf[i];
 
 		pelt_update(&q->avg, now);
-		sched_update_tg_load_avg(s, q, now);
+		sched__update_tg_load_avg(s, q, now);
 		if (cfs_rq_decayed(q) && !q->nr_queued)
 			q->on_leaf = false;
 		else
@@ -327,7 +327,7 @@ static uint64_t h_load(struct cfs_rq *q, uint64_t now)
 	return (uint64_t)(((unsigned __int128)h_load(pq, now) * ge_load) / (pq->avg.avg + 1));
 }
 
-uint64_t sched_task_h_load(struct sched_thread *t, uint64_t now)
+uint64_t sched__task_h_load(struct sched_thread *t, uint64_t now)
 {
 	struct cfs_rq *q = t->se.cfs_rq;
 	uint64_t load, hq;

@@ -2,7 +2,7 @@
 /*
  * scheduler/tick.c - ticks: which must be processed and which can be elided (plan(),
  * quiescent()), processing one (sched_tick's work), the heap of the CPUs' next ticks, and the
- * bookkeeping every entry point ends with (sched_finish). docs/scheduler.md, "Ticks and their
+ * bookkeeping every entry point ends with (sched__finish). docs/scheduler.md, "Ticks and their
  * elision".
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include "scheduler/sched_internal.h"
 
-/* @rq's next tick must be recomputed (by sched_finish()). */
+/* @rq's next tick must be recomputed (by sched__finish()). */
 static inline void rq_replan(struct sched *s, struct sched_cpu *rq)
 {
 	if (!rq->need_plan) {
@@ -36,7 +36,7 @@ static inline void rq_mark(struct sched *s, struct sched_cpu *rq)
  * a tick earlier. (Groups republishing their load mark every CPU running inside them; on a
  * busy machine most of those already tick at every tick.)
  */
-void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void sched__rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	if (now < rq->dirty_from)
 		rq->dirty_from = now;
@@ -44,10 +44,10 @@ void sched_rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now)
 		rq_replan(s, rq);
 }
 
-void sched_rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
-	sched_rq_dirty_quiet(s, rq, now);
-	sched_rq_signals(rq, now);	/* what runs, or how many are runnable, may have changed */
+	sched__rq_dirty_quiet(s, rq, now);
+	sched__rq_signals(rq, now);	/* what runs, or how many are runnable, may have changed */
 	rq_mark(s, rq);
 }
 
@@ -72,11 +72,11 @@ static bool theap_less(const struct sched *s, int a, int b)
 /* The tie-break rank of @rq's next tick (0 without jitter: CPU order). */
 static void set_tie(const struct sched *s, struct sched_cpu *rq)
 {
-	rq->tie = s->cfg.jitter ? sched_mix64(s->cfg.seed ^ (rq->next_tick * 0x9e3779b97f4a7c15ull) ^
+	rq->tie = s->cfg.jitter ? sched__mix64(s->cfg.seed ^ (rq->next_tick * 0x9e3779b97f4a7c15ull) ^
 					 ((uint64_t)rq->id << 48)) : 0;
 }
 
-void sched_theap_set(struct sched *s, int i, int cpu)
+void sched__theap_set(struct sched *s, int i, int cpu)
 {
 	s->theap[i] = cpu;
 	s->cpu[cpu].hpos = i;
@@ -87,7 +87,7 @@ static void theap_fix(struct sched *s, int cpu)
 	int i = s->cpu[cpu].hpos, n = s->ncpu;
 
 	while (i > 0 && theap_less(s, cpu, s->theap[(i - 1) / 2])) {
-		sched_theap_set(s, i, s->theap[(i - 1) / 2]);
+		sched__theap_set(s, i, s->theap[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
 	for (;;) {
@@ -102,17 +102,17 @@ static void theap_fix(struct sched *s, int cpu)
 		{
 			int j = s->cpu[m].hpos;
 
-			sched_theap_set(s, i, m);
+			sched__theap_set(s, i, m);
 			i = j;
 		}
 	}
-	sched_theap_set(s, i, cpu);
+	sched__theap_set(s, i, cpu);
 }
 
 /*
  * Would a tick now change anything beyond the linear accounting and the policy's decision?
  * Not if every queue on curr's chain has a settled load average with no tg update pending and
- * every group entity on the chain already has the weight sched_calc_group_shares() would give it.
+ * every group entity on the chain already has the weight sched__calc_group_shares() would give it.
  * The averages only move at period ends and only while unsettled, so the answer holds until
  * something happens on this CPU or another CPU publishes a new tg load (which marks it).
  */
@@ -124,11 +124,11 @@ static bool quiescent(const struct sched_cpu *rq)
 	for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 		const struct cfs_rq *q = se->cfs_rq;
 
-		if (!pelt_stable(&q->avg) || (q->se && sched_tg_update_due(q)))
+		if (!pelt_stable(&q->avg) || (q->se && sched__tg_update_due(q)))
 			return false;
 	}
 	for (const struct sched_entity *se = rq->curr->se.parent; se; se = se->parent)
-		if (sched_calc_group_shares(se->my_q) != se->weight)
+		if (sched__calc_group_shares(se->my_q) != se->weight)
 			return false;
 	return true;
 }
@@ -141,9 +141,9 @@ static bool quiescent(const struct sched_cpu *rq)
 static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	if (rq->last_tick >= T)
-		return;		/* already accounted (cannot happen: see sched_rq_account()) */
+		return;		/* already accounted (cannot happen: see sched__rq_account()) */
 	s->in_tick = true;
-	sched_rq_account_to(s, rq, T - 1, T);
+	sched__rq_account_to(s, rq, T - 1, T);
 	rq->last_tick = T;
 	s->st.ticks++;
 	s->st.ticks_processed++;
@@ -152,17 +152,17 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 			struct cfs_rq *q = se->cfs_rq;
 
 			pelt_update(&q->avg, T);
-			sched_update_tg_load_avg(s, q, T);
-			sched_update_cfs_group(s, se, T);
+			sched__update_tg_load_avg(s, q, T);
+			sched__update_cfs_group(s, se, T);
 			if (s->ops->tick(s, q, se))
 				rq->resched = true;
 		}
-		sched_rq_charge_overhead(s, rq, T, sched_tick_cost(s, rq), levels_of(rq->curr));
+		sched__rq_charge_overhead(s, rq, T, sched__tick_cost(s, rq), levels_of(rq->curr));
 	}
 	rq->dirty_from = T + 1;
 	if (T >= rq->next_balance || (s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next))
-		sched_balance_tick(s, rq, T);
-	sched_resched_if_needed(s, rq, T);
+		sched__balance_tick(s, rq, T);
+	sched__resched_if_needed(s, rq, T);
 	s->in_tick = false;
 	rq_mark(s, rq);
 }
@@ -221,7 +221,7 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 }
 
 /* The end of every entry point: replan what changed, run the invariant checker if asked. */
-void sched_finish(struct sched *s)
+void sched__finish(struct sched *s)
 {
 	if (s->idle_changed) {
 		s->idle_changed = false;
@@ -258,25 +258,25 @@ void sched_advance(struct sched *s, uint64_t now)
 		now = s->now;
 	for (;;) {
 		struct sched_cpu *best = &s->cpu[s->theap[0]];
-		uint64_t bw = s->nbw ? sched_bw_next(s) : UINT64_MAX;
+		uint64_t bw = s->nbw ? sched__bw_next(s) : UINT64_MAX;
 
 		/* the ticks due at a time first, then the bandwidth timers due then */
 		if (bw < best->next_tick && bw <= now) {
 			s->now = bw;
-			sched_bw_run(s, bw);
-			sched_finish(s);
+			sched__bw_run(s, bw);
+			sched__finish(s);
 			continue;
 		}
 		if (best->next_tick > now)
 			break;
 		s->now = best->next_tick;
 		process_tick(s, best, best->next_tick);
-		sched_finish(s);
+		sched__finish(s);
 	}
 	s->now = now;
 }
 
-int sched_enter(struct sched *s, uint64_t now)
+int sched__enter(struct sched *s, uint64_t now)
 {
 	if (now < s->now)
 		return -EINVAL;
@@ -286,7 +286,7 @@ int sched_enter(struct sched *s, uint64_t now)
 
 uint64_t sched_next_tick_min(const struct sched *s)
 {
-	uint64_t t = s->cpu[s->theap[0]].next_tick, bw = s->nbw ? sched_bw_next(s) : UINT64_MAX;
+	uint64_t t = s->cpu[s->theap[0]].next_tick, bw = s->nbw ? sched__bw_next(s) : UINT64_MAX;
 
 	return bw < t ? bw : t;
 }

@@ -261,7 +261,7 @@ Test(sched_load, h_load_of_a_nested_task)
 	start_pinned(s, 1, 2, 0);
 	run_to(s, 2000 * STT_MS);
 	t = s->thr[1];
-	h = sched_task_h_load(t, 2000 * STT_MS);
+	h = sched__task_h_load(t, 2000 * STT_MS);
 	cr_expect(h >= 1019 && h <= 1022, "h_load %" PRIu64 ", want 1021", h);
 }
 
@@ -282,20 +282,20 @@ Test(sched_load, balance_interval_is_the_kernels)
 	drain(s);
 	cr_assert_not_null(rq->curr);
 	rq->balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched_balance_period(s, rq), 28 * STT_MS);
+	cr_expect_eq(sched__balance_period(s, rq), 28 * STT_MS);
 	rq->balance_interval = 4 * STT_MS;
-	cr_expect_eq(sched_balance_period(s, rq), 60 * STT_MS);
+	cr_expect_eq(sched__balance_period(s, rq), 60 * STT_MS);
 	rq->balance_interval = 64 * STT_MS;	/* beyond any domain's: the clamp */
-	cr_expect_eq(sched_balance_period(s, rq), 200 * STT_MS);
+	cr_expect_eq(sched__balance_period(s, rq), 200 * STT_MS);
 	rq = &s->cpu[1];
 	rq->balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched_balance_period(s, rq), 4 * STT_MS, "idle: %" PRIu64,
-		     sched_balance_period(s, rq));
+	cr_expect_eq(sched__balance_period(s, rq), 4 * STT_MS, "idle: %" PRIu64,
+		     sched__balance_period(s, rq));
 	s->cfg.tun.hz = 1000;
 	s->tick_ns = 1000000;
 	rq = &s->cpu[0];
 	rq->balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched_balance_period(s, rq), 31 * STT_MS);
+	cr_expect_eq(sched__balance_period(s, rq), 31 * STT_MS);
 }
 
 /*
