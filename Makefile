@@ -34,13 +34,6 @@ DEB_PKGS := libgsl-dev libyaml-dev libcriterion-dev gnuplot-nox pkg-config clang
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
-# glibc's NAN and INFINITY are float constants (__builtin_nanf, __builtin_inff): gcc keeps quiet
-# about a system header's macro, clang reports every `double x = NAN` as a promotion. gcc, which
-# CI builds with, still checks every real float-to-double promotion.
-CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -qi clang && echo yes)
-ifeq ($(CC_IS_CLANG),yes)
-WARN += -Wno-double-promotion
-endif
 # Recursive (=) on purpose: pkg-config runs when a recipe needs the flags, which is after
 # `make deps` has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))

@@ -113,10 +113,10 @@ static bool process_of(const struct run_result *r, const char *name, double *sha
 	return any;
 }
 
-/* The median and the largest p99 of the threads that woke up (ms); NAN when none did. */
+/* The median and the largest p99 of the threads that woke up (ms); NaN when none did. */
 static double latency(const struct run_result *r, bool p99)
 {
-	double v = NAN;
+	double v = (double)NAN;
 
 	for (size_t i = 0; i < r->nthreads; i++) {
 		double x;
@@ -152,7 +152,7 @@ static double machine_value(const struct run_result *r, enum machine_row m)
 	case M_NR:
 		break;
 	}
-	return NAN;
+	return (double)NAN;
 }
 
 static const char *machine_fmt(enum machine_row m)
@@ -528,7 +528,7 @@ static bool sweep_target(const struct scenario *base, const struct run_result *r
 		return process_of(r, base->sweep_name, share, ideal);
 	default:
 		*share = machine_value(r, M_OVERHEAD);
-		*ideal = NAN;
+		*ideal = (double)NAN;
 		return true;
 	}
 }

@@ -70,11 +70,11 @@ static double thread_metric(const struct run_thread *t, enum scn_metric m)
 	case SCN_M_MIGRATIONS:
 		return (double)t->migrations;
 	default:
-		return NAN;
+		return (double)NAN;
 	}
 }
 
-/* The measured figure, or NAN when the entry names nothing in the run. */
+/* The measured figure, or NaN when the entry names nothing in the run. */
 static double measured(const struct run_result *r, const struct scn_expect *e)
 {
 	double secs = (double)r->measured_ns / 1e9, v = 0;
@@ -96,7 +96,7 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 		case SCN_M_SWITCH_RATE:
 			return (double)r->switches / secs;
 		default:
-			return NAN;
+			return (double)NAN;
 		}
 	case SCN_T_GROUP:
 		for (size_t i = 0; i < r->ngroups; i++) {
@@ -108,9 +108,9 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 				return g->share;
 			if (e->metric == SCN_M_CPU)
 				return (double)g->cpu_ns;
-			return NAN;
+			return (double)NAN;
 		}
-		return NAN;
+		return (double)NAN;
 	case SCN_T_PROCESS:
 	case SCN_T_THREAD:
 		for (size_t i = 0; i < r->nthreads; i++) {
@@ -136,7 +136,7 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 		}
 		return any ? v : (double)NAN;
 	}
-	return NAN;
+	return (double)NAN;
 }
 
 static void show(FILE *f, double v, enum scn_metric m)

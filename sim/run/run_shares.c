@@ -76,7 +76,7 @@ static int tg_nodes(struct runner *r, struct ideal_node *nodes, int *node_of, in
 		node_of[cg] = n;
 		nodes[n].parent = cg ? node_of[cg_tg_parent(r->h, cg)] : -1;
 		nodes[n].weight = 1024;
-		nodes[n].cap = INFINITY;
+		nodes[n].cap = (double)INFINITY;
 		if (cg && !cg_tg_params(r->h, cg, &p)) {
 			nodes[n].weight = p.idle ? SCHED_WEIGHT_IDLEPRIO : (double)p.shares;
 			if (p.quota_us != CG_QUOTA_MAX && p.period_us)
@@ -105,7 +105,7 @@ static int autogroup_nodes(struct runner *r, struct ideal_node *nodes, int *n,
 			return -ENOMEM;
 		nodes[*n].parent = 0;
 		nodes[*n].weight = sched_nice_weight(t->session_nice);
-		nodes[*n].cap = INFINITY;
+		nodes[*n].cap = (double)INFINITY;
 		(*n)++;
 	}
 	return 0;

@@ -204,8 +204,8 @@ bool scn__read_expect(struct rd *r, const struct yn *s)
 		size_t mi = 0;
 		int targets = 0;
 
-		e->min = -INFINITY;
-		e->max = INFINITY;
+		e->min = -(double)INFINITY;
+		e->max = (double)INFINITY;
 		e->pos = scn__pos_of(n);
 		if (!scn__want(r, n, YN_MAP, "an expect entry") ||
 		    !expect_keys(r, n, e, &mv, &mi, &targets))

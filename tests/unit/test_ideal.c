@@ -551,7 +551,7 @@ Test(ideal, invalid_input_rejected_share_untouched)
 		{ "root with a parent", 0, F_PARENT, 0 },
 		{ "root with parent 1", 0, F_PARENT, 1 },
 		{ "root is a thread", 0, F_THREAD, 1 },
-		{ "root cap NaN", 0, F_CAP, NAN },
+		{ "root cap NaN", 0, F_CAP, (double)NAN },
 		{ "root cap negative", 0, F_CAP, -1 },
 		{ "second root", 1, F_PARENT, -1 },
 		{ "parent below -1", 1, F_PARENT, -2 },
@@ -562,13 +562,13 @@ Test(ideal, invalid_input_rejected_share_untouched)
 		{ "group weight 0", 1, F_WEIGHT, 0 },
 		{ "thread weight 0", 2, F_WEIGHT, 0 },
 		{ "weight negative", 2, F_WEIGHT, -1024 },
-		{ "weight NaN", 1, F_WEIGHT, NAN },
-		{ "weight infinite", 3, F_WEIGHT, INFINITY },
+		{ "weight NaN", 1, F_WEIGHT, (double)NAN },
+		{ "weight infinite", 3, F_WEIGHT, (double)INFINITY },
 		{ "demand negative", 3, F_DEMAND, -0.1 },
-		{ "demand NaN", 3, F_DEMAND, NAN },
+		{ "demand NaN", 3, F_DEMAND, (double)NAN },
 		{ "cap negative", 1, F_CAP, -0.5 },
-		{ "cap NaN", 1, F_CAP, NAN },
-		{ "cap minus infinity", 1, F_CAP, -INFINITY },
+		{ "cap NaN", 1, F_CAP, (double)NAN },
+		{ "cap minus infinity", 1, F_CAP, -(double)INFINITY },
 		{ "cpus_allowed negative", 2, F_ALLOWED, -1 },
 		{ "cpus_allowed above cpus", 2, F_ALLOWED, 3 },
 	};
@@ -610,13 +610,13 @@ Test(ideal, accepted_edges)
 	struct tree t;
 
 	valid_tree(&t);
-	t.nd[0].weight = NAN;
-	t.nd[1].demand = NAN;
+	t.nd[0].weight = (double)NAN;
+	t.nd[1].demand = (double)NAN;
 	t.nd[1].cpus_allowed = -3;
 	t.nd[1].cap = 0;
-	t.nd[2].cap = NAN;
+	t.nd[2].cap = (double)NAN;
 	t.nd[2].cpus_allowed = 2;
-	t.nd[3].demand = INFINITY;
+	t.nd[3].demand = (double)INFINITY;
 	compute(&t, 2);
 	expect(&t, 1, 0.0, "group capped at 0");
 	expect(&t, 2, 0.0, "thread of the group capped at 0");
