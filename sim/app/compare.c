@@ -20,9 +20,9 @@
 #define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
 
 int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
-		struct compare **out, char *err, size_t errlen)
+		size_t sweep, struct compare **out, char *err, size_t errlen)
 {
-	struct scenario *base = scn_load(file, text, NULL, sets, nsets, err, errlen);
+	struct scenario *base = scn_load_swept(file, text, NULL, sets, nsets, sweep, err, errlen);
 	struct compare *c;
 	int e = 0;
 
@@ -43,8 +43,8 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 	}
 	c->sc[0] = base;
 	for (size_t v = 1; v < c->n; v++) {
-		c->sc[v] = scn_load(file, base->text, base->variants[v - 1].name, sets, nsets, err,
-				    errlen);
+		c->sc[v] = scn_load_swept(file, base->text, base->variants[v - 1].name, sets,
+					  nsets, sweep, err, errlen);
 		if (!c->sc[v]) {
 			e = -EINVAL;
 			break;
@@ -440,65 +440,23 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 
 /* ---------------- sweeps ---------------- */
 
-/*
- * A sweep value is applied as one more --set KEY=VALUE, so a message about it names that
- * option, which the user never gave: name the value where the file has it instead.
- */
-static void blame_sweep_value(const struct scenario *base, size_t k, const char *set,
-			      const char *const *sets, size_t nsets, char *err, size_t errlen)
-{
-	const struct scn_pos *p = &base->sweep_value_pos[k];
-	size_t len = strlen(set);
-	char *rest;
-
-	for (size_t i = 0; i < nsets; i++)
-		if (!strcmp(sets[i], set))
-			return;	/* the user did give it */
-	if (strncmp(err, "--set ", 6) || strncmp(err + 6, set, len) ||
-	    strncmp(err + 6 + len, ": error: ", 9))
-		return;
-	rest = strdup(err + 6 + len + 9);
-	if (!rest)
-		return;
-	snprintf(err, errlen, "%s:%d:%d: error: sweep value '%s' of %s: %s", base->file, p->line,
-		 p->col, base->sweep_values[k], base->sweep_key, rest);
-	free(rest);
-}
-
 int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
 	      size_t nsets, struct sweep **out, char *err, size_t errlen)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
-	const char **s2 = calloc(nsets + 1, sizeof(*s2));
 	int e = 0;
 
 	*out = NULL;
-	if (!sw || !s2 || !(sw->at = calloc(base->nsweep, sizeof(*sw->at)))) {
+	if (!sw || !(sw->at = calloc(base->nsweep, sizeof(*sw->at)))) {
 		free(sw);
-		free(s2);
 		snprintf(err, errlen, "cgsim: out of memory");
 		return -ENOMEM;
 	}
 	sw->base = base;
-	for (size_t i = 0; i < nsets; i++)
-		s2[i] = sets[i];
 	for (size_t k = 0; k < base->nsweep && !e; k++) {
-		char *set = malloc(strlen(base->sweep_key) + strlen(base->sweep_values[k]) + 2);
-
-		if (!set) {
-			e = -ENOMEM;
-			snprintf(err, errlen, "cgsim: out of memory");
-			break;
-		}
-		sprintf(set, "%s=%s", base->sweep_key, base->sweep_values[k]);
-		s2[nsets] = set;
-		e = compare_run(file, base->text, s2, nsets + 1, &sw->at[k], err, errlen);
-		if (e)
-			blame_sweep_value(base, k, set, sets, nsets, err, errlen);
-		free(set);
+		e = compare_run(file, base->text, sets, nsets, k, &sw->at[k], err, errlen);
 		sw->n = k + !e;
 	}
-	free(s2);
 	if (e) {
 		sweep_free(sw);
 		return e;

@@ -18,12 +18,13 @@ struct compare {
 };
 
 /*
- * compare_run() - load and run every variant of @file (with @nsets --set overrides each),
- * from @text when it is not NULL (the file's bytes already read: "-" can be read only once).
- * 0, or a negative errno with the message of the first failure in @err.
+ * compare_run() - load and run every variant of @file (with @nsets --set overrides each, and
+ * the sweep's value @sweep, or SCN_NO_SWEEP), from @text when it is not NULL (the file's
+ * bytes already read: "-" can be read only once). 0, or a negative errno with the message of
+ * the first failure in @err.
  */
 int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
-		struct compare **out, char *err, size_t errlen);
+		size_t sweep, struct compare **out, char *err, size_t errlen);
 void compare_free(struct compare *c);
 
 /* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's

@@ -519,7 +519,7 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	if (compare_run(o.file, NULL, o.sets, o.nsets, &c, err, sizeof(err))) {
+	if (compare_run(o.file, NULL, o.sets, o.nsets, SCN_NO_SWEEP, &c, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}

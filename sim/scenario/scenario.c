@@ -203,7 +203,6 @@ void scn_free(struct scenario *sc)
 	for (size_t i = 0; i < sc->nsweep; i++)
 		free(sc->sweep_values[i]);
 	free(sc->sweep_values);
-	free(sc->sweep_value_pos);
 	free(sc->sweep_key);
 	free(sc->sweep_name);
 	for (size_t i = 0; i < sc->norigins; i++)
@@ -241,6 +240,13 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 
 struct scenario *scn_load(const char *path, const char *text, const char *variant,
 			  const char *const *sets, size_t nsets, char *err, size_t errlen)
+{
+	return scn_load_swept(path, text, variant, sets, nsets, SCN_NO_SWEEP, err, errlen);
+}
+
+struct scenario *scn_load_swept(const char *path, const char *text, const char *variant,
+				const char *const *sets, size_t nsets, size_t sweep, char *err,
+				size_t errlen)
 {
 	struct rd r = { .file = path, .err = err, .errlen = errlen };
 	char *buf = NULL;
@@ -280,7 +286,8 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 		ok = sc->file && sc->variant && sc->text;
 		if (!ok)
 			snprintf(err, errlen, "cgsim: out of memory");
-		ok = ok && scn__apply_overrides(&r, root, variant, sets, nsets) && read_all(&r, root);
+		ok = ok && scn__apply_overrides(&r, root, variant, sets, nsets, sweep) &&
+		     read_all(&r, root);
 		for (size_t i = 0; ok && variant && i < sc->nvariants; i++)
 			if (!strcmp(sc->variants[i].name, variant) && sc->variants[i].transform)
 				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);

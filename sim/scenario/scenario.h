@@ -161,7 +161,6 @@ struct scenario {
 	/* sweep: run every variant with KEY set to each of VALUES (cgsim compare) */
 	char *sweep_key;
 	char **sweep_values;
-	struct scn_pos *sweep_value_pos;	/* where each value is written */
 	size_t nsweep;
 	enum scn_target sweep_target;	/* what the sweep's table shows */
 	char *sweep_name;
@@ -178,6 +177,14 @@ struct scenario {
  */
 struct scenario *scn_load(const char *path, const char *text, const char *variant,
 			  const char *const *sets, size_t nsets, char *err, size_t errlen);
+/*
+ * scn_load_swept() - scn_load(), then the file's sweep value @sweep (0-based) written at the
+ * sweep's key, after the overrides, as one more of them; SCN_NO_SWEEP for none.
+ */
+#define SCN_NO_SWEEP ((size_t)-1)
+struct scenario *scn_load_swept(const char *path, const char *text, const char *variant,
+				const char *const *sets, size_t nsets, size_t sweep, char *err,
+				size_t errlen);
 void scn_free(struct scenario *sc);
 
 

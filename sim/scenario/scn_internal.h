@@ -47,7 +47,7 @@ char *scn__xstrdup(struct rd *r, const struct yn *n, const char *s);
 
 /* scn_tree.c: overrides */
 bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
-			  const char *const *sets, size_t nsets);
+			  const char *const *sets, size_t nsets, size_t sweep);
 
 /* scn_layout.c: machine, scheduler, cgroups, sessions, processes */
 bool scn__read_cgroups(struct rd *r, const struct yn *m);

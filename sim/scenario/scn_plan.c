@@ -312,13 +312,11 @@ bool scn__read_sweep(struct rd *r, const struct yn *m)
 	if (!v->n || v->n > 1000)
 		return scn__bad(r, v, "sweep.values must have 1 to 1000 values");
 	sc->sweep_values = calloc(v->n, sizeof(*sc->sweep_values));
-	sc->sweep_value_pos = calloc(v->n, sizeof(*sc->sweep_value_pos));
-	if (!sc->sweep_values || !sc->sweep_value_pos)
+	if (!sc->sweep_values)
 		return scn__bad(r, v, "out of memory");
 	for (size_t i = 0; i < v->n; i++) {
 		if (!scn__scalar(r, v->kids[i], "a sweep value"))
 			return false;
-		sc->sweep_value_pos[i] = scn__pos_of(v->kids[i]);
 		if (!(sc->sweep_values[sc->nsweep++] = scn__xstrdup(r, v->kids[i], v->kids[i]->str)))
 			return false;
 	}

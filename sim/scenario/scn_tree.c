@@ -211,9 +211,30 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 }
 
 
-/* Apply the variant's set: entries and the --set overrides to the tree. */
+/*
+ * The sweep's value @k written at its key, as the file has it: the value's node, with its
+ * place, so that a value that cannot be applied is reported where the file says it. Its text
+ * counts as --set text would (a quoted "4" is still a number), since the values are words.
+ */
+static bool apply_sweep_value(struct rd *r, struct yn *root, size_t k)
+{
+	const struct yn *sw = yn_get(root, "sweep"), *key = yn_get(sw, "key");
+	const struct yn *vals = yn_get(sw, "values");
+	struct yn *val;
+
+	if (!key || key->kind != YN_SCALAR || !vals || vals->kind != YN_SEQ || k >= vals->n ||
+	    vals->kids[k]->kind != YN_SCALAR)
+		return scn__bad(r, sw, "the sweep has no value %zu", k + 1);
+	val = yn_copy(vals->kids[k]);
+	if (!val)
+		return scn__bad(r, vals->kids[k], "out of memory");
+	val->quoted = false;
+	return put_at(r, root, key->str, val, vals->kids[k]);
+}
+
+/* Apply the variant's set: entries, the --set overrides, then the sweep's value @sweep. */
 bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
-			  const char *const *sets, size_t nsets)
+			  const char *const *sets, size_t nsets, size_t sweep)
 {
 	char **origins = r->sc->origins;
 
@@ -275,5 +296,5 @@ bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
 		}
 		free(key);
 	}
-	return true;
+	return sweep == SCN_NO_SWEEP || apply_sweep_value(r, root, sweep);
 }
