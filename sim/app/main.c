@@ -462,14 +462,16 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 
 			if (i + 1 >= argc)
 				return usage_error(usage_compare, "%s needs a value", a);
-			if (a[2] == 'm' && (r = max_events_opt(usage_compare, argv[++i])) >= 0)
-				return r;
-			else if (a[1] == 'o')
+			if (!strcmp(a, "--max-events")) {
+				if ((r = max_events_opt(usage_compare, argv[++i])) >= 0)
+					return r;
+			} else if (!strcmp(a, "-o")) {
 				o->dir = argv[++i];
-			else if (a[2] == 's' && o->nsets >= MAX_SETS)
+			} else if (o->nsets >= MAX_SETS) {
 				return usage_error(usage_compare, "more than %s --set options", "256");
-			else if (a[2] == 's')
+			} else {
 				o->sets[o->nsets++] = argv[++i];
+			}
 			continue;
 		}
 		if (a[0] == '-' && a[1])
