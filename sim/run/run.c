@@ -152,8 +152,7 @@ static int budget_events(struct runner *r)
 				 "operation takes %llu x %llu events of work, and a run may take %llu "
 				 "(--max-events N raises the limit)", (unsigned long long)changes,
 				 (unsigned long long)per, (unsigned long long)max_events);
-	if (r->m)
-		sim_machine_set_event_limit(r->m, max_events ? max_events - changes * per : 0);
+	sim_machine_set_event_limit(r->m, max_events ? max_events - changes * per : 0);
 	return 0;
 }
 
@@ -288,6 +287,22 @@ out:
 	return e;
 }
 
+/* What a run and the ideal shares both start from: the layout and processes on the model. */
+static int start_layout(struct runner *r, struct run_result *res)
+{
+	const struct scenario *sc = r->sc;
+	int e;
+
+	res->sc = sc;
+	res->cpus = sc->sched.cpus;
+	r->h = cg_hier_new(sc->semantics);
+	if (!r->h || cg_set_nr_cpus(r->h, sc->sched.cpus))
+		return -ENOMEM;
+	if ((e = run__apply_layout(r)) || (e = run__add_processes(r)))
+		return e;
+	return validate_timeline(sc, r->err, r->errlen);
+}
+
 int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
 		 size_t errlen)
 {
@@ -300,15 +315,7 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 		err[0] = '\0';
 	if (!res)
 		return -ENOMEM;
-	res->sc = sc;
-	res->cpus = sc->sched.cpus;
-	r.h = cg_hier_new(sc->semantics);
-	if (!r.h || cg_set_nr_cpus(r.h, sc->sched.cpus)) {
-		e = -ENOMEM;
-		goto out;
-	}
-	if ((e = run__apply_layout(&r)) || (e = run__add_processes(&r)) ||
-	    (e = validate_timeline(sc, err, errlen)))
+	if ((e = start_layout(&r, res)))
 		goto out;
 	{
 		int me = 0;
@@ -361,16 +368,8 @@ int run_ideal(const struct scenario *sc, struct run_result **out, char *err, siz
 		err[0] = '\0';
 	if (!res)
 		return -ENOMEM;
-	res->sc = sc;
-	res->cpus = sc->sched.cpus;
 	res->measured_ns = sc->duration - sc->warmup;
-	r.h = cg_hier_new(sc->semantics);
-	if (!r.h || cg_set_nr_cpus(r.h, sc->sched.cpus)) {
-		e = -ENOMEM;
-		goto out;
-	}
-	if ((e = run__apply_layout(&r)) || (e = run__add_processes(&r)) ||
-	    (e = validate_timeline(sc, err, errlen)))
+	if ((e = start_layout(&r, res)))
 		goto out;
 	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
 	res->threads = calloc(r.nt ? r.nt : 1, sizeof(*res->threads));
