@@ -126,7 +126,17 @@ struct cg_hier {
 	void *obs_ctx;
 	cg_stat_fn *stat;
 	void *stat_ctx;
+
+	enum cg_rule refusal;		/* what refused the last operation (refusal.c) */
 };
+
+/*
+ * refusal.c: every public operation is cg__begin() ... return cg__done(h, r); every refusal is
+ * return cg__refuse(h, CG_RULE_..., -Exxx).
+ */
+void cg__begin(struct cg_hier *h);
+int cg__done(struct cg_hier *h, int r);
+int cg__refuse(struct cg_hier *h, enum cg_rule rule, int err);
 
 /* hier.c */
 bool cg__is_threaded(const struct cg_cgroup *c);
@@ -137,13 +147,14 @@ bool cg__is_valid_domain(const struct cg_cgroup *c);
 bool cg__is_populated(const struct cg_cgroup *c);
 cg_mask cg__control(const struct cg_hier *h, const struct cg_cgroup *c);
 const char *cg__type_name(const struct cg_cgroup *c);
-int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **out);
+int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **out,
+		enum cg_rule *why);
 int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c);
 int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf);
 int cg__procs_write(struct cg_hier *h, struct cg_cgroup *dst, const char *buf, bool threadgroup);
 int cg__kill(struct cg_hier *h, struct cg_cgroup *c);
 int cg__rfc_threads_mode(struct cg_hier *h, struct cg_cgroup *c, bool enable);
-int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread **out);
+int cg__task_lookup(struct cg_hier *h, const char *buf, struct cg_thread **out);
 void cg__emit(struct cg_hier *h, const struct cg_event *ev);
 void cg__cpu_defaults(struct cg_cpu_params *p);
 int cg__tg_of(const struct cg_cgroup *c);

@@ -265,6 +265,162 @@ int cg_script_run(enum cg_semantics sem, const char *fname, const char *text, ch
 int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char *line, char **out,
 		   char *err, size_t errlen);
 
+/* ---- why an operation was refused -------------------------------------------------------- */
+
+/*
+ * Every refusal of an operation comes from one rule, one row here: its enum name, a short
+ * stable id (for messages and docs/cgroup-model.md's list) and a sentence that states the rule.
+ * The errno is the operation's return value; one rule may answer different errnos (a number
+ * kstrtoull() refuses is EINVAL, one it cannot hold ERANGE).
+ */
+#define CG_RULES(X)									\
+	X(NONE, "none", "no refusal")							\
+	X(OUT_OF_MEMORY, "out-of-memory", "the model ran out of memory")			\
+	/* paths and files */								\
+	X(NO_SUCH_CGROUP, "no-such-cgroup", "no cgroup has that path")			\
+	X(NOT_A_DIRECTORY, "not-a-directory",						\
+	  "a component of the path is an interface file, not a cgroup")			\
+	X(PATH_TOO_LONG, "path-too-long",						\
+	  "a path has at most 4095 bytes and a cgroup name at most 255")		\
+	X(IS_A_DIRECTORY, "is-a-directory", "the path names a cgroup, not an interface file") \
+	X(NO_SUCH_FILE, "no-such-file",							\
+	  "no interface file of that name exists in this rule set")			\
+	X(ROOT_HAS_NO_FILE, "root-has-no-file", "the root cgroup has no such file")	\
+	X(NO_CPU_CSS, "no-cpu-css",							\
+	  "the cpu files exist only where the parent enables cpu in its "		\
+	  "cgroup.subtree_control")							\
+	X(NO_CPUSET_CSS, "no-cpuset-css",						\
+	  "the cpuset files exist only where the parent enables cpuset in its "		\
+	  "cgroup.subtree_control")							\
+	X(NOT_WRITABLE, "not-writable", "the file is read-only")			\
+	X(NOT_READABLE, "not-readable", "the file is write-only")			\
+	/* mkdir, rmdir */								\
+	X(NAME_EXISTS, "name-exists",							\
+	  "a cgroup or an interface file of that name exists already")			\
+	X(NAME_NEWLINE, "name-newline", "a cgroup name cannot contain a newline")	\
+	X(MAX_DESCENDANTS, "max-descendants",						\
+	  "an ancestor has as many descendants as its cgroup.max.descendants allows")	\
+	X(MAX_DEPTH, "max-depth",							\
+	  "the new cgroup would be deeper below an ancestor than its cgroup.max.depth allows") \
+	X(RMDIR_ROOT, "rmdir-root", "the root cgroup cannot be removed")		\
+	X(RMDIR_POPULATED, "rmdir-populated",						\
+	  "a cgroup with threads in it or below it cannot be removed")			\
+	X(RMDIR_CHILDREN, "rmdir-children", "a cgroup with child cgroups cannot be removed") \
+	/* processes and migration */							\
+	X(PROC_NAME, "proc-name",							\
+	  "a process name is letters, digits, '_' and '-', not starting with a digit, "	\
+	  "at most 63 bytes")								\
+	X(PROC_THREADS, "proc-threads", "a process has at least one thread")		\
+	X(PROC_EXISTS, "proc-exists", "a process of that name exists already")		\
+	X(THREADS_MAX, "threads-max", "the hierarchy holds at most 10,000,000 threads")	\
+	X(PID_SYNTAX, "pid-syntax",							\
+	  "the value must be one pid or tid (or a process or thread name)")		\
+	X(NO_SUCH_TASK, "no-such-task", "no live process or thread has that pid or tid")	\
+	X(NO_SUCH_NAME, "no-such-name", "no process or thread has that name")		\
+	X(DOMAIN_INVALID, "domain-invalid",						\
+	  "the cgroup is 'domain invalid' (a domain below a thread root): it takes no "	\
+	  "processes and enables no controllers until it is made threaded")		\
+	X(NO_INTERNAL_PROCESSES, "no-internal-processes",				\
+	  "no internal processes: a cgroup cannot hold processes and enable controllers " \
+	  "for its children at once (the root and thread roots excepted)")		\
+	X(THREAD_DOMAIN, "thread-domain",						\
+	  "a thread can move only within its process's resource domain (its threaded "	\
+	  "subtree)")									\
+	X(RFC_THREADS_OUTSIDE, "rfc-threads-outside",					\
+	  "under rfc2017, cgroup.threads works only inside a threaded subtree")		\
+	X(RFC_PROCS_MEMBER, "rfc-procs-member",						\
+	  "under rfc2017, whole processes enter a threaded subtree only at its thread root") \
+	X(PROCS_THREADED, "procs-threaded",						\
+	  "cgroup.procs cannot be read in a threaded cgroup (its thread root lists the "	\
+	  "processes)")									\
+	/* cgroup.type and thread mode */						\
+	X(TYPE_VALUE, "type-value", "only 'threaded' can be written to cgroup.type")	\
+	X(TYPE_POPULATED, "type-populated",						\
+	  "a cgroup with threads in it or below it cannot become threaded")		\
+	X(TYPE_DOMAIN_CONTROLLERS, "type-domain-controllers",				\
+	  "a cgroup that enables domain controllers cannot become threaded")		\
+	X(TYPE_PARENT, "type-parent",							\
+	  "a cgroup can become threaded only if its parent's domain is valid and can be a " \
+	  "thread root (no populated domain children, no domain controllers enabled)")	\
+	X(RFC_THREAD_ROOT_BUSY, "rfc-thread-root-busy",					\
+	  "under rfc2017, thread mode changes only in a cgroup with no children and "	\
+	  "nothing in its cgroup.subtree_control")					\
+	X(RFC_NOT_THREAD_ROOT, "rfc-not-thread-root",					\
+	  "under rfc2017, thread mode is disabled at its thread root only")		\
+	/* cgroup.subtree_control */							\
+	X(CONTROL_SYNTAX, "control-syntax",						\
+	  "cgroup.subtree_control takes words +NAME or -NAME of known controllers, "	\
+	  "separated by spaces")							\
+	X(CONTROL_NOT_AVAILABLE, "control-not-available",				\
+	  "the controller is not available here: the parent must enable it first "	\
+	  "(top-down; a threaded cgroup gets only the threaded ones)")			\
+	X(CONTROL_USED_BELOW, "control-used-below",					\
+	  "a controller cannot be disabled while a child cgroup enables it")		\
+	X(THREADED_DOMAIN_CONTROLLER, "threaded-domain-controller",			\
+	  "a thread root or a threaded cgroup can enable only threaded controllers "	\
+	  "(cpu, cpuset, perf_event, pids)")						\
+	X(RFC_THREADED_DOMAIN_CONTROLLER, "rfc-threaded-domain-controller",		\
+	  "under rfc2017, a threaded subtree can enable only threaded controllers")	\
+	/* values of interface files */						\
+	X(VALUE_SYNTAX, "value-syntax",							\
+	  "the value is not an integer the kernel's kstrto*() accepts (one number, "	\
+	  "decimal, 0x hex or 0 octal, one trailing newline)")				\
+	X(MAX_COUNT_VALUE, "max-count-value",						\
+	  "cgroup.max.depth and cgroup.max.descendants take 'max' or an integer >= 0")	\
+	X(FREEZE_VALUE, "freeze-value", "cgroup.freeze takes 0 or 1")			\
+	X(KILL_VALUE, "kill-value", "cgroup.kill takes only 1")				\
+	X(KILL_THREADED, "kill-threaded",						\
+	  "cgroup.kill kills whole processes: a threaded cgroup refuses it")		\
+	X(WEIGHT_RANGE, "weight-range", "cpu.weight takes an integer from 1 to 10000")	\
+	X(WEIGHT_NICE_RANGE, "weight-nice-range",					\
+	  "cpu.weight.nice takes an integer from -20 to 19")				\
+	X(WEIGHT_IDLE, "weight-idle",							\
+	  "the weight of an idle group (cpu.idle 1) cannot be changed")		\
+	X(ROOT_CPU, "root-cpu", "the root task group's weight, bandwidth and idle state are fixed") \
+	X(IDLE_VALUE, "idle-value", "cpu.idle takes 0 or 1")				\
+	X(CPU_MAX_SYNTAX, "cpu-max-syntax",						\
+	  "cpu.max takes 'max' or a quota in microseconds, then optionally a period")	\
+	X(BANDWIDTH_OVERFLOW, "bandwidth-overflow",					\
+	  "quota, period and burst must fit in 64 bits as nanoseconds")			\
+	X(BANDWIDTH_MIN, "bandwidth-min", "quota and period are at least 1000 us (1 ms)")	\
+	X(PERIOD_MAX, "period-max", "the period is at most 1000000 us (1 s)")		\
+	X(QUOTA_MAX, "quota-max", "the quota is at most 2^44 - 1 us")			\
+	X(BURST_RANGE, "burst-range",							\
+	  "the burst is at most the quota, and burst + quota at most 2^44 - 1 us")	\
+	X(V1_HIERARCHICAL_QUOTA, "v1-hierarchical-quota",				\
+	  "on v1, a group's quota/period ratio may not exceed that of its nearest "	\
+	  "limited ancestor")								\
+	X(CPULIST_SYNTAX, "cpulist-syntax",						\
+	  "cpuset.cpus takes a CPU list such as 0-3,6 of CPUs below the machine's count") \
+	X(CPUSET_EMPTY, "cpuset-empty",							\
+	  "a populated cgroup's cpuset.cpus cannot go from a set of CPUs to empty")	\
+	/* set-up of a hierarchy */							\
+	X(ROOT_CONTROLLERS_FIXED, "root-controllers-fixed",				\
+	  "the controllers of a hierarchy are chosen before anything else happens in it") \
+	X(ROOT_CONTROLLERS_VALUE, "root-controllers-value",				\
+	  "a hierarchy binds known controllers other than perf_event (implicit), "	\
+	  "on v1 exactly cpu")								\
+	X(NR_CPUS_RANGE, "nr-cpus-range", "the machine has 1 to 1024 CPUs")
+
+enum cg_rule {
+#define CG__RULE_ENUM(name, id, text) CG_RULE_##name,
+	CG_RULES(CG__RULE_ENUM)
+#undef CG__RULE_ENUM
+	CG_RULE_COUNT
+};
+
+/**
+ * cg_refusal() - the rule that refused the last operation on @h that failed (cg_mkdir(),
+ * cg_rmdir(), cg_write(), cg_read(), cg_proc_new(), cg_set_root_controllers(),
+ * cg_set_nr_cpus()); CG_RULE_NONE when that operation succeeded. Never CG_RULE_NONE after a
+ * failure: every refusal names its rule.
+ */
+enum cg_rule cg_refusal(const struct cg_hier *h);
+/** cg_rule_id() - the rule's short stable id ("no-internal-processes"); "?" if unknown. */
+const char *cg_rule_id(enum cg_rule rule);
+/** cg_rule_text() - the rule as a sentence without its final full stop. */
+const char *cg_rule_text(enum cg_rule rule);
+
 /** cg_errno_name() - "EBUSY" for EBUSY (EOPNOTSUPP for 95); "E?" if unknown. */
 const char *cg_errno_name(int err);
 

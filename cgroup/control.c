@@ -27,11 +27,13 @@ int cg__enable_threaded(struct cg_hier *h, struct cg_cgroup *c)
 	 * A populated cgroup or one with domain controllers cannot switch; checked explicitly
 	 * because can_be_thread_root() below only catches it when the parent is not mixable.
 	 */
-	if (cg__is_populated(c) || (c->subtree_control & ~CG_THREADED_MASK))
-		return -EOPNOTSUPP;
+	if (cg__is_populated(c))
+		return cg__refuse(h, CG_RULE_TYPE_POPULATED, -EOPNOTSUPP);
+	if (c->subtree_control & ~CG_THREADED_MASK)
+		return cg__refuse(h, CG_RULE_TYPE_DOMAIN_CONTROLLERS, -EOPNOTSUPP);
 	/* we join the parent's resource domain: it must be valid and able to be a thread root */
 	if (!cg__is_valid_domain(dom) || !cg__can_be_thread_root(dom))
-		return -EOPNOTSUPP;
+		return cg__refuse(h, CG_RULE_TYPE_PARENT, -EOPNOTSUPP);
 	/* the cgroup and its already threaded descendants now belong to @dom (pre-order walk) */
 	for (struct cg_cgroup *d = c; d; d = cg__next_pre(d, c))
 		if (d == c || cg__is_threaded(d))
@@ -100,40 +102,40 @@ static void apply_cpu_css(struct cg_hier *h, struct cg_cgroup *c, cg_mask old)
 }
 
 /* cgroup_vet_subtree_control_enable() */
-static int vet_enable_v2(const struct cg_cgroup *c, cg_mask enable)
+static int vet_enable_v2(struct cg_hier *h, const struct cg_cgroup *c, cg_mask enable)
 {
 	cg_mask domain_enable = enable & ~CG_THREADED_MASK;
 
 	if (!enable)
 		return 0;
 	if (!cg__is_valid_domain(c->dom_cgrp))
-		return -EOPNOTSUPP;
+		return cg__refuse(h, CG_RULE_DOMAIN_INVALID, -EOPNOTSUPP);
 	if (cg__is_mixable(c))
 		return 0;
 	if (domain_enable) {
 		/* no domain controllers inside a threaded subtree */
 		if (cg__is_thread_root(c) || cg__is_threaded(c))
-			return -EOPNOTSUPP;
+			return cg__refuse(h, CG_RULE_THREADED_DOMAIN_CONTROLLER, -EOPNOTSUPP);
 	} else if (cg__can_be_thread_root(c) || cg__is_threaded(c)) {
 		/* threaded controllers handle internal competition */
 		return 0;
 	}
-	/* no internal processes */
 	if (c->tasks.count)
-		return -EBUSY;
+		return cg__refuse(h, CG_RULE_NO_INTERNAL_PROCESSES, -EBUSY);
 	return 0;
 }
 
 /* The February 2017 proposal: domain controllers are refused anywhere in a threaded subtree. */
-static int vet_enable_rfc(const struct cg_cgroup *c, cg_mask enable)
+static int vet_enable_rfc(struct cg_hier *h, const struct cg_cgroup *c, cg_mask enable)
 {
 	if (!enable)
 		return 0;
 	if (c->rfc_root)
-		return (enable & ~CG_THREADED_MASK) ? -EBUSY : 0;
-	if (cg__is_mixable(c))
+		return (enable & ~CG_THREADED_MASK)
+		       ? cg__refuse(h, CG_RULE_RFC_THREADED_DOMAIN_CONTROLLER, -EBUSY) : 0;
+	if (cg__is_mixable(c) || !c->tasks.count)
 		return 0;
-	return c->tasks.count ? -EBUSY : 0;
+	return cg__refuse(h, CG_RULE_NO_INTERNAL_PROCESSES, -EBUSY);
 }
 
 /* cgroup_subtree_control_write() */
@@ -157,7 +159,7 @@ int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char
 			continue;
 		if (cg_ctrl_parse(tok + 1, &ss)) {
 			free(copy);
-			return -EINVAL;
+			return cg__refuse(h, CG_RULE_CONTROL_SYNTAX, -EINVAL);
 		}
 		if (tok[0] == '+') {
 			enable |= CG_MASK(ss);
@@ -167,7 +169,7 @@ int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char
 			enable &= ~CG_MASK(ss);
 		} else {
 			free(copy);
-			return -EINVAL;
+			return cg__refuse(h, CG_RULE_CONTROL_SYNTAX, -EINVAL);
 		}
 	}
 	free(copy);
@@ -182,7 +184,7 @@ int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char
 				continue;
 			}
 			if (!(cg__control(h, c) & m))
-				return -ENOENT;
+				return cg__refuse(h, CG_RULE_CONTROL_NOT_AVAILABLE, -ENOENT);
 		} else if (disable & m) {
 			if (!(c->subtree_control & m)) {
 				disable &= ~m;
@@ -190,12 +192,12 @@ int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char
 			}
 			for (struct cg_cgroup *k = c->children; k; k = k->next)
 				if (k->subtree_control & m)
-					return -EBUSY;
+					return cg__refuse(h, CG_RULE_CONTROL_USED_BELOW, -EBUSY);
 		}
 	}
 	if (!enable && !disable)
 		return 0;
-	r = h->sem == CG_SEM_RFC2017 ? vet_enable_rfc(c, enable) : vet_enable_v2(c, enable);
+	r = h->sem == CG_SEM_RFC2017 ? vet_enable_rfc(h, c, enable) : vet_enable_v2(h, c, enable);
 	if (r)
 		return r;
 	h->touched = true;
@@ -215,7 +217,7 @@ int cg__rfc_threads_mode(struct cg_hier *h, struct cg_cgroup *c, bool enable)
 		if (c->rfc_root)
 			return 0;
 		if (c->children || c->subtree_control)
-			return -EBUSY;
+			return cg__refuse(h, CG_RULE_RFC_THREAD_ROOT_BUSY, -EBUSY);
 		c->rfc_root = c;
 		h->touched = true;
 		{
@@ -227,9 +229,9 @@ int cg__rfc_threads_mode(struct cg_hier *h, struct cg_cgroup *c, bool enable)
 	if (!c->rfc_root)
 		return 0;
 	if (c->rfc_root != c)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_RFC_NOT_THREAD_ROOT, -EINVAL);
 	if (c->children || c->subtree_control)
-		return -EBUSY;
+		return cg__refuse(h, CG_RULE_RFC_THREAD_ROOT_BUSY, -EBUSY);
 	c->rfc_root = NULL;
 	return 0;
 }

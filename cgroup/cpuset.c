@@ -203,12 +203,12 @@ int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
 		r = cg__cpulist_parse(s, h->nr_cpus, &req);
 	free(copy);
 	if (r)
-		return r;
+		return cg__refuse(h, CG_RULE_CPULIST_SYNTAX, r);
 	if (mask_equal(&req, &c->cpus_req))
 		return 0;
 	/* validate_change(): tasks here or below keep a non-empty request (up to 6.19) */
 	if (cg__is_populated(c) && !mask_empty(&c->cpus_req) && mask_empty(&req))
-		return -ENOSPC;
+		return cg__refuse(h, CG_RULE_CPUSET_EMPTY, -ENOSPC);
 	h->touched = true;
 	c->cpus_req = req;
 	propagate(h, c);
@@ -221,8 +221,9 @@ int cg_set_nr_cpus(struct cg_hier *h, int n)
 {
 	struct cg__cpumask all;
 
+	cg__begin(h);
 	if (n < 1 || n > CG_NR_CPUS_MAX)
-		return -EINVAL;
+		return cg__done(h, cg__refuse(h, CG_RULE_NR_CPUS_RANGE, -EINVAL));
 	h->nr_cpus = n;
 	for (int i = 1; i < h->nr_cgroups; i++)
 		if (h->cgroups[i])
@@ -234,7 +235,7 @@ int cg_set_nr_cpus(struct cg_hier *h, int n)
 	}
 	/* a trimmed request matters only below a set that changed: no subtree is missed */
 	propagate(h, h->root);
-	return 0;
+	return cg__done(h, 0);
 }
 
 int cg_nr_cpus(const struct cg_hier *h)

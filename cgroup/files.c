@@ -44,6 +44,12 @@ struct file_def {
 #define MIN_BW_US 1000ULL				/* min_bw_quota_period_us: 1 ms */
 #define MAX_PERIOD_US 1000000ULL			/* max_bw_quota_period_us: 1 s */
 
+/* A value that did not parse (@r < 0) refused by @rule; running out of memory is no rule. */
+static int bad_value(struct cg_hier *h, enum cg_rule rule, int r)
+{
+	return r == -ENOMEM ? r : cg__refuse(h, rule, r);
+}
+
 /* DIV_ROUND_CLOSEST for unsigned operands */
 static unsigned long long div_round_closest(unsigned long long x, unsigned long long d)
 {
@@ -79,9 +85,9 @@ static void emit_params(struct cg_hier *h, struct cg_cgroup *c)
 static int set_shares(struct cg_hier *h, struct cg_cgroup *c, unsigned long shares)
 {
 	if (c->cpu.idle)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_WEIGHT_IDLE, -EINVAL);
 	if (!c->parent)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_ROOT_CPU, -EINVAL);
 	if (shares < MIN_SHARES)
 		shares = MIN_SHARES;
 	if (shares > MAX_SHARES)
@@ -127,7 +133,7 @@ static int schedulable(struct cg_hier *h, struct cg_cgroup *c, uint64_t period, 
 				break;
 		}
 		if (pq != CG_QUOTA_MAX && q > pq)
-			return -EINVAL;
+			return cg__refuse(h, CG_RULE_V1_HIERARCHICAL_QUOTA, -EINVAL);
 	}
 	return 0;
 }
@@ -140,17 +146,17 @@ static int set_bandwidth(struct cg_hier *h, struct cg_cgroup *c, uint64_t period
 	int r;
 
 	if (!c->parent)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_ROOT_CPU, -EINVAL);
 	if (period > max_usec || (quota != CG_QUOTA_MAX && quota > max_usec) || burst > max_usec)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_BANDWIDTH_OVERFLOW, -EINVAL);
 	if (quota < MIN_BW_US || period < MIN_BW_US)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_BANDWIDTH_MIN, -EINVAL);
 	if (period > MAX_PERIOD_US)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_PERIOD_MAX, -EINVAL);
 	if (quota != CG_QUOTA_MAX && quota > MAX_BW_US)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_QUOTA_MAX, -EINVAL);
 	if (quota != CG_QUOTA_MAX && (burst > quota || burst + quota > MAX_BW_US))
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_BURST_RANGE, -EINVAL);
 	r = schedulable(h, c, period, quota);
 	if (r)
 		return r;
@@ -280,7 +286,7 @@ static int w_type(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	bad = strcmp(cg__strstrip(copy), "threaded");
 	free(copy);
 	if (bad)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_TYPE_VALUE, -EINVAL);
 	return cg__enable_threaded(h, c);
 }
 
@@ -300,12 +306,12 @@ static int r_procs(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 	switch (h->sem) {
 	case CG_SEM_V2:
 		if (cg__is_threaded(c))
-			return -EOPNOTSUPP;
+			return cg__refuse(h, CG_RULE_PROCS_THREADED, -EOPNOTSUPP);
 		r = collect(c, COLLECT_DOMAIN_LEADERS, &v, &n);
 		break;
 	case CG_SEM_RFC2017:
 		if (c->rfc_root && c->rfc_root != c)
-			return -EINVAL;
+			return cg__refuse(h, CG_RULE_RFC_PROCS_MEMBER, -EINVAL);
 		/* every cgroup below a thread root is a member: a thread root takes its subtree */
 		r = collect(c, c->rfc_root == c ? COLLECT_SUBTREE : COLLECT_SELF, &v, &n);
 		break;
@@ -331,7 +337,7 @@ static int r_threads(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 	int r;
 
 	if (h->sem == CG_SEM_RFC2017 && !c->rfc_root)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_RFC_THREADS_OUTSIDE, -EINVAL);
 	r = collect(c, COLLECT_SELF, &v, &n);
 	if (r)
 		return r;
@@ -434,8 +440,7 @@ static int r_max_depth(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b
 
 static int w_max_depth(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 {
-	(void)h;
-	return parse_max_count(v, &c->max_depth);
+	return bad_value(h, CG_RULE_MAX_COUNT_VALUE, parse_max_count(v, &c->max_depth));
 }
 
 static int r_max_desc(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
@@ -446,8 +451,7 @@ static int r_max_desc(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 
 static int w_max_desc(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 {
-	(void)h;
-	return parse_max_count(v, &c->max_descendants);
+	return bad_value(h, CG_RULE_MAX_COUNT_VALUE, parse_max_count(v, &c->max_descendants));
 }
 
 /* Does cgroup @d have a css of controller @ss? Implicit perf_event is everywhere. */
@@ -495,11 +499,10 @@ static int w_freeze(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	long long f;
 	int r = parse_int_stripped(v, INT_MIN, INT_MAX, &f);
 
-	(void)h;
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_FREEZE_VALUE, r);
 	if (f < 0 || f > 1)
-		return -ERANGE;
+		return cg__refuse(h, CG_RULE_FREEZE_VALUE, -ERANGE);
 	c->freeze = f;
 	return 0;
 }
@@ -511,9 +514,9 @@ static int w_kill(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = parse_int_stripped(v, INT_MIN, INT_MAX, &k);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_KILL_VALUE, r);
 	if (k != 1)
-		return -ERANGE;
+		return cg__refuse(h, CG_RULE_KILL_VALUE, -ERANGE);
 	return cg__kill(h, c);
 }
 
@@ -570,9 +573,9 @@ static int w_weight(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoull(v, 0, &w);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_WEIGHT_RANGE, r);
 	if (w < CGROUP_WEIGHT_MIN || w > CGROUP_WEIGHT_MAX)
-		return -ERANGE;
+		return cg__refuse(h, CG_RULE_WEIGHT_RANGE, -ERANGE);
 	return set_shares(h, c, weight_from_cgroup(w));
 }
 
@@ -600,9 +603,9 @@ static int w_weight_nice(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoll(v, 0, &nice);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_WEIGHT_NICE_RANGE, r);
 	if (nice < -20 || nice > 19)
-		return -ERANGE;
+		return cg__refuse(h, CG_RULE_WEIGHT_NICE_RANGE, -ERANGE);
 	return set_shares(h, c, sched_prio_to_weight((int)nice));
 }
 
@@ -678,7 +681,7 @@ static int w_max(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = parse_cpu_max(v, &period, &quota);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_CPU_MAX_SYNTAX, r);
 	return set_bandwidth(h, c, period, quota, c->cpu.burst_us);
 }
 
@@ -695,7 +698,7 @@ static int w_burst(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoull(v, 0, &burst);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_VALUE_SYNTAX, r);
 	return set_bandwidth(h, c, c->cpu.period_us, c->cpu.quota_us, burst);
 }
 
@@ -716,11 +719,11 @@ static int w_idle(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoll(v, 0, &idle);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_IDLE_VALUE, r);
 	if (!c->parent)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_ROOT_CPU, -EINVAL);
 	if (idle < 0 || idle > 1)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_IDLE_VALUE, -EINVAL);
 	if (c->cpu.idle == (idle == 1))
 		return 0;
 	c->cpu.idle = idle == 1;
@@ -743,7 +746,7 @@ static int w_shares(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoull(v, 0, &s);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_VALUE_SYNTAX, r);
 	return set_shares(h, c, s > MAX_SHARES ? MAX_SHARES : (unsigned long)s);
 }
 
@@ -764,7 +767,7 @@ static int w_quota(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoll(v, 0, &q);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_VALUE_SYNTAX, r);
 	return set_bandwidth(h, c, c->cpu.period_us, q < 0 ? CG_QUOTA_MAX : (uint64_t)q,
 			     c->cpu.burst_us);
 }
@@ -782,7 +785,7 @@ static int w_period(struct cg_hier *h, struct cg_cgroup *c, const char *v)
 	int r = cg__kstrtoull(v, 0, &p);
 
 	if (r)
-		return r;
+		return bad_value(h, CG_RULE_VALUE_SYNTAX, r);
 	return set_bandwidth(h, c, p, c->cpu.quota_us, c->cpu.burst_us);
 }
 
@@ -842,23 +845,32 @@ static const struct file_def files[] = {
 	{ "cpuset.cpus.effective", SEM_V2 | SEM_RFC, F_CPUSET, r_cpus_eff, NULL },
 };
 
+/* The file @name of cgroup @c, or NULL and in *@why the reason it does not exist there. */
 static const struct file_def *find_file(const struct cg_hier *h, const struct cg_cgroup *c,
-					const char *name)
+					const char *name, enum cg_rule *why)
 {
+	*why = CG_RULE_NO_SUCH_FILE;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		const struct file_def *f = &files[i];
 
 		if (strcmp(f->name, name) || !(f->sems & (1u << h->sem)))
 			continue;
-		if ((f->flags & F_NOT_ON_ROOT) && !c->parent)
-			return NULL;
 		/* the cpu css exists only where cpu is enabled (and bound to the hierarchy) */
-		if ((f->flags & F_CPU) && (!c->has_cpu || !(h->root_mask & CG_MASK(CG_CTRL_CPU))))
+		if ((f->flags & F_CPU) && (!c->has_cpu || !(h->root_mask & CG_MASK(CG_CTRL_CPU)))) {
+			*why = CG_RULE_NO_CPU_CSS;
 			return NULL;
+		}
 		/* the root has a cpuset css when cpuset is bound, a child when its parent enables it */
 		if ((f->flags & F_CPUSET) && (!(h->root_mask & CG_MASK(CG_CTRL_CPUSET)) ||
-					      (c->parent && !c->has_cpuset)))
+					      (c->parent && !c->has_cpuset))) {
+			*why = CG_RULE_NO_CPUSET_CSS;
 			return NULL;
+		}
+		if ((f->flags & F_NOT_ON_ROOT) && !c->parent) {
+			*why = CG_RULE_ROOT_HAS_NO_FILE;
+			return NULL;
+		}
+		*why = CG_RULE_NONE;
 		return f;
 	}
 	return NULL;
@@ -866,7 +878,9 @@ static const struct file_def *find_file(const struct cg_hier *h, const struct cg
 
 bool cg__file_exists(const struct cg_hier *h, const struct cg_cgroup *c, const char *file)
 {
-	return find_file(h, c, file) != NULL;
+	enum cg_rule why;
+
+	return find_file(h, c, file, &why) != NULL;
 }
 
 /*
@@ -876,14 +890,15 @@ bool cg__file_exists(const struct cg_hier *h, const struct cg_cgroup *c, const c
  */
 int cg__file_read(struct cg_hier *h, struct cg_cgroup *c, const char *file, char **out)
 {
-	const struct file_def *f = find_file(h, c, file);
+	enum cg_rule why;
+	const struct file_def *f = find_file(h, c, file, &why);
 	struct cg__buf b = { 0 };
 	int r;
 
 	if (!f)
-		return -ENOENT;
+		return cg__refuse(h, why, -ENOENT);
 	if (!f->read)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_NOT_READABLE, -EINVAL);
 	r = f->read(h, c, &b);
 	if (r) {
 		free(b.s);
@@ -894,12 +909,13 @@ int cg__file_read(struct cg_hier *h, struct cg_cgroup *c, const char *file, char
 
 int cg__file_write(struct cg_hier *h, struct cg_cgroup *c, const char *file, const char *value)
 {
-	const struct file_def *f = find_file(h, c, file);
+	enum cg_rule why;
+	const struct file_def *f = find_file(h, c, file, &why);
 
 	if (!f)
-		return -ENOENT;
+		return cg__refuse(h, why, -ENOENT);
 	if (!f->write)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_NOT_WRITABLE, -EINVAL);
 	return f->write(h, c, value);
 }
 
@@ -910,11 +926,12 @@ static int resolve_file(struct cg_hier *h, const char *path, struct cg_cgroup **
 			const char **file)
 {
 	const char *slash = strrchr(path, '/');
+	enum cg_rule why = CG_RULE_NONE;
 	char dir[4096];
 	int r;
 
 	if (strlen(path) >= sizeof(dir))
-		return -ENAMETOOLONG;
+		return cg__refuse(h, CG_RULE_PATH_TOO_LONG, -ENAMETOOLONG);
 	if (slash) {
 		memcpy(dir, path, (size_t)(slash - path));
 		dir[slash - path] = '\0';
@@ -923,16 +940,16 @@ static int resolve_file(struct cg_hier *h, const char *path, struct cg_cgroup **
 		dir[0] = '\0';
 		*file = path;
 	}
-	r = cg__resolve(h, dir, c);
+	r = cg__resolve(h, dir, c, &why);
 	if (r)
-		return r;
+		return cg__refuse(h, why, r);
 	if (!**file || !strcmp(*file, ".") || !strcmp(*file, ".."))
-		return -EISDIR;
+		return cg__refuse(h, CG_RULE_IS_A_DIRECTORY, -EISDIR);
 	{
 		struct cg_cgroup *k;
 
-		if (!cg__resolve(h, path, &k) && k != *c)
-			return -EISDIR;
+		if (!cg__resolve(h, path, &k, NULL) && k != *c)
+			return cg__refuse(h, CG_RULE_IS_A_DIRECTORY, -EISDIR);
 	}
 	return 0;
 }
@@ -941,16 +958,20 @@ int cg_write(struct cg_hier *h, const char *path, const char *value)
 {
 	struct cg_cgroup *c;
 	const char *file;
-	int r = resolve_file(h, path, &c, &file);
+	int r;
 
-	return r ? r : cg__file_write(h, c, file, value);
+	cg__begin(h);
+	r = resolve_file(h, path, &c, &file);
+	return cg__done(h, r ? r : cg__file_write(h, c, file, value));
 }
 
 int cg_read(struct cg_hier *h, const char *path, char **out)
 {
 	struct cg_cgroup *c;
 	const char *file;
-	int r = resolve_file(h, path, &c, &file);
+	int r;
 
-	return r ? r : cg__file_read(h, c, file, out);
+	cg__begin(h);
+	r = resolve_file(h, path, &c, &file);
+	return cg__done(h, r ? r : cg__file_read(h, c, file, out));
 }

@@ -282,16 +282,14 @@ enum cg_semantics cg_hier_semantics(const struct cg_hier *h)
 
 int cg_set_root_controllers(struct cg_hier *h, cg_mask mask)
 {
+	cg__begin(h);
 	if (h->touched)
-		return -EBUSY;
-	if (mask & CG_MASK(CG_CTRL_PERF_EVENT))
-		return -EINVAL;
-	if (mask >> CG_CTRL_COUNT)
-		return -EINVAL;
-	if (h->sem == CG_SEM_V1 && mask != CG_MASK(CG_CTRL_CPU))
-		return -EINVAL;
+		return cg__done(h, cg__refuse(h, CG_RULE_ROOT_CONTROLLERS_FIXED, -EBUSY));
+	if ((mask & CG_MASK(CG_CTRL_PERF_EVENT)) || (mask >> CG_CTRL_COUNT) ||
+	    (h->sem == CG_SEM_V1 && mask != CG_MASK(CG_CTRL_CPU)))
+		return cg__done(h, cg__refuse(h, CG_RULE_ROOT_CONTROLLERS_VALUE, -EINVAL));
 	h->root_mask = mask;
-	return 0;
+	return cg__done(h, 0);
 }
 
 void cg_set_observer(struct cg_hier *h, cg_observer_fn *fn, void *ctx)
@@ -435,10 +433,12 @@ static bool is_file_name(const struct cg_hier *h, const struct cg_cgroup *c, con
 /*
  * Walk @path component by component as a path lookup in cgroupfs would: "" and "." stay,
  * ".." goes up (not above the root), a component naming an interface file is -ENOTDIR when
- * more follows, a missing one -ENOENT.
+ * more follows, a missing one -ENOENT; *@why (when not NULL) gets the rule that refused.
  */
-int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **out)
+int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **out,
+		enum cg_rule *why)
 {
+	enum cg_rule dummy;
 	struct cg_cgroup *c = h->root;
 	const char *p = path;
 
@@ -455,8 +455,10 @@ int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **ou
 		} else if ((k = child_named(h, c, p, len))) {
 			c = k;
 		} else if (is_file_name(h, c, p, len)) {
+			*(why ? why : &dummy) = CG_RULE_NOT_A_DIRECTORY;
 			return -ENOTDIR;
 		} else {
+			*(why ? why : &dummy) = CG_RULE_NO_SUCH_CGROUP;
 			return -ENOENT;
 		}
 		if (!e)
@@ -470,7 +472,7 @@ int cg__resolve(const struct cg_hier *h, const char *path, struct cg_cgroup **ou
 int cg_lookup(const struct cg_hier *h, const char *path)
 {
 	struct cg_cgroup *c;
-	int r = cg__resolve(h, path, &c);
+	int r = cg__resolve(h, path, &c, NULL);
 
 	return r ? -ENOENT : c->id;
 }
@@ -587,18 +589,18 @@ void cg__tasks_add(struct cg_thread *t, struct cg_cgroup *c)
  * the depth of the new cgroup's parent below each ancestor, so max.depth 1 allows children and
  * refuses grandchildren (checked on a 6.18 kernel).
  */
-static bool hierarchy_limits_ok(const struct cg_cgroup *parent)
+static enum cg_rule hierarchy_limits(const struct cg_cgroup *parent)
 {
 	int level = 0;
 
 	for (const struct cg_cgroup *c = parent; c; c = c->parent) {
 		if (c->nr_descendants >= c->max_descendants)
-			return false;
+			return CG_RULE_MAX_DESCENDANTS;
 		if (level >= c->max_depth)
-			return false;
+			return CG_RULE_MAX_DEPTH;
 		level++;
 	}
-	return true;
+	return CG_RULE_NONE;
 }
 
 static void split_last(const char *path, char *dir, size_t dlen, const char **last)
@@ -617,34 +619,36 @@ static void split_last(const char *path, char *dir, size_t dlen, const char **la
 
 #define CG_MAX_PATH 4096
 
-int cg_mkdir(struct cg_hier *h, const char *path)
+static int do_mkdir(struct cg_hier *h, const char *path)
 {
 	char dir[CG_MAX_PATH], name[CG__NAME_MAX + 2];
 	const char *last;
 	struct cg_cgroup *parent, *c;
+	enum cg_rule why = CG_RULE_NONE;
 	size_t len;
 	int r;
 
 	if (strlen(path) >= CG_MAX_PATH)
-		return -ENAMETOOLONG;
+		return cg__refuse(h, CG_RULE_PATH_TOO_LONG, -ENAMETOOLONG);
 	split_last(path, dir, sizeof(dir), &last);
 	len = strcspn(last, "/");
-	r = cg__resolve(h, dir, &parent);
+	r = cg__resolve(h, dir, &parent, &why);
 	if (r)
-		return r;
+		return cg__refuse(h, why, r);
 	if (len == 0 || (len == 1 && last[0] == '.') || (len == 2 && !memcmp(last, "..", 2)))
-		return -EEXIST;	/* the VFS finds "." and ".." */
+		return cg__refuse(h, CG_RULE_NAME_EXISTS, -EEXIST); /* the VFS finds . and .. */
 	if (len > CG__NAME_MAX)
-		return -ENAMETOOLONG;
+		return cg__refuse(h, CG_RULE_PATH_TOO_LONG, -ENAMETOOLONG);
 	memcpy(name, last, len);
 	name[len] = '\0';
 	if (child_named(h, parent, name, len) || cg__file_exists(h, parent, name))
-		return -EEXIST;
+		return cg__refuse(h, CG_RULE_NAME_EXISTS, -EEXIST);
 	/* cgroup_mkdir(): '\n' would make /proc/PID/cgroup unparsable */
 	if (strchr(name, '\n'))
-		return -EINVAL;
-	if (!hierarchy_limits_ok(parent))
-		return -EAGAIN;
+		return cg__refuse(h, CG_RULE_NAME_NEWLINE, -EINVAL);
+	why = hierarchy_limits(parent);
+	if (why != CG_RULE_NONE)
+		return cg__refuse(h, why, -EAGAIN);
 	if (child_slots_reserve(h))
 		return -ENOMEM;
 	c = cgroup_alloc(h, name, len);
@@ -677,20 +681,27 @@ int cg_mkdir(struct cg_hier *h, const char *path)
 	return 0;
 }
 
-int cg_rmdir(struct cg_hier *h, const char *path)
+int cg_mkdir(struct cg_hier *h, const char *path)
+{
+	cg__begin(h);
+	return cg__done(h, do_mkdir(h, path));
+}
+
+static int do_rmdir(struct cg_hier *h, const char *path)
 {
 	struct cg_cgroup *c, *p;
-	int r = cg__resolve(h, path, &c);
+	enum cg_rule why = CG_RULE_NONE;
+	int r = cg__resolve(h, path, &c, &why);
 
 	if (r)
-		return r;
+		return cg__refuse(h, why, r);
 	if (!c->parent)
-		return -EBUSY;	/* the mount point */
+		return cg__refuse(h, CG_RULE_RMDIR_ROOT, -EBUSY);	/* the mount point */
 	/* cgroup_destroy_locked() */
 	if (cg__is_populated(c))
-		return -EBUSY;
+		return cg__refuse(h, CG_RULE_RMDIR_POPULATED, -EBUSY);
 	if (c->children)
-		return -EBUSY;
+		return cg__refuse(h, CG_RULE_RMDIR_CHILDREN, -EBUSY);
 	p = c->parent;
 	if (cg__is_threaded(c))
 		p->nr_threaded_children--;
@@ -714,6 +725,12 @@ int cg_rmdir(struct cg_hier *h, const char *path)
 	free(c->name);
 	free(c);
 	return 0;
+}
+
+int cg_rmdir(struct cg_hier *h, const char *path)
+{
+	cg__begin(h);
+	return cg__done(h, do_rmdir(h, path));
 }
 
 /* ---- invariants -------------------------------------------------------------------------- */

@@ -62,18 +62,20 @@ static bool valid_proc_name(const char *s, size_t len)
 	return true;
 }
 
-int cg_proc_new(struct cg_hier *h, const char *name, int nthreads)
+static int proc_new(struct cg_hier *h, const char *name, int nthreads)
 {
 	size_t len = strlen(name);
 	struct cg_process *p;
 	int pid;
 
-	if (!valid_proc_name(name, len) || nthreads < 1)
-		return -EINVAL;
+	if (!valid_proc_name(name, len))
+		return cg__refuse(h, CG_RULE_PROC_NAME, -EINVAL);
+	if (nthreads < 1)
+		return cg__refuse(h, CG_RULE_PROC_THREADS, -EINVAL);
 	if (proc_find(h, name, len) >= 0)
-		return -EEXIST;
+		return cg__refuse(h, CG_RULE_PROC_EXISTS, -EEXIST);
 	if (nthreads > cg_threads_left(h))
-		return -EAGAIN;
+		return cg__refuse(h, CG_RULE_THREADS_MAX, -EAGAIN);
 	if (slots_reserve(h, h->nr_procs + 1) ||
 	    cg__grow((void **)&h->procs, &h->cap_procs, h->nr_procs + 1, sizeof(*h->procs)) ||
 	    cg__grow((void **)&h->threads, &h->cap_threads, h->nr_threads + nthreads,
@@ -125,6 +127,12 @@ fail:
 	free(p->name);
 	free(p);
 	return -ENOMEM;
+}
+
+int cg_proc_new(struct cg_hier *h, const char *name, int nthreads)
+{
+	cg__begin(h);
+	return cg__done(h, proc_new(h, name, nthreads));
 }
 
 static struct cg_thread *thread_get(const struct cg_hier *h, int tid)
@@ -193,7 +201,7 @@ static bool name_syntax(const char *s)
  * an unknown pid is -ESRCH. The model also accepts a process or thread name in place of the
  * number; a name it never created is -CG_ENONAME, the name of a killed thread -ESRCH.
  */
-int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread **out)
+int cg__task_lookup(struct cg_hier *h, const char *buf, struct cg_thread **out)
 {
 	char tmp[128];
 	char *s;
@@ -201,27 +209,27 @@ int cg__task_lookup(const struct cg_hier *h, const char *buf, struct cg_thread *
 	struct cg_thread *t;
 
 	if (n >= sizeof(tmp))
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_PID_SYNTAX, -EINVAL);
 	memcpy(tmp, buf, n + 1);
 	s = cg__strstrip(tmp);
 	if (*s && !name_syntax(s)) {
 		long long pid;
 
 		if (cg__kstrtoll(s, 0, &pid) || pid < 0 || pid > INT_MAX)
-			return -EINVAL;
+			return cg__refuse(h, CG_RULE_PID_SYNTAX, -EINVAL);
 		t = thread_get(h, (int)pid);
 		if (!t || t->dead)
-			return -ESRCH;
+			return cg__refuse(h, CG_RULE_NO_SUCH_TASK, -ESRCH);
 		*out = t;
 		return 0;
 	}
 	if (!*s)
-		return -EINVAL;
+		return cg__refuse(h, CG_RULE_PID_SYNTAX, -EINVAL);
 	t = thread_by_name(h, s, strlen(s));
 	if (!t)
-		return -CG_ENONAME;
+		return cg__refuse(h, CG_RULE_NO_SUCH_NAME, -CG_ENONAME);
 	if (t->dead)
-		return -ESRCH;
+		return cg__refuse(h, CG_RULE_NO_SUCH_TASK, -ESRCH);
 	*out = t;
 	return 0;
 }
@@ -319,32 +327,32 @@ static void attach(struct cg_hier *h, struct cg_thread *t, struct cg_cgroup *dst
 /* ---- migration --------------------------------------------------------------------------- */
 
 /* cgroup_migrate_vet_dst() */
-static int vet_dst_v2(const struct cg_cgroup *dst)
+static int vet_dst_v2(struct cg_hier *h, const struct cg_cgroup *dst)
 {
 	if (!cg__is_valid_domain(dst->dom_cgrp))
-		return -EOPNOTSUPP;
+		return cg__refuse(h, CG_RULE_DOMAIN_INVALID, -EOPNOTSUPP);
 	if (cg__can_be_thread_root(dst) || cg__is_threaded(dst))
 		return 0;
 	if (dst->subtree_control)
-		return -EBUSY;
+		return cg__refuse(h, CG_RULE_NO_INTERNAL_PROCESSES, -EBUSY);
 	return 0;
 }
 
 /* The 2017 proposal: the thread root is the only way into a threaded subtree by process. */
-static int vet_dst_rfc(const struct cg_cgroup *src, const struct cg_cgroup *dst,
-		       bool threadgroup)
+static int vet_dst_rfc(struct cg_hier *h, const struct cg_cgroup *src,
+		       const struct cg_cgroup *dst, bool threadgroup)
 {
 	if (!threadgroup) {
 		if (!dst->rfc_root)
-			return -EINVAL;
+			return cg__refuse(h, CG_RULE_RFC_THREADS_OUTSIDE, -EINVAL);
 		if (src->rfc_root != dst->rfc_root)
-			return -EOPNOTSUPP;
+			return cg__refuse(h, CG_RULE_THREAD_DOMAIN, -EOPNOTSUPP);
 		return 0;
 	}
 	if (dst->rfc_root)
-		return dst->rfc_root == dst ? 0 : -EINVAL;
+		return dst->rfc_root == dst ? 0 : cg__refuse(h, CG_RULE_RFC_PROCS_MEMBER, -EINVAL);
 	if (!cg__is_mixable(dst) && dst->subtree_control)
-		return -EBUSY;
+		return cg__refuse(h, CG_RULE_NO_INTERNAL_PROCESSES, -EBUSY);
 	return 0;
 }
 
@@ -366,12 +374,12 @@ int cg__procs_write(struct cg_hier *h, struct cg_cgroup *dst, const char *buf, b
 	src = t->cg;
 	switch (h->sem) {
 	case CG_SEM_V2:
-		r = vet_dst_v2(dst);
+		r = vet_dst_v2(h, dst);
 		if (!r && !threadgroup && src->dom_cgrp != dst->dom_cgrp)
-			r = -EOPNOTSUPP;
+			r = cg__refuse(h, CG_RULE_THREAD_DOMAIN, -EOPNOTSUPP);
 		break;
 	case CG_SEM_RFC2017:
-		r = vet_dst_rfc(src, dst, threadgroup);
+		r = vet_dst_rfc(h, src, dst, threadgroup);
 		break;
 	case CG_SEM_V1:
 		break;
@@ -402,7 +410,7 @@ int cg__procs_write(struct cg_hier *h, struct cg_cgroup *dst, const char *buf, b
 int cg__kill(struct cg_hier *h, struct cg_cgroup *c)
 {
 	if (cg__member_like(h, c))
-		return -EOPNOTSUPP;
+		return cg__refuse(h, CG_RULE_KILL_THREADED, -EOPNOTSUPP);
 	for (int k = 0; k < h->nr_procs; k++) {
 		struct cg_process *p = h->procs[k];
 		struct cg_cgroup *a;
