@@ -5,7 +5,6 @@
  * cgroup and thread created counted against the limits.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,139 +30,29 @@ static const char *show_path(const char *p)
 	return *p ? p : "/";
 }
 
-/* The cgroup's type as cgroup.type reads it ("domain" for the root). */
-static void cg_type(struct cg_hier *h, const char *path, char *buf, size_t len)
+/*
+ * The cgroup model's refusal @e of the last operation, said with the rule that refused it:
+ * "WHAT: RULE (ERRNO, rule ID)".
+ */
+static int refused(struct runner *r, struct scn_pos pos, const char *what, int e)
 {
-	char file[1100], *txt = NULL;
+	enum cg_rule rule = cg_refusal(r->h);
 
-	snprintf(file, sizeof(file), "%s%scgroup.type", path, *path ? "/" : "");
-	if (!*path || cg_read(h, file, &txt)) {
-		snprintf(buf, len, "domain");
-		free(txt);
-		return;
-	}
-	snprintf(buf, len, "%s", txt);
-	buf[strcspn(buf, "\n")] = '\0';
-	free(txt);
-}
-
-/* The rule behind a refused write, in words (docs/cgroup-model.md). */
-/* cgroup.procs, cgroup.threads and tasks: migration's refusals (cgroup_migrate_vet_dst() ...). */
-static const char *why_move(const char *file, const char *type, int e, char *buf, size_t len)
-{
-	switch (e) {
-	case EOPNOTSUPP:
-		if (!strcmp(type, "domain invalid"))
-			snprintf(buf, len, "the cgroup is 'domain invalid'");
-		else if (!strcmp(file, "cgroup.threads"))
-			snprintf(buf, len, "a thread can move only inside its process's threaded "
-				 "subtree (the cgroup is '%s')", type);
-		else
-			snprintf(buf, len, "the cgroup is '%s'; whole processes go to domain cgroups "
-				 "or within their own threaded subtree", type);
-		return buf;
-	case EBUSY:
-		return "no internal processes: the cgroup has controllers enabled in its "
-		       "cgroup.subtree_control, so processes may only be placed in its leaves";
-	case ENOENT:
-		return "no such cgroup";
-	case EINVAL:
-		return "the thread's process is not in this cgroup's threaded domain";
-	default:
-		return NULL;
-	}
-}
-
-/* cgroup.subtree_control and cgroup.type. */
-static const char *why_control(const char *file, const char *type, int e, char *buf, size_t len)
-{
-	if (!strcmp(file, "cgroup.type"))
-		return e == EOPNOTSUPP ? "the cgroup cannot be made threaded here (its parent "
-					 "cannot be a thread root, or it has domain children or "
-					 "enabled domain controllers)"
-		       : e == EINVAL ? "only 'threaded' can be written" : NULL;
-	switch (e) {
-	case ENOENT:
-		return "the controller is not available here: it must be enabled in the parent's "
-		       "cgroup.subtree_control first (top-down), or the hierarchy does not offer it";
-	case EBUSY:
-		return "the cgroup has processes of its own (no internal processes) or a child "
-		       "still has the controller enabled";
-	case EOPNOTSUPP:
-		snprintf(buf, len, "the cgroup is '%s': a threaded cgroup can enable only threaded "
-			 "controllers", type);
-		return buf;
-	case EINVAL:
-		return "expected words +NAME or -NAME";
-	default:
-		return NULL;
-	}
-}
-
-/* The cpu controller's files. */
-static const char *why_cpu(int e)
-{
-	if (e == ENOENT)
-		return "the file does not exist there: the cpu controller is not enabled in the "
-		       "parent's cgroup.subtree_control (the root has no cpu.* files)";
-	if (e == ERANGE || e == EINVAL)
-		return "value out of range or malformed (cpu.weight 1..10000, cpu.weight.nice "
-		       "-20..19, cpu.max \"max|QUOTA [PERIOD]\", cpu.idle 0|1)";
-	return NULL;
-}
-
-/* The rule behind errno @e of a write of @file in @path, in words. */
-static const char *why(struct runner *r, const char *path, const char *file, int e, char *buf,
-		       size_t len)
-{
-	const char *w = NULL;
-	char type[64];
-
-	cg_type(r->h, path, type, sizeof(type));
-	if (r->sc->semantics == CG_SEM_RFC2017) {
-		/* the February 2017 proposal's own rules (docs/cgroup-model.md) */
-		if (!strcmp(file, "cgroup.threads") && e == EBUSY)
-			return "thread mode can be enabled only in a cgroup with no children and no "
-			       "controllers enabled";
-		if (!strcmp(file, "cgroup.procs") && e == EINVAL)
-			return "under rfc2017 a whole process can be placed only at its thread root, "
-			       "not in a threaded member";
-	}
-	if (!strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
-	    !strcmp(file, "tasks"))
-		w = why_move(file, type, e, buf, len);
-	else if (!strcmp(file, "cgroup.subtree_control") || !strcmp(file, "cgroup.type"))
-		w = why_control(file, type, e, buf, len);
-	else if (!strncmp(file, "cpu.", 4))
-		w = why_cpu(e);
-	if (w)
-		return w;
-	switch (e) {
-	case ENOENT:
-		return "no such file or cgroup";
-	case EINVAL:
-		return "invalid value";
-	case EBUSY:
-		return "the cgroup is busy";
-	default:
-		return "refused by the kernel's rules";
-	}
+	if (e == -ENOMEM)
+		return run__fail(r, pos, "out of memory");
+	return run__fail(r, pos, "%s: %s (%s, rule %s)", what, cg_rule_text(rule),
+			 cg_errno_name(-e), cg_rule_id(rule));
 }
 
 static int write_file(struct runner *r, const char *path, const char *file, const char *value,
 		      struct scn_pos pos, const char *what)
 {
-	char full[1200], buf[256];
+	char full[1200];
 	int e;
 
 	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "/" : "", file);
 	e = cg_write(r->h, full, value);
-	if (e == -ENOMEM)
-		return run__fail(r, pos, "out of memory");
-	if (e)
-		return run__fail(r, pos, "%s: %s (%s)", what, why(r, path, file, -e, buf, sizeof(buf)),
-				 cg_errno_name(-e));
-	return 0;
+	return e ? refused(r, pos, what, e) : 0;
 }
 
 /*
@@ -215,14 +104,12 @@ static int make_dirs(struct runner *r, const char *path, struct scn_pos pos)
 		if ((e = count_cgroup(r, pos)))
 			return e;
 		e = cg_mkdir(r->h, part);
-		if (e == -ENOMEM)
-			return run__fail(r, pos, "out of memory");
-		if (e)
-			return run__fail(r, pos, "cannot create cgroup '%s': %s (%s)", part,
-					 e == -EAGAIN ? "cgroup.max.depth or cgroup.max.descendants "
-						   "of an ancestor is reached"
-					 : e == -EINVAL ? "not a valid cgroup name" : "refused",
-					 cg_errno_name(-e));
+		if (e) {
+			char what[1200];
+
+			snprintf(what, sizeof(what), "cannot create cgroup '%s'", part);
+			return refused(r, pos, what, e);
+		}
 	}
 	return 0;
 }
@@ -297,9 +184,10 @@ int run__add_processes(struct runner *r)
 		if (pid == -EEXIST)
 			return run__fail(r, p->pos, "process '%s' exists already (a timeline 'proc'?)",
 					 p->name);
-		if (pid < 0)
-			return run__fail(r, p->pos, "cannot create process '%s' (%s)", p->name,
-					 cg_errno_name(-pid));
+		if (pid < 0) {
+			snprintf(what, sizeof(what), "cannot create process '%s'", p->name);
+			return refused(r, p->pos, what, pid);
+		}
 		if (*p->cgroup) {
 			snprintf(num, sizeof(num), "%d", pid);
 			snprintf(what, sizeof(what), "cannot place process '%s' in '%s'", p->name,
