@@ -312,6 +312,27 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 	return 0;
 }
 
+int sched_tg_info(const struct sched *s, int id, struct sched_tg_info *out)
+{
+	const struct sched_tg *tg = tg_get(s, id);
+
+	if (!tg)
+		return -ENOENT;
+	*out = (struct sched_tg_info){
+		.parent = tg->parent ? tg->parent->id : -1,
+		.weight = (uint32_t)(tg->shares >> SCHED_LOAD_SHIFT),
+		.idle = tg->idle,
+		.quota_ns = tg->quota,
+		.period_ns = tg->period,
+	};
+	return 0;
+}
+
+int sched_tg_end(const struct sched *s)
+{
+	return s->ntg;
+}
+
 uint64_t sched_group_weight(const struct sched *s, int id, int cpu)
 {
 	const struct sched_tg *tg = tg_get(s, id);
@@ -816,6 +837,17 @@ int sched_cpu_curr(const struct sched *s, int cpu)
 	if (cpu < 0 || cpu >= s->ncpu || !s->cpu[cpu].curr)
 		return -1;
 	return s->cpu[cpu].curr->tid;
+}
+
+int sched_thread_tg(const struct sched *s, int tid, uint32_t *weight)
+{
+	const struct sched_thread *t = sched__thr_get(s, tid);
+
+	if (!t)
+		return -ENOENT;
+	if (weight)
+		*weight = (uint32_t)(t->se.weight >> SCHED_LOAD_SHIFT);
+	return t->tg->id;
 }
 
 int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats *out)

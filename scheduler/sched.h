@@ -157,6 +157,19 @@ int sched_tg_free(struct sched *s, int id, uint64_t now);
 int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota_ns, uint64_t period_ns,
 			   uint64_t burst_ns, uint64_t now);
 
+/* A task group as the scheduler holds it: its place in the tree and what it is scheduled by. */
+struct sched_tg_info {
+	int parent;		/* the parent group's id, -1 for the root */
+	uint32_t weight;	/* tg->shares unscaled: WEIGHT_IDLEPRIO while idle, 1024 the root */
+	bool idle;
+	uint64_t quota_ns;	/* UINT64_MAX: no limit */
+	uint64_t period_ns;
+};
+/* sched_tg_info() - group @id; -ENOENT when there is none (never made, or freed). */
+int sched_tg_info(const struct sched *s, int id, struct sched_tg_info *out);
+/* sched_tg_end() - a bound on the group ids: every group's id is below it. */
+int sched_tg_end(const struct sched *s);
+
 /* cpu.stat's bandwidth counters of a group. */
 struct sched_bw_stats {
 	uint64_t nr_periods;	/* periods in which the group was active */
@@ -253,6 +266,11 @@ struct sched_thread_stats {
 	bool running;
 };
 int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats *out);
+/*
+ * sched_thread_tg() - the task group thread @tid is in, and in *@weight (may be NULL) the weight
+ * it is scheduled by: its nice's, or WEIGHT_IDLEPRIO under SCHED_IDLE. -ENOENT for no thread.
+ */
+int sched_thread_tg(const struct sched *s, int tid, uint32_t *weight);
 /* sched_thread_exec() - the thread's CPU time at @now (including the part not yet accounted). */
 uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now);
 

@@ -303,6 +303,27 @@ static int start_layout(struct runner *r, struct run_result *res)
 	return validate_timeline(sc, r->err, r->errlen);
 }
 
+/* The machine on the layout, its wake-up noise set when @noise is not NULL. */
+static int start_machine(struct runner *r, const struct sim_wakeup_noise *noise)
+{
+	int me = 0;
+
+	r->m = sim_machine_new(&r->sc->sched, r->h, r->sc->seed, &me);
+	if (r->m && noise)
+		me = sim_machine_set_noise(r->m, noise);
+	if (!r->m || me)
+		return run__fail(r, NOPOS, "cannot start the machine (%s)", cg_errno_name(-me));
+	return 0;
+}
+
+/* The threads' sessions and specs given to the machine: their task groups and weights. */
+static int place_threads(struct runner *r)
+{
+	int e = set_sessions(r);
+
+	return e ? e : set_threads(r);
+}
+
 int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
 		 size_t errlen)
 {
@@ -318,39 +339,26 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 	if ((e = start_layout(&r, res)))
 		goto out;
 	{
-		int me = 0;
+		struct sim_wakeup_noise nz = {
+			.timer = sc->timer_latency,
+			.idle_exit = sc->idle_exit,
+			.tick_phase = sc->sched.jitter && !sc->clock_phase_set,
+			.phase_ns = sc->clock_phase,
+		};
 
-		r.m = sim_machine_new(&sc->sched, r.h, sc->seed, &me);
-		if (!r.m) {
-			e = run__fail(&r, NOPOS, "cannot start the machine (%s)",
-				      cg_errno_name(-me));
+		if ((e = start_machine(&r, &nz)))
 			goto out;
-		}
-		{
-			struct sim_wakeup_noise nz = {
-				.timer = sc->timer_latency,
-				.idle_exit = sc->idle_exit,
-				.tick_phase = sc->sched.jitter && !sc->clock_phase_set,
-				.phase_ns = sc->clock_phase,
-			};
-
-			if ((me = sim_machine_set_noise(r.m, &nz))) {
-				e = run__fail(&r, NOPOS, "cannot start the machine (%s)",
-					      cg_errno_name(-me));
-				goto out;
-			}
-		}
-		/* 64 MiB of latency samples in all at most, 256 per thread at least */
-		sim_machine_set_latency_keep(r.m, r.nt ? (8u << 20) / r.nt > 256
-						       ? (8u << 20) / r.nt : 256 : 256);
 	}
+	/* 64 MiB of latency samples in all at most, 256 per thread at least */
+	sim_machine_set_latency_keep(r.m, r.nt ? (8u << 20) / r.nt > 256 ? (8u << 20) / r.nt : 256
+					       : 256);
 	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
 	if (!r.cur_share) {
 		e = -ENOMEM;
 		goto out;
 	}
-	if ((e = budget_events(&r)) || (e = run__grow_cg(&r)) || (e = set_sessions(&r)) ||
-	    (e = set_threads(&r)) || (e = simulate(&r, res, timing)))
+	if ((e = budget_events(&r)) || (e = run__grow_cg(&r)) || (e = place_threads(&r)) ||
+	    (e = simulate(&r, res, timing)))
 		goto out;
 out:
 	return runner_end(&r, res, e, out);
@@ -369,7 +377,8 @@ int run_ideal(const struct scenario *sc, struct run_result **out, char *err, siz
 	if (!res)
 		return -ENOMEM;
 	res->measured_ns = sc->duration - sc->warmup;
-	if ((e = start_layout(&r, res)))
+	/* the machine is built, not run: the ideal reads the task groups it schedules by */
+	if ((e = start_layout(&r, res)) || (e = start_machine(&r, NULL)) || (e = place_threads(&r)))
 		goto out;
 	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
 	res->threads = calloc(r.nt ? r.nt : 1, sizeof(*res->threads));

@@ -57,78 +57,48 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 	return duty * (double)(on1 - on0) / (double)(t1 - t0);
 }
 
-/* Recompute the ideal shares for the layout as it is now, over [now, @until). */
 /*
- * The task groups, parents first (cgroup ids grow with creation), as nodes from @nodes[0];
- * node_of[cgroup id] is a cgroup's node, -1 for one that is not a task group. Returns how
- * many.
+ * The task groups the scheduler schedules by, as nodes from @nodes[0]: the cgroups' task groups
+ * and the autogroups, with the weights and caps the scheduler was given (an idle group's
+ * WEIGHT_IDLEPRIO included), so that the ideal and the simulation read one tree. A group is
+ * made after its parent, so ids in increasing order put parents first. node_of[id] is a
+ * group's node (-1: none). Returns how many.
  */
-static int tg_nodes(struct runner *r, struct ideal_node *nodes, int *node_of, int maxcg)
+static int tg_nodes(const struct sched *s, struct ideal_node *nodes, int *node_of, int end)
 {
 	int n = 0;
 
-	for (int cg = 0; cg < maxcg; cg++) {
-		struct cg_cpu_params p;
+	for (int id = 0; id < end; id++) {
+		struct sched_tg_info tg;
 
-		node_of[cg] = -1;
-		if (!cg_cgroup_alive(r->h, cg) || !cg_is_tg(r->h, cg))
+		node_of[id] = -1;
+		if (sched_tg_info(s, id, &tg))
 			continue;
-		node_of[cg] = n;
-		nodes[n].parent = cg ? node_of[cg_tg_parent(r->h, cg)] : -1;
-		nodes[n].weight = 1024;
+		node_of[id] = n;
+		nodes[n].parent = tg.parent < 0 ? -1 : node_of[tg.parent];
+		nodes[n].weight = tg.weight;
 		nodes[n].cap = (double)INFINITY;
-		if (cg && !cg_tg_params(r->h, cg, &p)) {
-			nodes[n].weight = p.idle ? SCHED_WEIGHT_IDLEPRIO : (double)p.shares;
-			if (p.quota_us != CG_QUOTA_MAX && p.period_us)
-				nodes[n].cap = (double)p.quota_us / (double)p.period_us;
-		}
+		if (tg.quota_ns != UINT64_MAX && tg.period_ns)
+			nodes[n].cap = (double)tg.quota_ns / (double)tg.period_ns;
 		n++;
 	}
 	return n;
 }
 
-/*
- * With autogroup, one hidden group per session under the root, for its root threads, in the
- * order of their first thread, as nodes from @nodes[*@n]; @ag maps a session to its node.
- */
-static int autogroup_nodes(struct runner *r, struct ideal_node *nodes, int *n,
-			   struct util_imap *ag)
-{
-	for (size_t i = 0; r->sc->autogroup && i < r->nt; i++) {
-		const struct rthread *t = &r->t[i];
-		int a;
-
-		if (!cg_thread_alive(r->h, t->tid) || cg_thread_tg(r->h, t->tid) != 0 ||
-		    util_imap_get(ag, t->session, &a))
-			continue;
-		if (util_imap_put(ag, t->session, *n))
-			return -ENOMEM;
-		nodes[*n].parent = 0;
-		nodes[*n].weight = sched_nice_weight(t->session_nice);
-		nodes[*n].cap = (double)INFINITY;
-		(*n)++;
-	}
-	return 0;
-}
-
-/* The live threads, in order, as leaves under their task group (or autogroup). */
-static void thread_nodes(struct runner *r, struct ideal_node *nodes, int *n, const int *node_of,
-			 const struct util_imap *ag, uint64_t now, uint64_t until)
+/* The live threads, in order, as leaves under the task group the scheduler has them in. */
+static void thread_nodes(struct runner *r, const struct sched *s, struct ideal_node *nodes,
+			 int *n, const int *node_of, uint64_t now, uint64_t until)
 {
 	for (size_t i = 0; i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];
-		int tg, a;
+		uint32_t weight;
+		int tg = sched_thread_tg(s, t->tid, &weight);
 
-		if (!cg_thread_alive(r->h, t->tid))
+		if (!cg_thread_alive(r->h, t->tid) || tg < 0)
 			continue;
-		tg = cg_thread_tg(r->h, t->tid);
 		nodes[*n].parent = node_of[tg];
-		if (r->sc->autogroup && tg == 0 && util_imap_get(ag, t->session, &a))
-			nodes[*n].parent = a;
 		nodes[*n].thread = true;
-		nodes[*n].weight = t->grp->spec.policy == SCHED_THREAD_IDLE
-				   ? SCHED_WEIGHT_IDLEPRIO
-				   : sched_nice_weight(t->grp->spec.nice);
+		nodes[*n].weight = weight;
 		nodes[*n].demand = demand(t->grp, now, until);
 		(*n)++;
 	}
@@ -141,24 +111,22 @@ static void thread_nodes(struct runner *r, struct ideal_node *nodes, int *n, con
  */
 int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
 {
-	int maxcg = cg_cgroup_max_id(r->h), *node_of = NULL, n = 0, k, e = 0;
-	struct util_imap ag = { 0 };
+	const struct sched *s = sim_machine_sched(r->m);
+	int end = sched_tg_end(s), *node_of = NULL, n = 0, k, e = 0;
 	struct ideal_node *nodes = NULL;
 	double *share = NULL;
-	size_t cap = (size_t)maxcg + 2 * r->nt + 1;
+	size_t cap = (size_t)end + r->nt + 1;
 
 	nodes = calloc(cap, sizeof(*nodes));
 	share = calloc(cap, sizeof(*share));
-	node_of = malloc((size_t)maxcg * sizeof(*node_of));
+	node_of = malloc(((size_t)end + 1) * sizeof(*node_of));
 	if (!nodes || !share || !node_of) {
 		e = -ENOMEM;
 		goto out;
 	}
-	n = tg_nodes(r, nodes, node_of, maxcg);
-	if ((e = autogroup_nodes(r, nodes, &n, &ag)))
-		goto out;
+	n = tg_nodes(s, nodes, node_of, end);
 	k = n;		/* the first thread's node */
-	thread_nodes(r, nodes, &n, node_of, &ag, now, until);
+	thread_nodes(r, s, nodes, &n, node_of, now, until);
 	if ((e = ideal_compute(nodes, (size_t)n, r->sc->sched.cpus, share)))
 		goto out;
 	memset(r->cur_cg, 0, (size_t)r->ncg * sizeof(*r->cur_cg));
@@ -166,8 +134,8 @@ int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		const struct rthread *t = &r->t[i];
 
 		r->cur_share[i] = 0;
-		if (!cg_thread_alive(r->h, t->tid))
-			continue;
+		if (!cg_thread_alive(r->h, t->tid) || sched_thread_tg(s, t->tid, NULL) < 0)
+			continue;	/* as thread_nodes() skips it */
 		r->cur_share[i] = share[k++];
 		for (int cg = cg_thread_cgroup(r->h, t->tid); cg >= 0;
 		     cg = cg_cgroup_parent(r->h, cg))
@@ -178,7 +146,6 @@ out:
 	free(nodes);
 	free(share);
 	free(node_of);
-	util_imap_free(&ag);
 	return e;
 }
 

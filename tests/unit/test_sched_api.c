@@ -112,6 +112,52 @@ Test(sched_api, nice_weight_table)
 }
 
 /* §4.2: LOG factor 1 + ilog2(min(cpus, 8)); NONE 1; LINEAR min(cpus, 8). */
+/*
+ * The tree the scheduler schedules by, as sched_tg_info() and sched_thread_tg() give it: an idle
+ * group's entity weighs WEIGHT_IDLEPRIO (3) whatever its shares (sched_group_set_idle()), the
+ * root weighs NICE_0 with no parent, a SCHED_IDLE task weighs 3 and a nice 5 task 335
+ * (sched_prio_to_weight[25]); cpu.max is kept as given.
+ */
+Test(sched_api, tg_and_thread_info_are_what_is_scheduled)
+{
+	struct sched *s = new_sched(SCHED_POLICY_EEVDF, 2, true, &zero_cost, false);
+	struct sched_tg_info tg;
+	uint32_t w = 0;
+
+	OK(sched_tg_new(s, 1, 0, 2048, false, 0));
+	OK(sched_tg_new(s, 2, 1, 500, true, 0));
+	OK(sched_tg_set_bandwidth(s, 1, 50 * MS, 100 * MS, 0, 0));
+	OK(sched_thread_new(s, 7, 2, 5, 0, 0));
+	OK(sched_thread_new(s, 8, 1, 0, 0, 0));
+	OK(sched_thread_set_policy(s, 8, SCHED_THREAD_IDLE, 0));
+
+	cr_assert_eq(sched_tg_info(s, 0, &tg), 0);
+	cr_assert_eq(tg.parent, -1);
+	cr_assert_eq(tg.weight, 1024);
+	cr_assert_eq(sched_tg_info(s, 1, &tg), 0);
+	cr_assert_eq(tg.parent, 0);
+	cr_assert_eq(tg.weight, 2048);
+	cr_assert_eq(tg.quota_ns, 50 * MS);
+	cr_assert_eq(tg.period_ns, 100 * MS);
+	cr_assert_eq(sched_tg_info(s, 2, &tg), 0);
+	cr_assert_eq(tg.parent, 1);
+	cr_assert(tg.idle);
+	cr_assert_eq(tg.weight, 3);
+	cr_assert_eq(tg.quota_ns, UINT64_MAX);
+	cr_assert_eq(sched_tg_info(s, 3, &tg), -ENOENT);
+	cr_assert_gt(sched_tg_end(s), 2);
+
+	cr_assert_eq(sched_thread_tg(s, 7, &w), 2);
+	cr_assert_eq(w, 335);
+	cr_assert_eq(sched_thread_tg(s, 8, &w), 1);
+	cr_assert_eq(w, 3);
+	cr_assert_eq(sched_thread_tg(s, 9, NULL), -ENOENT);
+	OK(sched_tg_set(s, 2, 500, false, 0));
+	cr_assert_eq(sched_tg_info(s, 2, &tg), 0);
+	cr_assert_eq(tg.weight, 500);
+	free_sched();
+}
+
 Test(sched_api, scaling_factor)
 {
 	static const unsigned log_want[9] = { 1, 2, 2, 3, 3, 3, 3, 4, 4 };
