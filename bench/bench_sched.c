@@ -53,6 +53,7 @@ static void set_all(struct sim_machine *m, struct cg_hier *h, int bursty_every)
 		int err;
 
 		memset(&sp, 0, sizeof(sp));
+		sp.stream = (uint32_t)tid;	/* a stream of its own */
 		sp.behavior.kind = SIM_BEHAV_BUSY;
 		/* 3 in 10 threads bursty: tid % 10 < 3 */
 		if (bursty_every && tid % 10 < 3) {

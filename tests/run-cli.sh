@@ -36,6 +36,16 @@ grep -q '^"scenario": \|"groups": \[' "$tmp/a.json" && ok || bad "--json lacks g
 "$CGSIM" shares "$SC" > "$tmp/shares"; [ $? -eq 0 ] && ok || bad "shares exit status"
 grep -q '^vm  *0\.2000$' "$tmp/shares" && ok || bad "shares: vm 0.2000 expected"
 
+# random streams keyed by the thread's name: a process and a thread entry declared ahead of a
+# thread change nothing it draws; two names with the same hash still draw apart
+"$CGSIM" run tests/cli/streams-a.yaml -o "$tmp/st-a" > /dev/null
+"$CGSIM" run tests/cli/streams-b.yaml -o "$tmp/st-b" > /dev/null
+wa=$(grep '^p,w\.1,' "$tmp/st-a/threads.csv"); wb=$(grep '^p,w\.1,' "$tmp/st-b/threads.csv")
+[ -n "$wa" ] && [ "$wa" = "$wb" ] && ok || bad "streams: p/w.1 changed with threads ahead of it"
+"$CGSIM" run tests/cli/streams-collide.yaml -o "$tmp/st-c" > /dev/null
+[ "$(cut -d, -f4,11,13 "$tmp/st-c/threads.csv" | sed 1d | sort -u | wc -l)" -eq 2 ] \
+	&& ok || bad "streams: two names with one hash draw the same numbers"
+
 # check: 0 when all pass, 1 when one fails (with a FAIL line), 2 when a file cannot be loaded
 "$CGSIM" check "$SC" > /dev/null; [ $? -eq 0 ] && ok || bad "check of a passing scenario"
 "$CGSIM" check tests/cli/failing.yaml > "$tmp/check"; st=$?

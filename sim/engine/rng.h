@@ -3,7 +3,8 @@
  * sim/engine/rng.h - reproducible random streams and the scenario's distributions.
  *
  * Every simulated thread draws from its own stream, a GSL MT19937 generator
- * seeded from the scenario seed and the thread's index (sim_rng_stream_seed()).
+ * seeded from the scenario seed and the thread's stream index, a hash of its
+ * name (sim_rng_stream_seed()).
  * Streams share no state, so a change in what one thread draws (a new
  * behaviour, one more sleep) never shifts the values of another; and within
  * one scenario seed, distinct indices are guaranteed distinct generator seeds.
@@ -73,7 +74,7 @@ struct sim_dist {
 /**
  * sim_rng_stream_seed - the GSL seed of stream @index of scenario seed @seed
  * @seed:  the scenario seed
- * @index: the stream index, e.g. the thread's index in the scenario
+ * @index: the stream index (a simulated thread's: the hash of its name)
  *
  * GSL's MT19937 takes a 32-bit seed, so only 2^32 streams exist. The seed
  * is x = mix32(mix32(@index ^ k_lo) + k_hi), where k = splitmix64(@seed) and

@@ -354,13 +354,13 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 			return -ENOMEM;
 		memcpy(t->phases, b->phases, b->nphases * sizeof(*t->phases));
 	}
-	if (sim_rng_init(&t->rng, m->seed, (uint32_t)tid))
+	if (sim_rng_init(&t->rng, m->seed, spec->stream))
 		return -ENOMEM;
 	t->rng_ready = true;
 	m->threads_set = true;
 	if (m->has_noise) {
 		/* a family of streams apart from the behaviours' (same index, another seed) */
-		if (sim_rng_init(&t->noise, m->seed ^ 0x6e6f697365ull, (uint32_t)tid))
+		if (sim_rng_init(&t->noise, m->seed ^ 0x6e6f697365ull, spec->stream))
 			return -ENOMEM;
 		t->noise_ready = true;
 	}

@@ -9,8 +9,8 @@
  * thread runs nothing until sim_machine_set_thread() gives it a behaviour.
  *
  * Determinism: the same hierarchy, specs, configuration and seed give the same run, event for
- * event. Each thread draws from its own random stream (index = tid), so a change in one
- * thread's draws never shifts another's.
+ * event. Each thread draws from its own random streams (the index its spec gives), so a change
+ * in one thread's draws never shifts another's.
  */
 #ifndef CGSIM_SIM_MACHINE_H
 #define CGSIM_SIM_MACHINE_H

@@ -88,6 +88,7 @@ static int set_threads(struct runner *r)
 		struct sim_thread_spec sp = r->t[i].grp->spec;
 		int e;
 
+		sp.stream = r->t[i].stream;
 		if (r->t[i].grp->has_affinity) {
 			sp.affinity = r->t[i].grp->affinity;
 			sp.affinity_words = SCHED_MAX_CPUS / 64;

@@ -29,6 +29,7 @@ struct rthread {
 	int tid;
 	int session;		/* its autogroup session's key, and that session's nice */
 	int session_nice;
+	uint32_t stream;	/* its random streams' index, from its name (run_layout.c) */
 	double ideal_ns;	/* ∫ ideal share dt over the window (share of capacity × ns) */
 };
 

@@ -165,6 +165,91 @@ static void assign_sessions(struct runner *r)
 	}
 }
 
+/* ---- random streams keyed by name ---- */
+
+/* FNV-1a, 32 bits, of @s continued from @h. */
+static uint32_t fnv1a(uint32_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The hash of the thread's name as the reports write it: "PROCESS/THREADS.N". */
+static uint32_t name_hash(const struct rthread *t)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), ".%d", t->index);
+	return fnv1a(fnv1a(fnv1a(fnv1a(2166136261u, t->proc->name), "/"), t->grp->name), num);
+}
+
+struct stream_key {
+	uint32_t hash;
+	const struct rthread *t;
+};
+
+/* By hash, then by name (process, thread entry, number): an order of the names alone. */
+static int stream_key_cmp(const void *a, const void *b)
+{
+	const struct stream_key *x = a, *y = b;
+	int c;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if ((c = strcmp(x->t->proc->name, y->t->proc->name)) ||
+	    (c = strcmp(x->t->grp->name, y->t->grp->name)))
+		return c;
+	return (x->t->index > y->t->index) - (x->t->index < y->t->index);
+}
+
+static int stream_int(uint32_t v)
+{
+	int k;
+
+	memcpy(&k, &v, sizeof(k));	/* any bijection of the 32 bits will do as a map key */
+	return k;
+}
+
+/*
+ * Each thread's stream index is the hash of its name, so that what a thread draws depends on
+ * its name and the seed only: not on its tid, which every process declared before it shifts.
+ * Two names of one scenario never share a stream: where hashes collide, the name that sorts
+ * first keeps the hash and the others take the next indices no name hashes to and none has
+ * taken. A collision is rare (about n^2 / 2^33 for n threads), and only then can another
+ * thread's arrival move a stream.
+ */
+static int assign_streams(struct runner *r)
+{
+	struct stream_key *k = malloc((r->nt ? r->nt : 1) * sizeof(*k));
+	struct util_imap used = { 0 };
+	int e = 0, dummy;
+
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nt; i++)
+		k[i] = (struct stream_key){ name_hash(&r->t[i]), &r->t[i] };
+	qsort(k, r->nt, sizeof(*k), stream_key_cmp);
+	for (size_t i = 0; i < r->nt && !e; i++)
+		if (!i || k[i].hash != k[i - 1].hash) {
+			((struct rthread *)k[i].t)->stream = k[i].hash;
+			e = util_imap_put(&used, stream_int(k[i].hash), 1);
+		}
+	for (size_t i = 1; i < r->nt && !e; i++) {
+		uint32_t s = k[i].hash;
+
+		if (s != k[i - 1].hash)
+			continue;
+		while (util_imap_get(&used, stream_int(s), &dummy))
+			s++;
+		((struct rthread *)k[i].t)->stream = s;
+		e = util_imap_put(&used, stream_int(s), 1);
+	}
+	util_imap_free(&used);
+	free(k);
+	return e;
+}
+
 int run__add_processes(struct runner *r)
 {
 	const struct scenario *sc = r->sc;
@@ -221,5 +306,5 @@ int run__add_processes(struct runner *r)
 	}
 	r->nt = k;
 	assign_sessions(r);
-	return 0;
+	return assign_streams(r) ? run__fail(r, NOPOS, "out of memory") : 0;
 }

@@ -50,6 +50,12 @@ struct sim_thread_spec {
 	uint64_t stop_ns;			/* 0: never; else goes to sleep for good */
 	const uint64_t *affinity;		/* NULL: every CPU */
 	size_t affinity_words;
+	/*
+	 * The index of the thread's random streams (sim_rng_init()): the same index and seed
+	 * draw the same numbers. sim/run keys it by the thread's name, so that a thread's draws
+	 * do not depend on which other threads the scenario has or in what order.
+	 */
+	uint32_t stream;
 };
 
 #endif /* CGSIM_SIM_WORKLOAD_H */

@@ -166,9 +166,15 @@ static inline struct sim_machine *stt_machine(struct cg_hier *h, enum sched_poli
 	return m;
 }
 
+/* Give thread @tid @spec, with a random stream of its own (index tid) unless it names one. */
 static inline void stt_set(struct sim_machine *m, int tid, const struct sim_thread_spec *spec)
 {
-	int rc = sim_machine_set_thread(m, tid, spec);
+	struct sim_thread_spec sp = *spec;
+	int rc;
+
+	if (!sp.stream)
+		sp.stream = (uint32_t)tid;
+	rc = sim_machine_set_thread(m, tid, &sp);
 
 	cr_assert_eq(rc, 0, "set_thread %d: %d", tid, rc);
 }
