@@ -65,24 +65,6 @@ static struct yn **find_slot(struct yn *root, const char *path, bool create, str
 	}
 }
 
-static int map_add(struct yn *map, struct yn *key, struct yn *val)
-{
-	struct yn **k = realloc(map->keys, (map->n + 1) * sizeof(*k));
-	struct yn **v;
-
-	if (!k)
-		return -ENOMEM;
-	map->keys = k;
-	v = realloc(map->kids, (map->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	map->kids = v;
-	k[map->n] = key;
-	v[map->n] = val;
-	map->n++;
-	return 0;
-}
-
 static struct yn *yn_copy(const struct yn *n)
 {
 	struct yn *c = calloc(1, sizeof(*c));
@@ -94,6 +76,7 @@ static struct yn *yn_copy(const struct yn *n)
 	c->kids = NULL;
 	c->keys = NULL;
 	c->n = 0;
+	c->cap = n->n;
 	if (n->str && !(c->str = strdup(n->str)))
 		goto fail;
 	if (n->n) {
@@ -126,7 +109,7 @@ static bool add_file(struct rd *r, struct yn *parent, const char *file, struct y
 
 	if (fkey)
 		fkey->origin = at->origin;
-	if (!fkey || map_add(parent, fkey, val)) {
+	if (!fkey || yn_map_add(parent, fkey, val)) {
 		yn_free(fkey);
 		yn_free(val);
 		return scn__bad(r, at, "out of memory");
@@ -193,7 +176,7 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 				child->origin = val->origin;
 			}
 		}
-		if (!key || (!last && !child) || map_add(parent, key, last ? val : child)) {
+		if (!key || (!last && !child) || yn_map_add(parent, key, last ? val : child)) {
 			yn_free(key);
 			yn_free(child);
 			yn_free(val);

@@ -93,15 +93,21 @@ struct yn *yn_new_scalar(const char *s, int line, int col)
 
 static int push_item(struct yn *parent, struct yn *item)
 {
-	/* Capacities are powers of two, so that n items cost O(n) copies in all. */
-	if (!(parent->n & (parent->n - 1))) {
-		struct yn **k = realloc(parent->kids, (parent->n ? 2 * parent->n : 1) * sizeof(*k));
-
-		if (!k)
-			return -ENOMEM;
-		parent->kids = k;
-	}
+	if (UTIL_GROW(parent->kids, parent->cap, parent->n + 1))
+		return -ENOMEM;
 	parent->kids[parent->n++] = item;
+	return 0;
+}
+
+int yn_map_add(struct yn *map, struct yn *key, struct yn *val)
+{
+	size_t keys_cap = map->cap;	/* keys[] was grown with kids[] */
+
+	if (UTIL_GROW(map->keys, keys_cap, map->n + 1) ||
+	    UTIL_GROW(map->kids, map->cap, map->n + 1))
+		return -ENOMEM;
+	map->keys[map->n] = key;
+	map->kids[map->n++] = val;
 	return 0;
 }
 
@@ -195,6 +201,7 @@ static bool close_map(struct builder *b, struct yn *m)
 	m->kids = vals;
 	m->keys = keys;
 	m->n = pairs;
+	m->cap = pairs ? pairs : 1;
 	return check_keys(b, keys, pairs);
 }
 

@@ -37,6 +37,7 @@ struct yn {
 	struct yn **kids;	/* sequences: items; mappings: values, paired with keys[] */
 	struct yn **keys;	/* mappings: the key scalars, in file order */
 	size_t n;
+	size_t cap;		/* kids[] (and keys[]) hold at least this many: grown by doubling */
 };
 
 /*
@@ -49,6 +50,9 @@ void yn_free(struct yn *n);
 
 /* yn_get() - the value of key @key in mapping @map, NULL if absent (or @map is not a map). */
 struct yn *yn_get(const struct yn *map, const char *key);
+
+/* yn_map_add() - append the pair @key: @val (both taken over on success) to @map. 0 or -ENOMEM. */
+int yn_map_add(struct yn *map, struct yn *key, struct yn *val);
 
 /* yn_new_scalar() - a scalar node holding a copy of @s at position (@line, @col); NULL: ENOMEM. */
 struct yn *yn_new_scalar(const char *s, int line, int col);
