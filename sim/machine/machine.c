@@ -20,44 +20,17 @@
 
 #include "sim/machine/machine_internal.h"
 
-int machine__grow_ptrs(void ***arr, int *n, int need)
-{
-	int k = *n ? *n : 16;
-	void **p;
-
-	if (need < *n)
-		return 0;
-	while (k <= need)
-		k *= 2;
-	p = realloc(*arr, (size_t)k * sizeof(void *));
-	if (!p)
-		return -ENOMEM;
-	memset(p + *n, 0, (size_t)(k - *n) * sizeof(void *));
-	*arr = p;
-	*n = k;
-	return 0;
-}
-
 int machine__ensure_cg(struct sim_machine *m, int id)
 {
-	int k = m->ncg ? m->ncg : 16;
-	uint64_t *p;
+	/* the two tables grow together: a failure leaves m->ncg, what both hold, as it was */
+	size_t cpu_cap = (size_t)m->ncg, total_cap = (size_t)m->ncg;
 
 	if (id < m->ncg)
 		return 0;
-	while (k <= id)
-		k *= 2;
-	p = realloc(m->cg_cpu, (size_t)k * sizeof(*p));
-	if (!p)
+	if (UTIL_GROW_ZERO(m->cg_cpu, cpu_cap, (size_t)id + 1) ||
+	    UTIL_GROW_ZERO(m->cg_total, total_cap, (size_t)id + 1))
 		return -ENOMEM;
-	memset(p + m->ncg, 0, (size_t)(k - m->ncg) * sizeof(*p));
-	m->cg_cpu = p;
-	p = realloc(m->cg_total, (size_t)k * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	memset(p + m->ncg, 0, (size_t)(k - m->ncg) * sizeof(*p));
-	m->cg_total = p;
-	m->ncg = k;
+	m->ncg = (int)cpu_cap;
 	return 0;
 }
 
@@ -198,12 +171,8 @@ static int adopt_layout(struct sim_machine *m, struct cg_hier *h)
 
 	if (machine__ensure_cg(m, maxcg))
 		return -ENOMEM;
-	m->sid_of_cg = malloc(16 * sizeof(*m->sid_of_cg));
-	if (!m->sid_of_cg)
+	if (machine__sid_reserve(m, 0))
 		return -ENOMEM;
-	m->nsid_of_cg = 16;
-	for (int i = 0; i < 16; i++)
-		m->sid_of_cg[i] = -1;
 	m->sid_of_cg[0] = 0;
 	m->next_sid = 1;
 	for (int cg = 1; cg < maxcg; cg++) {

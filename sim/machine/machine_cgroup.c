@@ -12,6 +12,20 @@
 
 /* ---------------- the cgroup model's notifications ---------------- */
 
+int machine__sid_reserve(struct sim_machine *m, int cg)
+{
+	size_t cap = (size_t)m->nsid_of_cg;
+
+	if (cg < m->nsid_of_cg)
+		return 0;
+	if (UTIL_GROW(m->sid_of_cg, cap, (size_t)cg + 1))
+		return -ENOMEM;
+	for (size_t i = (size_t)m->nsid_of_cg; i < cap; i++)
+		m->sid_of_cg[i] = -1;	/* no task group yet */
+	m->nsid_of_cg = (int)cap;
+	return 0;
+}
+
 int machine__sid_of(const struct sim_machine *m, int cg)
 {
 	return cg >= 0 && cg < m->nsid_of_cg ? m->sid_of_cg[cg] : -1;
@@ -43,19 +57,8 @@ int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 
 	if (err)
 		return err;
-	if (cg >= m->nsid_of_cg) {
-		int k = m->nsid_of_cg ? m->nsid_of_cg : 16, *a;
-
-		while (k <= cg)
-			k *= 2;
-		a = realloc(m->sid_of_cg, (size_t)k * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		for (int i = m->nsid_of_cg; i < k; i++)
-			a[i] = -1;
-		m->sid_of_cg = a;
-		m->nsid_of_cg = k;
-	}
+	if (machine__sid_reserve(m, cg))
+		return -ENOMEM;
 	sid = m->next_sid++;
 	err = sched_tg_new(m->s, sid, machine__sid_of(m, parent), tg_weight(&p), p.idle, now);
 	if (!err)
@@ -132,8 +135,13 @@ struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now
 	int session = cg_thread_pid(m->h, tid);
 	int tg = thread_sid(m, tid, session, now);
 
-	if (machine__grow_ptrs((void ***)&m->thr, &m->nthr, tid))
-		return NULL;
+	{
+		size_t cap = (size_t)m->nthr;
+
+		if (UTIL_GROW_ZERO(m->thr, cap, (size_t)tid + 1))
+			return NULL;
+		m->nthr = (int)cap;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;

@@ -31,16 +31,9 @@ static void push_todo(struct sim_machine *m, int tid)
 	for (int i = 0; i < m->ntodo; i++)
 		if (m->todo[i] == tid)
 			return;
-	if (m->ntodo == m->captodo) {
-		int k = m->captodo ? 2 * m->captodo : 16;
-		int *p = realloc(m->todo, (size_t)k * sizeof(*p));
-
-		if (!p) {
-			machine__fail(m, -ENOMEM);
-			return;
-		}
-		m->todo = p;
-		m->captodo = k;
+	if (UTIL_GROW(m->todo, m->captodo, (size_t)m->ntodo + 1)) {
+		machine__fail(m, -ENOMEM);
+		return;
 	}
 	m->todo[m->ntodo++] = tid;
 }

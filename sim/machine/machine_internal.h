@@ -105,7 +105,8 @@ struct sim_machine {
 	size_t nsessions, capsessions;
 	struct util_imap session_ix;	/* session number -> index in sessions[] */
 	int *todo;			/* threads whose burst ended while off-CPU */
-	int ntodo, captodo;
+	int ntodo;
+	size_t captodo;
 	int err;
 };
 
@@ -129,7 +130,6 @@ static inline uint64_t machine__later(uint64_t t, uint64_t d)
 void machine__credit(struct sim_machine *m, struct mthread *t);
 int machine__ensure_cg(struct sim_machine *m, int id);
 void machine__fail(struct sim_machine *m, int err);
-int machine__grow_ptrs(void ***arr, int *n, int need);
 
 /* machine_events.c: the events in step with the scheduler, the behaviours */
 void machine__thread_event(struct sim_engine *eng, struct sim_event *ev);
@@ -144,6 +144,8 @@ int machine__apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now);
 int machine__retarget(struct sim_machine *m, struct mthread *t, uint64_t now);
 struct msession *machine__session_get(struct sim_machine *m, int key, int nice);
 int machine__sid_of(const struct sim_machine *m, int cg);
+/* machine__sid_reserve() - room in sid_of_cg[] for cgroup id @cg (new slots -1). */
+int machine__sid_reserve(struct sim_machine *m, int cg);
 int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now);
 struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now);
 

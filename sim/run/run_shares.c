@@ -149,34 +149,22 @@ out:
 	return e;
 }
 
+/*
+ * Room in the per-cgroup tables for every cgroup id given so far, by doubling (a timeline of
+ * mkdirs adds one id at a time). The tables grow together: on failure r->ncg, what all of them
+ * hold, stays as it was. The new entries are zero (all-zero bytes are 0.0).
+ */
 int run__grow_cg(struct runner *r)
 {
-	int need = cg_cgroup_max_id(r->h);
+	size_t need = (size_t)cg_cgroup_max_id(r->h), ideal_cap = (size_t)r->ncg;
+	size_t cur_cap = ideal_cap, cpu_cap = ideal_cap;
 
-	if (need <= r->ncg)
+	if (need <= (size_t)r->ncg)
 		return 0;
-	{
-		double *a = realloc(r->ideal_cg, (size_t)need * sizeof(*a));
-		double *b;
-
-		if (!a)
-			return -ENOMEM;
-		r->ideal_cg = a;
-		b = realloc(r->cur_cg, (size_t)need * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		r->cur_cg = b;
-		{
-			uint64_t *c = realloc(r->cg_cpu, (size_t)need * sizeof(*c));
-
-			if (!c)
-				return -ENOMEM;
-			r->cg_cpu = c;
-		}
-		for (int i = r->ncg; i < need; i++)
-			r->ideal_cg[i] = r->cur_cg[i] = 0;
-		r->ncg = need;
-	}
+	if (UTIL_GROW_ZERO(r->ideal_cg, ideal_cap, need) || UTIL_GROW_ZERO(r->cur_cg, cur_cap, need) ||
+	    UTIL_GROW_ZERO(r->cg_cpu, cpu_cap, need))
+		return -ENOMEM;
+	r->ncg = (int)ideal_cap;
 	return 0;
 }
 

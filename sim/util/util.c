@@ -31,6 +31,16 @@ int util_grow(void **arr, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+int util_grow_zero(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t old = *cap;
+	int e = util_grow(arr, cap, need, size);
+
+	if (!e && *cap > old)
+		memset((char *)*arr + old * size, 0, (*cap - old) * size);
+	return e;
+}
+
 static size_t imap_slot(const struct util_imap *m, int key)
 {
 	/* Fibonacci hashing of the key's bits: consecutive keys (pids) spread over the table */

@@ -20,6 +20,13 @@
  */
 int util_grow(void **arr, size_t *cap, size_t need, size_t size);
 #define UTIL_GROW(arr, cap, need) util_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/*
+ * util_grow_zero() - util_grow() for tables indexed by id: the elements it adds (from the old
+ * capacity to the new) are zero bytes. Use through UTIL_GROW_ZERO().
+ */
+int util_grow_zero(void **arr, size_t *cap, size_t need, size_t size);
+#define UTIL_GROW_ZERO(arr, cap, need) \
+	util_grow_zero((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /*
  * struct util_imap - a hash map from int keys to int values (open addressing, at most half

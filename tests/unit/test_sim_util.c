@@ -29,6 +29,22 @@ Test(sim_util, grow_doubles_and_keeps_contents)
 	free(a);
 }
 
+/* A table indexed by id: every slot not yet written reads 0, however far the index jumps. */
+Test(sim_util, grow_zero_zeroes_what_it_adds)
+{
+	long *a = NULL;
+	size_t cap = 0;
+
+	cr_assert_eq(UTIL_GROW_ZERO(a, cap, 3), 0);
+	a[0] = a[1] = a[2] = 7;
+	cr_assert_eq(UTIL_GROW_ZERO(a, cap, 1000), 0);
+	cr_assert_geq(cap, 1000);
+	cr_assert(a[0] == 7 && a[1] == 7 && a[2] == 7, "kept what was there");
+	for (size_t i = 3; i < cap; i++)
+		cr_assert_eq(a[i], 0, "slot %zu of %zu", i, cap);
+	free(a);
+}
+
 /* Keys that a session numbering gives (consecutive pids, negative numbers, 0, extremes). */
 Test(sim_util, imap_finds_every_key_put_and_no_other)
 {
