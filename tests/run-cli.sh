@@ -183,6 +183,11 @@ for f in compare.txt compare.md compare.json; do
 	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"
 done
 "$CGSIM" compare "$SC" --markdown --json > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "compare --markdown --json"
+"$CGSIM" compare "$SC" --json --markdown 2>&1 > /dev/null | head -n 1 | grep -qx \
+	'cgsim: --markdown and --json exclude each other' && ok || bad "compare --json --markdown: message"
+# a format asked for twice is asked for once; run and shares print JSON as asked
+"$CGSIM" run "$SC" --json --json | cmp -s - "$tmp/a.json" && ok || bad "run --json --json"
+"$CGSIM" shares "$SC" --json | head -n 1 | grep -qx '{' && ok || bad "shares --json"
 
 # a sweep over names (cgroup paths) has no x axis: -o DIR still works, without a sweep figure
 "$CGSIM" compare scenarios/depth-overhead.yaml -o "$tmp/depth" > /dev/null 2>&1

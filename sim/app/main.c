@@ -255,6 +255,61 @@ static int max_events_opt(const char *usage, const char *v)
 	return -1;
 }
 
+/*
+ * Output formats. Each command has a table of the formats it prints on stdout, one row each:
+ * the option that asks for it (NULL in row 0, the default) first, then its printer. A new
+ * format is a row and a printer function.
+ */
+
+/* The row of format table @t (@n rows of @size bytes) whose option is @a; 0 when none is. */
+static size_t format_asked(const void *t, size_t n, size_t size, const char *a)
+{
+	for (size_t i = 1; i < n; i++) {
+		/* a row's first member, its option, is where the row starts */
+		const char *opt = *(const char *const *)(const void *)((const char *)t + i * size);
+
+		if (!strcmp(a, opt))
+			return i;
+	}
+	return 0;
+}
+#define FORMAT_ASKED(t, n, a) format_asked((t), (n), sizeof((t)[0]), (a))
+
+/*
+ * Row @f of a table was asked for (@opt_f its option), *@chosen is the row asked for before
+ * (@opt_chosen, 0 and NULL for none): one format at most. 0, or the usage error's exit status.
+ */
+static int format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_chosen,
+		      const char *usage)
+{
+	char both[64];
+
+	if (*chosen && *chosen != f) {
+		/* named in the table's order, whichever came first on the command line */
+		snprintf(both, sizeof(both), "%s and %s", *chosen < f ? opt_chosen : opt_f,
+			 *chosen < f ? opt_f : opt_chosen);
+		return usage_error(usage, "%s exclude each other", both);
+	}
+	*chosen = f;
+	return 0;
+}
+
+/* run's and shares' formats */
+struct run_format {
+	const char *option;
+	void (*print)(FILE *f, const struct run_result *r);
+};
+
+static const struct run_format run_formats[] = {
+	{ NULL, report_text },
+	{ "--json", report_json },
+};
+
+static const struct run_format shares_formats[] = {
+	{ NULL, report_shares_text },
+	{ "--json", report_shares_json },
+};
+
 struct run_opts {
 	const char *file;
 	const char *variant;
@@ -262,7 +317,9 @@ struct run_opts {
 	char seedset[48];
 	size_t nsets;
 	const char *dir;
-	bool json;
+	const struct run_format *formats;	/* the command's table */
+	size_t nformats;
+	size_t format;				/* the row asked for */
 	bool timing;
 };
 
@@ -273,13 +330,18 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = NULL;
+		size_t f = a[0] == '-' ? FORMAT_ASKED(o->formats, o->nformats, a) : 0;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
 			return finish_stdout();
 		}
-		if (!strcmp(a, "--json")) {
-			o->json = true;
+		if (f) {
+			int rc = format_set(&o->format, f, a,
+					    o->format ? o->formats[o->format].option : NULL, usage);
+
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (full && !strcmp(a, "--timing")) {
@@ -350,7 +412,8 @@ static struct scenario *load(const struct run_opts *o)
 
 static int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = { .formats = run_formats,
+			      .nformats = sizeof(run_formats) / sizeof(run_formats[0]) };
 	struct scenario *sc;
 	struct run_result *res;
 	char err[2048];
@@ -370,10 +433,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		rc = 2;
 	} else {
-		if (o.json)
-			report_json(stdout, res);
-		else
-			report_text(stdout, res);
+		run_formats[o.format].print(stdout, res);
 		rc = finish_stdout();
 	}
 	run_free(res);
@@ -383,7 +443,8 @@ static int cmd_run(int argc, char **argv)
 
 static int cmd_shares(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = { .formats = shares_formats,
+			      .nformats = sizeof(shares_formats) / sizeof(shares_formats[0]) };
 	struct scenario *sc;
 	struct run_result *res;
 	char err[2048];
@@ -399,10 +460,7 @@ static int cmd_shares(int argc, char **argv)
 		scn_free(sc);
 		return 2;
 	}
-	if (o.json)
-		report_shares_json(stdout, res);
-	else
-		report_shares_text(stdout, res);
+	shares_formats[o.format].print(stdout, res);
 	run_free(res);
 	scn_free(sc);
 	return finish_stdout();
@@ -419,9 +477,9 @@ static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_
 	return util_write_file(dir, "sweep.csv", sweep_csv_writer, sw, err, errlen);
 }
 
-/* The formats compare prints on stdout: text by default, one of the others when asked. */
+/* compare's formats */
 static const struct {
-	const char *option;	/* NULL: the default */
+	const char *option;
 	int (*print)(FILE *f, const struct compare *c);
 	bool sweep_table;	/* followed by the sweep's table, when there is one */
 } compare_formats[] = {
@@ -441,20 +499,19 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		size_t f = 1;
+		size_t f = a[0] == '-' ? FORMAT_ASKED(compare_formats, sizeof(compare_formats) /
+						      sizeof(compare_formats[0]), a) : 0;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_compare, stdout);
 			return finish_stdout();
 		}
-		while (f < sizeof(compare_formats) / sizeof(compare_formats[0]) &&
-		       strcmp(a, compare_formats[f].option))
-			f++;
-		if (f < sizeof(compare_formats) / sizeof(compare_formats[0])) {
-			if (o->format && o->format != f)
-				return usage_error(usage_compare, "%s",
-						   "--markdown and --json exclude each other");
-			o->format = f;
+		if (f) {
+			int rc = format_set(&o->format, f, a, o->format ?
+					    compare_formats[o->format].option : NULL, usage_compare);
+
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
