@@ -186,7 +186,7 @@ static uint32_t name_hash(const struct rthread *t)
 
 struct stream_key {
 	uint32_t hash;
-	const struct rthread *t;
+	struct rthread *t;
 };
 
 /* By hash, then by name (process, thread entry, number): an order of the names alone. */
@@ -232,7 +232,7 @@ static int assign_streams(struct runner *r)
 	qsort(k, r->nt, sizeof(*k), stream_key_cmp);
 	for (size_t i = 0; i < r->nt && !e; i++)
 		if (!i || k[i].hash != k[i - 1].hash) {
-			((struct rthread *)k[i].t)->stream = k[i].hash;
+			k[i].t->stream = k[i].hash;
 			e = util_imap_put(&used, stream_int(k[i].hash), 1);
 		}
 	for (size_t i = 1; i < r->nt && !e; i++) {
@@ -242,7 +242,7 @@ static int assign_streams(struct runner *r)
 			continue;
 		while (util_imap_get(&used, stream_int(s), &dummy))
 			s++;
-		((struct rthread *)k[i].t)->stream = s;
+		k[i].t->stream = s;
 		e = util_imap_put(&used, stream_int(s), 1);
 	}
 	util_imap_free(&used);
