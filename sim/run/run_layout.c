@@ -297,7 +297,9 @@ int run__add_processes(struct runner *r)
 				if (*g->cgroup && cg_lookup(r->h, g->cgroup) < 0)
 					return run__fail(r, g->cgroup_pos, "%s: no such cgroup (declare it "
 							 "under cgroups:)", what);
-				e = write_file(r, g->cgroup, "cgroup.threads", num, g->cgroup_pos,
+				/* v1 moves one thread through tasks; it has no cgroup.threads */
+				e = write_file(r, g->cgroup, sc->semantics == CG_SEM_V1 ? "tasks"
+							     : "cgroup.threads", num, g->cgroup_pos,
 					       what);
 				if (e)
 					return e;

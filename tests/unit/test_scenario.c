@@ -275,6 +275,27 @@ static const char runnable[] =
 	"  q: { cgroup: b, threads: { w: { count: 2, behavior: busy, nice: 3 } } }\n";
 
 /*
+ * v1 has no cgroup.threads: a thread entry's cgroup is written to its tasks file, as the v1
+ * hierarchy places one thread (docs/cgroup-model.md, the three rule sets). Both groups weigh
+ * 1024 with one busy thread each on one CPU: half each.
+ */
+Test(scenario, v1_places_a_thread_through_tasks)
+{
+	struct scenario *sc = load("name: t\nduration: 1s\nsemantics: v1\n"
+				   "cgroups:\n  a: {}\n  b: {}\n"
+				   "processes:\n  p:\n    cgroup: a\n    threads:\n"
+				   "      t: { behavior: busy }\n      u: { cgroup: b, behavior: busy }\n",
+				   NULL, NULL, 0);
+	char err[1024];
+
+	cr_assert_eq(run_scenario(sc, false, &cur_res, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(cur_res->nthreads, 2);
+	cr_expect_str_eq(cur_res->threads[0].cgroup, "a");
+	cr_expect_str_eq(cur_res->threads[1].cgroup, "b");
+	cr_expect(fabs(cur_res->threads[1].share - 0.5) < 0.01, "u %.4f", cur_res->threads[1].share);
+}
+
+/*
  * a : b = 100 : 300 on one CPU: a 25 %, b 75 %; inside b two threads of equal nice split it:
  * 37.5 % each. The ideal says the same.
  */
