@@ -234,8 +234,8 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 	return run__measure(r, res) ? run__fail(r, NOPOS, "out of memory") : 0;
 }
 
-/* Free what the run held; hand over @res or free it with a message for -ENOMEM. */
-static int runner_end(struct runner *r, struct run_result *res, int e, struct run_result **out)
+/* Free what the runner holds. */
+static void runner_free(struct runner *r)
 {
 	sim_machine_free(r->m);
 	cg_hier_free(r->h);
@@ -244,6 +244,12 @@ static int runner_end(struct runner *r, struct run_result *res, int e, struct ru
 	free(r->cur_share);
 	free(r->cur_cg);
 	free(r->cg_cpu);
+}
+
+/* Free what the run held; hand over @res or free it with a message for -ENOMEM. */
+static int runner_end(struct runner *r, struct run_result *res, int e, struct run_result **out)
+{
+	runner_free(r);
 	if (e) {
 		if (e == -ENOMEM && r->errlen && !r->err[0])
 			snprintf(r->err, r->errlen, "cgsim: out of memory");
@@ -302,6 +308,49 @@ static int start_layout(struct runner *r, struct run_result *res)
 	if ((e = run__apply_layout(r)) || (e = run__add_processes(r)))
 		return e;
 	return validate_timeline(sc, r->err, r->errlen);
+}
+
+int run_layout_build(const struct scenario *sc, struct run_layout **out, char *err,
+		     size_t errlen)
+{
+	struct runner r = { .sc = sc, .err = err, .errlen = errlen };
+	struct run_result res = { 0 };
+	struct run_layout *l;
+	int e;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	l = calloc(1, sizeof(*l));
+	e = l ? start_layout(&r, &res) : -ENOMEM;
+	if (!e && !(l->threads = calloc(r.nt ? r.nt : 1, sizeof(*l->threads))))
+		e = -ENOMEM;
+	if (e) {
+		free(l);
+		runner_free(&r);
+		if (e == -ENOMEM && errlen && !err[0])
+			snprintf(err, errlen, "cgsim: out of memory");
+		return e;
+	}
+	for (size_t i = 0; i < r.nt; i++)
+		l->threads[i] = (struct run_layout_thread){ r.t[i].proc, r.t[i].grp, r.t[i].index,
+							    r.t[i].tid, r.t[i].stream,
+							    r.t[i].session_nice };
+	l->nthreads = r.nt;
+	l->h = r.h;
+	r.h = NULL;	/* handed over */
+	runner_free(&r);
+	*out = l;
+	return 0;
+}
+
+void run_layout_free(struct run_layout *l)
+{
+	if (!l)
+		return;
+	cg_hier_free(l->h);
+	free(l->threads);
+	free(l);
 }
 
 /* The machine on the layout, its wake-up noise set when @noise is not NULL. */

@@ -82,6 +82,35 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
  * without simulating (cgsim shares). The timeline is not applied. Same errors as run_scenario.
  */
 int run_ideal(const struct scenario *sc, struct run_result **out, char *err, size_t errlen);
+
+/*
+ * struct run_layout - a scenario's layout as a run starts from it: the cgroup model @h with the
+ * scenario's cgroups, processes and threads in place (before any timeline operation), and each
+ * thread of the scenario, in file order, with what it is in @h and the random stream it draws
+ * from. What `cgsim validate --live` translates for the kernel (sim/live/).
+ */
+struct run_layout_thread {
+	const struct scn_process *proc;
+	const struct scn_threads *grp;
+	int index;		/* N of NAME.N, from 1 within its thread entry */
+	int tid;		/* its thread in @h */
+	uint32_t stream;	/* its random streams' index */
+	int session_nice;	/* its autogroup session's nice */
+};
+
+struct run_layout {
+	struct cg_hier *h;
+	struct run_layout_thread *threads;
+	size_t nthreads;
+};
+
+/**
+ * run_layout_build() - build the layout that run_scenario() starts from. 0, or -EINVAL with a
+ * positioned message in @err (a layout the model refuses), -ENOMEM. Free with run_layout_free().
+ */
+int run_layout_build(const struct scenario *sc, struct run_layout **out, char *err,
+		     size_t errlen);
+void run_layout_free(struct run_layout *l);
 void run_free(struct run_result *r);
 
 #endif /* CGSIM_SIM_RUN_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/live/live.h - a scenario on the running kernel (`cgsim validate --live`, docs/live.md).
+ *
+ * The plan (live_plan.c) is the scenario's layout said in the kernel's terms: the cgroups to
+ * make with the files to write in them, and for each thread the cgroup it goes to and what it
+ * runs. It is computed from the layout the cgroup model built (run_layout_build()), knows
+ * nothing of the running system but the hierarchy kind, the prefix of its cgroups' names and the
+ * CPUs online, and refuses what the kernel cannot be given, before anything is made.
+ */
+#ifndef CGSIM_SIM_LIVE_H
+#define CGSIM_SIM_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/scenario/scenario.h"
+
+/* The cgroup hierarchy the kernel offers the cpu controller on. */
+enum live_hier {
+	LIVE_HIER_V1,	/* the v1 cpu hierarchy: cpu.shares, cpu.cfs_*_us, tasks */
+	LIVE_HIER_V2,	/* cgroup2 with cpu: cpu.weight, cpu.max, cgroup.procs */
+};
+
+#define LIVE_MAX_WRITES 6
+
+/* A file of a cgroup and the value written to it, in the order they are written. */
+struct live_write {
+	const char *file;
+	char value[48];
+};
+
+/* A cgroup to make: one per task group of the scenario but its root. */
+struct live_dir {
+	char *path;		/* below the hierarchy's root, parents first: "cgsim-42-vm/app" */
+	int cgroup;		/* the scenario's cgroup (the model's id) whose task group it is */
+	int parent;		/* index of the parent's dir, -1: the hierarchy's root */
+	bool has_children;	/* other dirs below it (v2: +cpu in its subtree_control) */
+	struct live_write writes[LIVE_MAX_WRITES];
+	size_t nwrites;
+};
+
+/* A thread of the scenario, as the helper starts it. */
+struct live_thread {
+	char *name;			/* "PROCESS/THREADS.N", as the reports name it */
+	size_t proc;			/* its process: index in plan->procs */
+	const struct scn_threads *grp;	/* its entry: behaviour, nice, policy, slice, affinity */
+	uint32_t stream;		/* the random stream the simulation draws it from */
+	int dir;			/* index in plan->dirs, -1: the hierarchy's root */
+};
+
+/* A process of the scenario: one helper process, a session of its own. */
+struct live_proc {
+	const struct scn_process *p;
+	int session_nice;		/* its autogroup's nice (written when not 0) */
+	size_t first, n;		/* its threads: plan->threads[first .. first + n) */
+};
+
+struct live_plan {
+	enum live_hier hier;
+	bool autogroup;			/* sched_autogroup_enabled during the run */
+	bool root_cpu;			/* v2: +cpu in the root's subtree_control */
+	struct live_dir *dirs;
+	size_t ndirs;
+	struct live_thread *threads;
+	size_t nthreads;
+	struct live_proc *procs;
+	size_t nprocs;
+};
+
+/**
+ * live_plan_make() - the plan of scenario @sc for hierarchy @hier, its top-level cgroups named
+ * "@prefix-NAME", on a machine with @cpus CPUs online.
+ *
+ * Refused with -EINVAL and a one-line reason in @err: a layout the kernel cannot be given
+ * (timeline operations, processes sharing a session, the rfc2017 rule set, cpusets, more or
+ * fewer CPUs than online, on v2 a process split over cgroups or threads beside child groups),
+ * or one the model refuses (its positioned message). -ENOMEM when out of memory.
+ */
+int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *prefix, int cpus,
+		   struct live_plan **out, char *err, size_t errlen);
+void live_plan_free(struct live_plan *plan);
+
+#endif /* CGSIM_SIM_LIVE_H */

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/live/live_plan.c - a scenario's layout in the kernel's terms (sim/live/live.h).
+ *
+ * Scheduling depends only on the task-group tree, so the plan makes one cgroup per task group
+ * and none for a cgroup without the cpu controller (its threads belong to the task group above
+ * it). The scenario's root is the kernel's root; top-level groups are made in it under unique
+ * names, so that they compete with root threads at the same level as in the scenario.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup/cgroup.h"
+#include "scheduler/weight.h"
+#include "sim/live/live.h"
+#include "sim/run/run.h"
+#include "sim/util/util.h"
+
+/* Refuse with a one-line reason; -EINVAL. */
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (errlen)
+		vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* What the kernel cannot be given, seen from the scenario alone. */
+static int check_scenario(const struct scenario *sc, int cpus, char *err, size_t errlen)
+{
+	if (sc->semantics == CG_SEM_RFC2017)
+		return refuse(err, errlen, "%s: the rfc2017 rule set was never merged: no kernel "
+			      "runs it", sc->file);
+	if (sc->ntimeline)
+		return refuse(err, errlen, "%s: a timeline changes the layout while it runs, which "
+			      "validate --live does not do", sc->file);
+	if (sc->sched.cpus != cpus)
+		return refuse(err, errlen, "%s: the scenario simulates %d CPUs and this machine has "
+			      "%d online (--set machine.cpus=%d)", sc->file, sc->sched.cpus, cpus,
+			      cpus);
+	for (size_t i = 0; i < sc->nprocs; i++)
+		for (size_t k = 0; k < i && sc->procs[i].session; k++)
+			if (sc->procs[k].session && !strcmp(sc->procs[k].session, sc->procs[i].session))
+				return refuse(err, errlen, "%s: processes '%s' and '%s' share session "
+					      "'%s', which validate --live cannot set up (one session "
+					      "per process)", sc->file, sc->procs[k].name,
+					      sc->procs[i].name, sc->procs[i].session);
+	return 0;
+}
+
+/* DIV_ROUND_CLOSEST(x, d) for unsigned operands. */
+static unsigned long long div_closest(unsigned long long x, unsigned long long d)
+{
+	return (x + d / 2) / d;
+}
+
+static void add_write(struct live_dir *d, const char *file, const char *fmt, unsigned long long v)
+{
+	d->writes[d->nwrites].file = file;
+	snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value), fmt, v);
+	d->nwrites++;
+}
+
+/*
+ * The weight on v2: cpu.weight w gives shares DIV_ROUND_CLOSEST(w * 1024, 100); where no w
+ * gives the shares back exactly and they are a nice level's weight (cpu.weight.nice wrote
+ * them), cpu.weight.nice does.
+ */
+static void v2_weight(struct live_dir *d, unsigned long shares)
+{
+	unsigned long long w = div_closest((unsigned long long)shares * 100, 1024);
+
+	w = w < 1 ? 1 : w > 10000 ? 10000 : w;
+	if (div_closest(w * 1024, 100) != shares)
+		for (int nice = SCHED_NICE_MIN; nice <= SCHED_NICE_MAX; nice++)
+			if (sched_prio_to_weight(nice) == shares) {
+				d->writes[d->nwrites].file = "cpu.weight.nice";
+				snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value),
+					 "%d", nice);
+				d->nwrites++;
+				return;
+			}
+	add_write(d, "cpu.weight", "%llu", w);
+}
+
+/* The files that give the kernel task group @p's settings, in an order the kernel accepts. */
+static void dir_writes(struct live_dir *d, enum live_hier hier, const struct cg_cpu_params *p)
+{
+	bool limited = p->quota_us != CG_QUOTA_MAX;
+
+	if (p->idle)
+		add_write(d, "cpu.idle", "%llu", 1);	/* the weight follows (WEIGHT_IDLEPRIO) */
+	else if (hier == LIVE_HIER_V1)
+		add_write(d, "cpu.shares", "%llu", p->shares);
+	else
+		v2_weight(d, p->shares);
+	if (hier == LIVE_HIER_V1) {
+		if (p->period_us != 100000 || limited)
+			add_write(d, "cpu.cfs_period_us", "%llu", p->period_us);
+		if (limited)
+			add_write(d, "cpu.cfs_quota_us", "%llu", p->quota_us);
+		if (p->burst_us)
+			add_write(d, "cpu.cfs_burst_us", "%llu", p->burst_us);
+		return;
+	}
+	if (limited || p->period_us != 100000) {
+		d->writes[d->nwrites].file = "cpu.max";
+		if (limited)
+			snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value),
+				 "%llu %llu", (unsigned long long)p->quota_us,
+				 (unsigned long long)p->period_us);
+		else
+			snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value),
+				 "max %llu", (unsigned long long)p->period_us);
+		d->nwrites++;
+	}
+	if (p->burst_us)
+		add_write(d, "cpu.max.burst", "%llu", p->burst_us);
+}
+
+/*
+ * The dir of task group @cg: below its parent task group's dir, named by the path between the
+ * two with '/' made '.', or "@prefix-NAME" in the root.
+ */
+static char *dir_path(const struct cg_hier *h, const struct live_plan *plan, const int *dir_of,
+		      int cg, const char *prefix)
+{
+	char path[4096], ppath[4096], *rel, *out;
+	int parent = cg_tg_parent(h, cg);
+
+	cg_path(h, cg, path, sizeof(path));
+	cg_path(h, parent, ppath, sizeof(ppath));
+	rel = parent ? path + strlen(ppath) + 1 : path;
+	for (char *s = rel; *s; s++)
+		if (*s == '/')
+			*s = '.';
+	if (!parent)
+		out = util_asprintf("%s-%s", prefix, rel);
+	else
+		out = util_asprintf("%s/%s", plan->dirs[dir_of[parent]].path, rel);
+	return out;
+}
+
+/* One dir per task group but the root, parents first (a parent's id is smaller). */
+static int make_dirs(struct live_plan *plan, const struct cg_hier *h, int *dir_of,
+		     const char *prefix, char *err, size_t errlen)
+{
+	int end = cg_cgroup_max_id(h), e;
+
+	plan->dirs = calloc((size_t)end, sizeof(*plan->dirs));
+	if (!plan->dirs)
+		return -ENOMEM;
+	for (int cg = 0; cg < end; cg++) {
+		struct cg_cpu_params p;
+		struct live_dir *d = &plan->dirs[plan->ndirs];
+
+		dir_of[cg] = -1;
+		if (!cg || !cg_cgroup_alive(h, cg) || !cg_is_tg(h, cg) || cg_tg_params(h, cg, &p))
+			continue;
+		d->cgroup = cg;
+		d->parent = cg_tg_parent(h, cg) ? dir_of[cg_tg_parent(h, cg)] : -1;
+		if (!(d->path = dir_path(h, plan, dir_of, cg, prefix)))
+			return -ENOMEM;
+		for (size_t k = 0; k < plan->ndirs; k++)
+			if (!strcmp(plan->dirs[k].path, d->path)) {
+				e = refuse(err, errlen, "two groups would both be made as cgroup '%s' (a "
+					   "name with '.' beside a path through a cgroup without cpu)",
+					   d->path);
+				free(d->path);
+				d->path = NULL;
+				return e;
+			}
+		if (d->parent >= 0)
+			plan->dirs[d->parent].has_children = true;
+		dir_writes(d, plan->hier, &p);
+		dir_of[cg] = (int)plan->ndirs++;
+	}
+	return 0;
+}
+
+/* The threads, in the scenario's order, each with the dir of its task group. */
+static int make_threads(struct live_plan *plan, const struct run_layout *l, const int *dir_of,
+			const struct scenario *sc, char *err, size_t errlen)
+{
+	uint64_t all[CG_CPUMASK_WORDS], mask[CG_CPUMASK_WORDS];
+
+	plan->threads = calloc(l->nthreads ? l->nthreads : 1, sizeof(*plan->threads));
+	plan->procs = calloc(sc->nprocs ? sc->nprocs : 1, sizeof(*plan->procs));
+	if (!plan->threads || !plan->procs)
+		return -ENOMEM;
+	cg_cpuset_effective(l->h, 0, all, CG_CPUMASK_WORDS);
+	for (size_t i = 0; i < l->nthreads; i++) {
+		const struct run_layout_thread *t = &l->threads[i];
+		struct live_thread *o = &plan->threads[i];
+		size_t p = (size_t)(t->proc - sc->procs);
+
+		if (!cg_thread_cpus(l->h, t->tid, mask, CG_CPUMASK_WORDS) &&
+		    memcmp(mask, all, sizeof(mask)))
+			return refuse(err, errlen, "%s: thread '%s/%s.%d' is limited by cpuset.cpus, "
+				      "which validate --live does not set up (use affinity:)",
+				      sc->file, t->proc->name, t->grp->name, t->index);
+		o->name = util_asprintf("%s/%s.%d", t->proc->name, t->grp->name, t->index);
+		if (!o->name)
+			return -ENOMEM;
+		plan->nthreads = i + 1;	/* what live_plan_free() frees */
+		o->proc = p;
+		o->grp = t->grp;
+		o->stream = t->stream;
+		o->dir = dir_of[cg_thread_tg(l->h, t->tid)];
+		if (!plan->procs[p].n) {
+			plan->procs[p].p = t->proc;
+			plan->procs[p].first = i;
+			plan->procs[p].session_nice = t->session_nice;
+		}
+		plan->procs[p].n++;
+	}
+	plan->nprocs = sc->nprocs;
+	return 0;
+}
+
+/*
+ * cgroup v2 places whole processes (thread mode aside), and no cgroup but the root holds
+ * processes beside child groups that use the cpu controller.
+ */
+static int check_v2(const struct live_plan *plan, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < plan->nthreads; i++) {
+		const struct live_thread *t = &plan->threads[i];
+		const struct live_thread *first = &plan->threads[plan->procs[t->proc].first];
+
+		if (t->dir != first->dir)
+			return refuse(err, errlen, "threads '%s' and '%s' of one process are in "
+				      "different groups: on cgroup v2 that needs thread mode, which "
+				      "validate --live does not set up", first->name, t->name);
+		if (t->dir >= 0 && plan->dirs[t->dir].has_children)
+			return refuse(err, errlen, "thread '%s' is in a group with child groups, which "
+				      "cgroup v2 refuses (no internal processes)", t->name);
+	}
+	return 0;
+}
+
+int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *prefix, int cpus,
+		   struct live_plan **out, char *err, size_t errlen)
+{
+	struct run_layout *l = NULL;
+	struct live_plan *plan;
+	int *dir_of = NULL, e;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	if ((e = check_scenario(sc, cpus, err, errlen)))
+		return e;
+	if ((e = run_layout_build(sc, &l, err, errlen)))
+		return e;
+	plan = calloc(1, sizeof(*plan));
+	dir_of = malloc(((size_t)cg_cgroup_max_id(l->h) + 1) * sizeof(*dir_of));
+	if (!plan || !dir_of) {
+		e = -ENOMEM;
+		goto out;
+	}
+	plan->hier = hier;
+	plan->autogroup = sc->autogroup;
+	if ((e = make_dirs(plan, l->h, dir_of, prefix, err, errlen)) ||
+	    (e = make_threads(plan, l, dir_of, sc, err, errlen)) ||
+	    (hier == LIVE_HIER_V2 && (e = check_v2(plan, err, errlen))))
+		goto out;
+	plan->root_cpu = hier == LIVE_HIER_V2 && plan->ndirs;
+out:
+	free(dir_of);
+	run_layout_free(l);
+	if (e) {
+		if (e == -ENOMEM && errlen && !err[0])
+			snprintf(err, errlen, "cgsim: out of memory");
+		live_plan_free(plan);
+		return e;
+	}
+	*out = plan;
+	return 0;
+}
+
+void live_plan_free(struct live_plan *plan)
+{
+	if (!plan)
+		return;
+	for (size_t i = 0; i < plan->ndirs; i++)
+		free(plan->dirs[i].path);
+	for (size_t i = 0; i < plan->nthreads; i++)
+		free(plan->threads[i].name);
+	free(plan->dirs);
+	free(plan->threads);
+	free(plan->procs);
+	free(plan);
+}
