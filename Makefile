@@ -48,8 +48,8 @@ endif
 
 # override: CFLAGS=... on the command line adds to these instead of replacing them.
 override CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L
-override CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -MMD -MP
-override LDFLAGS  += $(SANFLAGS)
+override CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -pthread -MMD -MP
+override LDFLAGS  += $(SANFLAGS) -pthread
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 

@@ -219,5 +219,32 @@ fi
 "$CGSIM" run "$SC" --variant nosuch -o "$tmp/none" > "$tmp/none.out" 2>&1; st=$?
 [ $st -eq 2 ] && [ ! -e "$tmp/none" ] && ok || bad "a failed run wrote -o DIR or did not exit 2"
 
+# validate --live: every refusal before anything is made is exit 2, one line on stderr, nothing
+# on stdout (the live run itself needs root and a kernel: tests/live/validate-library.sh)
+refused() {	# WHAT ARGS...: exit 2, empty stdout, one line on stderr
+	what=$1; shift
+	"$@" > "$tmp/v.out" 2> "$tmp/v.err"; st=$?
+	[ $st -eq 2 ] && [ ! -s "$tmp/v.out" ] && [ "$(wc -l < "$tmp/v.err")" -ge 1 ] \
+		&& ok || bad "validate $what: exit $st, or output on stdout"
+}
+refused "without --live" "$CGSIM" validate "$SC"
+refused "--reps 0" "$CGSIM" validate "$SC" --live --reps 0
+refused "--tolerance -1" "$CGSIM" validate "$SC" --live --tolerance -1
+refused "--cleanup with a scenario" "$CGSIM" validate "$SC" --cleanup
+CGSIM_LIVE_MOUNTINFO=/dev/null refused "with no cpu controller" "$CGSIM" validate "$SC" --live
+[ "$(wc -l < "$tmp/v.err")" -eq 1 ] && ok || bad "validate with no cpu controller: one line"
+if [ "$(id -u)" -eq 0 ]; then
+	# a v1 hierarchy in a scratch directory: the plan refuses before anything is made there
+	mkdir -p "$tmp/fakecpu"
+	echo "31 25 0:27 / $tmp/fakecpu rw - cgroup cgroup rw,cpu,cpuacct" > "$tmp/mi"
+	CGSIM_LIVE_MOUNTINFO=$tmp/mi refused "with more CPUs than online" \
+		"$CGSIM" validate "$SC" --live --set machine.cpus=1000
+	grep -q "simulates 1000 CPUs and this machine has" "$tmp/v.err" && \
+		[ -z "$(ls -A "$tmp/fakecpu")" ] && ok || bad "validate's CPU refusal: $(cat "$tmp/v.err")"
+else
+	CGSIM_LIVE_MOUNTINFO=/dev/null refused "as a user" "$CGSIM" validate "$SC" --live
+	grep -q "needs root" "$tmp/v.err" && ok || bad "validate as a user: $(cat "$tmp/v.err")"
+fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "sim/live/live.h"
 #include "sim/run/run.h"
 
 void report_text(FILE *f, const struct run_result *r);
@@ -26,6 +27,10 @@ void report_shares_json(FILE *f, const struct run_result *r);
  * message in @err.
  */
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen);
+
+/* cgsim validate --live's comparison (sim/app/report_live.c). */
+void report_live_text(FILE *f, const struct live_report *r);
+void report_live_json(FILE *f, const struct live_report *r);
 
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);

@@ -82,4 +82,59 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 		   struct live_plan **out, char *err, size_t errlen);
 void live_plan_free(struct live_plan *plan);
 
+/* ---- the live run and its comparison ---- */
+
+/* One row's measured values over the repetitions. */
+struct live_stat {
+	double mean, min, max;
+};
+
+struct live_row {
+	const char *kind;		/* "group", "process", "thread" */
+	char *name;			/* as cgsim run names it: "vm/app", "/", "qemu", "qemu/v.1" */
+	double simulated;		/* share of capacity, as cgsim run gives it */
+	struct live_stat measured;	/* share of capacity on the kernel */
+};
+
+struct live_report {
+	char *scenario;			/* its name */
+	char kernel[128];		/* uname -r */
+	enum live_hier hier;
+	unsigned reps;
+	double window_s;		/* the measured window of each repetition */
+	struct live_stat other;		/* the share of capacity other work took in the window */
+	double tolerance;		/* points of capacity */
+	struct live_row *rows;		/* groups, then processes, then threads */
+	size_t nrows;
+};
+
+struct live_opts {
+	unsigned reps;			/* repetitions, >= 1 */
+	double tolerance;		/* points of capacity */
+	const char *mountinfo;		/* where to find the cgroup mounts (/proc/self/mountinfo) */
+	bool progress;			/* say on stderr what is being done */
+};
+
+/**
+ * live_validate() - simulate @sc, run it on this machine @o->reps times and compare
+ * (docs/live.md). Needs root. 0 with *@out set; -EINVAL (cannot be done here: not root, no cpu
+ * controller, a layout the kernel cannot be given, a failure of the kernel's while setting up)
+ * or -EINTR (a signal stopped it) with a one-line reason in @err; everything made is removed on
+ * every path.
+ */
+int live_validate(const struct scenario *sc, const struct live_opts *o, struct live_report **out,
+		  char *err, size_t errlen);
+/* live_stop_signal() - the signal that stopped the last live_validate() with -EINTR. */
+int live_stop_signal(void);
+/* live_within() - whether every row's measured mean is within the tolerance of its share. */
+bool live_within(const struct live_report *r);
+void live_report_free(struct live_report *r);
+
+/**
+ * live_cleanup() - remove what runs killed with SIGKILL left: every PREFIX-PID-* cgroup of the
+ * cpu hierarchy whose PID is not a running cgsim, after killing the helpers (comm cgsim-live) in
+ * it. Says on @log what it removes. 0, or a negative errno with a reason in @err.
+ */
+int live_cleanup(const char *mountinfo, FILE *log, char *err, size_t errlen);
+
 #endif /* CGSIM_SIM_LIVE_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/live/live_internal.h - what the files of sim/live/ share and nobody else may use.
+ */
+#ifndef CGSIM_SIM_LIVE_INTERNAL_H
+#define CGSIM_SIM_LIVE_INTERNAL_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "sim/live/live.h"
+#include "sim/run/run.h"
+
+/* The helpers' name (/proc/PID/comm): what --cleanup may kill. */
+#define LIVE_HELPER_COMM "cgsim-live"
+/* Every cgroup cgsim makes on the kernel is named PREFIX-PID-...; PREFIX-PID is one run's. */
+#define LIVE_PREFIX "cgsim"
+/*
+ * What a run changed outside its cgroups, and the value to put back, is written down in
+ * LIVE_STATE_DIR/PID.restore ("autogroup OLD", "root-cpu") before it changes it, and the file
+ * removed once it is put back: --cleanup puts back what a killed run could not.
+ */
+#define LIVE_STATE_DIR "/run/cgsim"
+#define LIVE_AUTOGROUP_FILE "/proc/sys/kernel/sched_autogroup_enabled"
+
+/* live_load.c: the helper process of scenario process @proc (never returns). */
+_Noreturn void live__load_main(const struct live_plan *plan, size_t proc, uint64_t seed,
+			       int out_fd, int in_fd);
+
+/* live_sys.c: the running system */
+
+/* Where the cpu controller is: the hierarchy kind and its mount point. */
+struct live_mount {
+	enum live_hier hier;
+	char path[1024];
+};
+/*
+ * live__find_cpu() - the cgroup2 mount when it offers cpu, else the v1 hierarchy that binds
+ * cpu, read from @mountinfo (/proc/self/mountinfo's format). 0, or -ENOENT with a reason.
+ */
+int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_t errlen);
+/* live__write() - write @value to @path in one write(2): 0 or -errno. */
+int live__write(const char *path, const char *value);
+/* live__read_line() - the first line of @path into @buf: 0 or -errno. */
+int live__read_line(const char *path, char *buf, size_t len);
+/* live__schedstat_parse() - the CPU time (ns, the first field) of a schedstat line: 0 or -EINVAL. */
+int live__schedstat_parse(const char *line, unsigned long long *ns);
+/*
+ * live__stat_busy() - from /proc/stat's text @text: the time every CPU spent busy (all but
+ * idle and iowait) in USER_HZ ticks, into *@busy. 0 or -EINVAL.
+ */
+int live__stat_busy(const char *text, unsigned long long *busy);
+
+/* live__restore_path() - LIVE_STATE_DIR/@pid.restore into @buf. */
+void live__restore_path(int pid, char *buf, size_t len);
+
+/* live__stats() - mean, min and max of @n values (n >= 1). */
+struct live_stat live__stats(const double *v, size_t n);
+
+#endif /* CGSIM_SIM_LIVE_INTERNAL_H */

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/live/live_sys.c - what the live run reads from and writes to the running system, and the
+ * parsers of its text, which the unit tests feed with recorded text (no kernel needed).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/live/live_internal.h"
+#include "sim/util/util.h"
+
+int live__write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(value);
+	ssize_t k;
+	int e = 0;
+
+	if (fd < 0)
+		return -errno;
+	/* one write(2), as echo does: cgroupfs takes each write as one operation */
+	k = write(fd, value, n);
+	if (k < 0)
+		e = -errno;
+	else if ((size_t)k != n)
+		e = -EIO;
+	if (close(fd) && !e)
+		e = -errno;
+	return e;
+}
+
+int live__read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int e = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		e = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	if (!e)
+		buf[strcspn(buf, "\n")] = '\0';
+	return e;
+}
+
+int live__schedstat_parse(const char *line, unsigned long long *ns)
+{
+	char *end;
+
+	if (*line < '0' || *line > '9')
+		return -EINVAL;
+	errno = 0;
+	*ns = strtoull(line, &end, 10);
+	if (errno || (*end != ' ' && *end != '\n' && *end))
+		return -EINVAL;
+	return 0;
+}
+
+int live__stat_busy(const char *text, unsigned long long *busy)
+{
+	unsigned long long v[10] = { 0 };
+	int n;
+
+	/* "cpu  user nice system idle iowait irq softirq steal guest guest_nice" (guest counted
+	 * in user already) */
+	if (strncmp(text, "cpu ", 4))
+		return -EINVAL;
+	n = sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	if (n < 7)
+		return -EINVAL;
+	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	return 0;
+}
+
+void live__restore_path(int pid, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%d.restore", LIVE_STATE_DIR, pid);
+}
+
+struct live_stat live__stats(const double *v, size_t n)
+{
+	struct live_stat s = { 0, v[0], v[0] };
+
+	for (size_t i = 0; i < n; i++) {
+		s.mean += v[i];
+		s.min = v[i] < s.min ? v[i] : s.min;
+		s.max = v[i] > s.max ? v[i] : s.max;
+	}
+	s.mean /= (double)n;
+	return s;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* Whether the comma-separated list @opts has the word @w. */
+static bool has_word(const char *opts, const char *w, char sep)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = opts; p && *p; p = strchr(p, sep), p = p ? p + 1 : NULL)
+		if (!strncmp(p, w, n) && (p[n] == sep || p[n] == '\0' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+/* A mountinfo line's mount point and file system type, and its super options. */
+static bool mount_fields(char *line, char **point, char **fstype, char **super)
+{
+	char *f[6], *save = NULL, *dash;
+	int i = 0;
+
+	dash = strstr(line, " - ");
+	if (!dash)
+		return false;
+	*dash = '\0';
+	for (char *t = strtok_r(line, " ", &save); t && i < 6; t = strtok_r(NULL, " ", &save))
+		f[i++] = t;
+	if (i < 5)
+		return false;
+	*point = f[4];
+	*fstype = strtok_r(dash + 3, " ", &save);
+	strtok_r(NULL, " ", &save);		/* the source */
+	*super = strtok_r(NULL, " \n", &save);
+	if (!*fstype)
+		return false;
+	if (!*super)
+		*super = (char *)"";
+	unescape(*point);
+	return true;
+}
+
+int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_t errlen)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char line[4096], v1[1024] = "", v2[1024] = "";
+
+	if (!f) {
+		snprintf(err, errlen, "cgsim: cannot read %s: %s", mountinfo, strerror(errno));
+		return -ENOENT;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *point, *fstype, *super, ctl[1100], have[512];
+
+		if (!mount_fields(line, &point, &fstype, &super))
+			continue;
+		if (!strcmp(fstype, "cgroup2") && !v2[0]) {
+			snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", point);
+			if (!live__read_line(ctl, have, sizeof(have)) && has_word(have, "cpu", ' '))
+				snprintf(v2, sizeof(v2), "%s", point);
+		} else if (!strcmp(fstype, "cgroup") && !v1[0] && has_word(super, "cpu", ',')) {
+			snprintf(v1, sizeof(v1), "%s", point);
+		}
+	}
+	fclose(f);
+	if (v2[0] || v1[0]) {
+		m->hier = v2[0] ? LIVE_HIER_V2 : LIVE_HIER_V1;
+		snprintf(m->path, sizeof(m->path), "%s", v2[0] ? v2 : v1);
+		return 0;
+	}
+	snprintf(err, errlen, "cgsim: no cpu controller here: no cgroup2 mount offers cpu and no "
+		 "cgroup v1 hierarchy binds it (%s)", mountinfo);
+	return -ENOENT;
+}

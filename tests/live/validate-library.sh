@@ -1,0 +1,28 @@
+#!/bin/sh
+# tests/live/validate-library.sh [CGSIM] - `cgsim validate --live` on every scenario of the
+# library that the running machine can take: each is run with --reps 3 (--reps from $REPS) and
+# its table printed; scenarios the kernel cannot be given here are listed with the reason.
+# A summary line per scenario ends the output: OK, OUTSIDE (a row beyond the tolerance) or
+# REFUSED. Developer tool, never run by make test: needs root, a cpu controller and a quiet
+# machine (no build or test running), and takes about reps x duration per scenario.
+set -u
+CGSIM=${1:-./cgsim}
+REPS=${REPS:-3}
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+cd "$root" || exit 2
+[ "$(id -u)" -eq 0 ] || { echo "$0: needs root" >&2; exit 2; }
+summary=$(mktemp) || exit 2
+trap 'rm -f "$summary"' EXIT
+uname -r
+date -u '+%Y-%m-%d %H:%M UTC'
+for f in scenarios/*.yaml; do
+	out=$("$CGSIM" validate "$f" --live --reps "$REPS" 2>&1); st=$?
+	case $st in
+	0) verdict=OK ;;
+	1) verdict=OUTSIDE ;;
+	*) verdict="REFUSED: $(printf '%s\n' "$out" | tail -n 1)" ;;
+	esac
+	[ $st -le 1 ] && printf '%s\n\n' "$out"
+	printf '%-28s %s\n' "$(basename "$f" .yaml)" "$verdict" >> "$summary"
+done
+cat "$summary"
