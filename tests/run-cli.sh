@@ -231,6 +231,9 @@ refused "without --live" "$CGSIM" validate "$SC"
 refused "--reps 0" "$CGSIM" validate "$SC" --live --reps 0
 refused "--tolerance -1" "$CGSIM" validate "$SC" --live --tolerance -1
 refused "--cleanup with a scenario" "$CGSIM" validate "$SC" --cleanup
+refused "(cgroupfs) rfc2017 live" "$CGSIM" cgroupfs --live --semantics rfc2017 tests/cgroupfs/v2/extra-kill.cgs
+CGSIM_LIVE_MOUNTINFO=/dev/null refused "(cgroupfs) with no hierarchy" \
+	"$CGSIM" cgroupfs --live tests/cgroupfs/v2/extra-kill.cgs
 CGSIM_LIVE_MOUNTINFO=/dev/null refused "with no cpu controller" "$CGSIM" validate "$SC" --live
 [ "$(wc -l < "$tmp/v.err")" -eq 1 ] && ok || bad "validate with no cpu controller: one line"
 if [ "$(id -u)" -eq 0 ]; then
@@ -241,6 +244,23 @@ if [ "$(id -u)" -eq 0 ]; then
 		"$CGSIM" validate "$SC" --live --set machine.cpus=1000
 	grep -q "simulates 1000 CPUs and this machine has" "$tmp/v.err" && \
 		[ -z "$(ls -A "$tmp/fakecpu")" ] && ok || bad "validate's CPU refusal: $(cat "$tmp/v.err")"
+	# cgroupfs --live on a scratch directory standing for a cgroup2 mount: a name the script
+	# would make that exists is refused; otherwise its helpers are started and killed, what it
+	# made removed and the root's files it wrote put back
+	mkdir -p "$tmp/fake2/a"
+	: > "$tmp/fake2/cgroup.procs"
+	echo "hugetlb" > "$tmp/fake2/cgroup.max.depth"
+	echo "40 25 0:30 / $tmp/fake2 rw - cgroup2 cgroup2 rw" > "$tmp/mi2"
+	printf 'proc p threads=3\nmkdir a\n' > "$tmp/s1.cgs"
+	CGSIM_LIVE_MOUNTINFO=$tmp/mi2 refused "(cgroupfs) over an existing name" \
+		"$CGSIM" cgroupfs --live "$tmp/s1.cgs"
+	grep -q "exists already" "$tmp/v.err" && ok || bad "cgroupfs --live: $(cat "$tmp/v.err")"
+	rmdir "$tmp/fake2/a"
+	printf 'proc p threads=3\nmkdir b\nmkdir b/c\nwrite cgroup.max.depth 7\n' > "$tmp/s2.cgs"
+	CGSIM_LIVE_MOUNTINFO=$tmp/mi2 "$CGSIM" cgroupfs --live "$tmp/s2.cgs" > "$tmp/s2.out" 2>&1
+	[ "$(ls -A "$tmp/fake2" | tr '\n' ' ')" = "cgroup.max.depth cgroup.procs " ] && \
+		[ "$(cat "$tmp/fake2/cgroup.max.depth")" = hugetlb ] && \
+		! pgrep -x cgsim-live > /dev/null && ok || bad "cgroupfs --live left something: $(ls -A "$tmp/fake2")"
 else
 	CGSIM_LIVE_MOUNTINFO=/dev/null refused "as a user" "$CGSIM" validate "$SC" --live
 	grep -q "needs root" "$tmp/v.err" && ok || bad "validate as a user: $(cat "$tmp/v.err")"

@@ -58,7 +58,7 @@ static const char usage_main[] =
 	"Exit status: 0 success, 1 a check failed, 2 bad usage or bad input.\n";
 
 static const char usage_cgroupfs[] =
-	"usage: cgsim cgroupfs [--semantics v2|rfc2017|v1] FILE.cgs|-\n"
+	"usage: cgsim cgroupfs [--semantics v2|rfc2017|v1] [--live] FILE.cgs|-\n"
 	"\n"
 	"Run a .cgs script (one operation per line: root-controllers, proc, mkdir, rmdir, write,\n"
 	"read; '#' starts a comment) against a new cgroup hierarchy and print\n"
@@ -68,10 +68,16 @@ static const char usage_cgroupfs[] =
 	"  --semantics v2       cgroup v2 with thread mode as merged in Linux 4.14 (default)\n"
 	"  --semantics rfc2017  Tejun Heo's February 2017 thread-mode proposal\n"
 	"  --semantics v1       the cgroup v1 cpu hierarchy (tasks, cpu.shares, cpu.cfs_*)\n"
+	"  --live               replay it on the running kernel too (root; paths from the real\n"
+	"                       root, names it touches must not exist; everything undone) and\n"
+	"                       print each answer once, or \"model A, kernel B\" where they\n"
+	"                       differ (docs/live.md)\n"
 	"\n"
-	"Exit status 0 when the script ran to its end, whatever each operation answered; 2 for a\n"
-	"script that cannot be run (unreadable file, unknown operation, malformed line), with\n"
-	"FILE:LINE:COL and what was expected on stderr and nothing on stdout.\n";
+	"Exit status 0 when the script ran to its end, whatever each operation answered (with\n"
+	"--live: and the kernel answered every operation as the model); 1 with --live when an\n"
+	"answer differs; 2 for a script that cannot be run (unreadable file, unknown operation,\n"
+	"malformed line), with FILE:LINE:COL and what was expected on stderr and nothing on\n"
+	"stdout, or one that cannot be replayed here.\n";
 
 static const char usage_run[] =
 	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
@@ -169,11 +175,40 @@ static int slurp(FILE *f, const char *name, char **out)
 	return 0;
 }
 
+/*
+ * The model's lines @model and the kernel's @kernel, one per operation, side by side: a line
+ * both gave once, else "PREFIX -> model A, kernel B". Returns how many differ.
+ */
+static size_t print_both(FILE *o, const char *model, const char *kernel)
+{
+	size_t differ = 0, same = 0;
+
+	while (*model || *kernel) {
+		size_t lm = strcspn(model, "\n"), lk = strcspn(kernel, "\n");
+		const char *arrow = strstr(model, " ->");
+		size_t pre = arrow && (size_t)(arrow - model) < lm ? (size_t)(arrow - model) + 3 : lm;
+
+		if (lm == lk && !memcmp(model, kernel, lm)) {
+			fprintf(o, "%.*s\n", (int)lm, model);
+			same++;
+		} else {
+			fprintf(o, "%.*s model%.*s, kernel%.*s\n", (int)pre, model, (int)(lm - pre),
+				model + pre, (int)(lk > pre ? lk - pre : 0), kernel + (lk > pre ? pre : lk));
+			differ++;
+		}
+		model += lm + (model[lm] == '\n');
+		kernel += lk + (kernel[lk] == '\n');
+	}
+	fprintf(o, "%zu operations answered alike, %zu differently\n", same, differ);
+	return differ;
+}
+
 static int cmd_cgroupfs(int argc, char **argv)
 {
 	enum cg_semantics sem = CG_SEM_V2;
-	const char *file = NULL;
-	char *text = NULL, *out = NULL, err[1024];
+	const char *file = NULL, *mi = getenv("CGSIM_LIVE_MOUNTINFO");
+	char *text = NULL, *out = NULL, *kout = NULL, err[1024];
+	bool live = false;
 	FILE *f;
 	int r;
 
@@ -183,6 +218,10 @@ static int cmd_cgroupfs(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_cgroupfs, stdout);
 			return finish_stdout();
+		}
+		if (!strcmp(a, "--live")) {
+			live = true;
+			continue;
 		}
 		if (!strcmp(a, "--semantics") || !strncmp(a, "--semantics=", 12)) {
 			const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
@@ -219,19 +258,26 @@ static int cmd_cgroupfs(int argc, char **argv)
 	if (r)
 		return 2;
 	r = cg_script_run(sem, file, text, &out, err, sizeof(err));
+	if (!r && live)
+		r = live_cgs_replay(file, text, sem, mi && *mi ? mi : "/proc/self/mountinfo", &kout,
+				    err, sizeof(err));
 	free(text);
 	if (r) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: out of memory");
 		free(out);
 		return 2;
 	}
-	fputs(out, stdout);
+	if (live)
+		r = print_both(stdout, out, kout) ? 1 : 0;
+	else
+		fputs(out, stdout);
 	free(out);
+	free(kout);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "cgsim: writing the output: %s\n", strerror(errno));
 		return 2;
 	}
-	return 0;
+	return r;
 }
 
 #define MAX_SETS 256

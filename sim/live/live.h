@@ -137,4 +137,15 @@ void live_report_free(struct live_report *r);
  */
 int live_cleanup(const char *mountinfo, FILE *log, char *err, size_t errlen);
 
+/**
+ * live_cgs_replay() - replay the .cgs script @text (named @fname) on the running kernel's
+ * hierarchy for @sem (the cgroup2 mount for v2, the v1 cpu hierarchy for v1), paths relative to
+ * its real root, and put its result lines, in the model's format, in *@out (malloc'ed). The
+ * script must be one the model ran to its end. Refused with -EINVAL and a reason in @err: not
+ * root, no such hierarchy, rfc2017, a top-level name the script touches that exists already,
+ * a path with "..". Everything made is undone and the root files written are put back.
+ */
+int live_cgs_replay(const char *fname, const char *text, enum cg_semantics sem,
+		    const char *mountinfo, char **out, char *err, size_t errlen);
+
 #endif /* CGSIM_SIM_LIVE_H */

@@ -39,9 +39,24 @@ struct live_mount {
  * cpu, read from @mountinfo (/proc/self/mountinfo's format). 0, or -ENOENT with a reason.
  */
 int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_t errlen);
+/* live__find_mount() - the cgroup2 mount (@v2) or the v1 cpu hierarchy. 0 or -ENOENT. */
+int live__find_mount(const char *mountinfo, bool v2, struct live_mount *m, char *err,
+		     size_t errlen);
+/* live__mount_options() - the super options of the mount at @point, space-separated. */
+int live__mount_options(const char *mountinfo, const char *point, char *buf, size_t len);
+/* live__has_word() - whether the space-separated @list has the word @w. */
+bool live__has_word(const char *list, const char *w);
+/*
+ * live__restore_file() - put @value back in @path (file @file of a cgroup); a
+ * cgroup.subtree_control by enabling and disabling the difference. 0 or -errno.
+ */
+int live__restore_file(const char *path, const char *file, const char *value);
+/* The most threads of one process of a replayed script. */
+#define LIVE_CGS_MAX_THREADS 1024
+
 /* live__write() - write @value to @path in one write(2): 0 or -errno. */
 int live__write(const char *path, const char *value);
-/* live__read_line() - the first line of @path into @buf: 0 or -errno. */
+/* live__read_line() - the first line of @path into @buf ("" for an empty file): 0 or -errno. */
 int live__read_line(const char *path, char *buf, size_t len);
 /* live__schedstat_parse() - the CPU time (ns, the first field) of a schedstat line: 0 or -EINVAL. */
 int live__schedstat_parse(const char *line, unsigned long long *ns);

@@ -41,8 +41,9 @@ int live__read_line(const char *path, char *buf, size_t len)
 
 	if (!f)
 		return -errno;
-	if (!fgets(buf, (int)len, f))
-		e = ferror(f) ? -EIO : -ENODATA;
+	buf[0] = '\0';		/* an empty file is an empty line (an unset subtree_control) */
+	if (!fgets(buf, (int)len, f) && ferror(f))
+		e = -EIO;
 	fclose(f);
 	if (!e)
 		buf[strcspn(buf, "\n")] = '\0';
@@ -149,6 +150,81 @@ static bool mount_fields(char *line, char **point, char **fstype, char **super)
 		*super = (char *)"";
 	unescape(*point);
 	return true;
+}
+
+bool live__has_word(const char *list, const char *w)
+{
+	return has_word(list, w, ' ');
+}
+
+int live__mount_options(const char *mountinfo, const char *point, char *buf, size_t len)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char line[4096];
+
+	buf[0] = '\0';
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *pt, *fstype, *super;
+
+		if (mount_fields(line, &pt, &fstype, &super) && !strcmp(pt, point)) {
+			snprintf(buf, len, "%s", super);
+			for (char *s = buf; *s; s++)
+				*s = *s == ',' ? ' ' : *s;
+			break;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+int live__find_mount(const char *mountinfo, bool v2, struct live_mount *m, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char line[4096];
+
+	if (!f) {
+		snprintf(err, errlen, "cgsim: cannot read %s: %s", mountinfo, strerror(errno));
+		return -ENOENT;
+	}
+	m->path[0] = '\0';
+	while (!m->path[0] && fgets(line, sizeof(line), f)) {
+		char *point, *fstype, *super;
+
+		if (!mount_fields(line, &point, &fstype, &super))
+			continue;
+		if (v2 ? !strcmp(fstype, "cgroup2")
+		       : !strcmp(fstype, "cgroup") && has_word(super, "cpu", ','))
+			snprintf(m->path, sizeof(m->path), "%s", point);
+	}
+	fclose(f);
+	m->hier = v2 ? LIVE_HIER_V2 : LIVE_HIER_V1;
+	if (m->path[0])
+		return 0;
+	snprintf(err, errlen, "cgsim: no %s here (%s)", v2 ? "cgroup2 mount"
+		 : "cgroup v1 hierarchy with the cpu controller", mountinfo);
+	return -ENOENT;
+}
+
+int live__restore_file(const char *path, const char *file, const char *value)
+{
+	char now[1024] = "", diff[2100] = "", copy[1024], *save = NULL;
+
+	if (strcmp(file, "cgroup.subtree_control"))
+		return live__write(path, value);
+	/* a subtree_control is put back by enabling and disabling the difference */
+	live__read_line(path, now, sizeof(now));
+	snprintf(copy, sizeof(copy), "%s", value);
+	for (char *c = strtok_r(copy, " ", &save); c; c = strtok_r(NULL, " ", &save))
+		if (!live__has_word(now, c))
+			snprintf(diff + strlen(diff), sizeof(diff) - strlen(diff), " +%s", c);
+	snprintf(copy, sizeof(copy), "%s", now);
+	for (char *c = strtok_r(copy, " ", &save); c; c = strtok_r(NULL, " ", &save))
+		if (!live__has_word(value, c))
+			snprintf(diff + strlen(diff), sizeof(diff) - strlen(diff), " -%s", c);
+	return diff[0] ? live__write(path, diff + 1) : 0;
 }
 
 int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_t errlen)
