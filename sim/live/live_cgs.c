@@ -310,7 +310,7 @@ static void translate(const struct replay *rp, const char *v, char *out, size_t 
 /* Save root file @file before the script first writes it (not those that move tasks). */
 static void save_root_file(struct replay *rp, const char *file)
 {
-	char path[1200], value[1024] = "";
+	char path[5200], value[1024] = "";
 
 	if (strchr(file, '/') || !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
 	    !strcmp(file, "tasks") || !strcmp(file, "cgroup.kill") || rp->nsaved >= 8)
@@ -396,7 +396,7 @@ static int print_content(struct replay *rp, const char *file, char *text)
 
 static int op_read(struct replay *rp, const char *p)
 {
-	char path[4200], *text = NULL;
+	char path[5200], *text = NULL;
 	size_t len = 0;
 	FILE *f;
 	int e;
@@ -419,7 +419,7 @@ static int op_read(struct replay *rp, const char *p)
 /* After a successful cgroup.kill: wait until @dir is unpopulated, reap the dead helpers. */
 static void reap_killed(struct replay *rp, const char *dir)
 {
-	char path[4200], line[64];
+	char path[5300], line[64];
 
 	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
 	for (int i = 0; i < 500; i++) {
@@ -442,7 +442,7 @@ static void reap_killed(struct replay *rp, const char *dir)
 
 static int op_write(struct replay *rp, const char *p, char **w, int n)
 {
-	char path[4200], value[4096] = "", one[64];
+	char path[5200], value[4096] = "", one[64];
 	const char *file = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 	bool ids = !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
 		   !strcmp(file, "tasks");
@@ -466,7 +466,7 @@ static int op_write(struct replay *rp, const char *p, char **w, int n)
 
 static int op_dir(struct replay *rp, const char *p, bool make)
 {
-	char path[4200];
+	char path[5200];
 	int e = 0;
 
 	snprintf(path, sizeof(path), "%s%s%s", rp->m.path, *p ? "/" : "", p);
@@ -561,7 +561,7 @@ static int run_line(struct replay *rp, enum cg_semantics sem, const char *mounti
 /* Kill the helpers, remove the cgroups made (deepest first), put the root files back. */
 static void undo(struct replay *rp)
 {
-	char path[4200];
+	char path[5200];
 
 	for (size_t i = 0; i < rp->nprocs; i++) {
 		struct cgs_proc *p = &rp->procs[i];
