@@ -26,6 +26,11 @@ void report_live_text(FILE *f, const struct live_report *r)
 	fprintf(f, "%s on Linux %s (cgroup %s): %u repetition%s of %.1f s\n",
 		report_visible(r->scenario, vis, sizeof(vis)), r->kernel, hier_name(r->hier), r->reps,
 		r->reps == 1 ? "" : "s", r->window_s);
+	if (r->cpus == 1 && r->online > 1)
+		fprintf(f, "the scenario's threads kept on CPU 0 of the machine's %d\n", r->online);
+	else if (r->cpus < r->online)
+		fprintf(f, "the scenario's threads kept on CPUs 0-%d of the machine's %d\n",
+			r->cpus - 1, r->online);
 	fprintf(f, "other work took %.1f %% of the machine (%.1f .. %.1f)\n\n", 100 * r->other.mean,
 		100 * r->other.min, 100 * r->other.max);
 	fprintf(f, "%-7s  %-*s  %9s  %8s  %6s  %6s  %6s\n", "kind", (int)w, "name", "simulated",
@@ -51,10 +56,11 @@ void report_live_json(FILE *f, const struct live_report *r)
 	report_json_string(f, r->scenario);
 	fputs(", \"kernel\": ", f);
 	report_json_string(f, r->kernel);
-	fprintf(f, ", \"hierarchy\": \"%s\",\n  \"reps\": %u, \"window_s\": %.3f, "
-		"\"tolerance\": %.2f, \"other_load\": %.4f, \"other_load_min\": %.4f, "
-		"\"other_load_max\": %.4f,\n  \"rows\": [", hier_name(r->hier), r->reps, r->window_s,
-		r->tolerance, r->other.mean, r->other.min, r->other.max);
+	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
+		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
+		"\"other_load_min\": %.4f, \"other_load_max\": %.4f,\n  \"rows\": [",
+		hier_name(r->hier), r->cpus, r->online, r->reps, r->window_s, r->tolerance,
+		r->other.mean, r->other.min, r->other.max);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct live_row *row = &r->rows[i];
 

@@ -60,6 +60,8 @@ struct live_proc {
 struct live_plan {
 	enum live_hier hier;
 	bool autogroup;			/* sched_autogroup_enabled during the run */
+	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
+	bool confined;			/* fewer than online: every thread is kept on them */
 	bool root_cpu;			/* v2: +cpu in the root's subtree_control */
 	struct live_dir *dirs;
 	size_t ndirs;
@@ -73,10 +75,12 @@ struct live_plan {
  * live_plan_make() - the plan of scenario @sc for hierarchy @hier, its top-level cgroups named
  * "@prefix-NAME", on a machine with @cpus CPUs online.
  *
- * Refused with -EINVAL and a one-line reason in @err: a layout the kernel cannot be given
- * (timeline operations, processes sharing a session, the rfc2017 rule set, cpusets, more or
- * fewer CPUs than online, on v2 a process split over cgroups or threads beside child groups),
- * or one the model refuses (its positioned message). -ENOMEM when out of memory.
+ * A scenario with fewer CPUs than @cpus runs on CPUs 0 .. its count - 1 (plan->confined: every
+ * thread's affinity is kept within them). Refused with -EINVAL and a one-line reason in @err: a
+ * layout the kernel cannot be given (timeline operations, processes sharing a session, the
+ * rfc2017 rule set, cpusets, more CPUs than online, on v2 a process split over cgroups or
+ * threads beside child groups), or one the model refuses (its positioned message). -ENOMEM
+ * when out of memory.
  */
 int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *prefix, int cpus,
 		   struct live_plan **out, char *err, size_t errlen);
@@ -100,6 +104,8 @@ struct live_report {
 	char *scenario;			/* its name */
 	char kernel[128];		/* uname -r */
 	enum live_hier hier;
+	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
+	int online;			/* the machine's */
 	unsigned reps;
 	double window_s;		/* the measured window of each repetition */
 	struct live_stat other;		/* the share of capacity other work took in the window */

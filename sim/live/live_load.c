@@ -51,6 +51,7 @@ struct live_sched_attr {
 };
 
 struct worker {
+	const struct live_plan *plan;
 	const struct live_thread *lt;
 	struct sim_rng rng;
 	pthread_t th;
@@ -160,8 +161,12 @@ static _Noreturn void behave(struct worker *w, long long t0)
 	sleep_forever();
 }
 
-/* The scenario's policy, nice, custom slice and affinity for the calling thread: 0 or -errno. */
-static int set_up(const struct sim_thread_spec *sp, const struct scn_threads *g)
+/*
+ * The scenario's policy, nice, custom slice and affinity for the calling thread, the affinity
+ * within CPUs 0 .. @cpus - 1 when the plan is confined to them: 0 or -errno.
+ */
+static int set_up(const struct sim_thread_spec *sp, const struct scn_threads *g, int cpus,
+		  bool confined)
 {
 	static const uint32_t policy[] = {
 		[SCHED_THREAD_NORMAL] = SCHED_OTHER,
@@ -177,12 +182,12 @@ static int set_up(const struct sim_thread_spec *sp, const struct scn_threads *g)
 
 	if (syscall(SYS_sched_setattr, 0, &a, 0))
 		return -errno;
-	if (g->has_affinity) {
+	if (g->has_affinity || confined) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
-		for (int c = 0; c < CPU_SETSIZE && c < SCHED_MAX_CPUS; c++)
-			if (g->affinity[c / 64] >> (c % 64) & 1)
+		for (int c = 0; c < CPU_SETSIZE && c < SCHED_MAX_CPUS && c < cpus; c++)
+			if (!g->has_affinity || (g->affinity[c / 64] >> (c % 64) & 1))
 				CPU_SET(c, &set);
 		if (sched_setaffinity(0, sizeof(set), &set))
 			return -errno;
@@ -193,7 +198,7 @@ static int set_up(const struct sim_thread_spec *sp, const struct scn_threads *g)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	int e = set_up(&w->lt->grp->spec, w->lt->grp);
+	int e = set_up(&w->lt->grp->spec, w->lt->grp, w->plan->cpus, w->plan->confined);
 	long long t0;
 
 	pthread_mutex_lock(&lock);
@@ -236,6 +241,7 @@ _Noreturn void live__load_main(const struct live_plan *plan, size_t proc, uint64
 	if (!w)
 		_exit(3);
 	for (size_t i = 0; i < lp->n; i++) {
+		w[i].plan = plan;
 		w[i].lt = &plan->threads[lp->first + i];
 		if (sim_rng_init(&w[i].rng, seed, w[i].lt->stream) ||
 		    pthread_create(&w[i].th, NULL, worker_main, &w[i]))

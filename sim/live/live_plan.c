@@ -43,7 +43,7 @@ static int check_scenario(const struct scenario *sc, int cpus, char *err, size_t
 	if (sc->ntimeline)
 		return refuse(err, errlen, "%s: a timeline changes the layout while it runs, which "
 			      "validate --live does not do", sc->file);
-	if (sc->sched.cpus != cpus)
+	if (sc->sched.cpus > cpus)
 		return refuse(err, errlen, "%s: the scenario simulates %d CPUs and this machine has "
 			      "%d online (--set machine.cpus=%d)", sc->file, sc->sched.cpus, cpus,
 			      cpus);
@@ -270,6 +270,8 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 	}
 	plan->hier = hier;
 	plan->autogroup = sc->autogroup;
+	plan->cpus = sc->sched.cpus;
+	plan->confined = sc->sched.cpus < cpus;
 	if ((e = make_dirs(plan, l->h, dir_of, prefix, err, errlen)) ||
 	    (e = make_threads(plan, l, dir_of, sc, err, errlen)) ||
 	    (hier == LIVE_HIER_V2 && (e = check_v2(plan, err, errlen))))

@@ -428,8 +428,11 @@ static int sample(struct live_run *r, unsigned long long *cpu, unsigned long lon
 	return e ? fail(r, -EINVAL, "cgsim: /proc/stat has no cpu line") : 0;
 }
 
-/* One repetition: shares[i] of every thread, and the share other work took. */
-static int repetition(struct live_run *r, double *shares, double *other)
+/*
+ * One repetition: shares[i] of every thread (of the scenario's CPUs' capacity), and the share
+ * of the whole machine's (its @online CPUs') other work took.
+ */
+static int repetition(struct live_run *r, long online, double *shares, double *other)
 {
 	size_t n = r->plan->nthreads;
 	unsigned long long *c0 = calloc(n ? n : 1, sizeof(*c0)), *c1 = calloc(n ? n : 1, sizeof(*c1));
@@ -468,9 +471,10 @@ static int repetition(struct live_run *r, double *shares, double *other)
 	cap = (double)r->sc->sched.cpus * (t1 - t0) * 1e9;
 	for (size_t i = 0; i < n; i++) {
 		shares[i] = (double)(c1[i] - c0[i]) / cap;
-		ours += shares[i];
+		ours += (double)(c1[i] - c0[i]);
 	}
-	*other = (double)(b1 - b0) / hz * 1e9 / cap - ours;
+	cap = (double)online * (t1 - t0) * 1e9;
+	*other = ((double)(b1 - b0) / hz * 1e9 - ours) / cap;
 	if (*other < 0)
 		*other = 0;	/* tick-granular /proc/stat against ns schedstat */
 out:
@@ -589,7 +593,8 @@ static bool same_threads(const struct live_plan *p, const struct run_result *res
 }
 
 /* The repetitions, with the signal handlers that let a signal stop them cleanly. */
-static int run_reps(struct live_run *r, unsigned reps, double *shares, double *other)
+static int run_reps(struct live_run *r, unsigned reps, long online, double *shares,
+		    double *other)
 {
 	struct sigaction sa = { .sa_handler = on_signal }, old[3];
 	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -601,7 +606,7 @@ static int run_reps(struct live_run *r, unsigned reps, double *shares, double *o
 		sigaction(sigs[k], &sa, &old[k]);
 	for (unsigned k = 0; k < reps && !e; k++) {
 		say(r, "repetition %u of %u", k + 1, reps);
-		e = repetition(r, shares + (size_t)k * r->plan->nthreads, &other[k]);
+		e = repetition(r, online, shares + (size_t)k * r->plan->nthreads, &other[k]);
 	}
 	if (r->progress)
 		fputs("\r\033[K", stderr);
@@ -651,11 +656,13 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 		e = fail(&r, -ENOMEM, "cgsim: out of memory");
 		goto out;
 	}
-	if ((e = run_reps(&r, o->reps, shares, other)))
+	if ((e = run_reps(&r, o->reps, cpus, shares, other)))
 		goto out;
 	rep->scenario = strdup(sc->name);
 	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
 	rep->hier = r.mnt.hier;
+	rep->cpus = sc->sched.cpus;
+	rep->online = (int)cpus;
 	rep->reps = o->reps;
 	rep->window_s = (double)(sc->duration - sc->warmup) / 1e9;
 	rep->other = live__stats(other, o->reps);

@@ -167,6 +167,19 @@ Test(live_plan, refuses_what_the_kernel_cannot_be_given)
 		       LIVE_HIER_V1, "simulates 4 CPUs and this machine has 2 online");
 }
 
+/* Fewer CPUs than online: the threads are kept on the first ones (their affinity within). */
+Test(live_plan, fewer_cpus_than_online_confines_the_threads)
+{
+	char err[512];
+	struct live_plan *p = plan_of("name: t\nduration: 1s\nmachine: { cpus: 1 }\n"
+				      "processes:\n  p: { threads: { t: { behavior: busy } } }\n",
+				      LIVE_HIER_V1, err, sizeof(err));
+
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_assert_eq(p->cpus, 1);
+	cr_assert(p->confined);
+}
+
 Test(live_plan, refuses_a_timeline)
 {
 	assert_refused("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
