@@ -7,6 +7,7 @@
  * when stdout cannot be written.
  */
 #include "cgroup/cgroup.h"
+#include "sim/app/cli.h"
 #include "sim/app/compare.h"
 #include "sim/run/expect.h"
 #include "sim/app/figures.h"
@@ -137,7 +138,7 @@ static const char usage_check[] =
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
-static int usage_error(const char *usage, const char *fmt, const char *arg)
+int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "cgsim: ");
 	fprintf(stderr, fmt, arg);
@@ -145,8 +146,6 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return 2;
 }
 
-/* Flush stdout: 0, or 2 with a message when the output could not be written. */
-static int finish_stdout(void);
 
 /* Read all of @f into a NUL-terminated buffer; refuses NUL bytes and oversized input. */
 static int slurp(FILE *f, const char *name, char **out)
@@ -217,7 +216,7 @@ static int cmd_cgroupfs(int argc, char **argv)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_cgroupfs, stdout);
-			return finish_stdout();
+			return cli_finish_stdout();
 		}
 		if (!strcmp(a, "--live")) {
 			live = true;
@@ -227,21 +226,21 @@ static int cmd_cgroupfs(int argc, char **argv)
 			const char *v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
 
 			if (!v)
-				return usage_error(usage_cgroupfs, "%s needs a value", a);
+				return cli_usage_error(usage_cgroupfs, "%s needs a value", a);
 			if (cg_semantics_parse(v, &sem))
-				return usage_error(usage_cgroupfs,
+				return cli_usage_error(usage_cgroupfs,
 						   "unknown semantics '%s' (expected v2, rfc2017 or v1)",
 						   v);
 			continue;
 		}
 		if (a[0] == '-' && a[1])
-			return usage_error(usage_cgroupfs, "unknown option '%s'", a);
+			return cli_usage_error(usage_cgroupfs, "unknown option '%s'", a);
 		if (file)
-			return usage_error(usage_cgroupfs, "more than one script given ('%s')", a);
+			return cli_usage_error(usage_cgroupfs, "more than one script given ('%s')", a);
 		file = a;
 	}
 	if (!file)
-		return usage_error(usage_cgroupfs, "%s", "no script given (a FILE.cgs or - for stdin)");
+		return cli_usage_error(usage_cgroupfs, "%s", "no script given (a FILE.cgs or - for stdin)");
 	if (!strcmp(file, "-")) {
 		f = stdin;
 		file = "<stdin>";
@@ -280,7 +279,6 @@ static int cmd_cgroupfs(int argc, char **argv)
 	return r;
 }
 
-#define MAX_SETS 256
 
 /* A number from 0 to 2^64 - 1, digits only (no sign, blank or base prefix to wrap it). */
 static bool parse_u64(const char *v, uint64_t *out)
@@ -300,7 +298,7 @@ static int max_events_opt(const char *usage, const char *v)
 	uint64_t n;
 
 	if (!parse_u64(v, &n))
-		return usage_error(usage, "--max-events needs a number from 0 (no limit) to "
+		return cli_usage_error(usage, "--max-events needs a number from 0 (no limit) to "
 				   "18446744073709551615, not '%s'", v);
 	run_set_max_events(n);
 	return -1;
@@ -339,7 +337,7 @@ static int format_set(size_t *chosen, size_t f, const char *opt_f, const char *o
 		/* named in the table's order, whichever came first on the command line */
 		snprintf(both, sizeof(both), "%s and %s", *chosen < f ? opt_chosen : opt_f,
 			 *chosen < f ? opt_f : opt_chosen);
-		return usage_error(usage, "%s exclude each other", both);
+		return cli_usage_error(usage, "%s exclude each other", both);
 	}
 	*chosen = f;
 	return 0;
@@ -364,7 +362,7 @@ static const struct run_format shares_formats[] = {
 struct run_opts {
 	const char *file;
 	const char *variant;
-	const char *sets[MAX_SETS + 1];
+	const char *sets[CLI_MAX_SETS + 1];
 	char seedset[48];
 	size_t nsets;
 	const char *dir;
@@ -385,7 +383,7 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
-			return finish_stdout();
+			return cli_finish_stdout();
 		}
 		if (f) {
 			int rc = format_set(&o->format, f, a,
@@ -403,19 +401,19 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o") ||
 			      !strcmp(a, "--max-events")))) {
 			if (i + 1 >= argc)
-				return usage_error(usage, "%s needs a value", a);
+				return cli_usage_error(usage, "%s needs a value", a);
 			v = argv[++i];
 			if (!strcmp(a, "--variant")) {
 				o->variant = v;
 			} else if (!strcmp(a, "--set")) {
-				if (o->nsets >= MAX_SETS)
-					return usage_error(usage, "more than %s --set options", "256");
+				if (o->nsets >= CLI_MAX_SETS)
+					return cli_usage_error(usage, "more than %s --set options", "256");
 				o->sets[o->nsets++] = v;
 			} else if (!strcmp(a, "--seed")) {
 				uint64_t seed;
 
 				if (!parse_u64(v, &seed))
-					return usage_error(usage, "--seed needs a number from 0 to "
+					return cli_usage_error(usage, "--seed needs a number from 0 to "
 							   "18446744073709551615, not '%s'", v);
 				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
 			} else if (!strcmp(a, "--max-events")) {
@@ -429,19 +427,19 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 			continue;
 		}
 		if (a[0] == '-' && a[1])
-			return usage_error(usage, "unknown option '%s'", a);
+			return cli_usage_error(usage, "unknown option '%s'", a);
 		if (o->file)
-			return usage_error(usage, "more than one scenario given ('%s')", a);
+			return cli_usage_error(usage, "more than one scenario given ('%s')", a);
 		o->file = a;
 	}
 	if (!o->file)
-		return usage_error(usage, "%s", "no scenario given");
+		return cli_usage_error(usage, "%s", "no scenario given");
 	if (o->seedset[0])
 		o->sets[o->nsets++] = o->seedset;	/* --seed wins over the file and --set */
 	return -1;
 }
 
-static int finish_stdout(void)
+int cli_finish_stdout(void)
 {
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "cgsim: writing the output: %s\n", strerror(errno));
@@ -450,15 +448,20 @@ static int finish_stdout(void)
 	return 0;
 }
 
-static struct scenario *load(const struct run_opts *o)
+struct scenario *cli_load(const char *file, const char *variant, const char *const *sets,
+			  size_t nsets)
 {
 	char err[2048];
-	struct scenario *sc = scn_load(o->file, NULL, o->variant, o->sets, o->nsets, err,
-				       sizeof(err));
+	struct scenario *sc = scn_load(file, NULL, variant, sets, nsets, err, sizeof(err));
 
 	if (!sc)
 		fprintf(stderr, "%s\n", err);
 	return sc;
+}
+
+static struct scenario *load(const struct run_opts *o)
+{
+	return cli_load(o->file, o->variant, o->sets, o->nsets);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -485,7 +488,7 @@ static int cmd_run(int argc, char **argv)
 		rc = 2;
 	} else {
 		run_formats[o.format].print(stdout, res);
-		rc = finish_stdout();
+		rc = cli_finish_stdout();
 	}
 	run_free(res);
 	scn_free(sc);
@@ -514,7 +517,7 @@ static int cmd_shares(int argc, char **argv)
 	shares_formats[o.format].print(stdout, res);
 	run_free(res);
 	scn_free(sc);
-	return finish_stdout();
+	return cli_finish_stdout();
 }
 
 static int sweep_csv_writer(FILE *f, const void *sw)
@@ -540,7 +543,7 @@ static const struct {
 };
 
 struct compare_opts {
-	const char *file, *dir, *sets[MAX_SETS];
+	const char *file, *dir, *sets[CLI_MAX_SETS];
 	size_t nsets;
 	size_t format;		/* index in compare_formats[] */
 };
@@ -555,7 +558,7 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_compare, stdout);
-			return finish_stdout();
+			return cli_finish_stdout();
 		}
 		if (f) {
 			int rc = format_set(&o->format, f, a, o->format ?
@@ -569,27 +572,27 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 			int r;
 
 			if (i + 1 >= argc)
-				return usage_error(usage_compare, "%s needs a value", a);
+				return cli_usage_error(usage_compare, "%s needs a value", a);
 			if (!strcmp(a, "--max-events")) {
 				if ((r = max_events_opt(usage_compare, argv[++i])) >= 0)
 					return r;
 			} else if (!strcmp(a, "-o")) {
 				o->dir = argv[++i];
-			} else if (o->nsets >= MAX_SETS) {
-				return usage_error(usage_compare, "more than %s --set options", "256");
+			} else if (o->nsets >= CLI_MAX_SETS) {
+				return cli_usage_error(usage_compare, "more than %s --set options", "256");
 			} else {
 				o->sets[o->nsets++] = argv[++i];
 			}
 			continue;
 		}
 		if (a[0] == '-' && a[1])
-			return usage_error(usage_compare, "unknown option '%s'", a);
+			return cli_usage_error(usage_compare, "unknown option '%s'", a);
 		if (o->file)
-			return usage_error(usage_compare, "more than one scenario given ('%s')", a);
+			return cli_usage_error(usage_compare, "more than one scenario given ('%s')", a);
 		o->file = a;
 	}
 	if (!o->file)
-		return usage_error(usage_compare, "%s", "no scenario given");
+		return cli_usage_error(usage_compare, "%s", "no scenario given");
 	return -1;
 }
 
@@ -610,7 +613,7 @@ static int compare_print(const struct compare_opts *o, const struct compare *c,
 			printf("\ngnuplot is not installed: the data and scripts are in %s; "
 			       "render with sh %s/render.sh\n", o->dir, o->dir);
 	}
-	return finish_stdout();
+	return cli_finish_stdout();
 }
 
 static int cmd_compare(int argc, char **argv)
@@ -706,19 +709,19 @@ static int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_check, stdout);
-			return finish_stdout();
+			return cli_finish_stdout();
 		}
 		if (!strcmp(argv[i], "--max-events")) {
 			int r;
 
 			if (i + 1 >= argc)
-				return usage_error(usage_check, "%s needs a value", argv[i]);
+				return cli_usage_error(usage_check, "%s needs a value", argv[i]);
 			if ((r = max_events_opt(usage_check, argv[++i])) >= 0)
 				return r;
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1])
-			return usage_error(usage_check, "unknown option '%s'", argv[i]);
+			return cli_usage_error(usage_check, "unknown option '%s'", argv[i]);
 	}
 	for (int i = 1; i < argc; i++) {
 		int r;
@@ -735,155 +738,23 @@ static int cmd_check(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (!files)
-		return usage_error(usage_check, "%s", "no scenario given");
-	if (finish_stdout())
+		return cli_usage_error(usage_check, "%s", "no scenario given");
+	if (cli_finish_stdout())
 		return 2;
 	return worst;
-}
-
-static const char usage_validate[] =
-	"usage: cgsim validate SCENARIO.yaml --live [--reps N] [--tolerance POINTS]\n"
-	"                      [--set KEY=VALUE]... [--json]\n"
-	"       cgsim validate --cleanup\n"
-	"\n"
-	"Simulate the scenario as cgsim run does, then build the same layout on the running kernel\n"
-	"(cgroups named cgsim-PID-..., on cgroup v2 where it offers cpu, else the v1 cpu\n"
-	"hierarchy), run its threads for real, measure their CPU time over the same window and\n"
-	"print both shares side by side (docs/live.md). Needs root; everything it makes or\n"
-	"changes is undone, also when it is stopped by a signal.\n"
-	"\n"
-	"  --live              run on the kernel (required)\n"
-	"  --reps N            repetitions of the live run, 1 to 100 (default 3)\n"
-	"  --tolerance POINTS  largest difference of a row, in points of capacity (default 1.5)\n"
-	"  --set KEY=VALUE     as for cgsim run\n"
-	"  --json              one JSON object instead of the table\n"
-	"  --cleanup           remove what a killed run left behind, and nothing else\n"
-	"\n"
-	"Exit status: 0 every row within the tolerance, 1 a row outside it, 2 bad input or cannot\n"
-	"run here (not root, no cpu controller, a layout the kernel cannot be given).\n";
-
-struct validate_opts {
-	const char *file, *sets[MAX_SETS];
-	size_t nsets;
-	bool live, cleanup, json;
-	struct live_opts lo;
-};
-
-/* validate's options; returns -1 to go on, else the exit status. */
-static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		char *end;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_validate, stdout);
-			return finish_stdout();
-		}
-		if (!strcmp(a, "--live") || !strcmp(a, "--cleanup") || !strcmp(a, "--json")) {
-			*(!strcmp(a, "--live") ? &o->live : !strcmp(a, "--json") ? &o->json
-			  : &o->cleanup) = true;
-			continue;
-		}
-		if (strcmp(a, "--set") && strcmp(a, "--reps") && strcmp(a, "--tolerance")) {
-			if (a[0] == '-' && a[1])
-				return usage_error(usage_validate, "unknown option '%s'", a);
-			if (o->file)
-				return usage_error(usage_validate, "more than one scenario given ('%s')",
-						   a);
-			o->file = a;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return usage_error(usage_validate, "%s needs a value", a);
-		v = argv[++i];
-		errno = 0;
-		if (!strcmp(a, "--set")) {
-			if (o->nsets >= MAX_SETS)
-				return usage_error(usage_validate, "more than %s --set options", "256");
-			o->sets[o->nsets++] = v;
-		} else if (!strcmp(a, "--reps")) {
-			unsigned long n = strtoul(v, &end, 10);
-
-			if (*end || !*v || *v == '-' || n < 1 || n > 100)
-				return usage_error(usage_validate, "--reps needs a number from 1 to 100, "
-						   "not '%s'", v);
-			o->lo.reps = (unsigned)n;
-		} else {
-			double t = strtod(v, &end);
-
-			if (*end || !*v || !(t >= 0 && t <= 100))
-				return usage_error(usage_validate, "--tolerance needs points of capacity "
-						   "from 0 to 100, not '%s'", v);
-			o->lo.tolerance = t;
-		}
-	}
-	if (o->cleanup)
-		return o->file || o->live ? usage_error(usage_validate, "%s", "--cleanup takes no "
-							"scenario and no --live") : -1;
-	if (!o->file)
-		return usage_error(usage_validate, "%s", "no scenario given");
-	if (!o->live)
-		return usage_error(usage_validate, "%s", "validate compares with the running "
-				   "kernel: --live is required");
-	return -1;
-}
-
-static int cmd_validate(int argc, char **argv)
-{
-	struct validate_opts o = { .lo = { .reps = 3, .tolerance = 1.5 } };
-	struct run_opts ro = { 0 };
-	struct scenario *sc;
-	struct live_report *rep;
-	char err[2048];
-	const char *mi = getenv("CGSIM_LIVE_MOUNTINFO");	/* for tests: docs/live.md */
-	int rc = parse_validate_opts(argc, argv, &o), e;
-
-	if (rc >= 0)
-		return rc;
-	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
-	o.lo.progress = isatty(STDERR_FILENO);
-	if (o.cleanup) {
-		if (live_cleanup(o.lo.mountinfo, stdout, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			return 2;
-		}
-		return finish_stdout();
-	}
-	ro.file = o.file;
-	memcpy(ro.sets, o.sets, o.nsets * sizeof(*o.sets));
-	ro.nsets = o.nsets;
-	sc = load(&ro);
-	if (!sc)
-		return 2;
-	e = live_validate(sc, &o.lo, &rep, err, sizeof(err));
-	scn_free(sc);
-	if (e) {
-		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: validate --live failed");
-		if (e == -EINTR) {
-			/* everything is undone: end as the signal would have ended us */
-			signal(live_stop_signal(), SIG_DFL);
-			raise(live_stop_signal());
-		}
-		return 2;
-	}
-	(o.json ? report_live_json : report_live_text)(stdout, rep);
-	rc = live_within(rep) ? 0 : 1;
-	live_report_free(rep);
-	return finish_stdout() ? 2 : rc;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error(usage_main, "%s", "no command given");
+		return cli_usage_error(usage_main, "%s", "no command given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_main, stdout);
-		return finish_stdout();
+		return cli_finish_stdout();
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("cgsim %s\n", CGSIM_VERSION);
-		return finish_stdout();
+		return cli_finish_stdout();
 	}
 	if (!strcmp(argv[1], "cgroupfs"))
 		return cmd_cgroupfs(argc - 1, argv + 1);
@@ -896,6 +767,6 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))
-		return cmd_validate(argc - 1, argv + 1);
-	return usage_error(usage_main, "unknown command '%s'", argv[1]);
+		return cli_validate(argc - 1, argv + 1);
+	return cli_usage_error(usage_main, "unknown command '%s'", argv[1]);
 }

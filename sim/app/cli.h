@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/app/cli.h - what the files of the command line share (sim/app/main.c and the commands
+ * that live in files of their own).
+ */
+#ifndef CGSIM_SIM_APP_CLI_H
+#define CGSIM_SIM_APP_CLI_H
+
+#include <stddef.h>
+
+#include "sim/scenario/scenario.h"
+
+#define CLI_MAX_SETS 256	/* --set options of one command */
+
+/* "cgsim: " + @fmt with @arg on stderr, then @usage: the exit status of bad usage, 2. */
+int cli_usage_error(const char *usage, const char *fmt, const char *arg);
+/* Flush stdout: 0, or 2 with a message when the output could not be written. */
+int cli_finish_stdout(void);
+/* The scenario @file with its variant and --sets, or NULL with its message on stderr. */
+struct scenario *cli_load(const char *file, const char *variant, const char *const *sets,
+			  size_t nsets);
+
+/* cgsim validate (sim/app/cli_live.c). */
+int cli_validate(int argc, char **argv);
+
+#endif /* CGSIM_SIM_APP_CLI_H */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/app/cli_live.c - cgsim validate (docs/live.md): its options, the live run, its report.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/app/cli.h"
+#include "sim/app/report.h"
+#include "sim/live/live.h"
+
+static const char usage_validate[] =
+	"usage: cgsim validate SCENARIO.yaml --live [--reps N] [--tolerance POINTS]\n"
+	"                      [--set KEY=VALUE]... [--json]\n"
+	"       cgsim validate --cleanup\n"
+	"\n"
+	"Simulate the scenario as cgsim run does, then build the same layout on the running kernel\n"
+	"(cgroups named cgsim-PID-..., on cgroup v2 where it offers cpu, else the v1 cpu\n"
+	"hierarchy), run its threads for real, measure their CPU time over the same window and\n"
+	"print both shares side by side (docs/live.md). Needs root; everything it makes or\n"
+	"changes is undone, also when it is stopped by a signal.\n"
+	"\n"
+	"  --live              run on the kernel (required)\n"
+	"  --reps N            repetitions of the live run, 1 to 100 (default 3)\n"
+	"  --tolerance POINTS  largest difference of a row, in points of capacity (default 1.5)\n"
+	"  --set KEY=VALUE     as for cgsim run\n"
+	"  --json              one JSON object instead of the table\n"
+	"  --cleanup           remove what a killed run left behind, and nothing else\n"
+	"\n"
+	"Exit status: 0 every row within the tolerance, 1 a row outside it, 2 bad input or cannot\n"
+	"run here (not root, no cpu controller, a layout the kernel cannot be given).\n";
+
+struct validate_opts {
+	const char *file, *sets[CLI_MAX_SETS];
+	size_t nsets;
+	bool live, cleanup, json;
+	struct live_opts lo;
+};
+
+/* validate's options; returns -1 to go on, else the exit status. */
+static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		char *end;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_validate, stdout);
+			return cli_finish_stdout();
+		}
+		if (!strcmp(a, "--live") || !strcmp(a, "--cleanup") || !strcmp(a, "--json")) {
+			*(!strcmp(a, "--live") ? &o->live : !strcmp(a, "--json") ? &o->json
+			  : &o->cleanup) = true;
+			continue;
+		}
+		if (strcmp(a, "--set") && strcmp(a, "--reps") && strcmp(a, "--tolerance")) {
+			if (a[0] == '-' && a[1])
+				return cli_usage_error(usage_validate, "unknown option '%s'", a);
+			if (o->file)
+				return cli_usage_error(usage_validate, "more than one scenario given ('%s')",
+						   a);
+			o->file = a;
+			continue;
+		}
+		if (i + 1 >= argc)
+			return cli_usage_error(usage_validate, "%s needs a value", a);
+		v = argv[++i];
+		errno = 0;
+		if (!strcmp(a, "--set")) {
+			if (o->nsets >= CLI_MAX_SETS)
+				return cli_usage_error(usage_validate, "more than %s --set options", "256");
+			o->sets[o->nsets++] = v;
+		} else if (!strcmp(a, "--reps")) {
+			unsigned long n = strtoul(v, &end, 10);
+
+			if (*end || !*v || *v == '-' || n < 1 || n > 100)
+				return cli_usage_error(usage_validate, "--reps needs a number from 1 to 100, "
+						   "not '%s'", v);
+			o->lo.reps = (unsigned)n;
+		} else {
+			double t = strtod(v, &end);
+
+			if (*end || !*v || !(t >= 0 && t <= 100))
+				return cli_usage_error(usage_validate, "--tolerance needs points of capacity "
+						   "from 0 to 100, not '%s'", v);
+			o->lo.tolerance = t;
+		}
+	}
+	if (o->cleanup)
+		return o->file || o->live ? cli_usage_error(usage_validate, "%s", "--cleanup takes no "
+							"scenario and no --live") : -1;
+	if (!o->file)
+		return cli_usage_error(usage_validate, "%s", "no scenario given");
+	if (!o->live)
+		return cli_usage_error(usage_validate, "%s", "validate compares with the running "
+				   "kernel: --live is required");
+	return -1;
+}
+
+int cli_validate(int argc, char **argv)
+{
+	struct validate_opts o = { .lo = { .reps = 3, .tolerance = 1.5 } };
+	struct scenario *sc;
+	struct live_report *rep;
+	char err[2048];
+	const char *mi = getenv("CGSIM_LIVE_MOUNTINFO");	/* for tests: docs/live.md */
+	int rc = parse_validate_opts(argc, argv, &o), e;
+
+	if (rc >= 0)
+		return rc;
+	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
+	o.lo.progress = isatty(STDERR_FILENO);
+	if (o.cleanup) {
+		if (live_cleanup(o.lo.mountinfo, stdout, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+		return cli_finish_stdout();
+	}
+	sc = cli_load(o.file, NULL, o.sets, o.nsets);
+	if (!sc)
+		return 2;
+	e = live_validate(sc, &o.lo, &rep, err, sizeof(err));
+	scn_free(sc);
+	if (e) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: validate --live failed");
+		if (e == -EINTR) {
+			/* everything is undone: end as the signal would have ended us */
+			signal(live_stop_signal(), SIG_DFL);
+			raise(live_stop_signal());
+		}
+		return 2;
+	}
+	(o.json ? report_live_json : report_live_text)(stdout, rep);
+	rc = live_within(rep) ? 0 : 1;
+	live_report_free(rep);
+	return cli_finish_stdout() ? 2 : rc;
+}
