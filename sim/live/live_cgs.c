@@ -14,7 +14,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -22,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -170,7 +168,6 @@ static _Noreturn void spawn_main(int n, int out_fd, int in_fd)
 {
 	char line[32], c;
 
-	prctl(PR_SET_NAME, LIVE_HELPER_COMM);
 	spawn_tids[0] = getpid();
 	spawn_ready = 1;
 	for (int i = 1; i < n; i++) {
@@ -198,8 +195,7 @@ static _Noreturn void spawn_main(int n, int out_fd, int in_fd)
 static int spawn(struct replay *rp, const char *name, int n)
 {
 	struct cgs_proc *p;
-	int to[2], from[2];
-	pid_t parent = getpid();
+	int in, out;
 	FILE *f;
 
 	if (UTIL_GROW(rp->procs, rp->capprocs, rp->nprocs + 1) ||
@@ -208,40 +204,27 @@ static int spawn(struct replay *rp, const char *name, int n)
 	p = &rp->procs[rp->nprocs];
 	*p = (struct cgs_proc){ .name = strdup(name), .to = -1, .n = n };
 	p->tids = calloc((size_t)n, sizeof(*p->tids));
-	if (!p->name || !p->tids || pipe2(to, O_CLOEXEC)) {
+	if (!p->name || !p->tids) {
 		free(p->name);
 		free(p->tids);
 		return -ENOMEM;
 	}
-	if (pipe2(from, O_CLOEXEC)) {
-		close(to[0]);
-		close(to[1]);
-		free(p->name);
-		free(p->tids);
-		return -errno;
-	}
-	fflush(NULL);
-	p->pid = fork();
-	if (p->pid == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-			_exit(3);
-		close(to[1]);
-		close(from[0]);
-		spawn_main(n, from[1], to[0]);
-	}
-	close(to[0]);
-	close(from[1]);
-	p->to = to[1];
+	p->pid = live__fork_helper(&in, &out);
+	if (p->pid == 0)
+		spawn_main(n, out, in);
 	rp->nprocs++;
-	p->alive = p->pid > 0;
-	f = p->pid > 0 ? fdopen(from[0], "r") : NULL;
+	if (p->pid < 0)
+		return (int)p->pid;
+	p->to = out;
+	p->alive = true;
+	f = fdopen(in, "r");
 	for (int i = 0; f && i < n; i++)
 		if (fscanf(f, "%d", &p->tids[i]) != 1)
 			break;
 	if (f)
 		fclose(f);
 	else
-		close(from[0]);
+		close(in);
 	for (int i = 0; i < n; i++) {
 		if (p->tids[i] <= 0)
 			return -ECHILD;
@@ -359,8 +342,8 @@ static int print_content(struct replay *rp, const char *file, char *text)
 {
 	bool ids = !strcmp(file, "cgroup.procs") || !strcmp(file, "cgroup.threads") ||
 		   !strcmp(file, "tasks");
-	char *names[256], *save = NULL;
-	size_t n = 0;
+	char **names = NULL, *save = NULL;
+	size_t n = 0, cap = 0;
 	int e = 0;
 
 	if (!ids) {
@@ -372,25 +355,27 @@ static int print_content(struct replay *rp, const char *file, char *text)
 			*s = *s == '\n' ? '|' : *s;
 		return add_out(rp, "%s%s\n", *text ? " " : "", text);
 	}
-	for (char *l = strtok_r(text, "\n", &save); l && n < 256; l = strtok_r(NULL, "\n", &save)) {
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char name[160];
 
 		if (!name_of(rp, strtol(l, NULL, 10), !strcmp(file, "cgroup.procs"), name,
 			     sizeof(name)))
 			continue;	/* the machine's other tasks */
-		if (!(names[n] = strdup(name))) {
+		if (UTIL_GROW(names, cap, n + 1) || !(names[n] = strdup(name))) {
 			e = -ENOMEM;
 			break;
 		}
 		n++;
 	}
-	qsort(names, n, sizeof(*names), by_name);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
 	e = e ? e : add_out(rp, "%s", n ? " " : "");
 	for (size_t i = 0; i < n; i++) {
 		if (!e && (!i || strcmp(names[i], names[i - 1])))
 			e = add_out(rp, "%s%s", i ? "|" : "", names[i]);
 		free(names[i]);
 	}
+	free(names);
 	return e ? e : add_out(rp, "\n");
 }
 
@@ -600,7 +585,7 @@ int live_cgs_replay(const char *fname, const char *text, enum cg_semantics sem,
 		    const char *mountinfo, char **out, char *err, size_t errlen)
 {
 	struct replay rp = { 0 };
-	char *copy, *save = NULL, *w[MAX_WORDS];
+	char *copy, *w[MAX_WORDS];
 	int lineno = 0, e = 0;
 
 	*out = NULL;
@@ -629,7 +614,6 @@ int live_cgs_replay(const char *fname, const char *text, enum cg_semantics sem,
 		if (n)
 			e = run_line(&rp, sem, mountinfo, lineno, w, n);
 	}
-	(void)save;
 	free(copy);
 	undo(&rp);
 	if (e) {

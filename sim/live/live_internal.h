@@ -29,6 +29,15 @@ _Noreturn void live__load_main(const struct live_plan *plan, size_t proc, uint64
 
 /* live_sys.c: the running system */
 
+/*
+ * live__fork_helper() - fork a helper process (comm LIVE_HELPER_COMM) joined to cgsim by two
+ * pipes. In the child it returns 0: signals at their defaults, killed when cgsim dies
+ * (PR_SET_PDEATHSIG, a SIGKILLed cgsim too), *@in the end to read cgsim's bytes from, *@out the
+ * end to write to cgsim. In cgsim it returns the pid, *@in the end to read the helper's output
+ * from, *@out the end to write to it. -errno, nothing left open, on failure.
+ */
+pid_t live__fork_helper(int *in, int *out);
+
 /* Where the cpu controller is: the hierarchy kind and its mount point. */
 struct live_mount {
 	enum live_hier hier;

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,7 +236,6 @@ _Noreturn void live__load_main(const struct live_plan *plan, size_t proc, uint64
 	struct worker *w = calloc(lp->n, sizeof(*w));
 	char line[64], go;
 
-	prctl(PR_SET_NAME, LIVE_HELPER_COMM);
 	if (!w)
 		_exit(3);
 	for (size_t i = 0; i < lp->n; i++) {

@@ -10,14 +10,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -327,41 +325,20 @@ static int read_tids(struct live_run *r, size_t proc)
 
 static int start_helper(struct live_run *r, size_t proc)
 {
-	int to[2], from[2];
-	pid_t parent = getpid(), pid;
 	struct helper *h = &r->helpers[proc];
+	int in, out;
+	pid_t pid;
 
 	*h = (struct helper){ -1, -1, -1 };
-	if (pipe2(to, O_CLOEXEC))
-		return fail(r, -EINVAL, "cgsim: pipe: %s", strerror(errno));
-	if (pipe2(from, O_CLOEXEC)) {
-		close(to[0]);
-		close(to[1]);
-		return fail(r, -EINVAL, "cgsim: pipe: %s", strerror(errno));
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		/* dies with cgsim, even a SIGKILLed one */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-			_exit(3);
-		setsid();	/* a session, so an autogroup, of its own */
-		close(to[1]);
-		close(from[0]);
-		live__load_main(r->plan, proc, r->sc->seed, from[1], to[0]);
-	}
-	close(to[0]);
-	close(from[1]);
-	h->to = to[1];
-	h->from = from[0];
 	r->nhelpers = proc + 1;
-	if (pid < 0) {
-		return fail(r, -EINVAL, "cgsim: fork: %s", strerror(errno));
+	pid = live__fork_helper(&in, &out);
+	if (pid == 0) {
+		setsid();	/* a session, so an autogroup, of its own */
+		live__load_main(r->plan, proc, r->sc->seed, out, in);
 	}
-	h->pid = pid;
+	if (pid < 0)
+		return fail(r, -EINVAL, "cgsim: starting a helper: %s", strerror((int)-pid));
+	*h = (struct helper){ pid, out, in };
 	return read_tids(r, proc);
 }
 

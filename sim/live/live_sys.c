@@ -3,16 +3,62 @@
  * sim/live/live_sys.c - what the live run reads from and writes to the running system, and the
  * parsers of its text, which the unit tests feed with recorded text (no kernel needed).
  */
+#define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "sim/live/live_internal.h"
 #include "sim/util/util.h"
+
+pid_t live__fork_helper(int *in, int *out)
+{
+	int down[2], up[2];	/* cgsim -> helper, helper -> cgsim */
+	pid_t parent = getpid(), pid;
+	int e;
+
+	if (pipe2(down, O_CLOEXEC))
+		return -errno;
+	if (pipe2(up, O_CLOEXEC)) {
+		e = -errno;
+		close(down[0]);
+		close(down[1]);
+		return e;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		/* dies with cgsim, even a SIGKILLed one (checked: cgsim may be gone already) */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(3);
+		prctl(PR_SET_NAME, LIVE_HELPER_COMM);
+		close(down[1]);
+		close(up[0]);
+		*in = down[0];
+		*out = up[1];
+		return 0;
+	}
+	e = pid < 0 ? -errno : 0;
+	close(down[0]);
+	close(up[1]);
+	if (e) {
+		close(down[1]);
+		close(up[0]);
+		return e;
+	}
+	*in = up[0];
+	*out = down[1];
+	return pid;
+}
 
 int live__write(const char *path, const char *value)
 {
@@ -229,32 +275,17 @@ int live__restore_file(const char *path, const char *file, const char *value)
 
 int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_t errlen)
 {
-	FILE *f = fopen(mountinfo, "re");
-	char line[4096], v1[1024] = "", v2[1024] = "";
+	char ctl[1100], have[512];
 
-	if (!f) {
-		snprintf(err, errlen, "cgsim: cannot read %s: %s", mountinfo, strerror(errno));
-		return -ENOENT;
+	if (!live__find_mount(mountinfo, true, m, err, errlen)) {
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", m->path);
+		if (!live__read_line(ctl, have, sizeof(have)) && has_word(have, "cpu", ' '))
+			return 0;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *point, *fstype, *super, ctl[1100], have[512];
-
-		if (!mount_fields(line, &point, &fstype, &super))
-			continue;
-		if (!strcmp(fstype, "cgroup2") && !v2[0]) {
-			snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", point);
-			if (!live__read_line(ctl, have, sizeof(have)) && has_word(have, "cpu", ' '))
-				snprintf(v2, sizeof(v2), "%s", point);
-		} else if (!strcmp(fstype, "cgroup") && !v1[0] && has_word(super, "cpu", ',')) {
-			snprintf(v1, sizeof(v1), "%s", point);
-		}
-	}
-	fclose(f);
-	if (v2[0] || v1[0]) {
-		m->hier = v2[0] ? LIVE_HIER_V2 : LIVE_HIER_V1;
-		snprintf(m->path, sizeof(m->path), "%s", v2[0] ? v2 : v1);
+	if (!live__find_mount(mountinfo, false, m, err, errlen))
 		return 0;
-	}
+	if (access(mountinfo, R_OK))
+		return -ENOENT;		/* find_mount said it cannot read it */
 	snprintf(err, errlen, "cgsim: no cpu controller here: no cgroup2 mount offers cpu and no "
 		 "cgroup v1 hierarchy binds it (%s)", mountinfo);
 	return -ENOENT;
