@@ -31,7 +31,9 @@ static void push_todo(struct sim_machine *m, int tid)
 	for (int i = 0; i < m->ntodo; i++)
 		if (m->todo[i] == tid)
 			return;
-	if (UTIL_GROW(m->todo, m->captodo, (size_t)m->ntodo + 1)) {
+	/* the full check only when the list is full: this runs in the event loop */
+	if ((size_t)m->ntodo == m->captodo &&
+	    UTIL_GROW(m->todo, m->captodo, (size_t)m->ntodo + 1)) {
 		machine__fail(m, -ENOMEM);
 		return;
 	}
