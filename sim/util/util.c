@@ -228,26 +228,88 @@ void util_tmp_path(char *buf, size_t len, const char *dir, const char *name)
 	snprintf(buf, len, "%s/.%s.tmp", dir, name);
 }
 
+int util_out_open(struct util_out *o, const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	memset(o, 0, sizeof(*o));
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (strlen(path) >= sizeof(dir)) {
+		snprintf(err, errlen, "cgsim: %.100s...: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	if (slash && !slash[1]) {
+		snprintf(err, errlen, "cgsim: %.1000s names a directory, not a file", path);
+		return -EISDIR;
+	}
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	util_tmp_path(o->tmp, sizeof(o->tmp), dir, slash ? slash + 1 : path);
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
+		int e = -errno;
+
+		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", path, strerror(errno));
+		return e;
+	}
+	return 0;
+}
+
+int util_out_commit(struct util_out *o, char *err, size_t errlen)
+{
+	if (o->f == stdout) {
+		o->f = NULL;
+		if (fflush(stdout) || ferror(stdout)) {
+			snprintf(err, errlen, "cgsim: writing the output: %s", strerror(errno));
+			return -EIO;
+		}
+		return 0;
+	}
+	if (ferror(o->f) | fclose(o->f) || rename(o->tmp, o->path)) {
+		o->f = NULL;
+		unlink(o->tmp);
+		snprintf(err, errlen, "cgsim: cannot write %.1000s", o->path);
+		return -EIO;
+	}
+	o->f = NULL;
+	return 0;
+}
+
+void util_out_abort(struct util_out *o)
+{
+	if (!o->f || o->f == stdout) {
+		o->f = NULL;
+		return;
+	}
+	fclose(o->f);
+	unlink(o->tmp);
+	o->f = NULL;
+}
+
 int util_write_file(const char *dir, const char *name, util_writer_fn *fn, const void *ctx,
 		    char *err, size_t errlen)
 {
-	char path[4200], tmp[4200];
-	FILE *f;
+	struct util_out o;
+	char path[4200];
 	int e;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	util_tmp_path(tmp, sizeof(tmp), dir, name);
-	f = fopen(tmp, "w");
-	if (!f) {
-		e = -errno;
-		snprintf(err, errlen, "cgsim: cannot write %.1000s: %s", tmp, strerror(errno));
+	if ((e = util_out_open(&o, path, err, errlen)))
+		return e;
+	e = fn(o.f, ctx);
+	if (e) {
+		util_out_abort(&o);
+		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
 		return e;
 	}
-	e = fn(f, ctx);
-	if (ferror(f) | fclose(f) || e || rename(tmp, path)) {
-		unlink(tmp);
-		snprintf(err, errlen, "cgsim: cannot write %.1000s", path);
-		return e ? e : -EIO;
-	}
-	return 0;
+	return util_out_commit(&o, err, errlen);
 }

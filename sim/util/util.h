@@ -86,4 +86,18 @@ int util_write_file(const char *dir, const char *name, util_writer_fn *fn, const
  */
 void util_tmp_path(char *buf, size_t len, const char *dir, const char *name);
 
+/*
+ * struct util_out - a file written like util_write_file()'s, by a writer that needs the FILE
+ * for longer than one call: util_out_open() creates PATH's temporary name (DIR/.NAME.tmp),
+ * util_out_commit() closes it and renames it into place, util_out_abort() removes it. A PATH
+ * of "-" is stdout, written directly (commit flushes it).
+ */
+struct util_out {
+	char path[4200], tmp[8400];
+	FILE *f;
+};
+int util_out_open(struct util_out *o, const char *path, char *err, size_t errlen);
+int util_out_commit(struct util_out *o, char *err, size_t errlen);
+void util_out_abort(struct util_out *o);
+
 #endif /* CGSIM_SIM_UTIL_H */

@@ -151,3 +151,32 @@ Test(sim_util, write_file_is_atomic)
 	remove(path);
 	rmdir(dir);
 }
+
+/* util_out: the file appears, whole, only at the commit; an abort leaves no trace of it. */
+Test(sim_util, out_appears_only_when_committed)
+{
+	char dir[] = "/tmp/cgsim-out-XXXXXX", path[64], tmp[80], err[256];
+	struct util_out o;
+
+	cr_assert(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.txt", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.t.txt.tmp", dir);
+	cr_assert_eq(util_out_open(&o, path, err, sizeof(err)), 0);
+	fputs("hello\n", o.f);
+	cr_expect_neq(access(path, F_OK), 0, "nothing at PATH before the commit");
+	cr_assert_eq(util_out_commit(&o, err, sizeof(err)), 0);
+	cr_expect_eq(access(path, F_OK), 0);
+	cr_expect_neq(access(tmp, F_OK), 0);
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(util_out_open(&o, path, err, sizeof(err)), 0);
+	fputs("partial", o.f);
+	util_out_abort(&o);
+	cr_expect_neq(access(path, F_OK), 0);
+	cr_expect_neq(access(tmp, F_OK), 0, "the abort removes the temporary file");
+	cr_assert_eq(rmdir(dir), 0, "and nothing else was left in the directory");
+	snprintf(path, sizeof(path), "%s/t.txt", dir);
+	cr_expect_eq(util_out_open(&o, path, err, sizeof(err)), -ENOENT);
+	cr_expect(strstr(err, path), "the message names the file asked for: %s", err);
+	cr_expect_eq(util_out_open(&o, "-", err, sizeof(err)), 0);
+	cr_expect_eq(o.f, stdout);
+}
