@@ -569,6 +569,7 @@ static void attach_runnable(struct sched *s, struct sched_thread *t, struct sche
 	if (old != rq) {
 		t->st.migrations++;
 		s->st.migrations++;
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, old->id, t, old->id, rq->id, now);
 	}
 	if (was_running && old == rq) {
 		sched__schedule(s, rq, now, t);
@@ -681,6 +682,7 @@ int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 		bool running = detach_runnable(s, t, now);
 
 		t->runnable = false;
+		t->exiting = true;
 		if (running)
 			sched__schedule(s, rq, now, t);
 		sched__resched_if_needed(s, rq, now);
@@ -728,7 +730,7 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	struct sched_cpu *rq;
 	unsigned levels;
 	bool fork, stale;
-	int err;
+	int err, waker;
 
 	if (!t)
 		return -ENOENT;
@@ -744,12 +746,14 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
 		rq = t->cpu;
+		sched__trace_task(s, SCHED_TRACE_WAKING, rq->id, t, -1, rq->id, now);
 		account_to_last_update(s, rq, now);
 		sched__requeue_delayed(s, t, now);
 		sched__rq_account(s, rq, now);
 		t->runnable = true;
 		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, 0);
 		sched__check_preempt(s, rq, t, false);
+		sched__trace_task(s, SCHED_TRACE_WAKEUP, rq->id, t, -1, rq->id, now);
 		sched__rq_dirty(s, rq, now);
 		sched__resched_if_needed(s, rq, now);
 		sched__finish(s);
@@ -759,6 +763,8 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
 		pelt_init_full(&t->se.ravg, now);
 	rq = sched__select_cpu(s, t);
+	waker = t->cpu ? t->cpu->id : rq->id;	/* where the sleeper's timer fires */
+	sched__trace_task(s, SCHED_TRACE_WAKING, waker, t, -1, rq->id, now);
 	stale = meets_delayed_group(t, rq);
 	if (stale)
 		account_to_last_update(s, rq, now);
@@ -771,6 +777,7 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		t->st.migrations++;
 		s->st.migrations++;
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, t, waker, rq->id, now);
 	} else {
 		sched__task_set_cpu(s, t, rq, now);
 	}
@@ -788,6 +795,8 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns + s->cfg.cost.level_ns * levels,
 			   levels);
 	sched__check_preempt(s, rq, t, fork);
+	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, t, -1,
+			  rq->id, now);
 	sched__rq_dirty(s, rq, now);
 	sched__resched_if_needed(s, rq, now);
 	sched__finish(s);
@@ -868,4 +877,48 @@ void sched_set_latency_hook(struct sched *s, sched_latency_fn *fn, void *ctx)
 {
 	s->latency_fn = fn;
 	s->latency_ctx = ctx;
+}
+
+void sched_set_trace_hook(struct sched *s, sched_trace_fn *fn, void *ctx)
+{
+	s->trace_fn = fn;
+	s->trace_ctx = ctx;
+}
+
+/* p->prio of a fair task: NICE_TO_PRIO(nice), whatever its policy among the fair ones */
+static int kernel_prio(const struct sched_thread *t)
+{
+	return 120 + t->nice;
+}
+
+void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sched_thread *prev,
+			 const struct sched_thread *next, uint64_t now)
+{
+	struct sched_trace_event ev = { .kind = SCHED_TRACE_SWITCH, .at = now, .cpu = rq->id,
+					.tid = -1, .prio = 120, .prev = -1, .prev_prio = 120 };
+
+	if (!s->trace_fn)
+		return;
+	if (prev) {
+		ev.prev = prev->tid;
+		ev.prev_prio = kernel_prio(prev);
+		ev.prev_state = prev->exiting ? SCHED_TRACE_EXITED
+			      : prev->runnable ? SCHED_TRACE_PREEMPTED : SCHED_TRACE_SLEEPING;
+	}
+	if (next) {
+		ev.tid = next->tid;
+		ev.prio = kernel_prio(next);
+	}
+	s->trace_fn(s->trace_ctx, &ev);
+}
+
+void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
+		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now)
+{
+	struct sched_trace_event ev = { .kind = kind, .at = now, .cpu = cpu, .tid = t->tid,
+					.prio = kernel_prio(t), .prev = -1, .orig_cpu = orig_cpu,
+					.dest_cpu = dest_cpu };
+
+	if (s->trace_fn)
+		s->trace_fn(s->trace_ctx, &ev);
 }

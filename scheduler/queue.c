@@ -556,6 +556,7 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		next->st.running = true;
 		s->st.level_ops += levels;
 	} else {
+		sched__trace_switch(s, rq, was, next, now);
 		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns +
 				   s->cfg.cost.level_ns * levels, levels);
 		s->st.switches++;

@@ -292,6 +292,40 @@ typedef void sched_latency_fn(void *ctx, int tid, uint64_t latency_ns);
 void sched_set_latency_hook(struct sched *s, sched_latency_fn *fn, void *ctx);
 
 /*
+ * The kernel's sched tracepoints, for a trace of the run (sim/trace/). @cpu is the CPU the event
+ * happens on, in whose running task's context the kernel would record it: the CPU switching;
+ * for a wakeup, the CPU the sleeper last ran on (where its timer fires), or the target for a
+ * new thread; for a balancer's move, the CPU that pulls; for a move forced by an affinity or
+ * cgroup change, the CPU the thread leaves. @prio is the kernel's p->prio: 120 + nice.
+ */
+enum sched_trace_kind {
+	SCHED_TRACE_SWITCH,	/* sched_switch: @prev (-1: idle) leaves @cpu to @tid (-1: idle) */
+	SCHED_TRACE_WAKING,	/* sched_waking: the wakeup of @tid begins */
+	SCHED_TRACE_WAKEUP,	/* sched_wakeup: @tid is queued on @dest_cpu */
+	SCHED_TRACE_WAKEUP_NEW,	/* sched_wakeup_new: a new @tid is queued on @dest_cpu */
+	SCHED_TRACE_MIGRATE,	/* sched_migrate_task: @tid moves from @orig_cpu to @dest_cpu */
+};
+
+enum sched_trace_state {
+	SCHED_TRACE_PREEMPTED,	/* still runnable: the kernel prints "R+" */
+	SCHED_TRACE_SLEEPING,	/* blocked in an interruptible sleep: "S" */
+	SCHED_TRACE_EXITED,	/* gone: "X" */
+};
+
+struct sched_trace_event {
+	enum sched_trace_kind kind;
+	uint64_t at;
+	int cpu;
+	int tid, prio;
+	int prev, prev_prio;			/* SWITCH */
+	enum sched_trace_state prev_state;	/* SWITCH, when @prev is a thread */
+	int orig_cpu, dest_cpu;			/* MIGRATE; WAKING/WAKEUP: dest_cpu only */
+};
+typedef void sched_trace_fn(void *ctx, const struct sched_trace_event *ev);
+/* sched_set_trace_hook() - call @fn for every event from now on; NULL stops. */
+void sched_set_trace_hook(struct sched *s, sched_trace_fn *fn, void *ctx);
+
+/*
  * sched_group_weight() - the weight of task group @tg's entity on @cpu (what calc_group_shares
  * gave it last), in units where 1024 is nice 0. For tests and reports.
  */

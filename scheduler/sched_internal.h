@@ -145,6 +145,7 @@ struct sched_thread {
 	bool attached;			/* se.ravg is part of se.cfs_rq's load average */
 	uint64_t util_moved;		/* the utilisation it took along when last attached */
 	bool latency_pending;		/* woke and has not run since */
+	bool exiting;			/* its last switch out is its exit */
 	uint64_t last_ran;		/* when it was last switched out, for cache hotness */
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
 	bool on_list;
@@ -203,6 +204,8 @@ struct sched {
 	struct sched_stats st;
 	sched_latency_fn *latency_fn;
 	void *latency_ctx;
+	sched_trace_fn *trace_fn;
+	void *trace_ctx;
 	bool in_tick;
 	struct sched_tg **bw_tgs;	/* groups with a finite quota */
 	int nbw, capbw;
@@ -373,6 +376,11 @@ void sched__idle_count(struct sched *s, int d);
 void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		     struct sched_thread *detached);
 void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
+/* The trace hook's events (core.c); each does nothing while no hook is set. */
+void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sched_thread *prev,
+			 const struct sched_thread *next, uint64_t now);
+void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
+		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
 void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
 			  bool fork);
 struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t);
