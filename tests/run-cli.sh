@@ -219,6 +219,25 @@ fi
 "$CGSIM" run "$SC" --variant nosuch -o "$tmp/none" > "$tmp/none.out" 2>&1; st=$?
 [ $st -eq 2 ] && [ ! -e "$tmp/none" ] && ok || bad "a failed run wrote -o DIR or did not exit 2"
 
+# --trace: the trace is the run's, whichever command writes it; a failed run leaves none
+"$CGSIM" run "$SC" --variant interposed --trace "$tmp/tr.txt" > "$tmp/tr.out"; st=$?
+[ $st -eq 0 ] && head -1 "$tmp/tr.txt" | grep -qx '# tracer: nop' \
+	&& grep -q ': sched_switch: prev_comm=' "$tmp/tr.txt" && [ -s "$tmp/tr.out" ] \
+	&& ok || bad "run --trace FILE: exit $st"
+"$CGSIM" compare "$SC" -o "$tmp/trc" --trace > /dev/null \
+	&& cmp -s "$tmp/tr.txt" "$tmp/trc/interposed/trace.txt" && [ -s "$tmp/trc/base/trace.txt" ] \
+	&& ok || bad "compare --trace: DIR/interposed/trace.txt differs from run --trace's"
+"$CGSIM" run "$SC" --variant interposed --trace - > "$tmp/tr2.txt" \
+	&& cmp -s "$tmp/tr.txt" "$tmp/tr2.txt" && ok || bad "run --trace - is not the trace alone"
+"$CGSIM" run "$SC" --trace "$tmp/trf.txt" --max-events 1000 > /dev/null 2>&1; st=$?
+[ $st -eq 2 ] && [ -z "$(ls -A "$tmp" | grep trf)" ] && ok || bad "a failed run --trace left a file"
+"$CGSIM" compare "$SC" -o "$tmp/trf" --trace --max-events 1000 > /dev/null 2>&1; st=$?
+[ $st -eq 2 ] && [ ! -e "$tmp/trf" ] && ok || bad "a failed compare --trace left $tmp/trf"
+"$CGSIM" compare "$SC" --trace > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "compare --trace without -o"
+"$CGSIM" run "$SC" --trace "$tmp/nodir/t.txt" > /dev/null 2> "$tmp/trn.err"; st=$?
+[ $st -eq 2 ] && grep -q "cannot write $tmp/nodir/t.txt: No such file" "$tmp/trn.err" \
+	&& ok || bad "run --trace into a missing directory: exit $st, $(cat "$tmp/trn.err")"
+
 # validate --live: every refusal before anything is made is exit 2, one line on stderr, nothing
 # on stdout (the live run itself needs root and a kernel: tests/live/validate-library.sh)
 refused() {	# WHAT ARGS...: exit 2, empty stdout, one line on stderr

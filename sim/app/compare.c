@@ -19,8 +19,69 @@
 
 #define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
 
+static const char *vname(const struct compare *c, size_t v)
+{
+	return c->sc[v]->variant;
+}
+
+/* A directory for the traces; *@made when this call created it. */
+static int trace_mkdir(const char *path, bool *made, char *err, size_t errlen)
+{
+	if (!mkdir(path, 0777)) {
+		*made = true;
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	snprintf(err, errlen, "cgsim: cannot create %.1000s: %s", path, strerror(errno));
+	return -errno;
+}
+
+/* Each variant's trace file, under its temporary name in DIR/VARIANT/. */
+static int trace_open(struct compare *c, const char *dir, char *err, size_t errlen)
+{
+	char path[4200];
+	int e;
+
+	c->trace = calloc(c->n, sizeof(*c->trace));
+	c->made_dir = calloc(c->n + 1, sizeof(*c->made_dir));
+	c->trace_dir = strdup(dir);
+	if (!c->trace || !c->made_dir || !c->trace_dir) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	if ((e = trace_mkdir(dir, &c->made_dir[0], err, errlen)))
+		return e;
+	for (size_t v = 0; v < c->n; v++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, vname(c, v));
+		if ((e = trace_mkdir(path, &c->made_dir[1 + v], err, errlen)))
+			return e;
+		snprintf(path, sizeof(path), "%s/%s/trace.txt", dir, vname(c, v));
+		if ((e = util_out_open(&c->trace[v], path, err, errlen)))
+			return e;
+	}
+	return 0;
+}
+
+/* Whatever traces are not in place yet go, and the directories made for them if empty. */
+static void trace_close(struct compare *c)
+{
+	char path[4200];
+
+	if (!c->trace)
+		return;
+	for (size_t v = c->n; v-- > 0;) {
+		util_out_abort(&c->trace[v]);
+		snprintf(path, sizeof(path), "%s/%s", c->trace_dir, vname(c, v));
+		if (c->made_dir[1 + v])
+			rmdir(path);	/* fails, as it should, once the variant's files are in it */
+	}
+	if (c->made_dir[0])
+		rmdir(c->trace_dir);
+}
+
 int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
-		size_t sweep, struct compare **out, char *err, size_t errlen)
+		size_t sweep, const char *trace_dir, struct compare **out, char *err, size_t errlen)
 {
 	struct scenario *base = scn_load_swept(file, text, NULL, sets, nsets, sweep, err, errlen);
 	struct compare *c;
@@ -50,8 +111,11 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 			break;
 		}
 	}
+	if (!e && trace_dir)
+		e = trace_open(c, trace_dir, err, errlen);
 	for (size_t v = 0; !e && v < c->n; v++)
-		e = run_scenario(c->sc[v], false, &c->res[v], err, errlen);
+		e = run_scenario_trace(c->sc[v], false, c->trace ? c->trace[v].f : NULL, &c->res[v],
+				       err, errlen);
 	if (e) {
 		compare_free(c);
 		return e;
@@ -64,6 +128,10 @@ void compare_free(struct compare *c)
 {
 	if (!c)
 		return;
+	trace_close(c);
+	free(c->trace);
+	free(c->made_dir);
+	free(c->trace_dir);
 	for (size_t v = 0; v < c->n; v++) {
 		run_free(c->res ? c->res[v] : NULL);
 		scn_free(c->sc ? c->sc[v] : NULL);
@@ -201,11 +269,6 @@ static int collect(const struct compare *c, struct labels *l)
 			if (add_label(l, c->res[v]->threads[i].process, ROW_PROCESS))
 				return -ENOMEM;
 	return 0;
-}
-
-static const char *vname(const struct compare *c, size_t v)
-{
-	return c->sc[v]->variant;
 }
 
 /* ---------------- text and markdown ---------------- */
@@ -429,6 +492,8 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 	for (size_t v = 0; v < c->n; v++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, vname(c, v));
 		e = report_write_dir(path, c->res[v], err, errlen);
+		if (!e && c->trace && c->trace[v].f)
+			e = util_out_commit(&c->trace[v], err, errlen);
 		if (e)
 			return e;
 	}
@@ -454,7 +519,7 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 	}
 	sw->base = base;
 	for (size_t k = 0; k < base->nsweep && !e; k++) {
-		e = compare_run(file, base->text, sets, nsets, k, &sw->at[k], err, errlen);
+		e = compare_run(file, base->text, sets, nsets, k, NULL, &sw->at[k], err, errlen);
 		sw->n = k + !e;
 	}
 	if (e) {

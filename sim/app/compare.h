@@ -7,24 +7,32 @@
 #ifndef CGSIM_SIM_COMPARE_H
 #define CGSIM_SIM_COMPARE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sim/run/run.h"
+#include "sim/util/util.h"
 
 struct compare {
 	size_t n;			/* variants: base first, then as declared */
 	struct scenario **sc;
 	struct run_result **res;
+	struct util_out *trace;		/* per variant, when traced: DIR/VARIANT/trace.txt */
+	char *trace_dir;		/* DIR, and the directories the traces made in it */
+	bool *made_dir;			/* [0]: DIR, [1 + v]: DIR/VARIANT */
 };
 
 /*
  * compare_run() - load and run every variant of @file (with @nsets --set overrides each, and
  * the sweep's value @sweep, or SCN_NO_SWEEP), from @text when it is not NULL (the file's
- * bytes already read: "-" can be read only once). 0, or a negative errno with the message of
- * the first failure in @err.
+ * bytes already read: "-" can be read only once). With @trace_dir, each variant's run is
+ * traced (sim/trace/trace.h) into @trace_dir/VARIANT/trace.txt, which compare_write_dir()
+ * puts in place; a comparison freed before that leaves no trace and no directory it made.
+ * 0, or a negative errno with the message of the first failure in @err.
  */
 int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
-		size_t sweep, struct compare **out, char *err, size_t errlen);
+		size_t sweep, const char *trace_dir, struct compare **out, char *err,
+		size_t errlen);
 void compare_free(struct compare *c);
 
 /* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's
@@ -35,7 +43,8 @@ int compare_json(FILE *f, const struct compare *c);
 
 /*
  * compare_write_dir() - DIR/VARIANT/{summary.json,threads.csv,groups.csv,timeseries.csv} for
- * each variant, and DIR/compare.{txt,md,json}.
+ * each variant (and trace.txt when the comparison was traced into DIR), and
+ * DIR/compare.{txt,md,json}.
  */
 int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen);
 

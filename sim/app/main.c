@@ -82,7 +82,7 @@ static const char usage_cgroupfs[] =
 
 static const char usage_run[] =
 	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
-	"                 [-o DIR] [--timing] [--max-events N]\n"
+	"                 [-o DIR] [--trace FILE] [--timing] [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
 	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
@@ -95,6 +95,10 @@ static const char usage_run[] =
 	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
 	"  --json           print one JSON object instead of the text report\n"
 	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
+	"  --trace FILE     write the whole run, warm-up included, as ftrace text (sched_switch,\n"
+	"                   sched_waking, sched_wakeup, sched_migrate_task; the timeline as\n"
+	"                   markers): what trace-cmd report prints, for Perfetto or LISA\n"
+	"                   (docs/trace.md). FILE - is stdout, and then no report is printed\n"
 	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
 	"                   scenario and seed give the same bytes)\n"
 	"  --max-events N   the most events a run may process (default 1000000000; 0: no\n"
@@ -113,7 +117,7 @@ static const char usage_shares[] =
 
 static const char usage_compare[] =
 	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"                     [--max-events N]\n"
+	"                     [--trace] [--max-events N]\n"
 	"\n"
 	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
 	"print them side by side: each group's and process's share of capacity against its ideal,\n"
@@ -125,6 +129,8 @@ static const char usage_compare[] =
 	"  --json           one JSON object: each variant's run object in a list\n"
 	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
 	"                   DIR/VARIANT/\n"
+	"  --trace          with -o DIR: each variant's run as ftrace text in\n"
+	"                   DIR/VARIANT/trace.txt (docs/trace.md; a sweep's runs are not traced)\n"
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
@@ -366,6 +372,7 @@ struct run_opts {
 	char seedset[48];
 	size_t nsets;
 	const char *dir;
+	const char *trace;			/* --trace FILE */
 	const struct run_format *formats;	/* the command's table */
 	size_t nformats;
 	size_t format;				/* the row asked for */
@@ -399,7 +406,7 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 		}
 		if (!strcmp(a, "--variant") || !strcmp(a, "--set") ||
 		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o") ||
-			      !strcmp(a, "--max-events")))) {
+			      !strcmp(a, "--max-events") || !strcmp(a, "--trace")))) {
 			if (i + 1 >= argc)
 				return cli_usage_error(usage, "%s needs a value", a);
 			v = argv[++i];
@@ -421,6 +428,10 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 
 				if (rc >= 0)
 					return rc;
+			} else if (!strcmp(a, "--trace")) {
+				if (!v[0])
+					return cli_usage_error(usage, "%s needs a file name", a);
+				o->trace = v;
 			} else {
 				o->dir = v;
 			}
@@ -470,6 +481,7 @@ static int cmd_run(int argc, char **argv)
 			      .nformats = sizeof(run_formats) / sizeof(run_formats[0]) };
 	struct scenario *sc;
 	struct run_result *res;
+	struct util_out trace = { .f = NULL };
 	char err[2048];
 	int rc = parse_run_opts(argc, argv, usage_run, true, &o);
 
@@ -478,14 +490,25 @@ static int cmd_run(int argc, char **argv)
 	sc = load(&o);
 	if (!sc)
 		return 2;
-	if (run_scenario(sc, o.timing, &res, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+	if (o.trace && util_out_open(&trace, o.trace, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
 		scn_free(sc);
 		return 2;
 	}
-	if (o.dir && report_write_dir(o.dir, res, err, sizeof(err))) {
+	if (run_scenario_trace(sc, o.timing, o.trace ? trace.f : NULL, &res, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+		util_out_abort(&trace);
+		scn_free(sc);
+		return 2;
+	}
+	/* the trace is renamed into place last: a failure before leaves no file at all */
+	if ((o.dir && report_write_dir(o.dir, res, err, sizeof(err))) ||
+	    (o.trace && util_out_commit(&trace, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
+		util_out_abort(&trace);
 		rc = 2;
+	} else if (o.trace && !strcmp(o.trace, "-")) {
+		rc = 0;		/* stdout holds the trace */
 	} else {
 		run_formats[o.format].print(stdout, res);
 		rc = cli_finish_stdout();
@@ -544,6 +567,7 @@ static const struct {
 
 struct compare_opts {
 	const char *file, *dir, *sets[CLI_MAX_SETS];
+	bool trace;		/* --trace: DIR/VARIANT/trace.txt */
 	size_t nsets;
 	size_t format;		/* index in compare_formats[] */
 };
@@ -566,6 +590,10 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 
 			if (rc)
 				return rc;
+			continue;
+		}
+		if (!strcmp(a, "--trace")) {
+			o->trace = true;
 			continue;
 		}
 		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
@@ -593,6 +621,9 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 	}
 	if (!o->file)
 		return cli_usage_error(usage_compare, "%s", "no scenario given");
+	if (o->trace && !o->dir)
+		return cli_usage_error(usage_compare, "%s", "--trace writes DIR/VARIANT/trace.txt: "
+				       "give -o DIR");
 	return -1;
 }
 
@@ -632,7 +663,8 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	if (compare_run(o.file, NULL, o.sets, o.nsets, SCN_NO_SWEEP, &c, err, sizeof(err))) {
+	if (compare_run(o.file, NULL, o.sets, o.nsets, SCN_NO_SWEEP, o.trace ? o.dir : NULL, &c,
+			err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sim/machine/machine_internal.h"
+#include "sim/trace/trace.h"
 
 int machine__ensure_cg(struct sim_machine *m, int id)
 {
@@ -245,6 +246,12 @@ out:
 	if (err)
 		*err = e;
 	return m;
+}
+
+void sim_machine_set_trace(struct sim_machine *m, struct trace *tr)
+{
+	m->trace = tr;
+	sched_set_trace_hook(m->s, tr ? trace_sched : NULL, tr);
 }
 
 void sim_machine_free(struct sim_machine *m)

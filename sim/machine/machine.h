@@ -86,6 +86,13 @@ uint64_t sim_machine_now(const struct sim_machine *m);
 
 struct sched *sim_machine_sched(struct sim_machine *m);
 
+struct trace;
+/*
+ * sim_machine_set_trace() - from now on, write every scheduler event to @tr (sim/trace/trace.h),
+ * and each thread's move to another cgroup as a marker; NULL stops. @tr must outlive that.
+ */
+void sim_machine_set_trace(struct sim_machine *m, struct trace *tr);
+
 /* -------- metrics (over the window since the last sim_machine_reset_metrics()) -------- */
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/machine/machine_internal.h"
+#include "sim/trace/trace.h"
 
 /* ---------------- the cgroup model's notifications ---------------- */
 
@@ -193,6 +194,17 @@ static int cpuset_changed(struct sim_machine *m, int cgroup, uint64_t now)
 	return 0;
 }
 
+/* A cgroup move as a trace marker: "move NAME.N (pid P) to PATH". */
+static void trace_move(struct sim_machine *m, int tid, int cgroup, uint64_t now)
+{
+	char name[256], path[4096], text[4500];
+
+	cg_thread_name(m->h, tid, name, sizeof(name));
+	cg_path(m->h, cgroup, path, sizeof(path));
+	snprintf(text, sizeof(text), "move %s (pid %d) to %s", name, TRACE_PID_BASE + tid, path);
+	trace_mark(m->trace, now, text);
+}
+
 void machine__observe(void *ctx, const struct cg_event *ev)
 {
 	struct sim_machine *m = ctx;
@@ -216,6 +228,8 @@ void machine__observe(void *ctx, const struct cg_event *ev)
 			err = -ENOMEM;
 		break;
 	case CG_EV_THREAD_MOVED:
+		if (m->trace)
+			trace_move(m, ev->thread, ev->cgroup, now);
 		t = machine__mt(m, ev->thread);
 		if (t) {
 			machine__credit(m, t);

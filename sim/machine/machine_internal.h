@@ -104,6 +104,7 @@ struct sim_machine {
 	struct msession *sessions;
 	size_t nsessions, capsessions;
 	struct util_imap session_ix;	/* session number -> index in sessions[] */
+	struct trace *trace;		/* NULL: not traced */
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo;
 	size_t captodo;

@@ -14,6 +14,7 @@
 
 #include "sim/run/ideal.h"
 #include "sim/run/run_internal.h"
+#include "sim/trace/trace.h"
 #include "sim/util/util.h"
 
 static int run_op(struct runner *r, struct run_result *res, const struct scn_event *ev)
@@ -60,6 +61,14 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 	if (out)
 		out[strcspn(out, "\n")] = '\0';
 	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup("") };
+	if (r->trace && res->ops[res->nops - 1].result) {
+		char *text = util_asprintf("timeline %s", res->ops[res->nops - 1].result);
+
+		if (!text)
+			return run__fail(r, ev->pos, "out of memory");
+		trace_mark(r->trace, ev->at, text);
+		free(text);
+	}
 	return 0;
 }
 
@@ -177,6 +186,8 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 	if ((e = sim_machine_run_until(r->m, start)))
 		return run_failed(r, e);
 	sim_machine_reset_metrics(r->m);
+	if (r->trace)
+		trace_mark(r->trace, start, "cgsim: the measured window begins");
 	if ((e = run__list_groups(r, res)) || (e = run__grow_cg(r)))
 		return run__fail(r, NOPOS, "out of memory");
 	/* the time series: shrink to what memory allows */
@@ -223,6 +234,8 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 	if (e)
 		return run__fail(r, NOPOS, "ideal shares: %s", cg_errno_name(-e));
 	run__ideal_accrue(r, end);
+	if (r->trace)
+		trace_mark(r->trace, end, "cgsim: the measured window ends");
 	/* operations after the end are not run */
 	res->measured_ns = end - start;
 	/* turn cumulative samples into per-interval CPU */
@@ -238,6 +251,7 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 static void runner_free(struct runner *r)
 {
 	sim_machine_free(r->m);
+	trace_free(r->trace);
 	cg_hier_free(r->h);
 	free(r->t);
 	free(r->ideal_cg);
@@ -374,8 +388,57 @@ static int place_threads(struct runner *r)
 	return e ? e : set_threads(r);
 }
 
+/* The trace's header and pid map, and the machine's hook: once the threads are placed. */
+static int start_trace(struct runner *r, FILE *f)
+{
+	const struct scenario *sc = r->sc;
+	char about[3][600];
+	const char *lines[3] = { about[0], about[1], about[2] };
+	int e = 0;
+
+	r->trace = trace_new(f, sc->sched.cpus);
+	if (!r->trace)
+		return run__fail(r, NOPOS, "out of memory");
+	for (size_t i = 0; i < r->nt && !e; i++) {
+		char name[300];
+
+		snprintf(name, sizeof(name), "%s.%d", r->t[i].grp->name, r->t[i].index);
+		e = trace_thread(r->trace, r->t[i].tid, cg_thread_pid(r->h, r->t[i].tid),
+				 r->t[i].proc->name, name);
+	}
+	if (e)
+		return run__fail(r, NOPOS, "out of memory");
+	snprintf(about[0], sizeof(about[0]), "cgsim: scenario %.200s, variant %.200s, seed %llu",
+		 sc->name, sc->variant ? sc->variant : "base", (unsigned long long)sc->seed);
+	snprintf(about[1], sizeof(about[1]), "cgsim: %d CPUs, %s, HZ %u", sc->sched.cpus,
+		 sched_policy_name(sc->sched.policy), (unsigned)sc->sched.tun.hz);
+	snprintf(about[2], sizeof(about[2]), "cgsim: measured window %llu.%06llu .. %llu.%06llu s "
+		 "(the report's figures), pid = %d + the model's tid",
+		 (unsigned long long)(sc->warmup / 1000000000u),
+		 (unsigned long long)(sc->warmup % 1000000000u / 1000u),
+		 (unsigned long long)(sc->duration / 1000000000u),
+		 (unsigned long long)(sc->duration % 1000000000u / 1000u), TRACE_PID_BASE);
+	trace_header(r->trace, lines, 3);
+	sim_machine_set_trace(r->m, r->trace);
+	return 0;
+}
+
+/* A traced run ends with every line written: flushed, and no write failed. */
+static int end_trace(struct runner *r, FILE *f)
+{
+	if (fflush(f) || ferror(f) || trace_error(r->trace))
+		return run__fail(r, NOPOS, "cannot write the trace: %s", strerror(EIO));
+	return 0;
+}
+
 int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
 		 size_t errlen)
+{
+	return run_scenario_trace(sc, timing, NULL, out, err, errlen);
+}
+
+int run_scenario_trace(const struct scenario *sc, bool timing, FILE *trace,
+		       struct run_result **out, char *err, size_t errlen)
 {
 	struct runner r = { .sc = sc, .err = err, .errlen = errlen };
 	struct run_result *res = calloc(1, sizeof(*res));
@@ -408,7 +471,8 @@ int run_scenario(const struct scenario *sc, bool timing, struct run_result **out
 		goto out;
 	}
 	if ((e = budget_events(&r)) || (e = run__grow_cg(&r)) || (e = place_threads(&r)) ||
-	    (e = simulate(&r, res, timing)))
+	    (trace && (e = start_trace(&r, trace))) || (e = simulate(&r, res, timing)) ||
+	    (trace && (e = end_trace(&r, trace))))
 		goto out;
 out:
 	return runner_end(&r, res, e, out);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/scenario/scenario.h"
 
@@ -77,6 +78,13 @@ void run_set_max_events(uint64_t max);
  */
 int run_scenario(const struct scenario *sc, bool timing, struct run_result **out, char *err,
 		 size_t errlen);
+/*
+ * run_scenario_trace() - run_scenario() writing the whole run, warm-up included, to @trace as
+ * ftrace text (sim/trace/trace.h, docs/trace.md); NULL: no trace. A write error fails the run
+ * (-EIO with a message). The caller owns @trace and decides what becomes of a failed run's.
+ */
+int run_scenario_trace(const struct scenario *sc, bool timing, FILE *trace,
+		       struct run_result **out, char *err, size_t errlen);
 /*
  * run_ideal() - apply @sc's layout and compute the ideal shares over its measured window,
  * without simulating (cgsim shares). The timeline is not applied. Same errors as run_scenario.

@@ -47,6 +47,7 @@ struct runner {
 	double *cur_share;	/* per thread: current ideal share */
 	double *cur_cg;		/* per cgroup id: current ideal share */
 	uint64_t *cg_cpu;	/* per cgroup id: scratch for sampling */
+	struct trace *trace;	/* NULL: the run is not traced */
 };
 
 /* run_layout.c: the layout and the processes on the cgroup model */
