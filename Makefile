@@ -18,7 +18,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -122,7 +122,7 @@ test: deps
 	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
 	$(MAKE) --no-print-directory fuzz-ci
 
-check: check-unit check-cases check-scenarios check-kernel check-bad check-cli
+check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
@@ -141,6 +141,10 @@ check-kernel: $(BIN)
 # The command line's contract: exit statuses, -o DIR, --json, check's exit status.
 check-cli: $(BIN)
 	tests/run-cli.sh ./$(BIN)
+
+# Every scenario's trace read back against its report (docs/trace.md).
+check-trace: $(BIN)
+	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Trace every scenario and read each trace back (tests/trace/check.awk): once on an ideal
+# machine (overhead costs and idle exit 0), where each thread's CPU time rebuilt from its
+# switch intervals must equal the report's cpu_ns, and once as the scenario is written, where
+# it may only exceed it by the overhead. Both times the switch-ins, wakeups and migrations in
+# the measured window must be the report's, the lines in time order, and no task on two CPUs.
+# Each variant of each scenario is run.
+#
+# usage: tests/run-trace.sh CGSIM SCENARIO...
+set -u
+if [ $# -lt 2 ]; then
+    echo "usage: $0 CGSIM SCENARIO..." >&2
+    exit 2
+fi
+cgsim=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+ideal="--set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
+       --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
+       --set scheduler.costs.level=0 --set machine.idle_exit=0"
+fails=0
+runs=0
+for f in "$@"; do
+    variants="base $(sed -n '/^variants:/,/^[^ #]/s/^  \([A-Za-z0-9_.-]*\):.*/\1/p' "$f")"
+    for v in $variants; do
+        for mode in exact as-written; do
+            set -- --variant "$v"
+            # shellcheck disable=SC2086 # $ideal is a list of arguments
+            [ $mode = exact ] && set -- "$@" $ideal
+            rm -rf "$tmp/o" "$tmp/trace.txt"
+            if ! "$cgsim" run "$f" "$@" -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null; then
+                echo "FAIL $f ($v, $mode): cgsim run failed"
+                fails=$((fails + 1))
+                continue
+            fi
+            runs=$((runs + 1))
+            if ! awk -v exact=$([ $mode = exact ] && echo 1 || echo 0) \
+                    -f "$here/trace/check.awk" "$tmp/o/summary.json" "$tmp/trace.txt" \
+                    >"$tmp/why" 2>&1; then
+                echo "FAIL $f ($v, $mode):"
+                sed 's/^/    /' "$tmp/why" | head -20
+                fails=$((fails + 1))
+            fi
+        done
+    done
+done
+echo "trace read back: $runs runs, $fails failed"
+[ $fails -eq 0 ]
