@@ -307,9 +307,9 @@ enum sched_trace_kind {
 };
 
 enum sched_trace_state {
-	SCHED_TRACE_PREEMPTED,	/* still runnable: the kernel prints "R+" */
+	SCHED_TRACE_PREEMPTED,	/* still runnable: "R" */
 	SCHED_TRACE_SLEEPING,	/* blocked in an interruptible sleep: "S" */
-	SCHED_TRACE_EXITED,	/* gone: "X" */
+	SCHED_TRACE_EXITED,	/* gone: "Z" or "X" */
 };
 
 struct sched_trace_event {

@@ -200,15 +200,24 @@ static void task_args(struct trace *tr, const char *prefix, int tid, int cpu)
 		fprintf(tr->f, "%scomm=<...> %spid=%d", prefix, prefix, TRACE_PID_BASE + tid);
 }
 
-static const char *state_name(enum sched_trace_state st)
+/*
+ * prev_state as Linux 6.x prints it. A thread switched out while still runnable shows "R":
+ * a user-space thread is preempted on its way back to user mode, a voluntary schedule for
+ * the kernel ("R+" marks only a preemption inside the kernel, which the model has no room
+ * for). An exiting main thread stays a zombie for its parent ("Z"); another thread is reaped
+ * at once ("X").
+ */
+static const char *state_name(const struct trace *tr, int tid, enum sched_trace_state st)
 {
+	const struct trace_thread *t = thr(tr, tid);
+
 	switch (st) {
 	case SCHED_TRACE_PREEMPTED:
-		return "R+";
+		return "R";
 	case SCHED_TRACE_SLEEPING:
 		return "S";
 	case SCHED_TRACE_EXITED:
-		return "X";
+		return t && t->pid == t->tgid ? "Z" : "X";
 	}
 	return "R";
 }
@@ -223,7 +232,7 @@ void trace_sched(void *ctx, const struct sched_trace_event *ev)
 		fputs("sched_switch: ", tr->f);
 		task_args(tr, "prev_", ev->prev, ev->cpu);
 		fprintf(tr->f, " prev_prio=%d prev_state=%s ==> ", ev->prev_prio,
-			ev->prev < 0 ? "R" : state_name(ev->prev_state));
+			ev->prev < 0 ? "R" : state_name(tr, ev->prev, ev->prev_state));
 		task_args(tr, "next_", ev->tid, ev->cpu);
 		fprintf(tr->f, " next_prio=%d\n", ev->prio);
 		if (ev->cpu >= 0 && ev->cpu < tr->ncpu)
