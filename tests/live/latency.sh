@@ -5,7 +5,7 @@
 # machine; never run by make test.
 #
 #   tests/live/latency.sh [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] [-s SEEDS]
-#                         SCENARIO.yaml...
+#                         [-T DIR] SCENARIO.yaml...
 #
 # The layout comes from the scenario's `# live:` comment lines, as for tests/live/smp-shares.sh
 # (keep them in step with the YAML):
@@ -33,17 +33,22 @@
 # periodic thread). cgsim counts a wakeup as delayed by its own threshold, whatever -d says.
 # Where a layout's outcome depends on the phase of its timers against the ticks, single runs
 # differ a lot, on the kernel as in cgsim: compare the pooled rows.
+# With -T DIR, each repetition's measured window is also traced (sched_switch, sched_waking,
+# sched_wakeup(_new), sched_migrate_task, with record-tgid) into DIR/NAME.rep.N.txt, the kernel's
+# trace file as is: tests/trace/wakeups.awk reads it as it reads cgsim's --trace. tracefs is
+# mounted at /sys/kernel/tracing for that if it is not, and unmounted afterwards; the tracing
+# settings it changes are put back.
 set -eu
-REPS=3 SECS=10 WARM=2 DELAY_US=200 SIMSEEDS=10
+REPS=3 SECS=10 WARM=2 DELAY_US=200 SIMSEEDS=10 TRACE_DIR=
 usage() {
-	echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] [-s SEEDS]" \
+	echo "usage: $0 [-r REPS] [-t SECONDS] [-w WARMUP] [-d DELAYED_US] [-s SEEDS] [-T DIR]" \
 		"SCENARIO.yaml..." >&2
 	exit 2
 }
-while getopts r:t:w:d:s: o; do
+while getopts r:t:w:d:s:T: o; do
 	case $o in
 	r) REPS=$OPTARG ;; t) SECS=$OPTARG ;; w) WARM=$OPTARG ;; d) DELAY_US=$OPTARG ;;
-	s) SIMSEEDS=$OPTARG ;;
+	s) SIMSEEDS=$OPTARG ;; T) TRACE_DIR=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -53,6 +58,38 @@ case $DELAY_US$SIMSEEDS in '' | *[!0-9]*) usage ;; esac
 . "$(dirname "$0")/layout.sh"
 live_init cgsim-lat
 LIVE_LOAD_OPTS=(--delayed-ns $((DELAY_US * 1000)))
+
+# -T: tracing of the measured windows; every setting changed is put back at exit
+TR=/sys/kernel/tracing TR_MOUNTED= TR_SAVED=
+TR_EVENTS="sched_switch sched_waking sched_wakeup sched_wakeup_new sched_migrate_task"
+trace_setup() {
+	mkdir -p "$TRACE_DIR"
+	if [ ! -e $TR/trace ]; then
+		mount -t tracefs nodev $TR || { echo "$0: cannot mount tracefs" >&2; exit 2; }
+		TR_MOUNTED=1
+	fi
+	TR_SAVED="$(cat $TR/tracing_on) $(cat $TR/buffer_size_kb) $(cat $TR/options/record-tgid)"
+	for e in $TR_EVENTS; do TR_SAVED="$TR_SAVED $(cat $TR/events/sched/$e/enable)"; done
+	echo 0 > $TR/tracing_on
+	echo 16384 > $TR/buffer_size_kb
+	echo 1 > $TR/options/record-tgid
+}
+trace_restore() {
+	[ -n "$TR_SAVED" ] || return 0
+	set -- $TR_SAVED
+	echo 0 > $TR/tracing_on
+	: > $TR/trace
+	echo "$2" > $TR/buffer_size_kb; echo "$3" > $TR/options/record-tgid
+	shift 3
+	for e in $TR_EVENTS; do echo "$1" > $TR/events/sched/$e/enable; shift; done
+	echo "$(echo $TR_SAVED | cut -d' ' -f1)" > $TR/tracing_on
+	TR_SAVED=
+	[ -z "$TR_MOUNTED" ] || umount $TR
+}
+if [ -n "$TRACE_DIR" ]; then
+	LIVE_CLEANUP_HOOK=trace_restore
+	trace_setup
+fi
 
 # run_layout FILE: one repetition; appends "NAME SPEC N P50 P90 P99 MAX DELAYED OVERRUNS" lines
 # (times in ns) to $TMP/rep, one per duty thread
@@ -65,9 +102,18 @@ run_layout() {
 	done < "$TMP/threads"
 	sleep "$WARM"
 	# one kill per signal: the helpers' windows start and end within a few ms of each other
+	if [ -n "$TRACE_DIR" ]; then
+		: > $TR/trace
+		for e in $TR_EVENTS; do echo 1 > $TR/events/sched/$e/enable; done
+		echo 1 > $TR/tracing_on
+	fi
 	kill -USR1 "${live_helpers[@]}"
 	sleep "$SECS"
 	kill -USR2 "${live_helpers[@]}"
+	if [ -n "$TRACE_DIR" ]; then
+		echo 0 > $TR/tracing_on
+		cat $TR/trace > "$TRACE_DIR/$(basename "$f" .yaml).rep.$rep.txt"
+	fi
 	# a helper waits up to 2 s for activations due before the end that have not run yet
 	while read -r o; do
 		until [ -f "$o" ]; do
@@ -90,7 +136,7 @@ for f in "$@"; do
 	: > "$TMP/raw"
 	for r in $(seq "$REPS"); do
 		: > "$TMP/rep"
-		run_layout "$f"
+		rep=$r run_layout "$f"
 		sed "s/^/$r /" "$TMP/rep" >> "$TMP/all"
 		if [ -t 2 ]; then printf '\r%s: repetition %d/%d done' "$f" "$r" "$REPS" >&2; fi
 	done

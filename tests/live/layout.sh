@@ -8,7 +8,8 @@
 #   live_start FILE     builds FILE's layout and starts its processes: smp-load with the options
 #                       in the array LIVE_LOAD_OPTS, then `--out $TMP/out.N` (N counting the
 #                       processes started), then the thread specs. Moves every thread to its
-#                       cgroup and appends "NAME CGROUP TID PID SPEC" to $TMP/threads (NAME is
+#                       cgroup, names it THREAD.N (its comm, as in cgsim's traces) and
+#                       appends "NAME CGROUP TID PID SPEC" to $TMP/threads (NAME is
 #                       PROCESS/THREAD.N, numbered per thread name as cgsim numbers them) and
 #                       each process's --out file to $TMP/outs
 #   live_stop           kills the processes and removes the layout's cgroups
@@ -47,7 +48,10 @@ live_stop() {
 	for d in $(find "$P" -depth -type d 2>/dev/null); do rmdir "$d" 2>/dev/null || true; done
 }
 
+# LIVE_CLEANUP_HOOK: a function the script that sources this may name, run first at exit
+LIVE_CLEANUP_HOOK=
 live_cleanup() {
+	[ -z "$LIVE_CLEANUP_HOOK" ] || "$LIVE_CLEANUP_HOOK"
 	live_stop
 	rm -rf "$TMP"
 }
@@ -74,7 +78,14 @@ live_start() {
 			local pname=$2 pcg=$3 ss=; shift 3
 			[ "${1:-}" = setsid ] && { ss=--setsid; shift; }
 			local specs=() tnames=() t
-			for t in "$@"; do tnames+=("${t%%=*}"); specs+=("${t#*=}"); done
+			# each thread's comm is NAME.N as cgsim's traces name it, so that a kernel
+			# trace of the layout reads like cgsim's
+			local -A nth=()
+			for t in "$@"; do
+				tnames+=("${t%%=*}")
+				nth[${t%%=*}]=$(( ${nth[${t%%=*}]:-0} + 1 ))
+				specs+=("${t#*=},name:${t%%=*}.${nth[${t%%=*}]}")
+			done
 			live_nout=$((live_nout + 1))
 			local tids=$TMP/tids.$live_nout out=$TMP/out.$live_nout
 			"$TMP/smp-load" $ss "${LIVE_LOAD_OPTS[@]}" --out "$out" "${specs[@]}" > "$tids" &

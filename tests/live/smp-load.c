@@ -11,7 +11,7 @@
  * periodic behaviour. Options follow after commas: `pin:CPU` (sched_setaffinity of that thread
  * alone), `nice:N` (setpriority of that thread alone, as Linux allows), `slice:US` (the EEVDF
  * custom slice, sched_setattr's sched_runtime, 100 .. 100000 us: the kernel would clamp anything
- * else silently), `phase:US` (the first activation US after a tick: at a multiple of the tick
+ * else silently), `name:NAME` (the thread's comm, cut to 15 bytes), `phase:US` (the first activation US after a tick: at a multiple of the tick
  * period, --tick-us, default 4000, of CLOCK_MONOTONIC, where the kernel's ticks fall to within
  * tens of microseconds; 0 .. tick - 1). With --setsid the process starts a session of its own, so with autogroup on it
  * gets an autogroup of its own.
@@ -37,6 +37,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sys/prctl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -65,6 +66,7 @@ struct spec {
 	int nice;
 	long slice_us;          /* 0: the default slice */
 	long phase_us;          /* -1: start at once; else at this offset from a tick */
+	char name[16];          /* its comm, "" to keep the process's */
 	pid_t tid;
 	int ready;
 
@@ -162,6 +164,8 @@ static void *body(void *arg)
 {
 	struct spec *s = arg;
 	pid_t tid = (pid_t)syscall(SYS_gettid);
+	if (s->name[0] && prctl(PR_SET_NAME, s->name) != 0)
+		perror("prctl"), exit(1);
 	if (s->pin >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
@@ -240,7 +244,9 @@ static int parse(const char *arg, struct spec *s)
 		} else if (sscanf(tok, "slice:%ld", &s->slice_us) == 1) {
 			if (s->slice_us < 100 || s->slice_us > 100000)
 				return -1;
-		} else
+		} else if (!strncmp(tok, "name:", 5) && tok[5])
+			snprintf(s->name, sizeof s->name, "%s", tok + 5);
+		else
 			return -1;
 	}
 	return 0;
