@@ -24,13 +24,30 @@ for f in summary.json threads.csv groups.csv timeseries.csv; do
 done
 cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
 [ "$(ls -A "$tmp/out" | wc -l)" -eq 6 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
-[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups" ] \
+[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples" ] \
 	&& ok || bad "threads.csv header"
 [ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
 [ "$(wc -l < "$tmp/out/groups.csv")" -eq 3 ] && ok || bad "groups.csv: / and vm expected"
 # 9 s measured at 100 ms: 90 intervals x (2 groups + 6 threads), plus the header
 [ "$(wc -l < "$tmp/out/timeseries.csv")" -eq 721 ] && ok || bad "timeseries.csv rows"
 grep -q '^"scenario": \|"groups": \[' "$tmp/a.json" && ok || bad "--json lacks groups"
+
+# the latency figures of a thread alone whose every wakeup waits the timer's 25 us (the file
+# says why): each is 25000 ns, 100 samples, in JSON, in threads.csv and in the text block
+L=tests/cli/lat-alone.yaml
+"$CGSIM" run "$L" --json -o "$tmp/la" > "$tmp/la.json"
+grep -q '"latency_p50_ns": 25000, "latency_p90_ns": 25000, "latency_p99_ns": 25000, "latency_max_ns": 25000,' "$tmp/la.json" \
+	&& grep -q '"latency_p999_ns": 25000, "latency_min_ns": 25000, "latency_mean_ns": 25000, "latency_samples": 100 }' "$tmp/la.json" \
+	&& ok || bad "lat-alone: JSON latency figures"
+[ "$(sed -n 2p "$tmp/la/threads.csv" | cut -d, -f8-10,14-18)" = "25000,25000,25000,25000,25000,25000,25000,100" ] \
+	&& ok || bad "lat-alone: threads.csv latency columns: $(sed -n 2p "$tmp/la/threads.csv")"
+"$CGSIM" run "$L" > "$tmp/la.txt"
+grep -qx 'p/t.1              0.025   0.025   0.025   0.025   0.025   0.025   0.025     100' "$tmp/la.txt" \
+	&& ok || bad "lat-alone: the text's wakeup latency block"
+"$CGSIM" check "$L" > "$tmp/la.check"; st=$?
+[ $st -eq 1 ] && [ "$(grep -c '^PASS' "$tmp/la.check")" -eq 3 ] \
+	&& grep -q '^FAIL .* process p latency_mean 0.025 ms (expected <= 0.024 ms)$' "$tmp/la.check" \
+	&& ok || bad "lat-alone: check of latency_p999, _min, _mean: exit $st, $(cat "$tmp/la.check")"
 
 # shares
 "$CGSIM" shares "$SC" > "$tmp/shares"; [ $? -eq 0 ] && ok || bad "shares exit status"

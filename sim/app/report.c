@@ -40,6 +40,41 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+/*
+ * A row label of @width columns: @name itself when it fits, else @name on a line of its own
+ * and the row's figures on the next, so that a long name never pushes a table past 80 columns.
+ */
+static void text_label(FILE *f, const char *name, int width)
+{
+	if ((int)strlen(name) > width)
+		fprintf(f, "%s\n%-*s", name, width, "");
+	else
+		fprintf(f, "%-*s", width, name);
+}
+
+/* The wakeup latency block: one row per thread that woke in the window, within 80 columns. */
+static void text_latency(FILE *f, const struct run_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char name[160];
+
+		if (!t->lat_samples)
+			continue;
+		if (!any)
+			fprintf(f, "\n%-16s %7s %7s %7s %7s %7s %7s %7s %7s\n", "wakeup latency",
+				"p50 ms", "p90", "p99", "p99.9", "min", "max", "mean", "samples");
+		any = true;
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		text_label(f, name, 16);
+		fprintf(f, " %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7llu\n", ms(t->lat_p50),
+			ms(t->lat_p90), ms(t->lat_p99), ms(t->lat_p999), ms(t->lat_min),
+			ms(t->lat_max), ms(t->lat_mean), (unsigned long long)t->lat_samples);
+	}
+}
+
 /* Room for any name or timeline result shown (a path is at most 1024 bytes, an operation a
  * YAML scalar of at most 4096), control characters shown as \xNN. */
 #define VIS_SIZE REPORT_VISIBLE_SIZE(4096 + 1100)
@@ -78,6 +113,7 @@ void report_text(FILE *f, const struct run_result *r)
 		fprintf(f, " %8llu %6llu\n", (unsigned long long)t->switches,
 			(unsigned long long)t->migrations);
 	}
+	text_latency(f, r);
 	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
 		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
 	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
@@ -160,13 +196,17 @@ void report_json(FILE *f, const struct run_result *r)
 		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f, \"wait_ns\": %llu, "
 			   "\"latency_p50_ns\": %llu, \"latency_p90_ns\": %llu, \"latency_p99_ns\": "
 			   "%llu, \"latency_max_ns\": %llu, \"switches\": %llu, \"migrations\": %llu, "
-			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu }",
+			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu, "
+			   "\"latency_p999_ns\": %llu, \"latency_min_ns\": %llu, \"latency_mean_ns\": "
+			   "%llu, \"latency_samples\": %llu }",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
 			(unsigned long long)t->lat_max, (unsigned long long)t->switches,
 			(unsigned long long)t->migrations, (unsigned long long)t->wakeups,
-			(unsigned long long)t->delayed, (unsigned long long)t->overruns);
+			(unsigned long long)t->delayed, (unsigned long long)t->overruns,
+			(unsigned long long)t->lat_p999, (unsigned long long)t->lat_min,
+			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples);
 	}
 	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
 	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
@@ -280,7 +320,8 @@ void report_md_code(FILE *f, const char *s)
 static void write_threads_csv(FILE *f, const struct run_result *r)
 {
 	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
-	      "latency_max_ns,switches,migrations,wakeups\n", f);
+	      "latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,"
+	      "latency_min_ns,latency_mean_ns,latency_samples\n", f);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
@@ -289,12 +330,14 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 		report_csv_field(f, t->name);
 		fputc(',', f);
 		report_csv_field(f, t->cgroup);
-		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
-			(unsigned long long)t->cpu_ns, t->share, t->ideal,
+		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+			   "%llu\n", (unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
 			(unsigned long long)t->switches, (unsigned long long)t->migrations,
-			(unsigned long long)t->wakeups);
+			(unsigned long long)t->wakeups, (unsigned long long)t->lat_p90,
+			(unsigned long long)t->lat_p999, (unsigned long long)t->lat_min,
+			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples);
 	}
 }
 

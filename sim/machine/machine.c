@@ -67,9 +67,9 @@ static uint64_t mix64(uint64_t x)
 /*
  * Keep every wakeup latency until the thread has m->lat_keep of them, then a uniform sample
  * of that size (reservoir sampling: the k-th sample replaces a random kept one with probability
- * keep/k), so that memory stays bounded however long the run. The largest is kept exactly. The
- * choices come from a hash of (seed, tid, k), not from the thread's stream, so keeping samples
- * never changes what the thread draws.
+ * keep/k), so that memory stays bounded however long the run. The largest, the smallest and
+ * the sum are kept exactly. The choices come from a hash of (seed, tid, k), not from the
+ * thread's stream, so keeping samples never changes what the thread draws.
  */
 static void latency_hook(void *ctx, int tid, uint64_t lat)
 {
@@ -83,6 +83,9 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 		t->delayed++;
 	if (lat > t->lat_max)
 		t->lat_max = lat;
+	if (t->seen == 1 || lat < t->lat_min)
+		t->lat_min = lat;
+	t->lat_sum += lat;
 	if (t->nlat >= m->lat_keep) {
 		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)tid << 32) ^ t->seen)) % t->seen;
 

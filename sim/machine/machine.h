@@ -109,6 +109,8 @@ struct sim_thread_metrics {
 	size_t nlatency;		/* more were seen than are kept (reservoir) */
 	uint64_t latency_seen;		/* wakeup latencies measured */
 	uint64_t latency_max;		/* the largest of them */
+	uint64_t latency_min;		/* the smallest of them (0 when none) */
+	uint64_t latency_sum;		/* their sum (exact, whatever the reservoir keeps) */
 	uint64_t latency_delayed;	/* how many of them exceeded SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that started after their period */
 };

@@ -53,6 +53,8 @@ struct mthread {
 	size_t nlat, caplat;
 	uint64_t seen;			/* latency samples offered (nlat of them are kept) */
 	uint64_t lat_max;
+	uint64_t lat_min;		/* the smallest of the seen latencies (0 when none) */
+	uint64_t lat_sum;		/* the seen latencies' sum, for their exact mean */
 	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that began after their period */
 };

@@ -31,6 +31,8 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 		t->nlat = 0;
 		t->seen = 0;
 		t->lat_max = 0;
+		t->lat_min = 0;
+		t->lat_sum = 0;
 		t->delayed = 0;
 		t->overruns = 0;
 	}
@@ -59,6 +61,8 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	out->nlatency = t->nlat;
 	out->latency_seen = t->seen;
 	out->latency_max = t->lat_max;
+	out->latency_min = t->lat_min;
+	out->latency_sum = t->lat_sum;
 	out->latency_delayed = t->delayed;
 	out->overruns = t->overruns;
 	return 0;

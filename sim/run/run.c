@@ -469,6 +469,7 @@ void run_free(struct run_result *res)
 		free(res->threads[i].process);
 		free(res->threads[i].name);
 		free(res->threads[i].cgroup);
+		free(res->threads[i].lat);
 	}
 	free(res->threads);
 	for (size_t i = 0; i < res->ngroups; i++)

@@ -25,7 +25,21 @@ struct run_thread {
 	uint64_t cpu_ns, wait_ns, lat_p50, lat_p90, lat_p99, lat_max;
 	uint64_t switches, migrations, wakeups, delayed, overruns;
 	double share, ideal;
+	/*
+	 * Wakeup latencies: p99.9 by nearest rank of the kept samples like the others; the
+	 * smallest, the mean (rounded to the nanosecond) and the count of all of them, exact
+	 * whatever the reservoir kept. @lat: the kept samples, sorted (@nlat of them).
+	 */
+	uint64_t lat_p999, lat_min, lat_mean, lat_samples;
+	uint64_t *lat;
+	size_t nlat;
 };
+
+/*
+ * run_percentile() - the nearest-rank percentile @q (0 < q <= 100, in steps of 0.1) of the
+ * sorted @v: the value of rank ceil(q/100 x n); 0 if !@n.
+ */
+uint64_t run_percentile(const uint64_t *v, size_t n, double q);
 
 struct run_group {
 	char *path;		/* "/" for the root */

@@ -22,14 +22,17 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The nearest-rank percentile @q of the sorted @v. */
-static uint64_t pct(const uint64_t *v, size_t n, double q)
+uint64_t run_percentile(const uint64_t *v, size_t n, double q)
 {
-	size_t k;
+	/*
+	 * The rank ceil(q/100 n) in integers of tenths of a percent: in doubles 99.9/100 x 1000
+	 * is a hair above 999 and would take rank 1000.
+	 */
+	uint64_t tenths = (uint64_t)llround(q * 10), k;
 
 	if (!n)
 		return 0;
-	k = (size_t)ceil(q / 100.0 * (double)n);
+	k = (tenths * (uint64_t)n + 999) / 1000;
 	return v[k ? k - 1 : 0];
 }
 
@@ -152,11 +155,16 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 			return -ENOMEM;
 		memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
 		qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
-		o->lat_p50 = pct(lat, tm.nlatency, 50);
-		o->lat_p90 = pct(lat, tm.nlatency, 90);
-		o->lat_p99 = pct(lat, tm.nlatency, 99);
+		o->lat = lat;
+		o->nlat = tm.nlatency;
+		o->lat_p50 = run_percentile(lat, tm.nlatency, 50);
+		o->lat_p90 = run_percentile(lat, tm.nlatency, 90);
+		o->lat_p99 = run_percentile(lat, tm.nlatency, 99);
+		o->lat_p999 = run_percentile(lat, tm.nlatency, 99.9);
 		o->lat_max = tm.latency_max;
-		free(lat);
+		o->lat_min = tm.latency_min;
+		o->lat_samples = tm.latency_seen;
+		o->lat_mean = (tm.latency_sum + tm.latency_seen / 2) / tm.latency_seen;
 	}
 	o->share = (double)o->cpu_ns / cap;
 	o->ideal = t->ideal_ns / (double)window;
