@@ -203,6 +203,8 @@ struct sched {
 	struct sched_stats st;
 	sched_latency_fn *latency_fn;
 	void *latency_ctx;
+	sched_wait_fn *wait_fn;
+	void *wait_ctx;
 	bool in_tick;
 	struct sched_tg **bw_tgs;	/* groups with a finite quota */
 	int nbw, capbw;
