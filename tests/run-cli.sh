@@ -24,7 +24,7 @@ for f in summary.json threads.csv groups.csv timeseries.csv; do
 done
 cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
 [ "$(ls -A "$tmp/out" | wc -l)" -eq 6 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
-[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples" ] \
+[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,delay_max_start_ns,delay_max_end_ns" ] \
 	&& ok || bad "threads.csv header"
 [ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
 [ "$(wc -l < "$tmp/out/groups.csv")" -eq 3 ] && ok || bad "groups.csv: / and vm expected"
@@ -37,7 +37,7 @@ grep -q '^"scenario": \|"groups": \[' "$tmp/a.json" && ok || bad "--json lacks g
 L=tests/cli/lat-alone.yaml
 "$CGSIM" run "$L" --json -o "$tmp/la" > "$tmp/la.json"
 grep -q '"latency_p50_ns": 25000, "latency_p90_ns": 25000, "latency_p99_ns": 25000, "latency_max_ns": 25000,' "$tmp/la.json" \
-	&& grep -q '"latency_p999_ns": 25000, "latency_min_ns": 25000, "latency_mean_ns": 25000, "latency_samples": 100 }' "$tmp/la.json" \
+	&& grep -q '"latency_p999_ns": 25000, "latency_min_ns": 25000, "latency_mean_ns": 25000, "latency_samples": 100,' "$tmp/la.json" \
 	&& ok || bad "lat-alone: JSON latency figures"
 [ "$(sed -n 2p "$tmp/la/threads.csv" | cut -d, -f8-10,14-18)" = "25000,25000,25000,25000,25000,25000,25000,100" ] \
 	&& ok || bad "lat-alone: threads.csv latency columns: $(sed -n 2p "$tmp/la/threads.csv")"
@@ -48,6 +48,20 @@ grep -qx 'p/t.1              0.025   0.025   0.025   0.025   0.025   0.025   0.0
 [ $st -eq 1 ] && [ "$(grep -c '^PASS' "$tmp/la.check")" -eq 3 ] \
 	&& grep -q '^FAIL .* process p latency_mean 0.025 ms (expected <= 0.024 ms)$' "$tmp/la.check" \
 	&& ok || bad "lat-alone: check of latency_p999, _min, _mean: exit $st, $(cat "$tmp/la.check")"
+
+# perf sched latency's table: delays after preemption count (tests/cli/delay-pair.yaml derives
+# every figure); equal rows in tid order; the b's first wait began before the window
+"$CGSIM" run tests/cli/delay-pair.yaml --latency-table > "$tmp/dp.txt"
+printf '%s\n' "  p/a.1:1               |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.004000 s | max end:     0.008000 s" \
+	"  p/b.1:2               |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.000000 s | max end:     0.004000 s" \
+	" -----------------------------------------------------------------------------------------------------------------" \
+	"  TOTAL:                |   1000.000 ms |      250 |" > "$tmp/dp.want"
+[ "$(sed -n 5,8p "$tmp/dp.txt")" = "$(cat "$tmp/dp.want")" ] && [ "$(sed -n 3p "$tmp/dp.txt")" = \
+	"  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Max delay start           | Max delay end          |" ] \
+	&& ok || bad "run --latency-table of delay-pair: $(cat "$tmp/dp.txt")"
+"$CGSIM" run tests/cli/delay-pair.yaml --json | grep -c '"delays": 125, "delay_total_ns": 500000000, "delay_max_ns": 4000000,' \
+	| grep -qx 2 && ok || bad "delay-pair: JSON delays"
+"$CGSIM" run "$SC" --json --latency-table > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run --json --latency-table"
 
 # shares
 "$CGSIM" shares "$SC" > "$tmp/shares"; [ $? -eq 0 ] && ok || bad "shares exit status"

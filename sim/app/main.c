@@ -81,8 +81,8 @@ static const char usage_cgroupfs[] =
 	"stdout, or one that cannot be replayed here.\n";
 
 static const char usage_run[] =
-	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
-	"                 [-o DIR] [--timing] [--max-events N]\n"
+	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]...\n"
+	"                 [--json|--latency-table] [-o DIR] [--timing] [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
 	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
@@ -94,6 +94,9 @@ static const char usage_run[] =
 	"  --set KEY=VALUE  override any scalar of the file by its dotted path, e.g.\n"
 	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
 	"  --json           print one JSON object instead of the text report\n"
+	"  --latency-table  print perf sched latency's table instead: per thread its CPU time,\n"
+	"                   delays (runnable to running, after a wakeup or a preemption), their\n"
+	"                   mean and longest, and when the longest began and ended (s)\n"
 	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
 	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
 	"                   scenario and seed give the same bytes)\n"
@@ -352,6 +355,7 @@ struct run_format {
 static const struct run_format run_formats[] = {
 	{ NULL, report_text },
 	{ "--json", report_json },
+	{ "--latency-table", report_latency_table },
 };
 
 static const struct run_format shares_formats[] = {

@@ -131,6 +131,103 @@ void report_text(FILE *f, const struct run_result *r)
 	fprintf(f, "events: %llu\n", (unsigned long long)r->events);
 }
 
+/* ---------------- perf sched latency's table ---------------- */
+
+/* The mean delay as perf computes it: the integer division of the total by the count. */
+static uint64_t delay_avg(const struct run_thread *t)
+{
+	return t->delays ? t->delay_total / t->delays : 0;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/*
+ * perf's default order, "avg, max, switch, runtime": each key descending, the first that
+ * differs decides; full ties keep the order of their tids, as perf's tree insertion does.
+ */
+static int lat_row_cmp(const void *a, const void *b)
+{
+	const struct run_thread *x = *(const struct run_thread *const *)a;
+	const struct run_thread *y = *(const struct run_thread *const *)b;
+	int c = cmp_u64_desc(delay_avg(x), delay_avg(y));
+
+	if (!c)
+		c = cmp_u64_desc(x->delay_max, y->delay_max);
+	if (!c)
+		c = cmp_u64_desc(x->delays, y->delays);
+	if (!c)
+		c = cmp_u64_desc(x->cpu_ns, y->cpu_ns);
+	return c ? c : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* A time as perf's timestamp__scnprintf_usec() writes it: seconds.microseconds. */
+static const char *perf_secs(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000u),
+		 (unsigned long long)(ns % 1000000000u / 1000u));
+	return buf;
+}
+
+static void dashes(FILE *f, int n)
+{
+	fputc(' ', f);
+	while (n-- > 0)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+/*
+ * `perf sched latency` (tools/perf/builtin-sched.c, the version with "max start" and "max
+ * end"): one row per thread whose delay a switch-in ended in the window, TASK:TID, its CPU
+ * time, that count ("Switches"), the mean and the longest delay, and when the longest began
+ * and ended (seconds since the start of the run), then the total of the first two columns.
+ */
+void report_latency_table(FILE *f, const struct run_result *r)
+{
+	const struct run_thread **rows = malloc((r->nthreads ? r->nthreads : 1) * sizeof(*rows));
+	uint64_t runtime = 0, count = 0;
+	char vis[VIS_SIZE], a[32], b[32];
+	size_t n = 0;
+
+	if (!rows) {
+		fputs("cgsim: out of memory\n", stderr);
+		return;
+	}
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (r->threads[i].delays)
+			rows[n++] = &r->threads[i];
+	qsort(rows, n, sizeof(*rows), lat_row_cmp);
+	fputc('\n', f);
+	dashes(f, 139);
+	fputs("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    "
+	      "| Max delay start           | Max delay end          |\n", f);
+	dashes(f, 139);
+	for (size_t i = 0; i < n; i++) {
+		const struct run_thread *t = rows[i];
+		char name[160];
+		int w;
+
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		w = fprintf(f, "  %s:%d ", report_visible(name, vis, sizeof(vis)), t->tid);
+		fprintf(f, "%*s|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: %12s s | "
+			   "max end: %12s s\n", w < 24 ? 24 - w : 0, "", ms(t->cpu_ns),
+			(unsigned long long)t->delays, ms(delay_avg(t)), ms(t->delay_max),
+			perf_secs(t->delay_max_start, a, sizeof(a)),
+			perf_secs(t->delay_max_end, b, sizeof(b)));
+		runtime += t->cpu_ns;
+		count += t->delays;
+	}
+	dashes(f, 113);
+	fprintf(f, "  TOTAL:                |%11.3f ms |%9llu |\n", ms(runtime),
+		(unsigned long long)count);
+	dashes(f, 51);
+	fputc('\n', f);
+	free(rows);
+}
+
 void report_shares_text(FILE *f, const struct run_result *r)
 {
 	char vis[VIS_SIZE];
@@ -198,7 +295,9 @@ void report_json(FILE *f, const struct run_result *r)
 			   "%llu, \"latency_max_ns\": %llu, \"switches\": %llu, \"migrations\": %llu, "
 			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu, "
 			   "\"latency_p999_ns\": %llu, \"latency_min_ns\": %llu, \"latency_mean_ns\": "
-			   "%llu, \"latency_samples\": %llu }",
+			   "%llu, \"latency_samples\": %llu, \"delays\": %llu, \"delay_total_ns\": %llu, "
+			   "\"delay_max_ns\": %llu, \"delay_max_start_ns\": %llu, "
+			   "\"delay_max_end_ns\": %llu }",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
@@ -206,7 +305,10 @@ void report_json(FILE *f, const struct run_result *r)
 			(unsigned long long)t->migrations, (unsigned long long)t->wakeups,
 			(unsigned long long)t->delayed, (unsigned long long)t->overruns,
 			(unsigned long long)t->lat_p999, (unsigned long long)t->lat_min,
-			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples);
+			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples,
+			(unsigned long long)t->delays, (unsigned long long)t->delay_total,
+			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
+			(unsigned long long)t->delay_max_end);
 	}
 	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
 	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
@@ -321,7 +423,8 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 {
 	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
 	      "latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,"
-	      "latency_min_ns,latency_mean_ns,latency_samples\n", f);
+	      "latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,"
+	      "delay_max_start_ns,delay_max_end_ns\n", f);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
@@ -331,13 +434,17 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 		fputc(',', f);
 		report_csv_field(f, t->cgroup);
 		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			   "%llu\n", (unsigned long long)t->cpu_ns, t->share, t->ideal,
+			   "%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)t->cpu_ns, t->share,
+			t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
 			(unsigned long long)t->switches, (unsigned long long)t->migrations,
 			(unsigned long long)t->wakeups, (unsigned long long)t->lat_p90,
 			(unsigned long long)t->lat_p999, (unsigned long long)t->lat_min,
-			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples);
+			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples,
+			(unsigned long long)t->delays, (unsigned long long)t->delay_total,
+			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
+			(unsigned long long)t->delay_max_end);
 	}
 }
 

@@ -15,6 +15,11 @@
 
 void report_text(FILE *f, const struct run_result *r);
 void report_json(FILE *f, const struct run_result *r);
+/*
+ * report_latency_table() - the table `perf sched latency` prints, of the delays (a wakeup or
+ * a preemption to the switch-in) of every thread that had one (docs/latency.md).
+ */
+void report_latency_table(FILE *f, const struct run_result *r);
 /* report_shares_text() - the ideal shares only (cgsim shares). */
 void report_shares_text(FILE *f, const struct run_result *r);
 void report_shares_json(FILE *f, const struct run_result *r);

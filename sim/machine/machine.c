@@ -110,6 +110,22 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 	t->lat[t->nlat++] = lat;
 }
 
+/* A wait that a switch-in ended: counted, summed, and the longest (the first of equals) kept. */
+static void wait_hook(void *ctx, int tid, uint64_t since, uint64_t at)
+{
+	struct mthread *t = machine__mt(ctx, tid);
+
+	if (!t)
+		return;
+	t->waits++;
+	t->wait_sum += at - since;
+	if (t->waits == 1 || at - since > t->wait_max) {
+		t->wait_max = at - since;
+		t->wait_max_since = since;
+		t->wait_max_at = at;
+	}
+}
+
 int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nice)
 {
 	struct mthread *t = machine__mt(m, tid);
@@ -216,6 +232,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		goto fail;
 	}
 	sched_set_latency_hook(m->s, latency_hook, m);
+	sched_set_wait_hook(m->s, wait_hook, m);
 	/* the hierarchy's cpusets are of this machine */
 	e = cg_set_nr_cpus(h, cfg->cpus);
 	if (e)

@@ -113,6 +113,12 @@ struct sim_thread_metrics {
 	uint64_t latency_sum;		/* their sum (exact, whatever the reservoir keeps) */
 	uint64_t latency_delayed;	/* how many of them exceeded SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that started after their period */
+	/*
+	 * Waits that a switch-in ended in the window (perf sched latency's delays: from a wakeup
+	 * or a preemption to the switch-in; one that began before the window counts whole): how
+	 * many, their sum, the longest and when it began and ended (simulated time).
+	 */
+	uint64_t waits, wait_sum, wait_max, wait_max_since, wait_max_at;
 };
 
 /*

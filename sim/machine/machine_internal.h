@@ -57,6 +57,8 @@ struct mthread {
 	uint64_t lat_sum;		/* the seen latencies' sum, for their exact mean */
 	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that began after their period */
+	/* waits ended by a switch-in (sched_set_wait_hook()), the longest and when it was */
+	uint64_t waits, wait_sum, wait_max, wait_max_since, wait_max_at;
 };
 
 /* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */

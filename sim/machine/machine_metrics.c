@@ -35,6 +35,7 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 		t->lat_sum = 0;
 		t->delayed = 0;
 		t->overruns = 0;
+		t->waits = t->wait_sum = t->wait_max = t->wait_max_since = t->wait_max_at = 0;
 	}
 	if (m->cg_cpu)
 		memset(m->cg_cpu, 0, (size_t)m->ncg * sizeof(*m->cg_cpu));
@@ -65,6 +66,11 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	out->latency_sum = t->lat_sum;
 	out->latency_delayed = t->delayed;
 	out->overruns = t->overruns;
+	out->waits = t->waits;
+	out->wait_sum = t->wait_sum;
+	out->wait_max = t->wait_max;
+	out->wait_max_since = t->wait_max_since;
+	out->wait_max_at = t->wait_max_at;
 	return 0;
 }
 

@@ -33,6 +33,12 @@ struct run_thread {
 	uint64_t lat_p999, lat_min, lat_mean, lat_samples;
 	uint64_t *lat;
 	size_t nlat;
+	/*
+	 * perf sched latency's delays: waits from becoming runnable (a wakeup or a preemption) to
+	 * a switch-in, ended in the window; the longest began at @delay_max_start and ended at
+	 * @delay_max_end (ns of simulated time from the start of the run).
+	 */
+	uint64_t delays, delay_total, delay_max, delay_max_start, delay_max_end;
 };
 
 /*

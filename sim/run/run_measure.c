@@ -148,6 +148,11 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 	o->wakeups = tm.activations;
 	o->delayed = tm.latency_delayed;
 	o->overruns = tm.overruns;
+	o->delays = tm.waits;
+	o->delay_total = tm.wait_sum;
+	o->delay_max = tm.wait_max;
+	o->delay_max_start = tm.wait_max_since;
+	o->delay_max_end = tm.wait_max_at;
 	if (tm.nlatency) {
 		uint64_t *lat = malloc(tm.nlatency * sizeof(*lat));
 
