@@ -49,6 +49,11 @@ grep -qx 'p/t.1              0.025   0.025   0.025   0.025   0.025   0.025   0.0
 	&& grep -q '^FAIL .* process p latency_mean 0.025 ms (expected <= 0.024 ms)$' "$tmp/la.check" \
 	&& ok || bad "lat-alone: check of latency_p999, _min, _mean: exit $st, $(cat "$tmp/la.check")"
 
+# schbench's block: 100 samples of 25 us, all counted on the p50 line
+"$CGSIM" run "$L" --schbench > "$tmp/la.sch"
+printf 'Wakeup Latencies percentiles (usec) runtime 1 (s) (100 total samples)\n\t  50.0th: 25         (100 samples)\n\t  90.0th: 25         (0 samples)\n\t* 99.0th: 25         (0 samples)\n\t  99.9th: 25         (0 samples)\n\t  min=25, max=25\n' \
+	| cmp -s - "$tmp/la.sch" && ok || bad "run --schbench of lat-alone: $(cat "$tmp/la.sch")"
+
 # perf sched latency's table: delays after preemption count (tests/cli/delay-pair.yaml derives
 # every figure); equal rows in tid order; the b's first wait began before the window
 "$CGSIM" run tests/cli/delay-pair.yaml --latency-table > "$tmp/dp.txt"

@@ -82,7 +82,8 @@ static const char usage_cgroupfs[] =
 
 static const char usage_run[] =
 	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]...\n"
-	"                 [--json|--latency-table] [-o DIR] [--timing] [--max-events N]\n"
+	"                 [--json|--latency-table|--schbench] [-o DIR] [--timing]\n"
+	"                 [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
 	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
@@ -97,6 +98,8 @@ static const char usage_run[] =
 	"  --latency-table  print perf sched latency's table instead: per thread its CPU time,\n"
 	"                   delays (runnable to running, after a wakeup or a preemption), their\n"
 	"                   mean and longest, and when the longest began and ended (s)\n"
+	"  --schbench       print schbench's wakeup latency percentiles (usec) instead, every\n"
+	"                   thread's wakeups pooled, then per process\n"
 	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
 	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
 	"                   scenario and seed give the same bytes)\n"
@@ -356,6 +359,7 @@ static const struct run_format run_formats[] = {
 	{ NULL, report_text },
 	{ "--json", report_json },
 	{ "--latency-table", report_latency_table },
+	{ "--schbench", report_schbench },
 };
 
 static const struct run_format shares_formats[] = {

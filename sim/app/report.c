@@ -228,6 +228,98 @@ void report_latency_table(FILE *f, const struct run_result *r)
 	free(rows);
 }
 
+/* Whether a thread of @process had a wakeup latency kept. */
+static bool process_woke(const struct run_result *r, const char *process)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!strcmp(r->threads[i].process, process) && r->threads[i].nlat)
+			return true;
+	return false;
+}
+
+/* ---------------- schbench's percentiles ---------------- */
+
+static int cmp_u64_asc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * One block of schbench's show_latencies() over the kept latencies of the threads of
+ * @process (every thread when NULL), pooled as schbench pools its workers' histograms.
+ */
+static int schbench_block(FILE *f, const struct run_result *r, const char *process)
+{
+	static const double q[4] = { 50, 90, 99, 99.9 };
+	uint64_t us[4], count[4], lo = UINT64_MAX, hi = 0, *all;
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!process || !strcmp(r->threads[i].process, process))
+			n += r->threads[i].nlat;
+	if (!n)
+		return 0;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		if ((process && strcmp(t->process, process)) || !t->nlat)
+			continue;
+		memcpy(all + k, t->lat, t->nlat * sizeof(*all));
+		k += t->nlat;
+		lo = t->lat_min < lo ? t->lat_min : lo;
+		hi = t->lat_max > hi ? t->lat_max : hi;
+	}
+	qsort(all, n, sizeof(*all), cmp_u64_asc);
+	run_usec_percentiles(all, n, q, 4, us, count);
+	free(all);
+	fprintf(f, "Wakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
+		(unsigned long long)(r->measured_ns / 1000000000u), n);
+	for (int j = 0; j < 4; j++)
+		fprintf(f, "\t%s%2.1fth: %-10llu (%llu samples)\n", j == 2 ? "* " : "  ", q[j],
+			(unsigned long long)us[j], (unsigned long long)count[j]);
+	fprintf(f, "\t  min=%llu, max=%llu\n", (unsigned long long)(lo / 1000),
+		(unsigned long long)(hi / 1000));
+	return 0;
+}
+
+/* Whether thread @i is the first of its process in the run's order. */
+static bool first_of_process(const struct run_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r->threads[j].process, r->threads[i].process))
+			return false;
+	return true;
+}
+
+/*
+ * schbench's "Wakeup Latencies percentiles" block of every thread's wakeups pooled, then, when
+ * more than one process woke, one block per process that woke, after a line naming it.
+ */
+void report_schbench(FILE *f, const struct run_result *r)
+{
+	char vis[VIS_SIZE];
+	int e = schbench_block(f, r, NULL);
+	size_t woke = 0;
+
+	for (size_t i = 0; i < r->nthreads; i++)
+		woke += first_of_process(r, i) && process_woke(r, r->threads[i].process);
+	for (size_t i = 0; !e && woke > 1 && i < r->nthreads; i++) {
+		const char *p = r->threads[i].process;
+
+		if (!first_of_process(r, i) || !process_woke(r, p))
+			continue;
+		fprintf(f, "process %s\n", report_visible(p, vis, sizeof(vis)));
+		e = schbench_block(f, r, p);
+	}
+	if (e)
+		fputs("cgsim: out of memory\n", stderr);
+}
+
 void report_shares_text(FILE *f, const struct run_result *r)
 {
 	char vis[VIS_SIZE];

@@ -42,6 +42,15 @@ struct run_thread {
 };
 
 /*
+ * run_usec_percentiles() - schbench's percentile lines of the sorted latencies @v (ns, @n of
+ * them), in whole microseconds (truncated, as schbench records them): for each of the @nq
+ * percentiles @q (ascending), @us its nearest-rank value and @count how many samples are at
+ * most that value and above the previous line's (schbench's "(N samples)").
+ */
+void run_usec_percentiles(const uint64_t *v, size_t n, const double *q, size_t nq, uint64_t *us,
+			  uint64_t *count);
+
+/*
  * run_percentile() - the nearest-rank percentile @q (0 < q <= 100, in steps of 0.1) of the
  * sorted @v: the value of rank ceil(q/100 x n); 0 if !@n.
  */

@@ -36,6 +36,23 @@ uint64_t run_percentile(const uint64_t *v, size_t n, double q)
 	return v[k ? k - 1 : 0];
 }
 
+void run_usec_percentiles(const uint64_t *v, size_t n, const double *q, size_t nq, uint64_t *us,
+			  uint64_t *count)
+{
+	size_t below = 0;	/* samples counted by the lines so far */
+
+	for (size_t j = 0; j < nq; j++) {
+		size_t upto = below;
+
+		us[j] = run_percentile(v, n, q[j]) / 1000;
+		/* the sorted samples up to the last one that is this value in microseconds */
+		while (upto < n && v[upto] / 1000 <= us[j])
+			upto++;
+		count[j] = upto - below;
+		below = upto;
+	}
+}
+
 /* Sample the cumulative CPU of the series items into @row. */
 void run__sample(struct runner *r, struct run_result *res, uint64_t *row)
 {

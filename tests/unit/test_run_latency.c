@@ -49,3 +49,42 @@ Test(run_latency, percentiles_edges)
 	cr_expect_eq(run_percentile(one, 1, 99.9), 7);
 	cr_expect_eq(run_percentile(NULL, 0, 50), 0);
 }
+
+/*
+ * schbench's lines over 1, 2, ..., 1000 us (given in ns, plus 999 ns that truncate away): p50
+ * is 500 us and 500 samples are at most that; p90 900 us, 400 more; p99 990 us, 90 more;
+ * p99.9 999 us, 9 more (the 1000 us sample is on no line).
+ */
+Test(run_latency, schbench_lines)
+{
+	static const double q[4] = { 50, 90, 99, 99.9 };
+	static uint64_t v[1000];
+	uint64_t us[4], count[4];
+
+	for (int i = 0; i < 1000; i++)
+		v[i] = ((uint64_t)i + 1) * 1000 + 999;
+	run_usec_percentiles(v, 1000, q, 4, us, count);
+	cr_expect_eq(us[0], 500);
+	cr_expect_eq(us[1], 900);
+	cr_expect_eq(us[2], 990);
+	cr_expect_eq(us[3], 999);
+	cr_expect_eq(count[0], 500);
+	cr_expect_eq(count[1], 400);
+	cr_expect_eq(count[2], 90);
+	cr_expect_eq(count[3], 9);
+}
+
+/* Ten samples of 7 us: every line is 7 us; the first counts all ten, the others none. */
+Test(run_latency, schbench_lines_equal)
+{
+	static const double q[4] = { 50, 90, 99, 99.9 };
+	static const uint64_t v[10] = { 7000, 7000, 7000, 7000, 7000, 7100, 7200, 7300, 7400,
+					7999 };
+	uint64_t us[4], count[4];
+
+	run_usec_percentiles(v, 10, q, 4, us, count);
+	for (int j = 0; j < 4; j++)
+		cr_expect_eq(us[j], 7);
+	cr_expect_eq(count[0], 10);
+	cr_expect_eq(count[1] + count[2] + count[3], 0);
+}
