@@ -23,8 +23,8 @@ for f in summary.json threads.csv groups.csv timeseries.csv; do
 	[ -s "$tmp/out/$f" ] && ok || bad "-o DIR lacks $f"
 done
 cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
-[ "$(ls -A "$tmp/out" | wc -l)" -eq 6 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
-[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,delay_max_start_ns,delay_max_end_ns" ] \
+[ "$(ls -A "$tmp/out" | wc -l)" -eq 7 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
+[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,slack_p50_ns,slack_mean_ns" ] \
 	&& ok || bad "threads.csv header"
 [ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
 [ "$(wc -l < "$tmp/out/groups.csv")" -eq 3 ] && ok || bad "groups.csv: / and vm expected"
@@ -48,6 +48,23 @@ grep -qx 'p/t.1              0.025   0.025   0.025   0.025   0.025   0.025   0.0
 [ $st -eq 1 ] && [ "$(grep -c '^PASS' "$tmp/la.check")" -eq 3 ] \
 	&& grep -q '^FAIL .* process p latency_mean 0.025 ms (expected <= 0.024 ms)$' "$tmp/la.check" \
 	&& ok || bad "lat-alone: check of latency_p999, _min, _mean: exit $st, $(cat "$tmp/la.check")"
+
+# rt-app's view of periodic threads, each figure derived in the scenario's comment
+"$CGSIM" run tests/cli/periodic-alone.yaml -o "$tmp/pa" > "$tmp/pa.txt"
+grep -qx 'p/t.1                 100        0        0       7.997    7.997    7.997' "$tmp/pa.txt" \
+	&& ok || bad "periodic-alone: the text's periodic block"
+[ "$(sed -n 2p "$tmp/pa/activations.csv")" = "p,t.1,1,10000000,10000000,10003000,12003000,2000000,10000000,7997000,3000,0,0" ] \
+	&& [ "$(wc -l < "$tmp/pa/activations.csv")" -eq 101 ] && [ "$(cut -d, -f10 "$tmp/pa/activations.csv" | sort -u | head -n 1)" = 7997000 ] \
+	&& ok || bad "periodic-alone: activations.csv"
+"$CGSIM" run tests/cli/periodic-overrun.yaml --json -o "$tmp/po" > "$tmp/po.json"
+grep -q '"overruns": 4, .*"activations": 4, "missed_periods": 6, "slack_min_ns": -60000000, "slack_p50_ns": -45000000, "slack_mean_ns": -37500000 }' "$tmp/po.json" \
+	&& ok || bad "periodic-overrun: JSON $(cat "$tmp/po.json")"
+sed 1d "$tmp/po/activations.csv" > "$tmp/po.body"
+printf '%s\n' "p,t.1,0,0,0,0,25000000,25000000,10000000,-15000000,0,1,1" \
+	"p,t.1,1,10000000,25000000,25000000,50000000,25000000,10000000,-30000000,15000000,1,2" \
+	"p,t.1,2,20000000,50000000,50000000,75000000,25000000,10000000,-45000000,30000000,1,1" \
+	"p,t.1,3,30000000,75000000,75000000,100000000,25000000,10000000,-60000000,45000000,1,2" \
+	| cmp -s - "$tmp/po.body" && ok || bad "periodic-overrun: activations.csv $(cat "$tmp/po.body")"
 
 # schbench's block: 100 samples of 25 us, all counted on the p50 line
 "$CGSIM" run "$L" --schbench > "$tmp/la.sch"

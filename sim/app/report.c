@@ -75,6 +75,39 @@ static void text_latency(FILE *f, const struct run_result *r)
 	}
 }
 
+static double ms_signed(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* rt-app's view of the periodic threads: one row per periodic thread, within 80 columns. */
+static void text_activations(FILE *f, const struct run_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char name[160];
+
+		if (!t->periodic)
+			continue;
+		if (!any)
+			fprintf(f, "\n%-16s %8s %8s %8s %11s %8s %8s\n", "periodic",
+				"activ.", "overruns", "missed", "slack min", "p50", "mean ms");
+		any = true;
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		text_label(f, name, 16);
+		if (!t->acts_done) {
+			fprintf(f, " %8d %8s %8s %11s %8s %8s\n", 0, "-", "-", "-", "-", "-");
+			continue;
+		}
+		fprintf(f, " %8llu %8llu %8llu %11.3f %8.3f %8.3f\n",
+			(unsigned long long)t->acts_done, (unsigned long long)t->overruns,
+			(unsigned long long)t->acts_missed, ms_signed(t->slack_min),
+			ms_signed(t->slack_p50), ms_signed(t->slack_mean));
+	}
+}
+
 /* Room for any name or timeline result shown (a path is at most 1024 bytes, an operation a
  * YAML scalar of at most 4096), control characters shown as \xNN. */
 #define VIS_SIZE REPORT_VISIBLE_SIZE(4096 + 1100)
@@ -114,6 +147,7 @@ void report_text(FILE *f, const struct run_result *r)
 			(unsigned long long)t->migrations);
 	}
 	text_latency(f, r);
+	text_activations(f, r);
 	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
 		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
 	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
@@ -389,7 +423,9 @@ void report_json(FILE *f, const struct run_result *r)
 			   "\"latency_p999_ns\": %llu, \"latency_min_ns\": %llu, \"latency_mean_ns\": "
 			   "%llu, \"latency_samples\": %llu, \"delays\": %llu, \"delay_total_ns\": %llu, "
 			   "\"delay_max_ns\": %llu, \"delay_max_start_ns\": %llu, "
-			   "\"delay_max_end_ns\": %llu }",
+			   "\"delay_max_end_ns\": %llu, \"activations\": %llu, \"missed_periods\": "
+			   "%llu, \"slack_min_ns\": %lld, \"slack_p50_ns\": %lld, \"slack_mean_ns\": "
+			   "%lld }",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
@@ -400,7 +436,9 @@ void report_json(FILE *f, const struct run_result *r)
 			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples,
 			(unsigned long long)t->delays, (unsigned long long)t->delay_total,
 			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
-			(unsigned long long)t->delay_max_end);
+			(unsigned long long)t->delay_max_end, (unsigned long long)t->acts_done,
+			(unsigned long long)t->acts_missed, (long long)t->slack_min,
+			(long long)t->slack_p50, (long long)t->slack_mean);
 	}
 	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
 	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
@@ -516,7 +554,8 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
 	      "latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,"
 	      "latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,"
-	      "delay_max_start_ns,delay_max_end_ns\n", f);
+	      "delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,"
+	      "slack_p50_ns,slack_mean_ns\n", f);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
@@ -526,7 +565,8 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 		fputc(',', f);
 		report_csv_field(f, t->cgroup);
 		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			   "%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)t->cpu_ns, t->share,
+			   "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%lld\n",
+			(unsigned long long)t->cpu_ns, t->share,
 			t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
@@ -536,7 +576,38 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples,
 			(unsigned long long)t->delays, (unsigned long long)t->delay_total,
 			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
-			(unsigned long long)t->delay_max_end);
+			(unsigned long long)t->delay_max_end, (unsigned long long)t->acts_done,
+			(unsigned long long)t->acts_missed, (long long)t->slack_min,
+			(long long)t->slack_p50, (long long)t->slack_mean);
+	}
+}
+
+/*
+ * rt-app's per-activation log, for the activations kept: thread, idx, period start, wakeup,
+ * start, end (ns since the start of the run), run (CPU time), the period, slack, wakeup
+ * latency (start less period start), overrun, periods missed.
+ */
+static void write_activations_csv(FILE *f, const struct run_result *r)
+{
+	fputs("process,thread,idx,period_start_ns,wakeup_ns,start_ns,end_ns,run_ns,period_ns,"
+	      "slack_ns,wu_lat_ns,overrun,missed\n", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		for (size_t k = 0; k < t->nacts; k++) {
+			const struct run_activation *a = &t->acts[k];
+
+			report_csv_field(f, t->process);
+			fputc(',', f);
+			report_csv_field(f, t->name);
+			fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%llu,%d,%llu\n",
+				(unsigned long long)a->idx, (unsigned long long)a->period_start,
+				(unsigned long long)a->wakeup, (unsigned long long)a->start,
+				(unsigned long long)a->end, (unsigned long long)a->run,
+				(unsigned long long)t->period_ns, (long long)a->slack,
+				(unsigned long long)(a->start - a->period_start), a->slack <= 0,
+				(unsigned long long)a->missed);
+		}
 	}
 }
 
@@ -605,12 +676,12 @@ static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
 		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
 }
 
-#define NFILES 6
+#define NFILES 7
 
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
 {
 	static const char *const names[NFILES] = { "summary.json", "threads.csv", "groups.csv",
-		"timeseries.csv", "groups-series.csv", "latency-cdf.csv" };
+		"timeseries.csv", "groups-series.csv", "latency-cdf.csv", "activations.csv" };
 	char tmp[NFILES][4200], fin[NFILES][4200];
 	int n = 0, e = 0;
 
@@ -645,8 +716,11 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 		case 4:
 			write_groups_series_csv(f, r);
 			break;
-		default:
+		case 5:
 			write_latency_cdf_csv(f, r);
+			break;
+		default:
+			write_activations_csv(f, r);
 			break;
 		}
 		if (ferror(f) | fclose(f)) {

@@ -17,6 +17,13 @@
 
 #include "sim/scenario/scenario.h"
 
+/* One periodic activation (sim/machine/machine.h's struct sim_activation; times in ns). */
+struct run_activation {
+	uint64_t idx, period_start, wakeup, start, end, run;
+	int64_t slack;
+	uint64_t missed;
+};
+
 struct run_thread {
 	char *process;
 	char *name;		/* NAME.N, N from 1 within its thread entry */
@@ -39,6 +46,17 @@ struct run_thread {
 	 * @delay_max_end (ns of simulated time from the start of the run).
 	 */
 	uint64_t delays, delay_total, delay_max, delay_max_start, delay_max_end;
+	/*
+	 * A periodic thread's activations that ended in the window (docs/latency.md): how many,
+	 * the periods missed, the least, median (nearest rank, of the kept ones) and mean slack;
+	 * @acts: the kept records in order of their index (@nacts of them).
+	 */
+	bool periodic;
+	uint64_t period_ns;
+	uint64_t acts_done, acts_missed;
+	int64_t slack_min, slack_p50, slack_mean;
+	struct run_activation *acts;
+	size_t nacts;
 };
 
 /*

@@ -140,6 +140,55 @@ static int latency_cdf(struct runner *r, struct run_result *res)
 	return 0;
 }
 
+static int cmp_act_idx(const void *a, const void *b)
+{
+	uint64_t x = ((const struct run_activation *)a)->idx;
+	uint64_t y = ((const struct run_activation *)b)->idx;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A periodic thread's activations: the kept records by index, and the slack's figures. */
+static int measure_activations(const struct sim_thread_metrics *tm, struct run_thread *o)
+{
+	int64_t *slack;
+
+	o->periodic = true;
+	o->acts_done = tm->acts_done;
+	o->acts_missed = tm->acts_missed;
+	if (!tm->nacts)
+		return 0;
+	o->acts = malloc(tm->nacts * sizeof(*o->acts));
+	slack = malloc(tm->nacts * sizeof(*slack));
+	if (!o->acts || !slack) {
+		free(slack);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < tm->nacts; i++) {
+		const struct sim_activation *a = &tm->acts[i];
+
+		o->acts[i] = (struct run_activation){ a->idx, a->period_start, a->wakeup, a->start,
+						      a->end, a->run, a->slack, a->missed };
+		slack[i] = a->slack;
+	}
+	o->nacts = tm->nacts;
+	qsort(o->acts, o->nacts, sizeof(*o->acts), cmp_act_idx);
+	qsort(slack, o->nacts, sizeof(*slack), cmp_i64);
+	o->slack_p50 = slack[(o->nacts + 1) / 2 - 1];	/* nearest rank: ceil(n / 2) */
+	free(slack);
+	o->slack_min = tm->slack_min;
+	/* rounded to the nearest, halves away from zero */
+	o->slack_mean = (int64_t)llround((double)tm->slack_sum / (double)tm->acts_done);
+	return 0;
+}
+
 /* Thread @t's identity and figures into @o (share and ideal against @cap and the window). */
 static int measure_thread(struct runner *r, const struct rthread *t, struct run_thread *o,
 			  double cap, uint64_t window)
@@ -170,6 +219,9 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 	o->delay_max = tm.wait_max;
 	o->delay_max_start = tm.wait_max_since;
 	o->delay_max_end = tm.wait_max_at;
+	o->period_ns = t->grp->spec.behavior.period_ns;
+	if (t->grp->spec.behavior.kind == SIM_BEHAV_PERIODIC && measure_activations(&tm, o))
+		return -ENOMEM;
 	if (tm.nlatency) {
 		uint64_t *lat = malloc(tm.nlatency * sizeof(*lat));
 
