@@ -49,6 +49,13 @@ grep -qx 'p/t.1              0.025   0.025   0.025   0.025   0.025   0.025   0.0
 	&& grep -q '^FAIL .* process p latency_mean 0.025 ms (expected <= 0.024 ms)$' "$tmp/la.check" \
 	&& ok || bad "lat-alone: check of latency_p999, _min, _mean: exit $st, $(cat "$tmp/la.check")"
 
+# compare: the wakeup p99's change from base, derived in tests/cli/lat-variant.yaml
+V=tests/cli/lat-variant.yaml
+"$CGSIM" compare "$V" | grep -qx '    wakeup p99 ms: process p 0.040 (+0.015)' && ok || bad "compare text: p99 change"
+"$CGSIM" compare "$V" --markdown | grep -qx '| process `p` | 0.025 | 0.040 (+0.015) |' && ok || bad "compare markdown: p99 change"
+"$CGSIM" compare "$V" --json | grep -qx '    { "variant": "slow", "process": "p", "latency_p99_ns": 40000, "base_latency_p99_ns": 25000, "change_ns": 15000 }' \
+	&& ok || bad "compare json: p99 change"
+
 # rt-app's view of periodic threads, each figure derived in the scenario's comment
 "$CGSIM" run tests/cli/periodic-alone.yaml -o "$tmp/pa" > "$tmp/pa.txt"
 grep -qx 'p/t.1                 100        0        0       7.997    7.997    7.997' "$tmp/pa.txt" \
