@@ -873,6 +873,12 @@ int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats
 	return 0;
 }
 
+void sched_set_wait_hook(struct sched *s, sched_wait_fn *fn, void *ctx)
+{
+	s->wait_fn = fn;
+	s->wait_ctx = ctx;
+}
+
 void sched_set_latency_hook(struct sched *s, sched_latency_fn *fn, void *ctx)
 {
 	s->latency_fn = fn;

@@ -567,6 +567,8 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 			next->st.running = true;
 			next->wait_start = umin(next->wait_start, start);
 			next->st.wait_ns += start - next->wait_start;
+			if (s->wait_fn)
+				s->wait_fn(s->wait_ctx, next->tid, next->wait_start, start);
 			if (next->latency_pending) {
 				next->latency_pending = false;
 				latency_sample(s, next, start - umin(next->wake_time, start));

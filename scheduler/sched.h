@@ -326,6 +326,14 @@ typedef void sched_trace_fn(void *ctx, const struct sched_trace_event *ev);
 void sched_set_trace_hook(struct sched *s, sched_trace_fn *fn, void *ctx);
 
 /*
+ * Every wait that a switch-in ends (perf sched latency's "delay"): thread @tid was runnable and
+ * not running from @since (its wakeup, or its preemption) and runs from @at. Waits ended by a
+ * sleep (a thread dequeued while it waited) are not reported.
+ */
+typedef void sched_wait_fn(void *ctx, int tid, uint64_t since, uint64_t at);
+void sched_set_wait_hook(struct sched *s, sched_wait_fn *fn, void *ctx);
+
+/*
  * sched_group_weight() - the weight of task group @tg's entity on @cpu (what calc_group_shares
  * gave it last), in units where 1024 is nice 0. For tests and reports.
  */

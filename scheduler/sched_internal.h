@@ -206,6 +206,8 @@ struct sched {
 	void *latency_ctx;
 	sched_trace_fn *trace_fn;
 	void *trace_ctx;
+	sched_wait_fn *wait_fn;
+	void *wait_ctx;
 	bool in_tick;
 	struct sched_tg **bw_tgs;	/* groups with a finite quota */
 	int nbw, capbw;

@@ -23,14 +23,74 @@ for f in summary.json threads.csv groups.csv timeseries.csv; do
 	[ -s "$tmp/out/$f" ] && ok || bad "-o DIR lacks $f"
 done
 cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
-[ "$(ls -A "$tmp/out" | wc -l)" -eq 6 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
-[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups" ] \
+[ "$(ls -A "$tmp/out" | wc -l)" -eq 7 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
+[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,slack_p50_ns,slack_mean_ns" ] \
 	&& ok || bad "threads.csv header"
 [ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
 [ "$(wc -l < "$tmp/out/groups.csv")" -eq 3 ] && ok || bad "groups.csv: / and vm expected"
 # 9 s measured at 100 ms: 90 intervals x (2 groups + 6 threads), plus the header
 [ "$(wc -l < "$tmp/out/timeseries.csv")" -eq 721 ] && ok || bad "timeseries.csv rows"
 grep -q '^"scenario": \|"groups": \[' "$tmp/a.json" && ok || bad "--json lacks groups"
+
+# the latency figures of a thread alone whose every wakeup waits the timer's 25 us (the file
+# says why): each is 25000 ns, 100 samples, in JSON, in threads.csv and in the text block
+L=tests/cli/lat-alone.yaml
+"$CGSIM" run "$L" --json -o "$tmp/la" > "$tmp/la.json"
+grep -q '"latency_p50_ns": 25000, "latency_p90_ns": 25000, "latency_p99_ns": 25000, "latency_max_ns": 25000,' "$tmp/la.json" \
+	&& grep -q '"latency_p999_ns": 25000, "latency_min_ns": 25000, "latency_mean_ns": 25000, "latency_samples": 100,' "$tmp/la.json" \
+	&& ok || bad "lat-alone: JSON latency figures"
+[ "$(sed -n 2p "$tmp/la/threads.csv" | cut -d, -f8-10,14-18)" = "25000,25000,25000,25000,25000,25000,25000,100" ] \
+	&& ok || bad "lat-alone: threads.csv latency columns: $(sed -n 2p "$tmp/la/threads.csv")"
+"$CGSIM" run "$L" > "$tmp/la.txt"
+grep -qx 'p/t.1              0.025   0.025   0.025   0.025   0.025   0.025   0.025     100' "$tmp/la.txt" \
+	&& ok || bad "lat-alone: the text's wakeup latency block"
+"$CGSIM" check "$L" > "$tmp/la.check"; st=$?
+[ $st -eq 1 ] && [ "$(grep -c '^PASS' "$tmp/la.check")" -eq 3 ] \
+	&& grep -q '^FAIL .* process p latency_mean 0.025 ms (expected <= 0.024 ms)$' "$tmp/la.check" \
+	&& ok || bad "lat-alone: check of latency_p999, _min, _mean: exit $st, $(cat "$tmp/la.check")"
+
+# compare: the wakeup p99's change from base, derived in tests/cli/lat-variant.yaml
+V=tests/cli/lat-variant.yaml
+"$CGSIM" compare "$V" | grep -qx '    wakeup p99 ms: process p 0.040 (+0.015)' && ok || bad "compare text: p99 change"
+"$CGSIM" compare "$V" --markdown | grep -qx '| process `p` | 0.025 | 0.040 (+0.015) |' && ok || bad "compare markdown: p99 change"
+"$CGSIM" compare "$V" --json | grep -qx '    { "variant": "slow", "process": "p", "latency_p99_ns": 40000, "base_latency_p99_ns": 25000, "change_ns": 15000 }' \
+	&& ok || bad "compare json: p99 change"
+
+# rt-app's view of periodic threads, each figure derived in the scenario's comment
+"$CGSIM" run tests/cli/periodic-alone.yaml -o "$tmp/pa" > "$tmp/pa.txt"
+grep -qx 'p/t.1                 100        0        0       7.997    7.997    7.997' "$tmp/pa.txt" \
+	&& ok || bad "periodic-alone: the text's periodic block"
+[ "$(sed -n 2p "$tmp/pa/activations.csv")" = "p,t.1,1,10000000,10000000,10003000,12003000,2000000,10000000,7997000,3000,0,0" ] \
+	&& [ "$(wc -l < "$tmp/pa/activations.csv")" -eq 101 ] && [ "$(cut -d, -f10 "$tmp/pa/activations.csv" | sort -u | head -n 1)" = 7997000 ] \
+	&& ok || bad "periodic-alone: activations.csv"
+"$CGSIM" run tests/cli/periodic-overrun.yaml --json -o "$tmp/po" > "$tmp/po.json"
+grep -q '"overruns": 4, .*"activations": 4, "missed_periods": 6, "slack_min_ns": -60000000, "slack_p50_ns": -45000000, "slack_mean_ns": -37500000 }' "$tmp/po.json" \
+	&& ok || bad "periodic-overrun: JSON $(cat "$tmp/po.json")"
+sed 1d "$tmp/po/activations.csv" > "$tmp/po.body"
+printf '%s\n' "p,t.1,0,0,0,0,25000000,25000000,10000000,-15000000,0,1,1" \
+	"p,t.1,1,10000000,25000000,25000000,50000000,25000000,10000000,-30000000,15000000,1,2" \
+	"p,t.1,2,20000000,50000000,50000000,75000000,25000000,10000000,-45000000,30000000,1,1" \
+	"p,t.1,3,30000000,75000000,75000000,100000000,25000000,10000000,-60000000,45000000,1,2" \
+	| cmp -s - "$tmp/po.body" && ok || bad "periodic-overrun: activations.csv $(cat "$tmp/po.body")"
+
+# schbench's block: 100 samples of 25 us, all counted on the p50 line
+"$CGSIM" run "$L" --schbench > "$tmp/la.sch"
+printf 'Wakeup Latencies percentiles (usec) runtime 1 (s) (100 total samples)\n\t  50.0th: 25         (100 samples)\n\t  90.0th: 25         (0 samples)\n\t* 99.0th: 25         (0 samples)\n\t  99.9th: 25         (0 samples)\n\t  min=25, max=25\n' \
+	| cmp -s - "$tmp/la.sch" && ok || bad "run --schbench of lat-alone: $(cat "$tmp/la.sch")"
+
+# perf sched latency's table: delays after preemption count (tests/cli/delay-pair.yaml derives
+# every figure); equal rows in tid order; the b's first wait began before the window
+"$CGSIM" run tests/cli/delay-pair.yaml --latency-table > "$tmp/dp.txt"
+printf '%s\n' "  p/a.1:1               |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.004000 s | max end:     0.008000 s" \
+	"  p/b.1:2               |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.000000 s | max end:     0.004000 s" \
+	" -----------------------------------------------------------------------------------------------------------------" \
+	"  TOTAL:                |   1000.000 ms |      250 |" > "$tmp/dp.want"
+[ "$(sed -n 5,8p "$tmp/dp.txt")" = "$(cat "$tmp/dp.want")" ] && [ "$(sed -n 3p "$tmp/dp.txt")" = \
+	"  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Max delay start           | Max delay end          |" ] \
+	&& ok || bad "run --latency-table of delay-pair: $(cat "$tmp/dp.txt")"
+"$CGSIM" run tests/cli/delay-pair.yaml --json | grep -c '"delays": 125, "delay_total_ns": 500000000, "delay_max_ns": 4000000,' \
+	| grep -qx 2 && ok || bad "delay-pair: JSON delays"
+"$CGSIM" run "$SC" --json --latency-table > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run --json --latency-table"
 
 # shares
 "$CGSIM" shares "$SC" > "$tmp/shares"; [ $? -eq 0 ] && ok || bad "shares exit status"

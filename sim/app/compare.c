@@ -181,6 +181,36 @@ static bool process_of(const struct run_result *r, const char *name, double *sha
 	return any;
 }
 
+/* The largest wakeup p99 of @process's threads that woke (ns, as expect: takes it); false if none. */
+static bool process_p99(const struct run_result *r, const char *process, uint64_t *ns)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		if (!t->lat_samples || strcmp(t->process, process))
+			continue;
+		if (!any || t->lat_p99 > *ns)
+			*ns = t->lat_p99;
+		any = true;
+	}
+	return any;
+}
+
+/* @process's p99 in variant @v and in the base (ns); false unless it woke in both. */
+static bool p99_change(const struct compare *c, size_t v, const char *process, uint64_t *now,
+		       uint64_t *base)
+{
+	return process_p99(c->res[0], process, base) && process_p99(c->res[v], process, now);
+}
+
+/* @now less @base in ms. */
+static double ms_change(uint64_t now, uint64_t base)
+{
+	return ((double)now - (double)base) / 1e6;
+}
+
 /* The median and the largest p99 of the threads that woke up (ms); NaN when none did. */
 static double latency(const struct run_result *r, bool p99)
 {
@@ -344,6 +374,35 @@ static double nz(double x, double half_unit)
 }
 
 /*
+ * Variant @v's wakeup p99 of each process that woke in it and in the base, and its change,
+ * wrapped within 80 columns.
+ */
+static void text_p99_changes(FILE *f, const struct compare *c, const struct labels *l, size_t v)
+{
+	char vis[VIS_SIZE];
+	int col = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		uint64_t now, base;
+		char item[96];
+		int len;
+
+		if (l->kind[i] != ROW_PROCESS || !p99_change(c, v, l->name[i], &now, &base))
+			continue;
+		len = snprintf(item, sizeof(item), "%s process %s %.3f (%+.3f)", col ? "," : "",
+			       report_visible(l->name[i], vis, sizeof(vis)), (double)now / 1e6,
+			       nz(ms_change(now, base), 0.0005));
+		if (!col)
+			col = fprintf(f, "\n    wakeup p99 ms:") - 1;
+		else if (col + len > 78) {
+			fputs("\n     ", f);
+			col = 5;
+		}
+		col += fprintf(f, "%s", item);
+	}
+}
+
+/*
  * The change from the base of every variant: each group's (but the root's) and each process's
  * share, in points of capacity, then the machine rows, wrapped within 80 columns.
  */
@@ -379,6 +438,7 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 			}
 			col += fprintf(f, "%s", item);
 		}
+		text_p99_changes(f, c, l, v);
 		fprintf(f, "\n    overhead %+.3f %% of capacity, switches/s %+.0f, level ops/s %+.0f\n",
 			nz(machine_value(c->res[v], M_OVERHEAD) -
 			   machine_value(c->res[0], M_OVERHEAD), 0.0005),
@@ -413,6 +473,45 @@ int compare_text(FILE *f, const struct compare *c)
 	return 0;
 }
 
+/* A markdown table's head: @first (its first cell, with the bars), a column per variant. */
+static void markdown_head(FILE *f, const struct compare *c, const char *first)
+{
+	fputs(first, f);
+	for (size_t v = 0; v < c->n; v++)
+		fprintf(f, " %s |", vname(c, v));
+	fputs("\n| --- |", f);
+	for (size_t v = 0; v < c->n; v++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+}
+
+/* Each process's wakeup p99 per variant, and in the variants its change from the base. */
+static void markdown_p99_changes(FILE *f, const struct compare *c, const struct labels *l)
+{
+	bool head = false;
+
+	for (size_t i = 0; c->n > 1 && i < l->n; i++) {
+		uint64_t base, now;
+
+		if (l->kind[i] != ROW_PROCESS || !process_p99(c->res[0], l->name[i], &base))
+			continue;
+		if (!head)
+			markdown_head(f, c, "\n| wakeup p99 ms (change from base) |");
+		head = true;
+		fputs("| process ", f);
+		report_md_code(f, l->name[i]);
+		fprintf(f, " | %.3f |", (double)base / 1e6);
+		for (size_t v = 1; v < c->n; v++) {
+			if (p99_change(c, v, l->name[i], &now, &base))
+				fprintf(f, " %.3f (%+.3f) |", (double)now / 1e6,
+					nz(ms_change(now, base), 0.0005));
+			else
+				fputs(" - |", f);
+		}
+		fputc('\n', f);
+	}
+}
+
 int compare_markdown(FILE *f, const struct compare *c)
 {
 	struct labels l;
@@ -422,13 +521,7 @@ int compare_markdown(FILE *f, const struct compare *c)
 		free_labels(&l);
 		return -ENOMEM;
 	}
-	fputs("| share / ideal |", f);
-	for (size_t v = 0; v < c->n; v++)
-		fprintf(f, " %s |", vname(c, v));
-	fputs("\n| --- |", f);
-	for (size_t v = 0; v < c->n; v++)
-		fputs(" ---: |", f);
-	fputc('\n', f);
+	markdown_head(f, c, "| share / ideal |");
 	for (size_t i = 0; i < l.n; i++) {
 		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");
 		report_md_code(f, l.name[i]);
@@ -447,12 +540,20 @@ int compare_markdown(FILE *f, const struct compare *c)
 		}
 		fputc('\n', f);
 	}
+	markdown_p99_changes(f, c, &l);
 	free_labels(&l);
 	return 0;
 }
 
 int compare_json(FILE *f, const struct compare *c)
 {
+	struct labels l;
+	bool first = true;
+
+	if (collect(c, &l)) {
+		free_labels(&l);
+		return -ENOMEM;
+	}
 	fputs("{\n  \"scenario\": ", f);
 	report_json_string(f, c->sc[0]->name);
 	fputs(",\n  \"variants\": [\n", f);
@@ -461,7 +562,25 @@ int compare_json(FILE *f, const struct compare *c)
 		if (v + 1 < c->n)
 			fputs(",\n", f);
 	}
-	fputs("  ]\n}\n", f);
+	/* each variant's wakeup p99 of each process that woke in it and in the base */
+	fputs("  ],\n  \"latency_p99_changes\": [", f);
+	for (size_t v = 1; v < c->n; v++)
+		for (size_t i = 0; i < l.n; i++) {
+			uint64_t now, base;
+
+			if (l.kind[i] != ROW_PROCESS || !p99_change(c, v, l.name[i], &now, &base))
+				continue;
+			fputs(first ? "\n    { \"variant\": " : ",\n    { \"variant\": ", f);
+			report_json_string(f, vname(c, v));
+			fputs(", \"process\": ", f);
+			report_json_string(f, l.name[i]);
+			fprintf(f, ", \"latency_p99_ns\": %llu, \"base_latency_p99_ns\": %llu, "
+				   "\"change_ns\": %lld }", (unsigned long long)now,
+				(unsigned long long)base, (long long)now - (long long)base);
+			first = false;
+		}
+	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+	free_labels(&l);
 	return 0;
 }
 

@@ -81,8 +81,9 @@ static const char usage_cgroupfs[] =
 	"stdout, or one that cannot be replayed here.\n";
 
 static const char usage_run[] =
-	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]... [--json]\n"
-	"                 [-o DIR] [--trace FILE] [--timing] [--max-events N]\n"
+	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]...\n"
+	"                 [--json|--latency-table|--schbench] [-o DIR] [--trace FILE]\n"
+	"                 [--timing] [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
 	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
@@ -94,7 +95,13 @@ static const char usage_run[] =
 	"  --set KEY=VALUE  override any scalar of the file by its dotted path, e.g.\n"
 	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
 	"  --json           print one JSON object instead of the text report\n"
-	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv\n"
+	"  --latency-table  print perf sched latency's table instead: per thread its CPU time,\n"
+	"                   delays (runnable to running, after a wakeup or a preemption), their\n"
+	"                   mean and longest, and when the longest began and ended (s)\n"
+	"  --schbench       print schbench's wakeup latency percentiles (usec) instead, every\n"
+	"                   thread's wakeups pooled, then per process\n"
+	"  -o DIR           also write summary.json, threads.csv, groups.csv, timeseries.csv,\n"
+	"                   activations.csv (periodic threads' activations, as rt-app logs them)\n"
 	"  --trace FILE     write the whole run, warm-up included, as ftrace text (sched_switch,\n"
 	"                   sched_waking, sched_wakeup, sched_migrate_task; the timeline as\n"
 	"                   markers): what trace-cmd report prints, for Perfetto or LISA\n"
@@ -123,7 +130,8 @@ static const char usage_compare[] =
 	"print them side by side: each group's and process's share of capacity against its ideal,\n"
 	"Jain's index, the largest share error, p50/p99 wakeup latency (the worst thread), context\n"
 	"switches and level operations per second, the scheduler overhead, and the change of each\n"
-	"variant from the base. The numbers are those of cgsim run --variant NAME --json.\n"
+	"variant from the base (shares, each process's wakeup p99, overhead). The numbers are\n"
+	"those of cgsim run --variant NAME --json.\n"
 	"\n"
 	"  --markdown       a markdown table instead of plain text\n"
 	"  --json           one JSON object: each variant's run object in a list\n"
@@ -358,6 +366,8 @@ struct run_format {
 static const struct run_format run_formats[] = {
 	{ NULL, report_text },
 	{ "--json", report_json },
+	{ "--latency-table", report_latency_table },
+	{ "--schbench", report_schbench },
 };
 
 static const struct run_format shares_formats[] = {

@@ -40,6 +40,74 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+/*
+ * A row label of @width columns: @name itself when it fits, else @name on a line of its own
+ * and the row's figures on the next, so that a long name never pushes a table past 80 columns.
+ */
+static void text_label(FILE *f, const char *name, int width)
+{
+	if ((int)strlen(name) > width)
+		fprintf(f, "%s\n%-*s", name, width, "");
+	else
+		fprintf(f, "%-*s", width, name);
+}
+
+/* The wakeup latency block: one row per thread that woke in the window, within 80 columns. */
+static void text_latency(FILE *f, const struct run_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char name[160];
+
+		if (!t->lat_samples)
+			continue;
+		if (!any)
+			fprintf(f, "\n%-16s %7s %7s %7s %7s %7s %7s %7s %7s\n", "wakeup latency",
+				"p50 ms", "p90", "p99", "p99.9", "min", "max", "mean", "samples");
+		any = true;
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		text_label(f, name, 16);
+		fprintf(f, " %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7llu\n", ms(t->lat_p50),
+			ms(t->lat_p90), ms(t->lat_p99), ms(t->lat_p999), ms(t->lat_min),
+			ms(t->lat_max), ms(t->lat_mean), (unsigned long long)t->lat_samples);
+	}
+}
+
+static double ms_signed(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* rt-app's view of the periodic threads: one row per periodic thread, within 80 columns. */
+static void text_activations(FILE *f, const struct run_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		char name[160];
+
+		if (!t->periodic)
+			continue;
+		if (!any)
+			fprintf(f, "\n%-16s %8s %8s %8s %11s %8s %8s\n", "periodic",
+				"activ.", "overruns", "missed", "slack min", "p50", "mean ms");
+		any = true;
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		text_label(f, name, 16);
+		if (!t->acts_done) {
+			fprintf(f, " %8d %8s %8s %11s %8s %8s\n", 0, "-", "-", "-", "-", "-");
+			continue;
+		}
+		fprintf(f, " %8llu %8llu %8llu %11.3f %8.3f %8.3f\n",
+			(unsigned long long)t->acts_done, (unsigned long long)t->overruns,
+			(unsigned long long)t->acts_missed, ms_signed(t->slack_min),
+			ms_signed(t->slack_p50), ms_signed(t->slack_mean));
+	}
+}
+
 /* Room for any name or timeline result shown (a path is at most 1024 bytes, an operation a
  * YAML scalar of at most 4096), control characters shown as \xNN. */
 #define VIS_SIZE REPORT_VISIBLE_SIZE(4096 + 1100)
@@ -78,6 +146,8 @@ void report_text(FILE *f, const struct run_result *r)
 		fprintf(f, " %8llu %6llu\n", (unsigned long long)t->switches,
 			(unsigned long long)t->migrations);
 	}
+	text_latency(f, r);
+	text_activations(f, r);
 	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
 		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
 	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
@@ -93,6 +163,195 @@ void report_text(FILE *f, const struct run_result *r)
 			report_visible(r->ops[i].result, vis, sizeof(vis)));
 	}
 	fprintf(f, "events: %llu\n", (unsigned long long)r->events);
+}
+
+/* ---------------- perf sched latency's table ---------------- */
+
+/* The mean delay as perf computes it: the integer division of the total by the count. */
+static uint64_t delay_avg(const struct run_thread *t)
+{
+	return t->delays ? t->delay_total / t->delays : 0;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/*
+ * perf's default order, "avg, max, switch, runtime": each key descending, the first that
+ * differs decides; full ties keep the order of their tids, as perf's tree insertion does.
+ */
+static int lat_row_cmp(const void *a, const void *b)
+{
+	const struct run_thread *x = *(const struct run_thread *const *)a;
+	const struct run_thread *y = *(const struct run_thread *const *)b;
+	int c = cmp_u64_desc(delay_avg(x), delay_avg(y));
+
+	if (!c)
+		c = cmp_u64_desc(x->delay_max, y->delay_max);
+	if (!c)
+		c = cmp_u64_desc(x->delays, y->delays);
+	if (!c)
+		c = cmp_u64_desc(x->cpu_ns, y->cpu_ns);
+	return c ? c : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* A time as perf's timestamp__scnprintf_usec() writes it: seconds.microseconds. */
+static const char *perf_secs(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000u),
+		 (unsigned long long)(ns % 1000000000u / 1000u));
+	return buf;
+}
+
+static void dashes(FILE *f, int n)
+{
+	fputc(' ', f);
+	while (n-- > 0)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+/*
+ * `perf sched latency` (tools/perf/builtin-sched.c, the version with "max start" and "max
+ * end"): one row per thread whose delay a switch-in ended in the window, TASK:TID, its CPU
+ * time, that count ("Switches"), the mean and the longest delay, and when the longest began
+ * and ended (seconds since the start of the run), then the total of the first two columns.
+ */
+void report_latency_table(FILE *f, const struct run_result *r)
+{
+	const struct run_thread **rows = malloc((r->nthreads ? r->nthreads : 1) * sizeof(*rows));
+	uint64_t runtime = 0, count = 0;
+	char vis[VIS_SIZE], a[32], b[32];
+	size_t n = 0;
+
+	if (!rows) {
+		fputs("cgsim: out of memory\n", stderr);
+		return;
+	}
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (r->threads[i].delays)
+			rows[n++] = &r->threads[i];
+	qsort(rows, n, sizeof(*rows), lat_row_cmp);
+	fputc('\n', f);
+	dashes(f, 139);
+	fputs("  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    "
+	      "| Max delay start           | Max delay end          |\n", f);
+	dashes(f, 139);
+	for (size_t i = 0; i < n; i++) {
+		const struct run_thread *t = rows[i];
+		char name[160];
+		int w;
+
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		w = fprintf(f, "  %s:%d ", report_visible(name, vis, sizeof(vis)), t->tid);
+		fprintf(f, "%*s|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: %12s s | "
+			   "max end: %12s s\n", w < 24 ? 24 - w : 0, "", ms(t->cpu_ns),
+			(unsigned long long)t->delays, ms(delay_avg(t)), ms(t->delay_max),
+			perf_secs(t->delay_max_start, a, sizeof(a)),
+			perf_secs(t->delay_max_end, b, sizeof(b)));
+		runtime += t->cpu_ns;
+		count += t->delays;
+	}
+	dashes(f, 113);
+	fprintf(f, "  TOTAL:                |%11.3f ms |%9llu |\n", ms(runtime),
+		(unsigned long long)count);
+	dashes(f, 51);
+	fputc('\n', f);
+	free(rows);
+}
+
+/* Whether a thread of @process had a wakeup latency kept. */
+static bool process_woke(const struct run_result *r, const char *process)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!strcmp(r->threads[i].process, process) && r->threads[i].nlat)
+			return true;
+	return false;
+}
+
+/* ---------------- schbench's percentiles ---------------- */
+
+static int cmp_u64_asc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * One block of schbench's show_latencies() over the kept latencies of the threads of
+ * @process (every thread when NULL), pooled as schbench pools its workers' histograms.
+ */
+static int schbench_block(FILE *f, const struct run_result *r, const char *process)
+{
+	static const double q[4] = { 50, 90, 99, 99.9 };
+	uint64_t us[4], count[4], lo = UINT64_MAX, hi = 0, *all;
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!process || !strcmp(r->threads[i].process, process))
+			n += r->threads[i].nlat;
+	if (!n)
+		return 0;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		if ((process && strcmp(t->process, process)) || !t->nlat)
+			continue;
+		memcpy(all + k, t->lat, t->nlat * sizeof(*all));
+		k += t->nlat;
+		lo = t->lat_min < lo ? t->lat_min : lo;
+		hi = t->lat_max > hi ? t->lat_max : hi;
+	}
+	qsort(all, n, sizeof(*all), cmp_u64_asc);
+	run_usec_percentiles(all, n, q, 4, us, count);
+	free(all);
+	fprintf(f, "Wakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
+		(unsigned long long)(r->measured_ns / 1000000000u), n);
+	for (int j = 0; j < 4; j++)
+		fprintf(f, "\t%s%2.1fth: %-10llu (%llu samples)\n", j == 2 ? "* " : "  ", q[j],
+			(unsigned long long)us[j], (unsigned long long)count[j]);
+	fprintf(f, "\t  min=%llu, max=%llu\n", (unsigned long long)(lo / 1000),
+		(unsigned long long)(hi / 1000));
+	return 0;
+}
+
+/* Whether thread @i is the first of its process in the run's order. */
+static bool first_of_process(const struct run_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r->threads[j].process, r->threads[i].process))
+			return false;
+	return true;
+}
+
+/*
+ * schbench's "Wakeup Latencies percentiles" block of every thread's wakeups pooled, then, when
+ * more than one process woke, one block per process that woke, after a line naming it.
+ */
+void report_schbench(FILE *f, const struct run_result *r)
+{
+	char vis[VIS_SIZE];
+	int e = schbench_block(f, r, NULL);
+	size_t woke = 0;
+
+	for (size_t i = 0; i < r->nthreads; i++)
+		woke += first_of_process(r, i) && process_woke(r, r->threads[i].process);
+	for (size_t i = 0; !e && woke > 1 && i < r->nthreads; i++) {
+		const char *p = r->threads[i].process;
+
+		if (!first_of_process(r, i) || !process_woke(r, p))
+			continue;
+		fprintf(f, "process %s\n", report_visible(p, vis, sizeof(vis)));
+		e = schbench_block(f, r, p);
+	}
+	if (e)
+		fputs("cgsim: out of memory\n", stderr);
 }
 
 void report_shares_text(FILE *f, const struct run_result *r)
@@ -160,13 +419,26 @@ void report_json(FILE *f, const struct run_result *r)
 		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"ideal\": %.6f, \"wait_ns\": %llu, "
 			   "\"latency_p50_ns\": %llu, \"latency_p90_ns\": %llu, \"latency_p99_ns\": "
 			   "%llu, \"latency_max_ns\": %llu, \"switches\": %llu, \"migrations\": %llu, "
-			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu }",
+			   "\"wakeups\": %llu, \"wakeups_delayed\": %llu, \"overruns\": %llu, "
+			   "\"latency_p999_ns\": %llu, \"latency_min_ns\": %llu, \"latency_mean_ns\": "
+			   "%llu, \"latency_samples\": %llu, \"delays\": %llu, \"delay_total_ns\": %llu, "
+			   "\"delay_max_ns\": %llu, \"delay_max_start_ns\": %llu, "
+			   "\"delay_max_end_ns\": %llu, \"activations\": %llu, \"missed_periods\": "
+			   "%llu, \"slack_min_ns\": %lld, \"slack_p50_ns\": %lld, \"slack_mean_ns\": "
+			   "%lld }",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
 			(unsigned long long)t->lat_max, (unsigned long long)t->switches,
 			(unsigned long long)t->migrations, (unsigned long long)t->wakeups,
-			(unsigned long long)t->delayed, (unsigned long long)t->overruns);
+			(unsigned long long)t->delayed, (unsigned long long)t->overruns,
+			(unsigned long long)t->lat_p999, (unsigned long long)t->lat_min,
+			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples,
+			(unsigned long long)t->delays, (unsigned long long)t->delay_total,
+			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
+			(unsigned long long)t->delay_max_end, (unsigned long long)t->acts_done,
+			(unsigned long long)t->acts_missed, (long long)t->slack_min,
+			(long long)t->slack_p50, (long long)t->slack_mean);
 	}
 	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
 	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
@@ -280,7 +552,10 @@ void report_md_code(FILE *f, const char *s)
 static void write_threads_csv(FILE *f, const struct run_result *r)
 {
 	fputs("process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,"
-	      "latency_max_ns,switches,migrations,wakeups\n", f);
+	      "latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,"
+	      "latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,"
+	      "delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,"
+	      "slack_p50_ns,slack_mean_ns\n", f);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
@@ -289,12 +564,50 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 		report_csv_field(f, t->name);
 		fputc(',', f);
 		report_csv_field(f, t->cgroup);
-		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
-			(unsigned long long)t->cpu_ns, t->share, t->ideal,
+		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+			   "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%lld\n",
+			(unsigned long long)t->cpu_ns, t->share,
+			t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p99, (unsigned long long)t->lat_max,
 			(unsigned long long)t->switches, (unsigned long long)t->migrations,
-			(unsigned long long)t->wakeups);
+			(unsigned long long)t->wakeups, (unsigned long long)t->lat_p90,
+			(unsigned long long)t->lat_p999, (unsigned long long)t->lat_min,
+			(unsigned long long)t->lat_mean, (unsigned long long)t->lat_samples,
+			(unsigned long long)t->delays, (unsigned long long)t->delay_total,
+			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
+			(unsigned long long)t->delay_max_end, (unsigned long long)t->acts_done,
+			(unsigned long long)t->acts_missed, (long long)t->slack_min,
+			(long long)t->slack_p50, (long long)t->slack_mean);
+	}
+}
+
+/*
+ * rt-app's per-activation log, for the activations kept: thread, idx, period start, wakeup,
+ * start, end (ns since the start of the run), run (CPU time), the period, slack, wakeup
+ * latency (start less period start), overrun, periods missed.
+ */
+static void write_activations_csv(FILE *f, const struct run_result *r)
+{
+	fputs("process,thread,idx,period_start_ns,wakeup_ns,start_ns,end_ns,run_ns,period_ns,"
+	      "slack_ns,wu_lat_ns,overrun,missed\n", f);
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+
+		for (size_t k = 0; k < t->nacts; k++) {
+			const struct run_activation *a = &t->acts[k];
+
+			report_csv_field(f, t->process);
+			fputc(',', f);
+			report_csv_field(f, t->name);
+			fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%llu,%d,%llu\n",
+				(unsigned long long)a->idx, (unsigned long long)a->period_start,
+				(unsigned long long)a->wakeup, (unsigned long long)a->start,
+				(unsigned long long)a->end, (unsigned long long)a->run,
+				(unsigned long long)t->period_ns, (long long)a->slack,
+				(unsigned long long)(a->start - a->period_start), a->slack <= 0,
+				(unsigned long long)a->missed);
+		}
 	}
 }
 
@@ -363,12 +676,12 @@ static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
 		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
 }
 
-#define NFILES 6
+#define NFILES 7
 
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
 {
 	static const char *const names[NFILES] = { "summary.json", "threads.csv", "groups.csv",
-		"timeseries.csv", "groups-series.csv", "latency-cdf.csv" };
+		"timeseries.csv", "groups-series.csv", "latency-cdf.csv", "activations.csv" };
 	char tmp[NFILES][4200], fin[NFILES][4200];
 	int n = 0, e = 0;
 
@@ -403,8 +716,11 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 		case 4:
 			write_groups_series_csv(f, r);
 			break;
-		default:
+		case 5:
 			write_latency_cdf_csv(f, r);
+			break;
+		default:
+			write_activations_csv(f, r);
 			break;
 		}
 		if (ferror(f) | fclose(f)) {

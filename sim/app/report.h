@@ -15,6 +15,16 @@
 
 void report_text(FILE *f, const struct run_result *r);
 void report_json(FILE *f, const struct run_result *r);
+/*
+ * report_latency_table() - the table `perf sched latency` prints, of the delays (a wakeup or
+ * a preemption to the switch-in) of every thread that had one (docs/latency.md).
+ */
+void report_latency_table(FILE *f, const struct run_result *r);
+/*
+ * report_schbench() - schbench's wakeup latency percentiles (usec), every thread pooled, then
+ * per process when there are several (docs/latency.md).
+ */
+void report_schbench(FILE *f, const struct run_result *r);
 /* report_shares_text() - the ideal shares only (cgsim shares). */
 void report_shares_text(FILE *f, const struct run_result *r);
 void report_shares_json(FILE *f, const struct run_result *r);

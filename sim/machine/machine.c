@@ -68,9 +68,9 @@ static uint64_t mix64(uint64_t x)
 /*
  * Keep every wakeup latency until the thread has m->lat_keep of them, then a uniform sample
  * of that size (reservoir sampling: the k-th sample replaces a random kept one with probability
- * keep/k), so that memory stays bounded however long the run. The largest is kept exactly. The
- * choices come from a hash of (seed, tid, k), not from the thread's stream, so keeping samples
- * never changes what the thread draws.
+ * keep/k), so that memory stays bounded however long the run. The largest, the smallest and
+ * the sum are kept exactly. The choices come from a hash of (seed, tid, k), not from the
+ * thread's stream, so keeping samples never changes what the thread draws.
  */
 static void latency_hook(void *ctx, int tid, uint64_t lat)
 {
@@ -84,6 +84,9 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 		t->delayed++;
 	if (lat > t->lat_max)
 		t->lat_max = lat;
+	if (t->seen == 1 || lat < t->lat_min)
+		t->lat_min = lat;
+	t->lat_sum += lat;
 	if (t->nlat >= m->lat_keep) {
 		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)tid << 32) ^ t->seen)) % t->seen;
 
@@ -106,6 +109,90 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 		t->caplat = k;
 	}
 	t->lat[t->nlat++] = lat;
+}
+
+/* A wait that a switch-in ended: counted, summed, and the longest (the first of equals) kept. */
+static void wait_hook(void *ctx, int tid, uint64_t since, uint64_t at)
+{
+	struct mthread *t = machine__mt(ctx, tid);
+
+	if (!t)
+		return;
+	if (t->act_pending) {	/* the periodic activation under way runs from now */
+		t->act.start = at;
+		t->act_pending = false;
+	}
+	t->waits++;
+	t->wait_sum += at - since;
+	if (t->waits == 1 || at - since > t->wait_max) {
+		t->wait_max = at - since;
+		t->wait_max_since = since;
+		t->wait_max_at = at;
+	}
+}
+
+void machine__activation_begin(struct sim_machine *m, struct mthread *t, uint64_t exec)
+{
+	struct sched_thread_stats st;
+	uint64_t now = sim_now(&m->eng);
+
+	t->act = (struct sim_activation){ .idx = t->next_idx++, .period_start = t->next_period,
+					  .wakeup = now };
+	t->act_exec0 = exec;
+	/* one that follows an overrun on the CPU starts at once; others at their switch-in */
+	t->act_pending = sched_thread_stats(m->s, t->tid, &st) || !st.running;
+	if (!t->act_pending)
+		t->act.start = now;
+}
+
+/* Keep @a among t's records: all of them up to m->act_keep, then a reservoir as latency_hook. */
+static void keep_activation(struct sim_machine *m, struct mthread *t,
+			    const struct sim_activation *a)
+{
+	if (t->nacts >= m->act_keep) {
+		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)t->tid << 32) ^ t->acts_done ^
+						   0x5a5a000000000000ull)) % t->acts_done;
+
+		if (j < t->nacts)
+			t->acts[j] = *a;
+		return;
+	}
+	if (t->nacts == t->capacts && UTIL_GROW(t->acts, t->capacts, t->nacts + 1)) {
+		machine__fail(m, -ENOMEM);
+		return;
+	}
+	t->acts[t->nacts++] = *a;
+}
+
+/*
+ * The activation under way ends now. Its slack counts to the start of the next period; the
+ * periods missed are those, after its own, that began after it began and ended by now.
+ */
+void machine__activation_end(struct sim_machine *m, struct mthread *t)
+{
+	uint64_t now = sim_now(&m->eng), p = t->spec.behavior.period_ns, first, last;
+	struct sim_activation *a = &t->act;
+
+	a->end = now;
+	a->run = sched_thread_exec(m->s, t->tid, now) - t->act_exec0;
+	a->slack = (int64_t)(a->period_start + p) - (int64_t)now;
+	first = (a->wakeup - a->period_start) / p + 1;	/* the first period after it began */
+	last = (now - a->period_start) / p;		/* periods 1 .. last - 1 ended by now */
+	a->missed = last > first ? last - first : 0;
+	if (t->act_pending)	/* never ran: it cannot have ended, but keep the record whole */
+		a->start = now;
+	t->acts_done++;
+	t->acts_overrun += a->slack <= 0;
+	t->acts_missed += a->missed;
+	if (t->acts_done == 1 || a->slack < t->slack_min)
+		t->slack_min = a->slack;
+	t->slack_sum += a->slack;
+	keep_activation(m, t, a);
+}
+
+void sim_machine_set_activation_keep(struct sim_machine *m, size_t keep)
+{
+	m->act_keep = keep ? keep : 1;
 }
 
 int sim_machine_set_session(struct sim_machine *m, int tid, int session, int nice)
@@ -202,6 +289,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	m->ncpu = cfg->cpus;
 	m->tick_ns = 1000000000ull / (cfg->tun.hz ? cfg->tun.hz : 1);
 	m->lat_keep = 1u << 20;
+	m->act_keep = 1u << 16;
 	{
 		/* the balancer's timing jitter draws from the scenario's seed too */
 		struct sched_config c = *cfg;
@@ -214,6 +302,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		goto fail;
 	}
 	sched_set_latency_hook(m->s, latency_hook, m);
+	sched_set_wait_hook(m->s, wait_hook, m);
 	/* the hierarchy's cpusets are of this machine */
 	e = cg_set_nr_cpus(h, cfg->cpus);
 	if (e)
@@ -275,6 +364,7 @@ void sim_machine_free(struct sim_machine *m)
 			sim_rng_release(&t->noise);
 		free(t->phases);
 		free(t->lat);
+		free(t->acts);
 		free(t);
 	}
 	free(m->thr);

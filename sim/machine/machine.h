@@ -102,6 +102,26 @@ void sim_machine_set_trace(struct sim_machine *m, struct trace *tr);
  */
 void sim_machine_set_latency_keep(struct sim_machine *m, size_t keep);
 
+/*
+ * One activation of a periodic thread, as rt-app logs it: its index since the thread started,
+ * its period's start, when it began (its wakeup; the end of the previous one after an
+ * overrun), when it first ran and when its run ended, the CPU time it got, its slack (the start
+ * of the next period less its end: 0 or less when it overran) and the periods missed (periods
+ * that began after it began and ended before it ended: no activation started in them).
+ */
+struct sim_activation {
+	uint64_t idx, period_start, wakeup, start, end, run;
+	int64_t slack;
+	uint64_t missed;
+};
+
+/*
+ * sim_machine_set_activation_keep() - keep at most @keep activation records per periodic
+ * thread (default 2^16); beyond that a uniform reservoir sample of that size. The counts, the
+ * least slack and the slacks' sum stay exact.
+ */
+void sim_machine_set_activation_keep(struct sim_machine *m, size_t keep);
+
 /* sim_machine_reset_metrics() - start the measured window now (the end of the warm-up). */
 void sim_machine_reset_metrics(struct sim_machine *m);
 
@@ -116,8 +136,26 @@ struct sim_thread_metrics {
 	size_t nlatency;		/* more were seen than are kept (reservoir) */
 	uint64_t latency_seen;		/* wakeup latencies measured */
 	uint64_t latency_max;		/* the largest of them */
+	uint64_t latency_min;		/* the smallest of them (0 when none) */
+	uint64_t latency_sum;		/* their sum (exact, whatever the reservoir keeps) */
 	uint64_t latency_delayed;	/* how many of them exceeded SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that started after their period */
+	/*
+	 * Waits that a switch-in ended in the window (perf sched latency's delays: from a wakeup
+	 * or a preemption to the switch-in; one that began before the window counts whole): how
+	 * many, their sum, the longest and when it began and ended (simulated time).
+	 */
+	uint64_t waits, wait_sum, wait_max, wait_max_since, wait_max_at;
+	/*
+	 * A periodic thread's activations that ended in the window (rt-app's view): how many,
+	 * how many overran (ended at or after the start of the next period), the periods missed,
+	 * the least slack and the slacks' sum; @acts: the records kept (a reservoir like the
+	 * latencies', sim_machine_set_activation_keep()), in no particular order.
+	 */
+	uint64_t acts_done, acts_overrun, acts_missed;
+	int64_t slack_min, slack_sum;
+	const struct sim_activation *acts;
+	size_t nacts;
 };
 
 /*

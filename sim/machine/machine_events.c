@@ -108,6 +108,8 @@ static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 
 	t->target = len == UINT64_MAX || exec > UINT64_MAX - len ? UINT64_MAX : exec + len;
 	t->activations++;
+	if (t->spec.behavior.kind == SIM_BEHAV_PERIODIC)
+		machine__activation_begin(m, t, exec);
 	if (t->state == M_ASLEEP && t->noise_ready) {
 		/* a sleep's timer: late by what go_to_sleep() drew, maybe on an idle CPU */
 		uint64_t exit = sim_dist_draw_ns(&t->noise, &m->noise.idle_exit);
@@ -179,6 +181,7 @@ static void end_burst(struct sim_machine *m, struct mthread *t)
 
 	switch (b->kind) {
 	case SIM_BEHAV_PERIODIC:
+		machine__activation_end(m, t);
 		t->next_period = machine__later(t->next_period, b->period_ns);
 		if (t->next_period <= now) {
 			/* overran its period: the next activation starts at once */

@@ -53,8 +53,22 @@ struct mthread {
 	size_t nlat, caplat;
 	uint64_t seen;			/* latency samples offered (nlat of them are kept) */
 	uint64_t lat_max;
+	uint64_t lat_min;		/* the smallest of the seen latencies (0 when none) */
+	uint64_t lat_sum;		/* the seen latencies' sum, for their exact mean */
 	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that began after their period */
+	/* waits ended by a switch-in (sched_set_wait_hook()), the longest and when it was */
+	uint64_t waits, wait_sum, wait_max, wait_max_since, wait_max_at;
+	/* the periodic activation under way: its record so far, whether its start is pending */
+	struct sim_activation act;
+	uint64_t act_exec0;		/* exec when it began */
+	bool act_pending;		/* begun, not yet run */
+	uint64_t next_idx;		/* the next activation's index */
+	/* activations ended in the window (struct sim_thread_metrics) */
+	uint64_t acts_done, acts_overrun, acts_missed;
+	int64_t slack_min, slack_sum;
+	struct sim_activation *acts;
+	size_t nacts, capacts;
 };
 
 /* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
@@ -93,6 +107,7 @@ struct sim_machine {
 	struct sched_stats base_st;
 	uint64_t base_events;
 	size_t lat_keep;		/* latency samples kept per thread at most */
+	size_t act_keep;		/* activation records kept per thread at most */
 	/*
 	 * Scheduler task group ids: cgroups get theirs in creation order, autogroups after, so
 	 * that the ids stay dense (sid_of_cg[cgroup id], -1 for a cgroup with no cpu css).
@@ -126,6 +141,10 @@ static inline uint64_t machine__later(uint64_t t, uint64_t d)
 {
 	return t > UINT64_MAX - d ? UINT64_MAX : t + d;
 }
+
+/* machine.c: a periodic activation begins at now, or ends at now */
+void machine__activation_begin(struct sim_machine *m, struct mthread *t, uint64_t exec);
+void machine__activation_end(struct sim_machine *m, struct mthread *t);
 
 /* machine.c: growth of the per-thread and per-cgroup arrays, errors */
 void machine__credit(struct sim_machine *m, struct mthread *t);

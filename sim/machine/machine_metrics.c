@@ -31,8 +31,14 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 		t->nlat = 0;
 		t->seen = 0;
 		t->lat_max = 0;
+		t->lat_min = 0;
+		t->lat_sum = 0;
 		t->delayed = 0;
 		t->overruns = 0;
+		t->waits = t->wait_sum = t->wait_max = t->wait_max_since = t->wait_max_at = 0;
+		t->acts_done = t->acts_overrun = t->acts_missed = 0;
+		t->slack_min = t->slack_sum = 0;
+		t->nacts = 0;
 	}
 	if (m->cg_cpu)
 		memset(m->cg_cpu, 0, (size_t)m->ncg * sizeof(*m->cg_cpu));
@@ -59,8 +65,22 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	out->nlatency = t->nlat;
 	out->latency_seen = t->seen;
 	out->latency_max = t->lat_max;
+	out->latency_min = t->lat_min;
+	out->latency_sum = t->lat_sum;
 	out->latency_delayed = t->delayed;
 	out->overruns = t->overruns;
+	out->waits = t->waits;
+	out->wait_sum = t->wait_sum;
+	out->wait_max = t->wait_max;
+	out->wait_max_since = t->wait_max_since;
+	out->wait_max_at = t->wait_max_at;
+	out->acts_done = t->acts_done;
+	out->acts_overrun = t->acts_overrun;
+	out->acts_missed = t->acts_missed;
+	out->slack_min = t->slack_min;
+	out->slack_sum = t->slack_sum;
+	out->acts = t->acts;
+	out->nacts = t->nacts;
 	return 0;
 }
 

@@ -21,6 +21,8 @@ static const char *metric_name(enum scn_metric m)
 		[SCN_M_SHARE] = "share", [SCN_M_CPU] = "cpu", [SCN_M_WAIT] = "wait",
 		[SCN_M_LAT_P50] = "latency_p50", [SCN_M_LAT_P90] = "latency_p90",
 		[SCN_M_LAT_P99] = "latency_p99", [SCN_M_LAT_MAX] = "latency_max",
+		[SCN_M_LAT_P999] = "latency_p999", [SCN_M_LAT_MIN] = "latency_min",
+		[SCN_M_LAT_MEAN] = "latency_mean",
 		[SCN_M_DELAYED] = "delayed", [SCN_M_SWITCHES] = "switches",
 		[SCN_M_MIGRATIONS] = "migrations", [SCN_M_JAIN] = "jain",
 		[SCN_M_MAX_ABS_ERROR] = "max_abs_error", [SCN_M_MAX_REL_ERROR] = "max_rel_error",
@@ -31,17 +33,22 @@ static const char *metric_name(enum scn_metric m)
 	return names[m];
 }
 
+static bool is_latency(enum scn_metric m)
+{
+	return m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 || m == SCN_M_LAT_P99 ||
+	       m == SCN_M_LAT_P999 || m == SCN_M_LAT_MAX || m == SCN_M_LAT_MIN ||
+	       m == SCN_M_LAT_MEAN;
+}
+
 static bool is_time(enum scn_metric m)
 {
-	return m == SCN_M_CPU || m == SCN_M_WAIT || m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 ||
-	       m == SCN_M_LAT_P99 || m == SCN_M_LAT_MAX;
+	return m == SCN_M_CPU || m == SCN_M_WAIT || is_latency(m);
 }
 
 /* Per-thread figures whose process-wide value is the largest of its threads', not the sum. */
 static bool is_worst(enum scn_metric m)
 {
-	return m == SCN_M_LAT_P50 || m == SCN_M_LAT_P90 || m == SCN_M_LAT_P99 ||
-	       m == SCN_M_LAT_MAX || m == SCN_M_DELAYED;
+	return is_latency(m) || m == SCN_M_DELAYED;
 }
 
 static double thread_metric(const struct run_thread *t, enum scn_metric m)
@@ -65,6 +72,12 @@ static double thread_metric(const struct run_thread *t, enum scn_metric m)
 		return (double)t->lat_p99;
 	case SCN_M_LAT_MAX:
 		return (double)t->lat_max;
+	case SCN_M_LAT_P999:
+		return (double)t->lat_p999;
+	case SCN_M_LAT_MIN:
+		return (double)t->lat_min;
+	case SCN_M_LAT_MEAN:
+		return (double)t->lat_mean;
 	case SCN_M_SWITCHES:
 		return (double)t->switches;
 	case SCN_M_MIGRATIONS:

@@ -465,6 +465,9 @@ int run_scenario_trace(const struct scenario *sc, bool timing, FILE *trace,
 	/* 64 MiB of latency samples in all at most, 256 per thread at least */
 	sim_machine_set_latency_keep(r.m, r.nt ? (8u << 20) / r.nt > 256 ? (8u << 20) / r.nt : 256
 					       : 256);
+	/* 1 Mi activation records (48 MiB) in all at most, 256 per thread at least */
+	sim_machine_set_activation_keep(r.m, r.nt ? (1u << 20) / r.nt > 256 ? (1u << 20) / r.nt
+						  : 256 : 256);
 	r.cur_share = calloc(r.nt ? r.nt : 1, sizeof(*r.cur_share));
 	if (!r.cur_share) {
 		e = -ENOMEM;
@@ -533,6 +536,8 @@ void run_free(struct run_result *res)
 		free(res->threads[i].process);
 		free(res->threads[i].name);
 		free(res->threads[i].cgroup);
+		free(res->threads[i].lat);
+		free(res->threads[i].acts);
 	}
 	free(res->threads);
 	for (size_t i = 0; i < res->ngroups; i++)

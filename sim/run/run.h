@@ -18,6 +18,13 @@
 
 #include "sim/scenario/scenario.h"
 
+/* One periodic activation (sim/machine/machine.h's struct sim_activation; times in ns). */
+struct run_activation {
+	uint64_t idx, period_start, wakeup, start, end, run;
+	int64_t slack;
+	uint64_t missed;
+};
+
 struct run_thread {
 	char *process;
 	char *name;		/* NAME.N, N from 1 within its thread entry */
@@ -26,7 +33,47 @@ struct run_thread {
 	uint64_t cpu_ns, wait_ns, lat_p50, lat_p90, lat_p99, lat_max;
 	uint64_t switches, migrations, wakeups, delayed, overruns;
 	double share, ideal;
+	/*
+	 * Wakeup latencies: p99.9 by nearest rank of the kept samples like the others; the
+	 * smallest, the mean (rounded to the nanosecond) and the count of all of them, exact
+	 * whatever the reservoir kept. @lat: the kept samples, sorted (@nlat of them).
+	 */
+	uint64_t lat_p999, lat_min, lat_mean, lat_samples;
+	uint64_t *lat;
+	size_t nlat;
+	/*
+	 * perf sched latency's delays: waits from becoming runnable (a wakeup or a preemption) to
+	 * a switch-in, ended in the window; the longest began at @delay_max_start and ended at
+	 * @delay_max_end (ns of simulated time from the start of the run).
+	 */
+	uint64_t delays, delay_total, delay_max, delay_max_start, delay_max_end;
+	/*
+	 * A periodic thread's activations that ended in the window (docs/latency.md): how many,
+	 * the periods missed, the least, median (nearest rank, of the kept ones) and mean slack;
+	 * @acts: the kept records in order of their index (@nacts of them).
+	 */
+	bool periodic;
+	uint64_t period_ns;
+	uint64_t acts_done, acts_missed;
+	int64_t slack_min, slack_p50, slack_mean;
+	struct run_activation *acts;
+	size_t nacts;
 };
+
+/*
+ * run_usec_percentiles() - schbench's percentile lines of the sorted latencies @v (ns, @n of
+ * them), in whole microseconds (truncated, as schbench records them): for each of the @nq
+ * percentiles @q (ascending), @us its nearest-rank value and @count how many samples are at
+ * most that value and above the previous line's (schbench's "(N samples)").
+ */
+void run_usec_percentiles(const uint64_t *v, size_t n, const double *q, size_t nq, uint64_t *us,
+			  uint64_t *count);
+
+/*
+ * run_percentile() - the nearest-rank percentile @q (0 < q <= 100, in steps of 0.1) of the
+ * sorted @v: the value of rank ceil(q/100 x n); 0 if !@n.
+ */
+uint64_t run_percentile(const uint64_t *v, size_t n, double q);
 
 struct run_group {
 	char *path;		/* "/" for the root */

@@ -22,15 +22,35 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The nearest-rank percentile @q of the sorted @v. */
-static uint64_t pct(const uint64_t *v, size_t n, double q)
+uint64_t run_percentile(const uint64_t *v, size_t n, double q)
 {
-	size_t k;
+	/*
+	 * The rank ceil(q/100 n) in integers of tenths of a percent: in doubles 99.9/100 x 1000
+	 * is a hair above 999 and would take rank 1000.
+	 */
+	uint64_t tenths = (uint64_t)llround(q * 10), k;
 
 	if (!n)
 		return 0;
-	k = (size_t)ceil(q / 100.0 * (double)n);
+	k = (tenths * (uint64_t)n + 999) / 1000;
 	return v[k ? k - 1 : 0];
+}
+
+void run_usec_percentiles(const uint64_t *v, size_t n, const double *q, size_t nq, uint64_t *us,
+			  uint64_t *count)
+{
+	size_t below = 0;	/* samples counted by the lines so far */
+
+	for (size_t j = 0; j < nq; j++) {
+		size_t upto = below;
+
+		us[j] = run_percentile(v, n, q[j]) / 1000;
+		/* the sorted samples up to the last one that is this value in microseconds */
+		while (upto < n && v[upto] / 1000 <= us[j])
+			upto++;
+		count[j] = upto - below;
+		below = upto;
+	}
 }
 
 /* Sample the cumulative CPU of the series items into @row. */
@@ -120,6 +140,55 @@ static int latency_cdf(struct runner *r, struct run_result *res)
 	return 0;
 }
 
+static int cmp_act_idx(const void *a, const void *b)
+{
+	uint64_t x = ((const struct run_activation *)a)->idx;
+	uint64_t y = ((const struct run_activation *)b)->idx;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A periodic thread's activations: the kept records by index, and the slack's figures. */
+static int measure_activations(const struct sim_thread_metrics *tm, struct run_thread *o)
+{
+	int64_t *slack;
+
+	o->periodic = true;
+	o->acts_done = tm->acts_done;
+	o->acts_missed = tm->acts_missed;
+	if (!tm->nacts)
+		return 0;
+	o->acts = malloc(tm->nacts * sizeof(*o->acts));
+	slack = malloc(tm->nacts * sizeof(*slack));
+	if (!o->acts || !slack) {
+		free(slack);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < tm->nacts; i++) {
+		const struct sim_activation *a = &tm->acts[i];
+
+		o->acts[i] = (struct run_activation){ a->idx, a->period_start, a->wakeup, a->start,
+						      a->end, a->run, a->slack, a->missed };
+		slack[i] = a->slack;
+	}
+	o->nacts = tm->nacts;
+	qsort(o->acts, o->nacts, sizeof(*o->acts), cmp_act_idx);
+	qsort(slack, o->nacts, sizeof(*slack), cmp_i64);
+	o->slack_p50 = slack[(o->nacts + 1) / 2 - 1];	/* nearest rank: ceil(n / 2) */
+	free(slack);
+	o->slack_min = tm->slack_min;
+	/* rounded to the nearest, halves away from zero */
+	o->slack_mean = (int64_t)llround((double)tm->slack_sum / (double)tm->acts_done);
+	return 0;
+}
+
 /* Thread @t's identity and figures into @o (share and ideal against @cap and the window). */
 static int measure_thread(struct runner *r, const struct rthread *t, struct run_thread *o,
 			  double cap, uint64_t window)
@@ -145,6 +214,14 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 	o->wakeups = tm.activations;
 	o->delayed = tm.latency_delayed;
 	o->overruns = tm.overruns;
+	o->delays = tm.waits;
+	o->delay_total = tm.wait_sum;
+	o->delay_max = tm.wait_max;
+	o->delay_max_start = tm.wait_max_since;
+	o->delay_max_end = tm.wait_max_at;
+	o->period_ns = t->grp->spec.behavior.period_ns;
+	if (t->grp->spec.behavior.kind == SIM_BEHAV_PERIODIC && measure_activations(&tm, o))
+		return -ENOMEM;
 	if (tm.nlatency) {
 		uint64_t *lat = malloc(tm.nlatency * sizeof(*lat));
 
@@ -152,11 +229,16 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 			return -ENOMEM;
 		memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
 		qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
-		o->lat_p50 = pct(lat, tm.nlatency, 50);
-		o->lat_p90 = pct(lat, tm.nlatency, 90);
-		o->lat_p99 = pct(lat, tm.nlatency, 99);
+		o->lat = lat;
+		o->nlat = tm.nlatency;
+		o->lat_p50 = run_percentile(lat, tm.nlatency, 50);
+		o->lat_p90 = run_percentile(lat, tm.nlatency, 90);
+		o->lat_p99 = run_percentile(lat, tm.nlatency, 99);
+		o->lat_p999 = run_percentile(lat, tm.nlatency, 99.9);
 		o->lat_max = tm.latency_max;
-		free(lat);
+		o->lat_min = tm.latency_min;
+		o->lat_samples = tm.latency_seen;
+		o->lat_mean = (tm.latency_sum + tm.latency_seen / 2) / tm.latency_seen;
 	}
 	o->share = (double)o->cpu_ns / cap;
 	o->ideal = t->ideal_ns / (double)window;

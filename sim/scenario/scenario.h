@@ -89,6 +89,9 @@ enum scn_metric {
 	SCN_M_LAT_P90,
 	SCN_M_LAT_P99,
 	SCN_M_LAT_MAX,
+	SCN_M_LAT_P999,
+	SCN_M_LAT_MIN,
+	SCN_M_LAT_MEAN,
 	SCN_M_DELAYED,		/* fraction of wakeups that waited over SIM_DELAYED_NS */
 	SCN_M_SWITCHES,
 	SCN_M_MIGRATIONS,

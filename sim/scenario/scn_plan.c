@@ -62,6 +62,9 @@ static const struct {
 	{ "latency_p90", SCN_M_LAT_P90, true, false },
 	{ "latency_p99", SCN_M_LAT_P99, true, false },
 	{ "latency_max", SCN_M_LAT_MAX, true, false },
+	{ "latency_p999", SCN_M_LAT_P999, true, false },
+	{ "latency_min", SCN_M_LAT_MIN, true, false },
+	{ "latency_mean", SCN_M_LAT_MEAN, true, false },
 	{ "delayed", SCN_M_DELAYED, false, false },
 	{ "switches", SCN_M_SWITCHES, false, false },
 	{ "migrations", SCN_M_MIGRATIONS, false, false },
@@ -137,7 +140,8 @@ static bool expect_keys(struct rd *r, const struct yn *n, struct scn_expect *e,
 			return scn__bad(r, n->keys[k], "unknown key '%s' in an expect entry "
 					"(expected variant, group, process or thread, tolerance, "
 					"and one metric: share, cpu, wait, latency_p50, latency_p90, "
-					"latency_p99, latency_max, delayed, switches, migrations, jain, "
+					"latency_p99, latency_p999, latency_max, latency_min, latency_mean, "
+					"delayed, switches, migrations, jain, "
 					"max_abs_error, max_rel_error, overhead, level_ops_per_sec, "
 					"switches_per_sec)", key);
 	}

@@ -916,6 +916,76 @@ Test(sched_api, wakeup_timed_latency_and_idle_exit)
 	free_sched();
 }
 
+/*
+ * The wait hook: every switch-in reports the wait it ends, from when the thread became runnable
+ * (perf sched latency's delay). The test above: thread 1 is woken at 1.1 ms on the idle CPU,
+ * whose idle exit takes 30 us, so it waits from 1.1 to 1.13 ms; thread 2 is woken at 2.1 ms and
+ * preempts at once (a wait of 0, from 2.1 to 2.1); thread 1, preempted at 2.1 ms while still
+ * runnable, waits from then on, and its next switch-in reports a wait since 2.1 ms whose length
+ * is the rest of its wait_ns.
+ */
+struct wait_probe {
+	int n;
+	int tid[64];
+	uint64_t since[64], at[64];
+};
+
+static void wait_hook(void *ctx, int tid, uint64_t since, uint64_t at)
+{
+	struct wait_probe *p = ctx;
+
+	if (p->n < 64) {
+		p->tid[p->n] = tid;
+		p->since[p->n] = since;
+		p->at[p->n] = at;
+	}
+	p->n++;
+}
+
+Test(sched_api, wait_hook_from_wakeup_and_preemption)
+{
+	struct sched *s = new_sched(SCHED_POLICY_EEVDF, 1, true, &zero_cost, true);
+	struct wait_probe wp = { 0 };
+	struct sched_thread_stats st;
+	uint64_t sum = 0;
+
+	sched_set_wait_hook(s, wait_hook, &wp);
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	sched_advance(s, 1100000);
+	drain(s);
+	OK(sched_wakeup_timed(s, 1, 1100000, 1000000, 30000));
+	sched_advance(s, 1200000);
+	drain(s);
+	cr_assert_eq(wp.n, 1);
+	cr_expect_eq(wp.tid[0], 1);
+	cr_expect_eq(wp.since[0], 1100000);
+	cr_expect_eq(wp.at[0], 1130000);
+	sched_advance(s, 2100000);
+	drain(s);
+	OK(sched_wakeup_timed(s, 2, 2100000, 2000000, 30000));
+	cr_assert_eq(wp.n, 2);
+	cr_expect_eq(wp.tid[1], 2);
+	cr_expect_eq(wp.since[1], 2100000);
+	cr_expect_eq(wp.at[1], 2100000);
+	sched_advance(s, 20000000);
+	drain(s);
+	cr_assert_geq(wp.n, 3);
+	cr_expect_eq(wp.tid[2], 1);
+	cr_expect_eq(wp.since[2], 2100000, "thread 1 waits from its preemption, not %" PRIu64,
+		     wp.since[2]);
+	OK(sched_thread_stats(s, 1, &st));
+	cr_expect_gt(wp.at[2], wp.since[2]);
+	/* both count a wait when a switch-in ends it, and nothing here ends one otherwise */
+	cr_assert_leq(wp.n, 64);
+	for (int i = 0; i < wp.n; i++)
+		if (wp.tid[i] == 1)
+			sum += wp.at[i] - wp.since[i];
+	cr_expect_eq(sum, st.wait_ns, "waits reported %" PRIu64 ", wait_ns %" PRIu64, sum,
+		     st.wait_ns);
+	free_sched();
+}
+
 /* ======================= DELAY_DEQUEUE of a group entity ======================= */
 
 /*
