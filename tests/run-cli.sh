@@ -279,6 +279,18 @@ fi
 "$CGSIM" run "$SC" --variant nosuch -o "$tmp/none" > "$tmp/none.out" 2>&1; st=$?
 [ $st -eq 2 ] && [ ! -e "$tmp/none" ] && ok || bad "a failed run wrote -o DIR or did not exit 2"
 
+# a sweep whose target is a latency: each value is the thread's p99 in that run, in ms
+"$CGSIM" compare tests/cli/sweep-latency.yaml > "$tmp/swl.txt"; st=$?
+want=""
+for v in 0.1ms 0.7ms 3ms; do
+	ns=$("$CGSIM" run tests/cli/sweep-latency.yaml --set processes.rt.threads.tick.slice=$v --json |
+		grep '"tick.1"' | sed 's/.*"latency_p99_ns": \([0-9]*\).*/\1/')
+	want="$want$v $(awk -v n="$ns" 'BEGIN { printf "%.4f", n / 1e6 }') "
+done
+got=$(sed -n '/^sweep of .*: latency_p99 (ms) of thread rt\/tick.1$/,$p' "$tmp/swl.txt" |
+	tail -n +3 | awk '{ printf "%s %s ", $1, $2 }')
+[ $st -eq 0 ] && [ "$got" = "$want" ] && ok || bad "sweep on latency_p99: '$got', want '$want'"
+
 # --trace: the trace is the run's, whichever command writes it; a failed run leaves none
 "$CGSIM" run "$SC" --variant interposed --trace "$tmp/tr.txt" > "$tmp/tr.out"; st=$?
 [ $st -eq 0 ] && head -1 "$tmp/tr.txt" | grep -qx '# tracer: nop' \

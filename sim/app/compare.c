@@ -15,6 +15,7 @@
 
 #include "sim/app/compare.h"
 #include "sim/app/report.h"
+#include "sim/run/expect.h"
 #include "sim/util/util.h"
 
 #define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
@@ -659,20 +660,74 @@ void sweep_free(struct sweep *sw)
 	free(sw);
 }
 
-/* The sweep's target in one run: its share and ideal (the machine target: overhead %). */
+/* A thread's share and ideal, by its report name PROCESS/NAME.N. */
+static bool thread_of(const struct run_result *r, const char *name, double *share, double *ideal)
+{
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		size_t pl = strlen(t->process);
+
+		if (!strncmp(name, t->process, pl) && name[pl] == '/' && !strcmp(name + pl + 1, t->name)) {
+			*share = t->share;
+			*ideal = t->ideal;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool is_latency_metric(enum scn_metric m)
+{
+	return m != SCN_M_SHARE && m != SCN_M_DELAYED && m != SCN_M_OVERHEAD;
+}
+
+/*
+ * The sweep's target in one run: its share and ideal; or, ideal NaN, the machine's overhead
+ * (% of capacity), a wakeup figure of a process or thread (ms) or its delayed share.
+ */
 static bool sweep_target(const struct scenario *base, const struct run_result *r, double *share,
 			 double *ideal)
 {
+	const char *name = base->sweep_name;
+
+	if (base->sweep_metric != SCN_M_SHARE && base->sweep_target != SCN_T_MACHINE) {
+		double v = expect_measure(r, base->sweep_target, name, base->sweep_metric);
+
+		*share = is_latency_metric(base->sweep_metric) ? v / 1e6 : v;
+		*ideal = (double)NAN;
+		return !isnan(v);
+	}
 	switch (base->sweep_target) {
 	case SCN_T_GROUP:
-		return group_of(r, *base->sweep_name ? base->sweep_name : "/", share, ideal);
+		return group_of(r, *name ? name : "/", share, ideal);
 	case SCN_T_PROCESS:
-		return process_of(r, base->sweep_name, share, ideal);
+		return process_of(r, name, share, ideal);
+	case SCN_T_THREAD:
+		return thread_of(r, name, share, ideal);
 	default:
 		*share = machine_value(r, M_OVERHEAD);
 		*ideal = (double)NAN;
 		return true;
 	}
+}
+
+void sweep_target_label(const struct scenario *base, char *buf, size_t len)
+{
+	static const char *const kinds[] = {
+		[SCN_T_GROUP] = "group", [SCN_T_PROCESS] = "process", [SCN_T_THREAD] = "thread",
+	};
+	const char *name = base->sweep_name && *base->sweep_name ? base->sweep_name : "/";
+
+	if (base->sweep_target == SCN_T_MACHINE)
+		snprintf(buf, len, "scheduler overhead (%% of capacity)");
+	else if (base->sweep_metric == SCN_M_SHARE)
+		snprintf(buf, len, "share of %s %.2000s", kinds[base->sweep_target], name);
+	else if (base->sweep_metric == SCN_M_DELAYED)
+		snprintf(buf, len, "wakeups delayed (fraction) of %s %.2000s",
+			 kinds[base->sweep_target], name);
+	else
+		snprintf(buf, len, "%s (ms) of %s %.2000s", expect_metric_name(base->sweep_metric),
+			 kinds[base->sweep_target], name);
 }
 
 bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal)
@@ -688,13 +743,18 @@ int sweep_text(FILE *f, const struct sweep *sw)
 	int vw;
 
 	fprintf(f, "\nsweep of %s", base->sweep_key);
-	if (base->sweep_target == SCN_T_GROUP)
-		fprintf(f, ": share/ideal of group %s\n", *base->sweep_name
-			? report_visible(base->sweep_name, vis, sizeof(vis)) : "/");
-	else if (base->sweep_target == SCN_T_PROCESS)
-		fprintf(f, ": share/ideal of process %s\n", base->sweep_name);
-	else
+	if (base->sweep_target == SCN_T_MACHINE) {
 		fputs(": scheduler overhead, % of capacity\n", f);
+	} else if (base->sweep_metric != SCN_M_SHARE) {
+		char what[2200];
+
+		sweep_target_label(base, what, sizeof(what));
+		fprintf(f, ": %s\n", report_visible(what, vis, sizeof(vis)));
+	} else {
+		fprintf(f, ": share/ideal of %s %s\n", base->sweep_target == SCN_T_GROUP ? "group"
+			: base->sweep_target == SCN_T_PROCESS ? "process" : "thread",
+			*base->sweep_name ? report_visible(base->sweep_name, vis, sizeof(vis)) : "/");
+	}
 	{
 		int w = 10;
 

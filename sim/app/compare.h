@@ -59,10 +59,12 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 	      size_t nsets, struct sweep **out, char *err, size_t errlen);
 void sweep_free(struct sweep *sw);
 /* sweep_text() - one row per value, one column per variant (the first four): the target's
- * share/ideal, or the overhead when the sweep names no target. */
+ * share/ideal or its sweep.metric, or the overhead when the sweep names no target. */
 int sweep_text(FILE *f, const struct sweep *sw);
-/* sweep_target_of() - the sweep's target at value @k in variant @v (ideal NAN: overhead). */
+/* sweep_target_of() - the sweep's target at value @k in variant @v (ideal NAN: not a share). */
 bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal);
+/* sweep_target_label() - what the sweep's target values are, in words, for a title. */
+void sweep_target_label(const struct scenario *base, char *buf, size_t len);
 /* sweep_csv() - value,variant,kind,name,share,ideal for every group, process and machine row. */
 int sweep_csv(FILE *f, const struct sweep *sw);
 

@@ -162,12 +162,7 @@ static int labels_writer(FILE *f, const void *ctx)
 	if (sw) {
 		char target[2200];
 
-		if (sw->base->sweep_target == SCN_T_MACHINE)
-			snprintf(target, sizeof(target), "scheduler overhead (%% of capacity)");
-		else
-			snprintf(target, sizeof(target), "share of %s %.2000s",
-				 sw->base->sweep_target == SCN_T_GROUP ? "group" : "process",
-				 *sw->base->sweep_name ? sw->base->sweep_name : "/");
+		sweep_target_label(sw->base, target, sizeof(target));
 		gp_string(f, "key", sw->base->sweep_key);
 		gp_string(f, "what", target);
 	}

@@ -15,7 +15,7 @@ bool expect_applies(const struct scn_expect *e, const char *variant)
 	return !strcmp(e->variant ? e->variant : "base", variant);
 }
 
-static const char *metric_name(enum scn_metric m)
+const char *expect_metric_name(enum scn_metric m)
 {
 	static const char *const names[] = {
 		[SCN_M_SHARE] = "share", [SCN_M_CPU] = "cpu", [SCN_M_WAIT] = "wait",
@@ -152,6 +152,14 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 	return (double)NAN;
 }
 
+double expect_measure(const struct run_result *r, enum scn_target target, const char *name,
+		      enum scn_metric metric)
+{
+	struct scn_expect one = { .target = target, .name = (char *)name, .metric = metric };
+
+	return measured(r, &one);
+}
+
 static void show(FILE *f, double v, enum scn_metric m)
 {
 	if (is_time(m))
@@ -189,7 +197,7 @@ int expect_eval(FILE *f, const struct run_result *r)
 			fprintf(f, "%s %s ", e->target == SCN_T_GROUP ? "group"
 					     : e->target == SCN_T_PROCESS ? "process" : "thread",
 				e->target == SCN_T_GROUP && !*e->name ? "/" : e->name);
-		fprintf(f, "%s ", metric_name(e->metric));
+		fprintf(f, "%s ", expect_metric_name(e->metric));
 		if (isnan(v)) {
 			fputs("not found in the run", f);
 		} else {

@@ -22,4 +22,15 @@ bool expect_applies(const struct scn_expect *e, const char *variant);
  */
 int expect_eval(FILE *f, const struct run_result *r);
 
+/* expect_metric_name() - the key that names @m in an expect entry ("latency_p99", ...). */
+const char *expect_metric_name(enum scn_metric m);
+
+/*
+ * expect_measure() - metric @metric of @target @name in @r, as an expect entry reads it (times
+ * in ns; a process's latencies and delayed share are its worst thread's, other figures the
+ * sum of its threads'). NaN when @name is not in the run or the metric does not apply.
+ */
+double expect_measure(const struct run_result *r, enum scn_target target, const char *name,
+		      enum scn_metric metric);
+
 #endif /* CGSIM_SIM_EXPECT_H */

@@ -166,6 +166,8 @@ struct scenario {
 	char **sweep_values;
 	size_t nsweep;
 	enum scn_target sweep_target;	/* what the sweep's table shows */
+	enum scn_metric sweep_metric;	/* of it: SCN_M_SHARE, a latency, SCN_M_DELAYED; for the
+					 * machine, SCN_M_OVERHEAD */
 	char *sweep_name;
 	struct scn_pos sweep_pos;
 	char **origins;		/* the strings scn_pos.origin points to */

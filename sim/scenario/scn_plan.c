@@ -98,6 +98,39 @@ static bool expect_number(struct rd *r, const struct yn *n, bool time, const cha
 }
 
 /*
+ * sweep.metric: what the sweep shows of its target, a share (the default) or one of its
+ * wakeup figures; only a process or a thread has those.
+ */
+static bool sweep_metric(struct rd *r, const struct yn *v, struct scenario *sc)
+{
+	static const char *const allowed = "share, latency_p50, latency_p90, latency_p99, "
+					   "latency_p999, latency_max, latency_min, latency_mean or "
+					   "delayed";
+
+	if (!scn__scalar(r, v, "sweep.metric"))
+		return false;
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
+		enum scn_metric m = metrics[i].m;
+
+		if (strcmp(v->str, metrics[i].key))
+			continue;
+		if (m != SCN_M_SHARE && m != SCN_M_DELAYED &&
+		    !(metrics[i].time && m != SCN_M_CPU && m != SCN_M_WAIT))
+			break;
+		if (m != SCN_M_SHARE && (sc->sweep_target == SCN_T_GROUP ||
+					 sc->sweep_target == SCN_T_MACHINE))
+			return scn__bad(r, v, "sweep.metric %s needs a process: or thread: to "
+					"measure", v->str);
+		if (sc->sweep_target == SCN_T_MACHINE)
+			return scn__bad(r, v, "sweep.metric share needs a group:, process: or "
+					"thread:");
+		sc->sweep_metric = m;
+		return true;
+	}
+	return scn__bad(r, v, "unknown sweep.metric '%s' (expected %s)", v->str, allowed);
+}
+
+/*
  * The keys of expect entry @n: its target (at most one of group, process, thread) into @e, and
  * its one metric, whose value node goes to *@mv and index in metrics[] to *@mi.
  */
@@ -295,7 +328,8 @@ bool scn__read_variants_decl(struct rd *r, const struct yn *m)
 /* sweep: { key: DOTTED.PATH, values: [V, ...], group: PATH | process: NAME } */
 bool scn__read_sweep(struct rd *r, const struct yn *m)
 {
-	static const char *const keys[] = { "key", "values", "group", "process", NULL };
+	static const char *const keys[] = { "key", "values", "group", "process", "thread",
+					    "metric", NULL };
 	struct scenario *sc = r->sc;
 	const struct yn *v;
 
@@ -332,10 +366,22 @@ bool scn__read_sweep(struct rd *r, const struct yn *m)
 	}
 	if ((v = yn_get(m, "process"))) {
 		if (sc->sweep_target != SCN_T_MACHINE)
-			return scn__bad(r, v, "sweep shows a group or a process, not both");
+			return scn__bad(r, v, "sweep shows one group, process or thread");
 		sc->sweep_target = SCN_T_PROCESS;
 		if (!scn__read_name(r, v, "sweep.process", &sc->sweep_name))
 			return false;
 	}
-	return true;
+	if ((v = yn_get(m, "thread"))) {
+		if (sc->sweep_target != SCN_T_MACHINE)
+			return scn__bad(r, v, "sweep shows one group, process or thread");
+		sc->sweep_target = SCN_T_THREAD;
+		if (!scn__scalar(r, v, "sweep.thread") ||
+		    !(sc->sweep_name = scn__xstrdup(r, v, v->str)))
+			return false;
+		if (!strchr(v->str, '/'))
+			return scn__bad(r, v, "sweep.thread is PROCESS/NAME.N, as the report names "
+					"threads, not '%s'", v->str);
+	}
+	sc->sweep_metric = sc->sweep_target == SCN_T_MACHINE ? SCN_M_OVERHEAD : SCN_M_SHARE;
+	return !(v = yn_get(m, "metric")) || sweep_metric(r, v, sc);
 }
