@@ -81,8 +81,8 @@ printf 'Wakeup Latencies percentiles (usec) runtime 1 (s) (100 total samples)\n\
 # perf sched latency's table: delays after preemption count (tests/cli/delay-pair.yaml derives
 # every figure); equal rows in tid order; the b's first wait began before the window
 "$CGSIM" run tests/cli/delay-pair.yaml --latency-table > "$tmp/dp.txt"
-printf '%s\n' "  p/a.1:1               |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.004000 s | max end:     0.008000 s" \
-	"  p/b.1:2               |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.000000 s | max end:     0.004000 s" \
+printf '%s\n' "  p/a.1:1001            |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.004000 s | max end:     0.008000 s" \
+	"  p/b.1:1002            |    500.000 ms |      125 | avg:   4.000 ms | max:   4.000 ms | max start:     0.000000 s | max end:     0.004000 s" \
 	" -----------------------------------------------------------------------------------------------------------------" \
 	"  TOTAL:                |   1000.000 ms |      250 |" > "$tmp/dp.want"
 [ "$(sed -n 5,8p "$tmp/dp.txt")" = "$(cat "$tmp/dp.want")" ] && [ "$(sed -n 3p "$tmp/dp.txt")" = \

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/app/report.h"
+#include "sim/trace/trace.h"
 #include "sim/util/util.h"
 
 void report_json_string(FILE *f, const char *s)
@@ -245,7 +246,9 @@ void report_latency_table(FILE *f, const struct run_result *r)
 		int w;
 
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		w = fprintf(f, "  %s:%d ", report_visible(name, vis, sizeof(vis)), t->tid);
+		/* the pid the thread has in cgsim's traces, so that the two read together */
+		w = fprintf(f, "  %s:%d ", report_visible(name, vis, sizeof(vis)),
+			    TRACE_PID_BASE + t->tid);
 		fprintf(f, "%*s|%11.3f ms |%9llu | avg:%8.3f ms | max:%8.3f ms | max start: %12s s | "
 			   "max end: %12s s\n", w < 24 ? 24 - w : 0, "", ms(t->cpu_ns),
 			(unsigned long long)t->delays, ms(delay_avg(t)), ms(t->delay_max),
