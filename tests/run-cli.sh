@@ -318,6 +318,7 @@ refused() {	# WHAT ARGS...: exit 2, empty stdout, one line on stderr
 	[ $st -eq 2 ] && [ ! -s "$tmp/v.out" ] && [ "$(wc -l < "$tmp/v.err")" -ge 1 ] \
 		&& ok || bad "validate $what: exit $st, or output on stdout"
 }
+refused "with synchronisation steps" "$CGSIM" validate scenarios/sync-mutex.yaml --live
 refused "without --live" "$CGSIM" validate "$SC"
 refused "--reps 0" "$CGSIM" validate "$SC" --live --reps 0
 refused "--tolerance -1" "$CGSIM" validate "$SC" --live --tolerance -1

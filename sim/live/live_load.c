@@ -148,9 +148,10 @@ static _Noreturn void behave(struct worker *w, long long t0)
 			for (size_t i = 0; i < b->nphases; i++) {
 				const struct sim_phase *p = &b->phases[i];
 
-				if (p->sleep)
+				/* live_plan refuses the synchronisation steps */
+				if (p->kind == SIM_STEP_SLEEP)
 					sleep_to(now_ns() + draw(w, &p->d), stop);
-				else
+				else if (p->kind == SIM_STEP_RUN)
 					run_cpu(draw(w, &p->d), stop);
 			}
 		break;

@@ -43,6 +43,18 @@ static int check_scenario(const struct scenario *sc, int cpus, char *err, size_t
 	if (sc->ntimeline)
 		return refuse(err, errlen, "%s: a timeline changes the layout while it runs, which "
 			      "validate --live does not do", sc->file);
+	for (size_t i = 0; i < sc->nprocs; i++)
+		for (size_t j = 0; j < sc->procs[i].nthreads; j++) {
+			const struct scn_threads *g = &sc->procs[i].threads[j];
+
+			for (size_t k = 0; k < g->spec.behavior.nphases; k++)
+				if (g->phases[k].kind != SIM_STEP_RUN &&
+				    g->phases[k].kind != SIM_STEP_SLEEP)
+					return refuse(err, errlen, "%s:%d: thread '%s/%s' has lock, "
+						      "unlock, suspend or resume steps, which validate "
+						      "--live does not run yet", sc->file, g->pos.line,
+						      sc->procs[i].name, g->name);
+		}
 	if (sc->sched.cpus > cpus)
 		return refuse(err, errlen, "%s: the scenario simulates %d CPUs and this machine has "
 			      "%d online (--set machine.cpus=%d)", sc->file, sc->sched.cpus, cpus,

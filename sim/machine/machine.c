@@ -368,6 +368,9 @@ void sim_machine_free(struct sim_machine *m)
 		free(t);
 	}
 	free(m->thr);
+	for (size_t i = 0; i < m->nmutex; i++)
+		free(m->mutex[i].wait);
+	free(m->mutex);
 	free(m->cpu);
 	free(m->cg_cpu);
 	free(m->cg_total);

@@ -107,7 +107,9 @@ static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 	uint64_t now = sim_now(&m->eng), exec = sched_thread_exec(m->s, t->tid, now);
 
 	t->target = len == UINT64_MAX || exec > UINT64_MAX - len ? UINT64_MAX : exec + len;
-	t->activations++;
+	/* a phases behaviour's run step after a run step, or after a wakeup, is not a wakeup */
+	if (t->spec.behavior.kind != SIM_BEHAV_PHASES || t->state != M_ACTIVE)
+		t->activations++;
 	if (t->spec.behavior.kind == SIM_BEHAV_PERIODIC)
 		machine__activation_begin(m, t, exec);
 	if (t->state == M_ASLEEP && t->noise_ready) {
@@ -143,13 +145,112 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
 	machine__arm(m, &t->ev, wake);
 }
 
-/* The next step of a phases behaviour from the current position: run, or sleep until. */
+/* ---- synchronisation steps (docs/scenario-format.md, "Synchronisation") ---- */
+
+static struct mmutex *mutex_get(struct sim_machine *m, int id)
+{
+	if (id < 0)
+		return NULL;
+	if ((size_t)id >= m->nmutex) {
+		struct mmutex *grown = realloc(m->mutex, ((size_t)id + 1) * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		for (size_t i = m->nmutex; i <= (size_t)id; i++)
+			grown[i] = (struct mmutex){ .owner = -1 };
+		m->mutex = grown;
+		m->nmutex = (size_t)id + 1;
+	}
+	return &m->mutex[id];
+}
+
+/* @t stops where it is, until another thread's step wakes it. */
+static void block(struct sim_machine *m, struct mthread *t, enum mstate why)
+{
+	if (t->state == M_ACTIVE && sched_sleep(m->s, t->tid, sim_now(&m->eng)))
+		machine__fail(m, -EINVAL);
+	t->state = why;
+}
+
+/*
+ * Another thread's step wakes @t: it becomes runnable at once (no timer between them; the CPU
+ * it lands on may still have to leave its idle state) with 1 ns of work, its return from the
+ * futex, after which it goes on with its steps: they happen when it runs, not when it is woken.
+ */
+static void wake_blocked(struct sim_machine *m, struct mthread *t)
+{
+	uint64_t now = sim_now(&m->eng);
+	uint64_t exit = t->noise_ready ? sim_dist_draw_ns(&t->noise, &m->noise.idle_exit) : 0;
+
+	t->target = sched_thread_exec(m->s, t->tid, now) + 1;
+	t->activations++;
+	t->state = M_ACTIVE;
+	if (sched_wakeup_timed(m->s, t->tid, now, now, exit))
+		machine__fail(m, -EINVAL);
+}
+
+/* lock: take @id, or wait in its queue (false: @t blocked). */
+static bool lock_step(struct sim_machine *m, struct mthread *t, int id)
+{
+	struct mmutex *x = mutex_get(m, id);
+
+	if (!x) {
+		machine__fail(m, -ENOMEM);
+		return false;
+	}
+	if (x->owner < 0 || x->owner == t->tid) {	/* a second lock by the holder: no deadlock */
+		x->owner = t->tid;
+		return true;
+	}
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 4;
+		int *w = malloc(cap * sizeof(*w));
+
+		if (!w) {
+			machine__fail(m, -ENOMEM);
+			return false;
+		}
+		for (size_t i = 0; i < x->n; i++)
+			w[i] = x->wait[(x->head + i) % x->cap];
+		free(x->wait);
+		x->wait = w;
+		x->cap = cap;
+		x->head = 0;
+	}
+	x->wait[(x->head + x->n++) % x->cap] = t->tid;
+	block(m, t, M_BLOCKED);
+	return false;
+}
+
+/* unlock: the longest waiter still waiting gets @id; an unlock by another thread is a no-op. */
+static void unlock_step(struct sim_machine *m, struct mthread *t, int id)
+{
+	struct mmutex *x = id >= 0 && (size_t)id < m->nmutex ? &m->mutex[id] : NULL;
+
+	if (!x || x->owner != t->tid)
+		return;
+	x->owner = -1;
+	while (x->n) {
+		struct mthread *w = machine__mt(m, x->wait[x->head]);
+
+		x->head = (x->head + 1) % x->cap;
+		x->n--;
+		if (w && w->alive && w->state == M_BLOCKED) {
+			x->owner = w->tid;	/* handed over: it holds the mutex as it wakes */
+			wake_blocked(m, w);
+			return;
+		}
+	}
+}
+
+/* The next step of a phases behaviour from the current position: run, sleep until, block. */
 static void phases_next(struct sim_machine *m, struct mthread *t)
 {
 	const struct sim_behavior *b = &t->spec.behavior;
 
 	for (;;) {
 		const struct sim_phase *p;
+		struct mthread *o;
 
 		if (t->phase >= b->nphases) {
 			t->phase = 0;
@@ -164,12 +265,29 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 			}
 		}
 		p = &t->phases[t->phase++];
-		if (p->sleep) {
+		switch (p->kind) {
+		case SIM_STEP_SLEEP:
 			go_to_sleep(m, t, machine__later(sim_now(&m->eng), draw(t, &p->d)));
 			return;
+		case SIM_STEP_RUN:
+			activate(m, t, draw(t, &p->d));
+			return;
+		case SIM_STEP_LOCK:
+			if (!lock_step(m, t, p->obj))
+				return;
+			break;
+		case SIM_STEP_UNLOCK:
+			unlock_step(m, t, p->obj);
+			break;
+		case SIM_STEP_SUSPEND:
+			block(m, t, M_SUSPENDED);
+			return;
+		case SIM_STEP_RESUME:
+			o = machine__mt(m, p->obj);
+			if (o && o != t && o->alive && o->state == M_SUSPENDED)
+				wake_blocked(m, o);
+			break;
 		}
-		activate(m, t, draw(t, &p->d));
-		return;
 	}
 }
 
@@ -217,7 +335,8 @@ void machine__thread_event(struct sim_engine *eng, struct sim_event *ev)
 		machine__sync(m);
 		return;
 	}
-	if (t->state == M_ACTIVE) {	/* the stop timer of a thread still at work cannot be here */
+	if (t->state == M_ACTIVE || t->state == M_BLOCKED || t->state == M_SUSPENDED) {
+		/* at work, or waiting for another thread: only its stop time brings it here */
 		machine__sync(m);
 		return;
 	}

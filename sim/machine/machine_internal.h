@@ -21,6 +21,18 @@ enum mstate {
 	M_ASLEEP,	/* between activations */
 	M_ACTIVE,	/* runnable with work to do */
 	M_DONE,		/* stopped */
+	M_BLOCKED,	/* waiting for a mutex (a lock step) */
+	M_SUSPENDED,	/* waiting for another thread's resume step */
+};
+
+/*
+ * A mutex of lock and unlock steps: its holder (-1: free) and the threads blocked on it, in
+ * the order they came (a ring of @cap).
+ */
+struct mmutex {
+	int owner;
+	int *wait;
+	size_t head, n, cap;
 };
 
 struct mthread {
@@ -120,6 +132,8 @@ struct sim_machine {
 	size_t nsessions, capsessions;
 	struct util_imap session_ix;	/* session number -> index in sessions[] */
 	struct trace *trace;		/* NULL: not traced */
+	struct mmutex *mutex;		/* by sim_phase.obj, grown as steps name them */
+	size_t nmutex;
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo;
 	size_t captodo;

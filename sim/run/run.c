@@ -91,11 +91,65 @@ static int set_sessions(struct runner *r)
 	return 0;
 }
 
+/* The thread the report names @name (PROCESS/NAME.N), or -1. */
+static int thread_named(const struct runner *r, const char *name)
+{
+	for (size_t i = 0; i < r->nt; i++) {
+		size_t pl = strlen(r->t[i].proc->name), gl = strlen(r->t[i].grp->name);
+		char *end;
+
+		if (!strncmp(name, r->t[i].proc->name, pl) && name[pl] == '/' &&
+		    !strncmp(name + pl + 1, r->t[i].grp->name, gl) && name[pl + 1 + gl] == '.' &&
+		    strtol(name + pl + 2 + gl, &end, 10) == r->t[i].index && !*end &&
+		    name[pl + 2 + gl] != '+' && name[pl + 2 + gl] != '-')
+			return r->t[i].tid;
+	}
+	return -1;
+}
+
+/*
+ * A thread group's steps with each resume step's thread as its tid (sim_phase.obj), in
+ * @out (the caller frees *@out); the group's own when it has none. 0 or a message.
+ */
+static int resolve_steps(struct runner *r, const struct scn_threads *g, struct sim_phase **out)
+{
+	const struct sim_behavior *b = &g->spec.behavior;
+	bool any = false;
+
+	*out = NULL;
+	for (size_t k = 0; g->resume && k < b->nphases; k++)
+		any |= g->resume[k] != NULL;
+	if (!any)
+		return 0;
+	if (!(*out = malloc(b->nphases * sizeof(**out))))
+		return run__fail(r, NOPOS, "out of memory");
+	memcpy(*out, b->phases, b->nphases * sizeof(**out));
+	for (size_t k = 0; k < b->nphases; k++) {
+		int tid;
+
+		if (!g->resume[k])
+			continue;
+		if ((tid = thread_named(r, g->resume[k])) < 0)
+			return run__fail(r, g->resume_pos[k], "resume step: no thread '%s' (threads "
+					 "are PROCESS/NAME.N, N from 1)", g->resume[k]);
+		(*out)[k].obj = tid;
+	}
+	return 0;
+}
+
 static int set_threads(struct runner *r)
 {
 	for (size_t i = 0; i < r->nt; i++) {
 		struct sim_thread_spec sp = r->t[i].grp->spec;
+		struct sim_phase *steps;
 		int e;
+
+		if ((e = resolve_steps(r, r->t[i].grp, &steps))) {
+			free(steps);
+			return e;
+		}
+		if (steps)
+			sp.behavior.phases = steps;
 
 		sp.stream = r->t[i].stream;
 		if (r->t[i].grp->has_affinity) {
@@ -103,6 +157,7 @@ static int set_threads(struct runner *r)
 			sp.affinity_words = SCHED_MAX_CPUS / 64;
 		}
 		e = sim_machine_set_thread(r->m, r->t[i].tid, &sp);
+		free(steps);	/* the machine keeps a copy */
 		if (e)
 			return run__fail(r, r->t[i].grp->pos, "thread '%s/%s.%d' cannot run (%s)",
 					 r->t[i].proc->name, r->t[i].grp->name, r->t[i].index,

@@ -38,12 +38,17 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 		duty = run / (run + sim_dist_mean(&b->sleep));
 		break;
 	case SIM_BEHAV_PHASES:
+		/*
+		 * Synchronisation steps take no time of their own: for a thread that blocks on
+		 * others, the duty of its run and sleep steps is an upper bound.
+		 */
 		for (size_t i = 0; i < b->nphases; i++) {
-			double x = sim_dist_mean(&b->phases[i].d);
+			const struct sim_phase *p = &b->phases[i];
 
-			all += x;
-			if (!b->phases[i].sleep)
-				run += x;
+			if (p->kind == SIM_STEP_RUN || p->kind == SIM_STEP_SLEEP)
+				all += sim_dist_mean(&p->d);
+			if (p->kind == SIM_STEP_RUN)
+				run += sim_dist_mean(&p->d);
 		}
 		duty = all > 0 ? run / all : 0;
 		break;

@@ -156,6 +156,10 @@ static void free_threads(struct scn_threads *t)
 {
 	free(t->name);
 	free(t->cgroup);
+	for (size_t i = 0; t->resume && i < t->spec.behavior.nphases; i++)
+		free(t->resume[i]);
+	free(t->resume);
+	free(t->resume_pos);
 	free(t->phases);
 }
 
@@ -164,6 +168,9 @@ void scn_free(struct scenario *sc)
 	if (!sc)
 		return;
 	free(sc->text);
+	for (size_t i = 0; i < sc->nmutexes; i++)
+		free(sc->mutexes[i]);
+	free(sc->mutexes);
 	for (size_t i = 0; i < sc->ncgroups; i++) {
 		for (size_t j = 0; j < sc->cgroups[i].nwrites; j++) {
 			free(sc->cgroups[i].writes[j].file);

@@ -53,6 +53,8 @@ struct scn_threads {
 	char *cgroup;		/* NULL: the process's cgroup */
 	struct sim_thread_spec spec;	/* behaviour, nice, policy, slice, start, stop, affinity */
 	struct sim_phase *phases;	/* owned; spec.behavior.phases points here */
+	char **resume;		/* per step: a resume step's thread, PROCESS/NAME.N; else NULL */
+	struct scn_pos *resume_pos;
 	uint64_t affinity[SCHED_MAX_CPUS / 64];
 	bool has_affinity;
 	struct scn_pos pos;
@@ -170,6 +172,8 @@ struct scenario {
 					 * machine, SCN_M_OVERHEAD */
 	char *sweep_name;
 	struct scn_pos sweep_pos;
+	char **mutexes;		/* the mutexes lock/unlock steps name, index = sim_phase.obj */
+	size_t nmutexes;
 	char **origins;		/* the strings scn_pos.origin points to */
 	size_t norigins;
 };

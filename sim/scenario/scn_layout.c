@@ -463,12 +463,77 @@ static bool read_bursty(struct rd *r, const struct yn *body, struct scn_threads 
 	return scn__parse_dist(r, v, "behavior.bursty.sleep", &b->sleep);
 }
 
-/* phases: a list of steps, or { loops: N, steps: [...] }; each step {run: T} or {sleep: T}. */
+/* The index of mutex @name, added to the scenario's table when new; -1 on a message. */
+static int mutex_index(struct rd *r, const struct yn *n, const char *name)
+{
+	struct scenario *sc = r->sc;
+	char **grown;
+
+	for (size_t i = 0; i < sc->nmutexes; i++)
+		if (!strcmp(sc->mutexes[i], name))
+			return (int)i;
+	if (sc->nmutexes >= 1000)
+		return scn__bad(r, n, "more than 1000 mutexes"), -1;
+	grown = realloc(sc->mutexes, (sc->nmutexes + 1) * sizeof(*grown));
+	if (!grown)
+		return scn__bad(r, n, "out of memory"), -1;
+	sc->mutexes = grown;
+	if (!(sc->mutexes[sc->nmutexes] = scn__xstrdup(r, n, name)))
+		return -1;
+	return (int)sc->nmutexes++;
+}
+
+/* One step of phases: {run: T}, {sleep: T}, {lock: M}, {unlock: M}, suspend, {resume: P/N.K}. */
+static bool read_step(struct rd *r, const struct yn *st, struct scn_threads *t, size_t i)
+{
+	static const char *const kinds[] = { "run", "sleep", "lock", "unlock", "suspend", "resume" };
+	struct sim_phase *p = &t->phases[i];
+	const char *key;
+	const struct yn *v;
+	size_t k;
+
+	if (st->kind == YN_SCALAR && !strcmp(st->str, "suspend")) {
+		p->kind = SIM_STEP_SUSPEND;
+		return true;
+	}
+	if (st->kind != YN_MAP || st->n != 1)
+		return scn__bad(r, st, "a phase step is {run: TIME}, {sleep: TIME}, {lock: MUTEX}, "
+				"{unlock: MUTEX}, suspend or {resume: PROCESS/NAME.N}");
+	key = st->keys[0]->str;
+	v = st->kids[0];
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(key, kinds[k]); k++)
+		;
+	switch (k) {
+	case SIM_STEP_RUN:
+	case SIM_STEP_SLEEP:
+		p->kind = (enum sim_step_kind)k;
+		return scn__parse_dist(r, v, k == SIM_STEP_SLEEP ? "a sleep step" : "a run step",
+				       &p->d);
+	case SIM_STEP_LOCK:
+	case SIM_STEP_UNLOCK:
+		p->kind = (enum sim_step_kind)k;
+		if (!scn__scalar(r, v, key) || !*v->str)
+			return scn__bad(r, v, "a %s step names a mutex", key);
+		return (p->obj = mutex_index(r, v, v->str)) >= 0;
+	case SIM_STEP_RESUME:
+		p->kind = SIM_STEP_RESUME;
+		if (!scn__scalar(r, v, "resume") || !strchr(v->str, '/'))
+			return scn__bad(r, v, "a resume step names a thread as PROCESS/NAME.N");
+		t->resume_pos[i] = scn__pos_of(v);
+		return (t->resume[i] = scn__xstrdup(r, v, v->str)) != NULL;
+	default:
+		return scn__bad(r, st, "a phase step is {run: TIME}, {sleep: TIME}, {lock: MUTEX}, "
+				"{unlock: MUTEX}, suspend or {resume: PROCESS/NAME.N}; not '%s'", key);
+	}
+}
+
+/* phases: a list of steps, or { loops: N, steps: [...] } (read_step()). */
 static bool read_phases(struct rd *r, const struct yn *body, struct scn_threads *t)
 {
 	static const char *const keys[] = { "loops", "steps", NULL };
 	struct sim_behavior *b = &t->spec.behavior;
 	const struct yn *steps = body, *v;
+	bool timed = false;
 
 	if (body->kind == YN_MAP) {
 		long long loops = 0;
@@ -487,24 +552,20 @@ static bool read_phases(struct rd *r, const struct yn *body, struct scn_threads 
 	if (!steps->n || steps->n > 1000)
 		return scn__bad(r, steps, "behavior.phases.steps must have 1 to 1000 steps");
 	t->phases = calloc(steps->n, sizeof(*t->phases));
-	if (!t->phases)
+	t->resume = calloc(steps->n, sizeof(*t->resume));
+	t->resume_pos = calloc(steps->n, sizeof(*t->resume_pos));
+	if (!t->phases || !t->resume || !t->resume_pos)
 		return scn__bad(r, steps, "out of memory");
-	for (size_t i = 0; i < steps->n; i++) {
-		const struct yn *st = steps->kids[i];
-
-		if (!scn__want(r, st, YN_MAP, "a phase step"))
-			return false;
-		if (st->n != 1 ||
-		    (strcmp(st->keys[0]->str, "run") && strcmp(st->keys[0]->str, "sleep")))
-			return scn__bad(r, st, "a phase step is {run: TIME} or {sleep: TIME}");
-		t->phases[i].sleep = !strcmp(st->keys[0]->str, "sleep");
-		if (!scn__parse_dist(r, st->kids[0], t->phases[i].sleep ? "a sleep step"
-									 : "a run step",
-				     &t->phases[i].d))
-			return false;
-	}
 	b->phases = t->phases;
-	b->nphases = steps->n;
+	b->nphases = steps->n;	/* before the steps: free_threads() frees what they made */
+	for (size_t i = 0; i < steps->n; i++) {
+		if (!read_step(r, steps->kids[i], t, i))
+			return false;
+		timed |= t->phases[i].kind == SIM_STEP_RUN || t->phases[i].kind == SIM_STEP_SLEEP;
+	}
+	if (!timed)
+		return scn__bad(r, steps, "behavior.phases needs a run or a sleep step (steps that "
+				"take no time cannot make a loop)");
 	return true;
 }
 

@@ -25,10 +25,24 @@ enum sim_behavior_kind {
 	SIM_BEHAV_PHASES,	/* the steps in order, `loops` times (0: forever) */
 };
 
-/* One step of a SIM_BEHAV_PHASES behaviour: run (CPU time) or sleep (wall time) for d. */
+/*
+ * One step of a SIM_BEHAV_PHASES behaviour. RUN and SLEEP take d (CPU time, wall time); the
+ * others take no time of their own and synchronise with other threads of the machine
+ * (docs/scenario-format.md, "Synchronisation"):
+ */
+enum sim_step_kind {
+	SIM_STEP_RUN,
+	SIM_STEP_SLEEP,
+	SIM_STEP_LOCK,		/* take mutex @obj, blocked in its FIFO while another thread holds it */
+	SIM_STEP_UNLOCK,	/* give mutex @obj up: its longest waiter gets it and wakes */
+	SIM_STEP_SUSPEND,	/* block until another thread resumes this one */
+	SIM_STEP_RESUME,	/* wake thread @obj (a tid) if it is suspended; else nothing, as rt-app */
+};
+
 struct sim_phase {
-	bool sleep;
-	struct sim_dist d;
+	enum sim_step_kind kind;
+	struct sim_dist d;	/* RUN, SLEEP */
+	int obj;		/* LOCK, UNLOCK: the mutex (0, 1, ...); RESUME: the thread */
 };
 
 struct sim_behavior {
