@@ -22,13 +22,48 @@ static bool cpu_idle_for(const struct sched *s, const struct sched_cpu *rq)
 }
 
 /*
- * select_task_rq_fair(), reduced to one LLC domain: a new task goes to the least loaded allowed
- * CPU (find_idlest_cpu); a waking task to its previous CPU if idle, else the first idle allowed
- * CPU after it (select_idle_sibling's scan), else back to its previous CPU.
+ * wake_affine() (WF_TTWU without WF_SYNC: a futex wakeup, as a mutex's or a condition's, is not
+ * synchronous) between the waker's CPU @this and the wakee's previous CPU @prev: the CPU
+ * select_idle_sibling() starts from. One LLC domain, every CPU of capacity CAPACITY.
  */
-struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t)
+static int wake_affine(struct sched *s, struct sched_thread *t, int this, int prev, uint64_t now)
 {
-	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1;
+	struct sched_cpu *tr = &s->cpu[this], *pr = &s->cpu[prev];
+
+	if (sched__feat(s, SCHED_FEAT_WA_IDLE)) {
+		/* wake_affine_idle() */
+		if (cpu_idle_for(s, tr))
+			return cpu_idle_for(s, pr) ? prev : this;
+		if (cpu_idle_for(s, pr))
+			return prev;
+	}
+	if (sched__feat(s, SCHED_FEAT_WA_WEIGHT)) {
+		/* wake_affine_weight(): cpu_load() as last updated, the wakee's task_h_load() */
+		uint64_t task = sched__task_h_load(t, now);
+		uint64_t this_eff = tr->cfs->avg.avg + task;
+		uint64_t prev_eff = pr->cfs->avg.avg > task ? pr->cfs->avg.avg - task : 0;
+
+		if (sched__feat(s, SCHED_FEAT_WA_BIAS)) {
+			this_eff *= 100;
+			prev_eff *= 100 + (IMBALANCE_PCT - 100) / 2;
+		}
+		if (this_eff * CAPACITY < prev_eff * CAPACITY)
+			return this;
+	}
+	return prev;
+}
+
+/*
+ * select_task_rq_fair(), reduced to one LLC domain: a new task goes to the least loaded allowed
+ * CPU (find_idlest_cpu); a waking task starts from its previous CPU, or, woken by a thread on
+ * another CPU it may use (@waker >= 0), from what wake_affine() chooses; then
+ * select_idle_sibling(): that CPU if idle, else its previous CPU if idle, else the first idle
+ * allowed CPU after it, else that CPU.
+ */
+struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
+				    uint64_t now)
+{
+	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1, target;
 
 	if (prev < 0 || t->new_task) {
 		struct sched_cpu *best = NULL;
@@ -44,16 +79,21 @@ struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t)
 		}
 		return best;
 	}
-	if (cpu_allowed(t, prev) && cpu_idle_for(s, &s->cpu[prev]))
+	target = prev;
+	if (waker >= 0 && waker < n && waker != prev && cpu_allowed(t, waker))
+		target = wake_affine(s, t, waker, prev, now);
+	if (cpu_allowed(t, target) && cpu_idle_for(s, &s->cpu[target]))
+		return &s->cpu[target];
+	if (prev != target && cpu_allowed(t, prev) && cpu_idle_for(s, &s->cpu[prev]))
 		return &s->cpu[prev];
 	for (int i = 1; i < n; i++) {
-		int c = (prev + i) % n;
+		int c = (target + i) % n;
 
 		if (cpu_allowed(t, c) && cpu_idle_for(s, &s->cpu[c]))
 			return &s->cpu[c];
 	}
-	if (cpu_allowed(t, prev))
-		return &s->cpu[prev];
+	if (cpu_allowed(t, target))
+		return &s->cpu[target];
 	for (int c = 0; c < n; c++)
 		if (cpu_allowed(t, c))
 			return &s->cpu[c];

@@ -589,7 +589,7 @@ static void relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *
 	bool running = detach_runnable(s, t, now);
 
 	if (t->runnable) {
-		attach_runnable(s, t, dst ? dst : sched__select_cpu(s, t), running, old, now);
+		attach_runnable(s, t, dst ? dst : sched__select_cpu(s, t, -1, now), running, old, now);
 	} else {
 		if (running)
 			sched__schedule(s, old, now, t);
@@ -723,8 +723,9 @@ static bool meets_delayed_group(const struct sched_thread *t, const struct sched
 	return se && se->sched_delayed;
 }
 
-int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
-		       uint64_t idle_exit_ns)
+/* A wakeup (sched_wakeup_timed(), sched_wakeup_by()); @waker_cpu -1: a timer's. */
+static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t idle_exit_ns,
+		  int waker_cpu)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
@@ -746,14 +747,16 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
 		rq = t->cpu;
-		sched__trace_task(s, SCHED_TRACE_WAKING, rq->id, t, -1, rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id, t, -1,
+				  rq->id, now);
 		account_to_last_update(s, rq, now);
 		sched__requeue_delayed(s, t, now);
 		sched__rq_account(s, rq, now);
 		t->runnable = true;
 		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, 0);
 		sched__check_preempt(s, rq, t, false);
-		sched__trace_task(s, SCHED_TRACE_WAKEUP, rq->id, t, -1, rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id, t, -1,
+				  rq->id, now);
 		sched__rq_dirty(s, rq, now);
 		sched__resched_if_needed(s, rq, now);
 		sched__finish(s);
@@ -762,8 +765,9 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	fork = t->new_task;
 	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
 		pelt_init_full(&t->se.ravg, now);
-	rq = sched__select_cpu(s, t);
-	waker = t->cpu ? t->cpu->id : rq->id;	/* where the sleeper's timer fires */
+	rq = sched__select_cpu(s, t, waker_cpu, now);
+	/* the context: the waking thread's CPU, or where the sleeper's timer fires */
+	waker = waker_cpu >= 0 ? waker_cpu : t->cpu ? t->cpu->id : rq->id;
 	sched__trace_task(s, SCHED_TRACE_WAKING, waker, t, -1, rq->id, now);
 	stale = meets_delayed_group(t, rq);
 	if (stale)
@@ -801,6 +805,20 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 	sched__resched_if_needed(s, rq, now);
 	sched__finish(s);
 	return 0;
+}
+
+int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
+		       uint64_t idle_exit_ns)
+{
+	return wakeup(s, tid, now, due, idle_exit_ns, -1);
+}
+
+int sched_wakeup_by(struct sched *s, int tid, int waker, uint64_t now, uint64_t idle_exit_ns)
+{
+	const struct sched_thread *w = sched__thr_get(s, waker);
+
+	return wakeup(s, tid, now, now, idle_exit_ns, w && w->cpu && w->cpu->curr == w ?
+		      w->cpu->id : -1);
 }
 
 int sched_sleep(struct sched *s, int tid, uint64_t now)

@@ -30,3 +30,6 @@ SCHED_FEAT(NEXT_BUDDY, false, false)		/* the wakee that preempted becomes the ne
 SCHED_FEAT(CACHE_HOT_BUDDY, true, true)		/* a buddy is cache hot: the balancer leaves it */
 SCHED_FEAT(WAKEUP_PREEMPTION, true, true)	/* a waking task may preempt the current one */
 SCHED_FEAT(LB_MIN, false, false)		/* the balancer leaves tasks of load < 16 alone */
+SCHED_FEAT(WA_IDLE, true, true)			/* wake_affine: an idle waker's CPU or prev wins */
+SCHED_FEAT(WA_WEIGHT, true, true)		/* wake_affine: else the less loaded of the two */
+SCHED_FEAT(WA_BIAS, true, true)			/* ... with prev's load weighed by imbalance_pct */

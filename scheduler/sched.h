@@ -224,6 +224,13 @@ int sched_wakeup(struct sched *s, int tid, uint64_t now);
  */
 int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 		       uint64_t idle_exit_ns);
+/*
+ * sched_wakeup_by() - sched_wakeup_timed() for a thread that thread @waker wakes (a mutex handed
+ * over, a resume): no timer between them, so the latency counts from @now, and if @waker is
+ * running, its CPU takes part in choosing the wakee's (wake_affine(): WA_IDLE, WA_WEIGHT,
+ * WA_BIAS). @idle_exit_ns as for sched_wakeup_timed().
+ */
+int sched_wakeup_by(struct sched *s, int tid, int waker, uint64_t now, uint64_t idle_exit_ns);
 /* sched_sleep() - a runnable thread blocks (normally the running one); no-op if asleep. */
 int sched_sleep(struct sched *s, int tid, uint64_t now);
 

@@ -385,7 +385,8 @@ void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
 		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
 void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
 			  bool fork);
-struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t);
+struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
+				    uint64_t now);
 bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
 uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq);

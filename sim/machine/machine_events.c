@@ -173,11 +173,12 @@ static void block(struct sim_machine *m, struct mthread *t, enum mstate why)
 }
 
 /*
- * Another thread's step wakes @t: it becomes runnable at once (no timer between them; the CPU
- * it lands on may still have to leave its idle state) with 1 ns of work, its return from the
- * futex, after which it goes on with its steps: they happen when it runs, not when it is woken.
+ * Thread @by's step wakes @t: it becomes runnable at once (no timer between them; the CPU it
+ * lands on may still have to leave its idle state; @by's CPU takes part in choosing it) with
+ * 1 ns of work, its return from the futex, after which it goes on with its steps: they happen
+ * when it runs, not when it is woken.
  */
-static void wake_blocked(struct sim_machine *m, struct mthread *t)
+static void wake_blocked(struct sim_machine *m, struct mthread *t, const struct mthread *by)
 {
 	uint64_t now = sim_now(&m->eng);
 	uint64_t exit = t->noise_ready ? sim_dist_draw_ns(&t->noise, &m->noise.idle_exit) : 0;
@@ -185,7 +186,7 @@ static void wake_blocked(struct sim_machine *m, struct mthread *t)
 	t->target = sched_thread_exec(m->s, t->tid, now) + 1;
 	t->activations++;
 	t->state = M_ACTIVE;
-	if (sched_wakeup_timed(m->s, t->tid, now, now, exit))
+	if (sched_wakeup_by(m->s, t->tid, by->tid, now, exit))
 		machine__fail(m, -EINVAL);
 }
 
@@ -237,7 +238,7 @@ static void unlock_step(struct sim_machine *m, struct mthread *t, int id)
 		x->n--;
 		if (w && w->alive && w->state == M_BLOCKED) {
 			x->owner = w->tid;	/* handed over: it holds the mutex as it wakes */
-			wake_blocked(m, w);
+			wake_blocked(m, w, t);
 			return;
 		}
 	}
@@ -285,7 +286,7 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 		case SIM_STEP_RESUME:
 			o = machine__mt(m, p->obj);
 			if (o && o != t && o->alive && o->state == M_SUSPENDED)
-				wake_blocked(m, o);
+				wake_blocked(m, o, t);
 			break;
 		}
 	}

@@ -221,7 +221,8 @@ Test(sched_api, feature_defaults_are_the_kernels)
 		{ "LAST_BUDDY", false, true },		{ "ALT_PERIOD", false, true },
 		{ "BASE_SLICE", false, true },		{ "NEXT_BUDDY", false, false },
 		{ "CACHE_HOT_BUDDY", true, true },	{ "WAKEUP_PREEMPTION", true, true },
-		{ "LB_MIN", false, false },
+		{ "LB_MIN", false, false },		{ "WA_IDLE", true, true },
+		{ "WA_WEIGHT", true, true },		{ "WA_BIAS", true, true },
 	};
 
 	cr_assert_eq(SCHED_FEAT_NR, sizeof(k) / sizeof(k[0]), "one row per feature");
@@ -1044,4 +1045,56 @@ Test(sched_api, eevdf_short_wakee_limits_protection)
 	cr_expect_eq(sched_cpu_curr(s, 0), 2, "at 5.5 ms curr %d: protection not cut",
 		     sched_cpu_curr(s, 0));
 	free_sched();
+}
+
+/*
+ * wake_affine(): a thread woken by another thread on another CPU (sched_wakeup_by()) starts
+ * from the waker's CPU when that CPU is the less loaded of the two once the wakee's load moves
+ * (WA_WEIGHT: (load(this) + task) x 100 < (load(prev) - task) x (100 + (117 - 100) / 2)), and
+ * select_idle_sibling() keeps it there when no CPU is idle. X last ran on CPU 1 behind two busy
+ * threads (load about 2048); the waker runs alone on CPU 0 (about 1024): X goes to CPU 0. A
+ * timer's wakeup, or the same wakeup without WA_WEIGHT, leaves it on CPU 1.
+ */
+static int affine_target(bool by_thread, bool wa_weight)
+{
+	struct sched_config cfg;
+	struct sched_thread_stats st;
+	struct sched *s;
+	uint64_t cpu0 = 1, cpu1 = 2, both = 3, now = 0;
+
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 2);
+	cfg.feat[SCHED_FEAT_WA_WEIGHT] = wa_weight;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	for (int tid = 1; tid <= 4; tid++) {
+		OK(sched_thread_new(s, tid, 0, 0, 0, 0));
+		OK(sched_thread_set_affinity(s, tid, tid == 1 ? &cpu0 : &cpu1, 1, 0));
+		OK(sched_wakeup(s, tid, 0));
+		drain(s);
+	}
+	/* X (4) runs its share on CPU 1, then sleeps and may go anywhere */
+	while ((now = sched_next_tick_min(s)) < 200 * MS) {
+		sched_advance(s, now);
+		drain(s);
+	}
+	OK(sched_sleep(s, 4, now));
+	OK(sched_thread_set_affinity(s, 4, &both, 1, now));
+	drain(s);
+	while ((now = sched_next_tick_min(s)) < 210 * MS) {
+		sched_advance(s, now);
+		drain(s);
+	}
+	OK(by_thread ? sched_wakeup_by(s, 4, 1, now, 0) : sched_wakeup(s, 4, now));
+	drain(s);
+	OK(sched_thread_stats(s, 4, &st));
+	free_sched();
+	return st.cpu;
+}
+
+Test(sched_api, wake_affine_moves_a_wakee_to_the_less_loaded_waker)
+{
+	cr_expect_eq(affine_target(true, true), 0, "woken by the thread on CPU 0: WA_WEIGHT");
+	cr_expect_eq(affine_target(false, true), 1, "a timer's wakeup stays on its CPU");
+	cr_expect_eq(affine_target(true, false), 1, "without WA_WEIGHT it stays too");
 }
