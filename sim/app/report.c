@@ -163,6 +163,12 @@ void report_text(FILE *f, const struct run_result *r)
 		fprintf(f, "  at %.3f s  %s\n", (double)r->ops[i].at / 1e9,
 			report_visible(r->ops[i].result, vis, sizeof(vis)));
 	}
+	for (size_t i = 0; i < r->nrefused; i++) {
+		if (!i)
+			fputs("refused steps (the thread stayed where it was):\n", f);
+		fprintf(f, "  at %.3f s  %s\n", (double)r->refused[i].at / 1e9,
+			report_visible(r->refused[i].result, vis, sizeof(vis)));
+	}
 	fprintf(f, "events: %llu\n", (unsigned long long)r->events);
 }
 
@@ -402,6 +408,20 @@ static void json_thread_head(FILE *f, const struct run_thread *t, size_t i)
 	report_json_string(f, t->cgroup);
 }
 
+
+/* "KEY": [ { "at_ns": N, "result": "..." }, ... ], */
+static void json_ops(FILE *f, const char *key, const struct run_op *ops, size_t n)
+{
+	fprintf(f, "  \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s{ \"at_ns\": %llu, \"result\": ", i ? ", " : "",
+			(unsigned long long)ops[i].at);
+		report_json_string(f, ops[i].result);
+		fputs(" }", f);
+	}
+	fputs("],\n", f);
+}
+
 void report_json(FILE *f, const struct run_result *r)
 {
 	json_head(f, r);
@@ -452,14 +472,9 @@ void report_json(FILE *f, const struct run_result *r)
 		(double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns),
 		(unsigned long long)r->level_ops, (unsigned long long)r->switches,
 		(unsigned long long)r->migrations);
-	fputs("  \"timeline\": [", f);
-	for (size_t i = 0; i < r->nops; i++) {
-		fprintf(f, "%s{ \"at_ns\": %llu, \"result\": ", i ? ", " : "",
-			(unsigned long long)r->ops[i].at);
-		report_json_string(f, r->ops[i].result);
-		fputs(" }", f);
-	}
-	fprintf(f, "],\n  \"events\": %llu, \"wall_ns\": %llu\n}\n", (unsigned long long)r->events,
+	json_ops(f, "timeline", r->ops, r->nops);
+	json_ops(f, "refused_steps", r->refused, r->nrefused);
+	fprintf(f, "  \"events\": %llu, \"wall_ns\": %llu\n}\n", (unsigned long long)r->events,
 		(unsigned long long)r->wall_ns);
 }
 

@@ -363,14 +363,14 @@ void sim_machine_free(struct sim_machine *m)
 		if (t->noise_ready)
 			sim_rng_release(&t->noise);
 		free(t->phases);
+		free(t->repeats);
+		free(t->timers);
 		free(t->lat);
 		free(t->acts);
 		free(t);
 	}
 	free(m->thr);
-	for (size_t i = 0; i < m->nmutex; i++)
-		free(m->mutex[i].wait);
-	free(m->mutex);
+	machine__steps_free(m);
 	free(m->cpu);
 	free(m->cg_cpu);
 	free(m->cg_total);
@@ -408,7 +408,9 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 		if (!b->nphases || !b->phases)
 			return -EINVAL;
 		for (size_t i = 0; i < b->nphases; i++)
-			if (sim_dist_validate(&b->phases[i].d))
+			if (sim_dist_validate(&b->phases[i].d) ||
+			    (b->phases[i].kind == SIM_STEP_REPEAT && (b->phases[i].obj < 0 ||
+			     (size_t)b->phases[i].obj > i)))
 				return -EINVAL;
 		break;
 	case SIM_BEHAV_NONE:
@@ -422,6 +424,10 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 		if (!t->phases)
 			return -ENOMEM;
 		memcpy(t->phases, b->phases, b->nphases * sizeof(*t->phases));
+		for (size_t i = 0; i < b->nphases && !t->repeats; i++)
+			if (b->phases[i].kind == SIM_STEP_REPEAT &&
+			    !(t->repeats = calloc(b->nphases, sizeof(*t->repeats))))
+				return -ENOMEM;
 	}
 	if (sim_rng_init(&t->rng, m->seed, spec->stream))
 		return -ENOMEM;
@@ -454,7 +460,8 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	if (b->kind != SIM_BEHAV_NONE) {
 		uint64_t start = spec->start_ns > now ? spec->start_ns : now;
 
-		machine__arm(m, &t->ev, machine__later(start, m->phase_ns));
+		t->t_first = machine__later(start, m->phase_ns);
+		machine__arm(m, &t->ev, t->t_first);
 	}
 	machine__sync(m);
 	return m->err;

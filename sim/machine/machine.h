@@ -93,6 +93,24 @@ struct trace;
  */
 void sim_machine_set_trace(struct sim_machine *m, struct trace *tr);
 
+/*
+ * A cgroup step (SIM_STEP_CGROUP) that the cgroup model refused: the thread, the step's index
+ * in its behaviour, the errno and the rule (cg_refusal()), the first time and how many times
+ * (the thread stays where it is and tries again at each pass).
+ */
+struct sim_step_failure {
+	int tid;
+	size_t step;
+	int err;
+	enum cg_rule rule;
+	uint64_t first_ns;
+	uint64_t count;
+};
+
+/* sim_machine_step_failures() - the refused cgroup steps so far, in the order first seen. */
+size_t sim_machine_step_failures(const struct sim_machine *m,
+				 const struct sim_step_failure **out);
+
 /* -------- metrics (over the window since the last sim_machine_reset_metrics()) -------- */
 
 /*

@@ -148,6 +148,7 @@ struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now
 		return NULL;
 	t->m = m;
 	t->tid = tid;
+	t->relock = -1;
 	t->alive = true;
 	t->cgroup = cg_thread_cgroup(m->h, tid);
 	t->session = session;

@@ -145,120 +145,26 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
 	machine__arm(m, &t->ev, wake);
 }
 
-/* ---- synchronisation steps (docs/scenario-format.md, "Synchronisation") ---- */
-
-static struct mmutex *mutex_get(struct sim_machine *m, int id)
-{
-	if (id < 0)
-		return NULL;
-	if ((size_t)id >= m->nmutex) {
-		struct mmutex *grown = realloc(m->mutex, ((size_t)id + 1) * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		for (size_t i = m->nmutex; i <= (size_t)id; i++)
-			grown[i] = (struct mmutex){ .owner = -1 };
-		m->mutex = grown;
-		m->nmutex = (size_t)id + 1;
-	}
-	return &m->mutex[id];
-}
-
-/* @t stops where it is, until another thread's step wakes it. */
-static void block(struct sim_machine *m, struct mthread *t, enum mstate why)
-{
-	if (t->state == M_ACTIVE && sched_sleep(m->s, t->tid, sim_now(&m->eng)))
-		machine__fail(m, -EINVAL);
-	t->state = why;
-}
-
 /*
- * Thread @by's step wakes @t: it becomes runnable at once (no timer between them; the CPU it
- * lands on may still have to leave its idle state; @by's CPU takes part in choosing it) with
- * 1 ns of work, its return from the futex, after which it goes on with its steps: they happen
- * when it runs, not when it is woken.
+ * The next step of a phases behaviour from the current position: run, sleep until, block, or
+ * go on at once with the step after (machine__step(): the steps that take no time).
  */
-static void wake_blocked(struct sim_machine *m, struct mthread *t, const struct mthread *by)
-{
-	uint64_t now = sim_now(&m->eng);
-	uint64_t exit = t->noise_ready ? sim_dist_draw_ns(&t->noise, &m->noise.idle_exit) : 0;
-
-	t->target = sched_thread_exec(m->s, t->tid, now) + 1;
-	t->activations++;
-	t->state = M_ACTIVE;
-	if (sched_wakeup_by(m->s, t->tid, by->tid, now, exit))
-		machine__fail(m, -EINVAL);
-}
-
-/* lock: take @id, or wait in its queue (false: @t blocked). */
-static bool lock_step(struct sim_machine *m, struct mthread *t, int id)
-{
-	struct mmutex *x = mutex_get(m, id);
-
-	if (!x) {
-		machine__fail(m, -ENOMEM);
-		return false;
-	}
-	if (x->owner < 0 || x->owner == t->tid) {	/* a second lock by the holder: no deadlock */
-		x->owner = t->tid;
-		return true;
-	}
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 4;
-		int *w = malloc(cap * sizeof(*w));
-
-		if (!w) {
-			machine__fail(m, -ENOMEM);
-			return false;
-		}
-		for (size_t i = 0; i < x->n; i++)
-			w[i] = x->wait[(x->head + i) % x->cap];
-		free(x->wait);
-		x->wait = w;
-		x->cap = cap;
-		x->head = 0;
-	}
-	x->wait[(x->head + x->n++) % x->cap] = t->tid;
-	block(m, t, M_BLOCKED);
-	return false;
-}
-
-/* unlock: the longest waiter still waiting gets @id; an unlock by another thread is a no-op. */
-static void unlock_step(struct sim_machine *m, struct mthread *t, int id)
-{
-	struct mmutex *x = id >= 0 && (size_t)id < m->nmutex ? &m->mutex[id] : NULL;
-
-	if (!x || x->owner != t->tid)
-		return;
-	x->owner = -1;
-	while (x->n) {
-		struct mthread *w = machine__mt(m, x->wait[x->head]);
-
-		x->head = (x->head + 1) % x->cap;
-		x->n--;
-		if (w && w->alive && w->state == M_BLOCKED) {
-			x->owner = w->tid;	/* handed over: it holds the mutex as it wakes */
-			wake_blocked(m, w, t);
-			return;
-		}
-	}
-}
-
-/* The next step of a phases behaviour from the current position: run, sleep until, block. */
 static void phases_next(struct sim_machine *m, struct mthread *t)
 {
 	const struct sim_behavior *b = &t->spec.behavior;
+	uint64_t now = sim_now(&m->eng), wake;
 
+	t->rt_end = 0;
+	if (t->relock >= 0 && !machine__relock(m, t))
+		return;	/* back from a condition: its mutex again, or its queue */
 	for (;;) {
 		const struct sim_phase *p;
-		struct mthread *o;
 
 		if (t->phase >= b->nphases) {
 			t->phase = 0;
 			t->loop++;
 			if (b->loops && t->loop >= b->loops) {
-				if (t->state == M_ACTIVE &&
-				    sched_sleep(m->s, t->tid, sim_now(&m->eng)))
+				if (t->state == M_ACTIVE && sched_sleep(m->s, t->tid, now))
 					machine__fail(m, -EINVAL);
 				t->state = M_DONE;
 				sim_cancel(&m->eng, &t->ev);
@@ -268,25 +174,35 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 		p = &t->phases[t->phase++];
 		switch (p->kind) {
 		case SIM_STEP_SLEEP:
-			go_to_sleep(m, t, machine__later(sim_now(&m->eng), draw(t, &p->d)));
+			go_to_sleep(m, t, machine__later(now, draw(t, &p->d)));
 			return;
 		case SIM_STEP_RUN:
 			activate(m, t, draw(t, &p->d));
 			return;
-		case SIM_STEP_LOCK:
-			if (!lock_step(m, t, p->obj))
-				return;
-			break;
-		case SIM_STEP_UNLOCK:
-			unlock_step(m, t, p->obj);
-			break;
-		case SIM_STEP_SUSPEND:
-			block(m, t, M_SUSPENDED);
+		case SIM_STEP_RUNTIME:
+			/* busy until the wall clock says so: at most that much CPU time */
+			wake = draw(t, &p->d);
+			activate(m, t, wake);
+			t->rt_end = machine__later(now, wake);
+			machine__arm(m, &t->ev, t->spec.stop_ns ? machine__umin(t->rt_end,
+						t->spec.stop_ns) : t->rt_end);
 			return;
-		case SIM_STEP_RESUME:
-			o = machine__mt(m, p->obj);
-			if (o && o != t && o->alive && o->state == M_SUSPENDED)
-				wake_blocked(m, o, t);
+		case SIM_STEP_TIMER:
+			if (machine__timer_step(m, t, p, &wake)) {
+				go_to_sleep(m, t, wake);
+				return;
+			}
+			break;
+		case SIM_STEP_REPEAT:
+			if (++t->repeats[t->phase - 1] < p->count) {
+				t->phase = (size_t)p->obj;
+			} else {
+				t->repeats[t->phase - 1] = 0;
+			}
+			break;
+		default:
+			if (!machine__step(m, t, p, t->phase - 1))
+				return;
 			break;
 		}
 	}
@@ -336,7 +252,19 @@ void machine__thread_event(struct sim_engine *eng, struct sim_event *ev)
 		machine__sync(m);
 		return;
 	}
-	if (t->state == M_ACTIVE || t->state == M_BLOCKED || t->state == M_SUSPENDED) {
+	if (t->state == M_ACTIVE && t->rt_end && now >= t->rt_end) {
+		/*
+		 * A runtime step's wall time is over: rt-app's loop sees it at its next clock
+		 * read, within a few us of work if it runs now, as soon as it runs if not.
+		 */
+		t->rt_end = 0;
+		activate(m, t, 1);
+		if (t->spec.stop_ns)
+			machine__arm(m, &t->ev, t->spec.stop_ns);
+		machine__sync(m);
+		return;
+	}
+	if (t->state != M_IDLE && t->state != M_ASLEEP) {
 		/* at work, or waiting for another thread: only its stop time brings it here */
 		machine__sync(m);
 		return;

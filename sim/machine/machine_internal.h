@@ -23,16 +23,33 @@ enum mstate {
 	M_DONE,		/* stopped */
 	M_BLOCKED,	/* waiting for a mutex (a lock step) */
 	M_SUSPENDED,	/* waiting for another thread's resume step */
+	M_WAITING,	/* waiting on a condition variable or at a barrier */
 };
 
 /*
- * A mutex of lock and unlock steps: its holder (-1: free) and the threads blocked on it, in
- * the order they came (a ring of @cap).
+ * Threads waiting on a synchronisation object, in the order they came (a ring of @cap), each
+ * with the mutex it takes again when woken (a condition's; -1 for none).
  */
+struct mwaiter {
+	int tid;
+	int mutex;
+};
+
+struct mqueue {
+	struct mwaiter *v;
+	size_t head, n, cap;
+};
+
+/* A mutex of lock and unlock steps: its holder (0: free; tids start at 1) and its waiters. */
 struct mmutex {
 	int owner;
-	int *wait;
-	size_t head, n, cap;
+	struct mqueue q;
+};
+
+/* A periodic timer of timer steps (rt-app's): its next expiry, once the first use set it. */
+struct mtimer {
+	bool init;
+	uint64_t next;
 };
 
 struct mthread {
@@ -53,6 +70,12 @@ struct mthread {
 	uint64_t next_period;
 	size_t phase;
 	uint32_t loop;
+	uint32_t *repeats;		/* per step: a repeat step's passes so far (NULL: none) */
+	struct mtimer *timers;		/* its own timers (timer steps not shared) */
+	size_t ntimers;
+	uint64_t t_first;		/* when its behaviour began: its timers' first base */
+	uint64_t rt_end;		/* the end of the runtime step under way (0: none) */
+	int relock;			/* the mutex to take again when it runs (-1: none) */
 	/* metrics */
 	int cgroup;			/* where it sits (for crediting CPU time) */
 	int sid;			/* the scheduler task group it is in */
@@ -132,8 +155,17 @@ struct sim_machine {
 	size_t nsessions, capsessions;
 	struct util_imap session_ix;	/* session number -> index in sessions[] */
 	struct trace *trace;		/* NULL: not traced */
-	struct mmutex *mutex;		/* by sim_phase.obj, grown as steps name them */
+	/* synchronisation objects by sim_phase.obj, grown as steps name them */
+	struct mmutex *mutex;
 	size_t nmutex;
+	struct mqueue *cond;
+	size_t ncond;
+	struct mqueue *barrier;
+	size_t nbarrier;
+	struct mtimer *timer;		/* shared timers */
+	size_t ntimer;
+	struct sim_step_failure *fails;	/* cgroup steps refused */
+	size_t nfails, capfails;
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo;
 	size_t captodo;
@@ -171,6 +203,19 @@ void machine__tick_event(struct sim_engine *eng, struct sim_event *ev);
 void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev);
 void machine__arm(struct sim_machine *m, struct sim_event *ev, uint64_t t);
 void machine__sync(struct sim_machine *m);
+
+/* machine_steps.c: the steps of a phases behaviour that take no time of their own */
+/*
+ * machine__step() - do step @p (index @i) of @t's: true when @t goes on with its next step at
+ * once, false when it blocked (or woke nobody and must wait).
+ */
+bool machine__step(struct sim_machine *m, struct mthread *t, const struct sim_phase *p, size_t i);
+/* machine__relock() - @t, woken from a condition, takes its mutex again: false if it waits. */
+bool machine__relock(struct sim_machine *m, struct mthread *t);
+/* machine__timer_step() - true: @t sleeps until *@wake; false: the expiry passed, go on. */
+bool machine__timer_step(struct sim_machine *m, struct mthread *t, const struct sim_phase *p,
+			 uint64_t *wake);
+void machine__steps_free(struct sim_machine *m);
 
 /* machine_cgroup.c: task groups, sessions and placement from the cgroup model */
 void machine__observe(void *ctx, const struct cg_event *ev);

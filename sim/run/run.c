@@ -130,7 +130,7 @@ static int resolve_steps(struct runner *r, const struct scn_threads *g, struct s
 		if (!g->resume[k])
 			continue;
 		if ((tid = thread_named(r, g->resume[k])) < 0)
-			return run__fail(r, g->resume_pos[k], "resume step: no thread '%s' (threads "
+			return run__fail(r, g->step_pos[k], "resume step: no thread '%s' (threads "
 					 "are PROCESS/NAME.N, N from 1)", g->resume[k]);
 		(*out)[k].obj = tid;
 	}
@@ -221,6 +221,44 @@ static int budget_events(struct runner *r)
 	return 0;
 }
 
+/*
+ * The cgroup steps the model refused, in the order first seen, each once with its count: the
+ * thread stayed where it was (rt-app itself would exit there: docs/rt-app.md).
+ */
+static int list_refused(struct runner *r, struct run_result *res)
+{
+	const struct sim_step_failure *f;
+	size_t n = sim_machine_step_failures(r->m, &f);
+
+	if (!n)
+		return 0;
+	if (!(res->refused = calloc(n, sizeof(*res->refused))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct rthread *t = NULL;
+		const struct sim_phase *p;
+		struct scn_pos pos;
+
+		for (size_t k = 0; k < r->nt && !t; k++)
+			if (r->t[k].tid == f[i].tid)
+				t = &r->t[k];
+		if (!t || f[i].step >= t->grp->spec.behavior.nphases)
+			continue;
+		p = &t->grp->phases[f[i].step];
+		pos = t->grp->step_pos[f[i].step];
+		res->refused[res->nrefused].at = f[i].first_ns;
+		res->refused[res->nrefused].result = util_asprintf(
+			"%d:%d: %s/%s.%d: cgroup step to '%s' -> %s (rule %s); %llu time%s",
+			pos.line, pos.col, t->proc->name, t->grp->name, t->index,
+			p->obj < 0 ? "?" : *t->grp->paths[p->obj] ? t->grp->paths[p->obj] : "/",
+			cg_errno_name(-f[i].err), cg_rule_id(f[i].rule),
+			(unsigned long long)f[i].count, f[i].count == 1 ? "" : "s");
+		if (!res->refused[res->nrefused++].result)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int simulate(struct runner *r, struct run_result *res, bool timing)
 {
 	const struct scenario *sc = r->sc;
@@ -299,7 +337,9 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 			res->series[k * items + j] -= res->series[(k - 1) * items + j];
 	if (timing)
 		res->wall_ns = (uint64_t)(ns_now() - t0);
-	return run__measure(r, res) ? run__fail(r, NOPOS, "out of memory") : 0;
+	if (list_refused(r, res) || run__measure(r, res))
+		return run__fail(r, NOPOS, "out of memory");
+	return 0;
 }
 
 /* Free what the runner holds. */
@@ -601,6 +641,9 @@ void run_free(struct run_result *res)
 	for (size_t i = 0; i < res->nops; i++)
 		free(res->ops[i].result);
 	free(res->ops);
+	for (size_t i = 0; i < res->nrefused; i++)
+		free(res->refused[i].result);
+	free(res->refused);
 	free(res->series);
 	free(res->cdf_ms);
 	free(res->cdf_frac);

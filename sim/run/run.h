@@ -97,6 +97,9 @@ struct run_result {
 	size_t ngroups;
 	struct run_op *ops;
 	size_t nops;
+	/* cgroup steps the cgroup model refused: "LINE:COL: THREAD: ... -> ERRNO (rule R) ..." */
+	struct run_op *refused;
+	size_t nrefused;
 	double jain, max_abs_error, max_rel_error;
 	uint64_t overhead_ns, level_ops, switches, migrations, events, wall_ns;
 	/* time series: nsamples rows of (groups then threads) CPU ns in each interval */

@@ -16,13 +16,44 @@
 
 /* ---------------- ideal shares, time-weighted ---------------- */
 
+/*
+ * The duty cycle of a phases behaviour: its CPU time (run and runtime steps) over the length of
+ * one pass, each step counted as often as the repeat steps around it make it run. A pass lasts
+ * its run, runtime and sleep steps, or its timers' periods when those are longer (a timer
+ * sleeps what is left of its period). Synchronisation steps take no time of their own: for a
+ * thread that waits for others the duty is an upper bound (docs/ideal-shares.md).
+ */
+static double phases_duty(const struct sim_behavior *b)
+{
+	double run = 0, all = 0, timers = 0;
+
+	for (size_t i = 0; i < b->nphases; i++) {
+		const struct sim_phase *p = &b->phases[i];
+		double times = 1;
+
+		for (size_t k = i + 1; k < b->nphases; k++)	/* the repeats around step i */
+			if (b->phases[k].kind == SIM_STEP_REPEAT && (size_t)b->phases[k].obj <= i)
+				times *= b->phases[k].count;
+		if (p->kind == SIM_STEP_RUN || p->kind == SIM_STEP_RUNTIME)
+			run += times * sim_dist_mean(&p->d);
+		if (p->kind == SIM_STEP_RUN || p->kind == SIM_STEP_RUNTIME ||
+		    p->kind == SIM_STEP_SLEEP)
+			all += times * sim_dist_mean(&p->d);
+		if (p->kind == SIM_STEP_TIMER)
+			timers += times * (double)p->ns;
+	}
+	if (timers > all)
+		all = timers;
+	return all > 0 ? run / all : 0;
+}
+
 /* CPUs a thread would use alone, averaged over [t0, t1): its behaviour's duty cycle while on. */
 static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 {
 	const struct sim_behavior *b = &g->spec.behavior;
 	uint64_t on0 = g->spec.start_ns > t0 ? g->spec.start_ns : t0;
 	uint64_t on1 = g->spec.stop_ns && g->spec.stop_ns < t1 ? g->spec.stop_ns : t1;
-	double duty = 0, run = 0, all = 0;
+	double duty = 0, run = 0;
 
 	if (on1 <= on0 || t1 <= t0)
 		return 0;
@@ -38,19 +69,7 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 		duty = run / (run + sim_dist_mean(&b->sleep));
 		break;
 	case SIM_BEHAV_PHASES:
-		/*
-		 * Synchronisation steps take no time of their own: for a thread that blocks on
-		 * others, the duty of its run and sleep steps is an upper bound.
-		 */
-		for (size_t i = 0; i < b->nphases; i++) {
-			const struct sim_phase *p = &b->phases[i];
-
-			if (p->kind == SIM_STEP_RUN || p->kind == SIM_STEP_SLEEP)
-				all += sim_dist_mean(&p->d);
-			if (p->kind == SIM_STEP_RUN)
-				run += sim_dist_mean(&p->d);
-		}
-		duty = all > 0 ? run / all : 0;
+		duty = phases_duty(b);
 		break;
 	case SIM_BEHAV_NONE:
 		break;

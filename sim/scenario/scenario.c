@@ -139,7 +139,7 @@ static bool read_all(struct rd *r, struct yn *root)
 		return false;
 	if (!(v = yn_get(root, "processes")))
 		return scn__bad(r, root, "a scenario needs processes (at least one thread to run)");
-	if (!scn__read_processes(r, v, cpus))
+	if (!scn__read_processes(r, v, cpus) || !scn__count_barriers(r))
 		return false;
 	if ((v = yn_get(root, "timeline")) && !scn__read_timeline(r, v))
 		return false;
@@ -159,8 +159,22 @@ static void free_threads(struct scn_threads *t)
 	for (size_t i = 0; t->resume && i < t->spec.behavior.nphases; i++)
 		free(t->resume[i]);
 	free(t->resume);
-	free(t->resume_pos);
+	free(t->step_pos);
 	free(t->phases);
+	free(t->masks);
+	for (size_t i = 0; i < t->npaths; i++)
+		free(t->paths[i]);
+	free(t->paths);
+	for (size_t i = 0; i < t->ntimers; i++)
+		free(t->timers[i]);
+	free(t->timers);
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 void scn_free(struct scenario *sc)
@@ -168,9 +182,10 @@ void scn_free(struct scenario *sc)
 	if (!sc)
 		return;
 	free(sc->text);
-	for (size_t i = 0; i < sc->nmutexes; i++)
-		free(sc->mutexes[i]);
-	free(sc->mutexes);
+	free_names(sc->mutexes, sc->nmutexes);
+	free_names(sc->conds, sc->nconds);
+	free_names(sc->barriers, sc->nbarriers);
+	free_names(sc->timers, sc->ntimers);
 	for (size_t i = 0; i < sc->ncgroups; i++) {
 		for (size_t j = 0; j < sc->cgroups[i].nwrites; j++) {
 			free(sc->cgroups[i].writes[j].file);

@@ -53,8 +53,15 @@ struct scn_threads {
 	char *cgroup;		/* NULL: the process's cgroup */
 	struct sim_thread_spec spec;	/* behaviour, nice, policy, slice, start, stop, affinity */
 	struct sim_phase *phases;	/* owned; spec.behavior.phases points here */
+	size_t capsteps;		/* phases[], resume[] and step_pos[] hold this many */
 	char **resume;		/* per step: a resume step's thread, PROCESS/NAME.N; else NULL */
-	struct scn_pos *resume_pos;
+	struct scn_pos *step_pos;	/* per step: where it is written */
+	uint64_t *masks;		/* affinity steps' masks (spec.behavior.masks), owned */
+	size_t nmasks;
+	char **paths;			/* cgroup steps' paths (spec.behavior.paths), owned */
+	size_t npaths;
+	char **timers;			/* the names of its own (not shared) timers */
+	size_t ntimers;
 	uint64_t affinity[SCHED_MAX_CPUS / 64];
 	bool has_affinity;
 	struct scn_pos pos;
@@ -172,8 +179,15 @@ struct scenario {
 					 * machine, SCN_M_OVERHEAD */
 	char *sweep_name;
 	struct scn_pos sweep_pos;
-	char **mutexes;		/* the mutexes lock/unlock steps name, index = sim_phase.obj */
+	/* what synchronisation steps name, by kind; index = sim_phase.obj (or obj2) */
+	char **mutexes;		/* lock, unlock; wait's and sync's mutex */
 	size_t nmutexes;
+	char **conds;		/* wait, sync, signal, broadcast */
+	size_t nconds;
+	char **barriers;
+	size_t nbarriers;
+	char **timers;		/* shared timers */
+	size_t ntimers;
 	char **origins;		/* the strings scn_pos.origin points to */
 	size_t norigins;
 };

@@ -58,6 +58,11 @@ bool scn__read_path(struct rd *r, const struct yn *n, const char *what, char **o
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus);
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
 bool scn__read_sessions(struct rd *r, const struct yn *m);
+bool scn__read_cpus(struct rd *r, const struct yn *n, int cpus, uint64_t *mask);
+
+/* scn_steps.c: the phases behaviour and its steps; the barriers' threads, once all are read */
+bool scn__read_phases(struct rd *r, const struct yn *body, struct scn_threads *t, int cpus);
+bool scn__count_barriers(struct rd *r);
 
 /* scn_plan.c: timeline, expect, variants, sweep */
 bool scn__read_expect(struct rd *r, const struct yn *s);

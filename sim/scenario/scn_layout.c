@@ -367,17 +367,17 @@ bool scn__read_cgroups(struct rd *r, const struct yn *m)
 	return cgroups_distinct(r, m);
 }
 
-static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn_threads *t)
+/* An affinity: "0-3,6" as a string, or a list of CPU numbers, into @mask (SIM_MASK_WORDS). */
+bool scn__read_cpus(struct rd *r, const struct yn *n, int cpus, uint64_t *mask)
 {
-	/* "0-3,6" as a string, or a list of CPU numbers */
-	memset(t->affinity, 0, sizeof(t->affinity));
+	memset(mask, 0, SIM_MASK_WORDS * sizeof(*mask));
 	if (n->kind == YN_SEQ) {
 		for (size_t i = 0; i < n->n; i++) {
 			long long c;
 
 			if (!scn__parse_int(r, n->kids[i], "an affinity CPU", 0, cpus - 1, &c))
 				return false;
-			t->affinity[c / 64] |= 1ull << (c % 64);
+			mask[c / 64] |= 1ull << (c % 64);
 		}
 	} else {
 		const char *p;
@@ -408,30 +408,30 @@ static bool read_affinity(struct rd *r, const struct yn *n, int cpus, struct scn
 				return scn__bad(r, n, "affinity '%s' names CPU %ld; the machine "
 						"has CPUs 0 to %d", n->str, b, cpus - 1);
 			for (long c = a; c <= b; c++)
-				t->affinity[c / 64] |= 1ull << (c % 64);
+				mask[c / 64] |= 1ull << (c % 64);
 			if (*p == ',')
 				p++;
 			else if (*p)
 				goto syntax;
 		}
 	}
-	for (size_t w = 0; w < SCHED_MAX_CPUS / 64; w++)
-		if (t->affinity[w]) {
-			t->has_affinity = true;
+	for (size_t w = 0; w < SIM_MASK_WORDS; w++)
+		if (mask[w])
 			return true;
-		}
 	return scn__bad(r, n, "affinity names no CPU");
 syntax:
 	return scn__bad(r, n, "affinity must be a CPU list like \"0-3,6\" or a list of CPU "
 			"numbers, not '%s'", n->str);
 }
 
-static bool read_periodic(struct rd *r, const struct yn *body, struct scn_threads *t)
+static bool read_periodic(struct rd *r, const struct yn *body, struct scn_threads *t,
+			  int cpus)
 {
 	static const char *const keys[] = { "run", "period", NULL };
 	struct sim_behavior *b = &t->spec.behavior;
 	const struct yn *v;
 
+	(void)cpus;
 	if (!scn__want(r, body, YN_MAP, "behavior.periodic") ||
 	    !scn__known_keys(r, body, keys, "behavior.periodic"))
 		return false;
@@ -445,12 +445,13 @@ static bool read_periodic(struct rd *r, const struct yn *body, struct scn_thread
 			       &b->period_ns);
 }
 
-static bool read_bursty(struct rd *r, const struct yn *body, struct scn_threads *t)
+static bool read_bursty(struct rd *r, const struct yn *body, struct scn_threads *t, int cpus)
 {
 	static const char *const keys[] = { "run", "sleep", NULL };
 	struct sim_behavior *b = &t->spec.behavior;
 	const struct yn *v;
 
+	(void)cpus;
 	if (!scn__want(r, body, YN_MAP, "behavior.bursty") ||
 	    !scn__known_keys(r, body, keys, "behavior.bursty"))
 		return false;
@@ -463,112 +464,6 @@ static bool read_bursty(struct rd *r, const struct yn *body, struct scn_threads 
 	return scn__parse_dist(r, v, "behavior.bursty.sleep", &b->sleep);
 }
 
-/* The index of mutex @name, added to the scenario's table when new; -1 on a message. */
-static int mutex_index(struct rd *r, const struct yn *n, const char *name)
-{
-	struct scenario *sc = r->sc;
-	char **grown;
-
-	for (size_t i = 0; i < sc->nmutexes; i++)
-		if (!strcmp(sc->mutexes[i], name))
-			return (int)i;
-	if (sc->nmutexes >= 1000)
-		return scn__bad(r, n, "more than 1000 mutexes"), -1;
-	grown = realloc(sc->mutexes, (sc->nmutexes + 1) * sizeof(*grown));
-	if (!grown)
-		return scn__bad(r, n, "out of memory"), -1;
-	sc->mutexes = grown;
-	if (!(sc->mutexes[sc->nmutexes] = scn__xstrdup(r, n, name)))
-		return -1;
-	return (int)sc->nmutexes++;
-}
-
-/* One step of phases: {run: T}, {sleep: T}, {lock: M}, {unlock: M}, suspend, {resume: P/N.K}. */
-static bool read_step(struct rd *r, const struct yn *st, struct scn_threads *t, size_t i)
-{
-	static const char *const kinds[] = { "run", "sleep", "lock", "unlock", "suspend", "resume" };
-	struct sim_phase *p = &t->phases[i];
-	const char *key;
-	const struct yn *v;
-	size_t k;
-
-	if (st->kind == YN_SCALAR && !strcmp(st->str, "suspend")) {
-		p->kind = SIM_STEP_SUSPEND;
-		return true;
-	}
-	if (st->kind != YN_MAP || st->n != 1)
-		return scn__bad(r, st, "a phase step is {run: TIME}, {sleep: TIME}, {lock: MUTEX}, "
-				"{unlock: MUTEX}, suspend or {resume: PROCESS/NAME.N}");
-	key = st->keys[0]->str;
-	v = st->kids[0];
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(key, kinds[k]); k++)
-		;
-	switch (k) {
-	case SIM_STEP_RUN:
-	case SIM_STEP_SLEEP:
-		p->kind = (enum sim_step_kind)k;
-		return scn__parse_dist(r, v, k == SIM_STEP_SLEEP ? "a sleep step" : "a run step",
-				       &p->d);
-	case SIM_STEP_LOCK:
-	case SIM_STEP_UNLOCK:
-		p->kind = (enum sim_step_kind)k;
-		if (!scn__scalar(r, v, key) || !*v->str)
-			return scn__bad(r, v, "a %s step names a mutex", key);
-		return (p->obj = mutex_index(r, v, v->str)) >= 0;
-	case SIM_STEP_RESUME:
-		p->kind = SIM_STEP_RESUME;
-		if (!scn__scalar(r, v, "resume") || !strchr(v->str, '/'))
-			return scn__bad(r, v, "a resume step names a thread as PROCESS/NAME.N");
-		t->resume_pos[i] = scn__pos_of(v);
-		return (t->resume[i] = scn__xstrdup(r, v, v->str)) != NULL;
-	default:
-		return scn__bad(r, st, "a phase step is {run: TIME}, {sleep: TIME}, {lock: MUTEX}, "
-				"{unlock: MUTEX}, suspend or {resume: PROCESS/NAME.N}; not '%s'", key);
-	}
-}
-
-/* phases: a list of steps, or { loops: N, steps: [...] } (read_step()). */
-static bool read_phases(struct rd *r, const struct yn *body, struct scn_threads *t)
-{
-	static const char *const keys[] = { "loops", "steps", NULL };
-	struct sim_behavior *b = &t->spec.behavior;
-	const struct yn *steps = body, *v;
-	bool timed = false;
-
-	if (body->kind == YN_MAP) {
-		long long loops = 0;
-
-		if (!scn__known_keys(r, body, keys, "behavior.phases"))
-			return false;
-		if ((v = yn_get(body, "loops")) &&
-		    !scn__parse_int(r, v, "behavior.phases.loops", 0, 1000000000, &loops))
-			return false;
-		b->loops = (uint32_t)loops;
-		if (!(steps = yn_get(body, "steps")))
-			return scn__bad(r, body, "behavior.phases needs steps");
-	}
-	if (!scn__want(r, steps, YN_SEQ, "behavior.phases.steps"))
-		return false;
-	if (!steps->n || steps->n > 1000)
-		return scn__bad(r, steps, "behavior.phases.steps must have 1 to 1000 steps");
-	t->phases = calloc(steps->n, sizeof(*t->phases));
-	t->resume = calloc(steps->n, sizeof(*t->resume));
-	t->resume_pos = calloc(steps->n, sizeof(*t->resume_pos));
-	if (!t->phases || !t->resume || !t->resume_pos)
-		return scn__bad(r, steps, "out of memory");
-	b->phases = t->phases;
-	b->nphases = steps->n;	/* before the steps: free_threads() frees what they made */
-	for (size_t i = 0; i < steps->n; i++) {
-		if (!read_step(r, steps->kids[i], t, i))
-			return false;
-		timed |= t->phases[i].kind == SIM_STEP_RUN || t->phases[i].kind == SIM_STEP_SLEEP;
-	}
-	if (!timed)
-		return scn__bad(r, steps, "behavior.phases needs a run or a sleep step (steps that "
-				"take no time cannot make a loop)");
-	return true;
-}
-
 /*
  * The behaviours a scenario can give a thread, besides the plain "busy": a new one is a row
  * here, a reader, and its kind in sim/workload/workload.h run by sim/machine/machine_events.c.
@@ -576,14 +471,14 @@ static bool read_phases(struct rd *r, const struct yn *body, struct scn_threads 
 static const struct {
 	const char *name;
 	enum sim_behavior_kind kind;
-	bool (*read)(struct rd *r, const struct yn *body, struct scn_threads *t);
+	bool (*read)(struct rd *r, const struct yn *body, struct scn_threads *t, int cpus);
 } behaviors[] = {
 	{ "periodic", SIM_BEHAV_PERIODIC, read_periodic },
 	{ "bursty", SIM_BEHAV_BURSTY, read_bursty },
-	{ "phases", SIM_BEHAV_PHASES, read_phases },
+	{ "phases", SIM_BEHAV_PHASES, scn__read_phases },
 };
 
-static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *t)
+static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *t, int cpus)
 {
 	struct sim_behavior *b = &t->spec.behavior;
 
@@ -603,7 +498,7 @@ static bool read_behavior(struct rd *r, const struct yn *n, struct scn_threads *
 		if (strcmp(n->keys[0]->str, behaviors[i].name))
 			continue;
 		b->kind = behaviors[i].kind;
-		return behaviors[i].read(r, n->kids[0], t);
+		return behaviors[i].read(r, n->kids[0], t, cpus);
 	}
 	return scn__bad(r, n->keys[0], "unknown behavior '%s' (expected busy, periodic, bursty or "
 			"phases)", n->keys[0]->str);
@@ -652,8 +547,11 @@ static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t
 	if ((v = yn_get(n, "slice")) &&
 	    !scn__parse_time(r, v, "slice", 100000, 100000000, &t->spec.slice_ns))
 		return false;
-	if ((v = yn_get(n, "affinity")) && !read_affinity(r, v, cpus, t))
-		return false;
+	if ((v = yn_get(n, "affinity"))) {
+		if (!scn__read_cpus(r, v, cpus, t->affinity))
+			return false;
+		t->has_affinity = true;
+	}
 	if ((v = yn_get(n, "start")) &&
 	    !scn__parse_time(r, v, "start", 0, SCN_MAX_DURATION_NS, &t->spec.start_ns))
 		return false;
@@ -666,7 +564,7 @@ static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t
 		return scn__bad(r, n, "thread '%s' needs a behavior (busy, periodic, bursty or "
 				"phases)",
 				t->name);
-	return read_behavior(r, v, t);
+	return read_behavior(r, v, t, cpus);
 }
 
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)

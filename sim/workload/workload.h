@@ -26,9 +26,10 @@ enum sim_behavior_kind {
 };
 
 /*
- * One step of a SIM_BEHAV_PHASES behaviour. RUN and SLEEP take d (CPU time, wall time); the
- * others take no time of their own and synchronise with other threads of the machine
- * (docs/scenario-format.md, "Synchronisation"):
+ * One step of a SIM_BEHAV_PHASES behaviour. RUN, RUNTIME and SLEEP take d (CPU time, wall time
+ * busy, wall time asleep); TIMER sleeps to the next expiry of a periodic timer; the others take
+ * no time of their own: they synchronise with other threads of the machine or change the
+ * thread's attributes (docs/scenario-format.md, "Synchronisation" and "Attributes").
  */
 enum sim_step_kind {
 	SIM_STEP_RUN,
@@ -37,13 +38,43 @@ enum sim_step_kind {
 	SIM_STEP_UNLOCK,	/* give mutex @obj up: its longest waiter gets it and wakes */
 	SIM_STEP_SUSPEND,	/* block until another thread resumes this one */
 	SIM_STEP_RESUME,	/* wake thread @obj (a tid) if it is suspended; else nothing, as rt-app */
+	SIM_STEP_RUNTIME,	/* runnable until d of wall time has passed since the step began */
+	SIM_STEP_TIMER,		/* timer @obj: its next expiry moves on by d; sleep until it */
+	SIM_STEP_WAIT,		/* pthread_cond_wait(cond @obj, mutex @obj2) */
+	SIM_STEP_SIGNAL,	/* pthread_cond_signal(cond @obj): its longest waiter wakes */
+	SIM_STEP_BROADCAST,	/* pthread_cond_broadcast(cond @obj): every waiter wakes */
+	SIM_STEP_SYNC,		/* SIGNAL then WAIT, at once (rt-app's sync) */
+	SIM_STEP_BARRIER,	/* barrier @obj of @count threads: the last to arrive wakes the rest */
+	SIM_STEP_REPEAT,	/* back to step @obj, until the steps from it ran @count times */
+	SIM_STEP_NICE,		/* setpriority(): nice @obj */
+	SIM_STEP_POLICY,	/* sched_setscheduler(): policy @obj (enum sched_thread_policy) */
+	SIM_STEP_SLICE,		/* sched_setattr()'s sched_runtime: slice d (0: the default) */
+	SIM_STEP_AFFINITY,	/* sched_setaffinity(): mask @obj of the behaviour's masks */
+	SIM_STEP_CGROUP,	/* write the tid to cgroup @obj of the behaviour's paths */
 };
+
+/* SIM_STEP_TIMER's flags */
+#define SIM_TIMER_SHARED	1u	/* one timer for every thread that names it (else each its own) */
+#define SIM_TIMER_ABSOLUTE	2u	/* a missed expiry is not reset to now (rt-app's "absolute") */
 
 struct sim_phase {
 	enum sim_step_kind kind;
-	struct sim_dist d;	/* RUN, SLEEP */
-	int obj;		/* LOCK, UNLOCK: the mutex (0, 1, ...); RESUME: the thread */
+	struct sim_dist d;	/* RUN, SLEEP, RUNTIME */
+	uint64_t ns;		/* TIMER: its period; SLICE: the slice (0: the base slice) */
+	/*
+	 * LOCK, UNLOCK: the mutex (0, 1, ...); RESUME: the thread; WAIT, SYNC, SIGNAL,
+	 * BROADCAST: the condition variable; BARRIER: the barrier; TIMER: the timer (shared:
+	 * the machine's; else the thread's own); REPEAT: the first step repeated; NICE: the
+	 * nice; POLICY: the policy; AFFINITY: the mask's index; CGROUP: the path's index.
+	 */
+	int obj;
+	int obj2;		/* WAIT, SYNC: the mutex to release and take again */
+	uint32_t count;		/* REPEAT: how many times in all; BARRIER: its threads */
+	unsigned flags;		/* TIMER: SIM_TIMER_* */
 };
+
+/* SIM_STEP_AFFINITY's masks: SIM_MASK_WORDS words each, CPU c is bit c % 64 of word c / 64. */
+#define SIM_MASK_WORDS	(SCHED_MAX_CPUS / 64)
 
 struct sim_behavior {
 	enum sim_behavior_kind kind;
@@ -53,6 +84,11 @@ struct sim_behavior {
 	const struct sim_phase *phases;	/* phases: copied by sim_machine_set_thread() */
 	size_t nphases;
 	uint32_t loops;
+	/* phases: what AFFINITY and CGROUP steps name (kept by the caller for the run's life) */
+	const uint64_t *masks;		/* nmasks x SIM_MASK_WORDS */
+	size_t nmasks;
+	const char *const *paths;	/* cgroup paths, "" the root */
+	size_t npaths;
 };
 
 struct sim_thread_spec {
