@@ -2,8 +2,8 @@
 /*
  * scheduler/cfs.c - the CFS policy of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and
  * sched_slice through the hierarchy, tick preemption (check_preempt_tick), wakeup preemption
- * with the wakeup granularity, the next and last buddies, and place_entity with START_DEBIT and
- * the sleeper credit. docs/scheduler.md.
+ * with the wakeup granularity, the next, last and skip buddies, and place_entity with
+ * START_DEBIT and the sleeper credit. docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 
@@ -101,6 +101,31 @@ static int wakeup_preempt_entity(struct sched *s, struct sched_entity *curr,
 	return 0;
 }
 
+/*
+ * The entity after @se among curr and the tree (@curr NULL when not on_rq): the leftmost of
+ * the tree when @se is curr, else @se's successor there or curr if curr comes first.
+ */
+static struct sched_entity *second_after(const struct cfs_rq *q, struct sched_entity *se,
+					 struct sched_entity *curr)
+{
+	struct rb_node *n;
+	struct sched_entity *second;
+
+	if (se == curr)
+		return sched__first(q);
+	n = rb_next(&se->node);
+	second = n ? sched__se_of(n) : NULL;
+	if (!second || (curr && curr->vruntime < second->vruntime))
+		second = curr;
+	return second;
+}
+
+/*
+ * pick_next_entity() of 6.5: the leftmost of curr and the tree; if that is the skip buddy (it
+ * yielded), the entity after it when that one is within wakeup_gran of it (the yielder is
+ * passed over only while that is not too unfair); then the next buddy, else the last, when
+ * within wakeup_gran of the leftmost.
+ */
 static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 {
 	struct sched_entity *left = sched__first(q), *curr = q->curr, *se;
@@ -112,6 +137,12 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 	se = left;
 	if (!se)
 		return NULL;
+	if (q->skip == se) {
+		struct sched_entity *second = second_after(q, se, curr);
+
+		if (second && wakeup_preempt_entity(s, second, left) < 1)
+			se = second;
+	}
 	if (q->next && wakeup_preempt_entity(s, q->next, left) < 1)
 		se = q->next;
 	else if (q->last && wakeup_preempt_entity(s, q->last, left) < 1)
@@ -185,6 +216,22 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 	return wakeup_preempt_entity(s, se, pse) == 1;
 }
 
+/*
+ * yield_task_fair() of 6.5: clear_buddies(), then set_skip_buddy(): the yielder and every
+ * group entity above it become their queue's skip buddy, which the picks that follow pass
+ * over (pick() above) until clear_buddies() drops the mark: when the yielder is picked again
+ * (set_next_entity()), leaves its queue, or is found by check_preempt_tick() to have run past
+ * its slice. Its vruntime does not change. (A SCHED_BATCH yielder skips the update_curr(),
+ * which schedule() makes right after: nothing a pick sees differs.)
+ */
+static void yield_task(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	(void)s, (void)q;
+	sched__clear_buddies(se);
+	for (; se; se = se->parent)
+		se->cfs_rq->skip = se;
+}
+
 /* reweight_entity() before 6.6: the weight changes, vruntime does not. */
 static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se, uint64_t weight,
 		     uint32_t wmult)
@@ -207,6 +254,7 @@ const struct sched_policy_ops sched_cfs_ops = {
 	.tick = tick,
 	.tick_horizon = tick_horizon,
 	.wakeup_preempt = wakeup_preempt,
+	.yield = yield_task,
 	.reweight = reweight,
 	.v0_moved = v0_moved,
 	.tree_add = tree_add,

@@ -111,6 +111,11 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 			    q->nr_queued, w.n);
 	if (q->curr && q->curr->cfs_rq != q)
 		return fail(ck, "cpu %d group %d: curr belongs to another queue", cpu, q->tg->id);
+	/* a buddy that left the queue would be picked, or passed over, from nowhere */
+	if ((q->next && (!q->next->on_rq || q->next->cfs_rq != q)) ||
+	    (q->last && (!q->last->on_rq || q->last->cfs_rq != q)) ||
+	    (q->skip && (!q->skip->on_rq || q->skip->cfs_rq != q)))
+		return fail(ck, "cpu %d group %d: a buddy is not queued here", cpu, q->tg->id);
 	if (s->ops->deadlines) {
 		if (w.sum_w != q->sum_weight || w.sum_wv != q->sum_w_vruntime)
 			return fail(ck, "cpu %d group %d: avg_vruntime sums differ from the tree",

@@ -330,6 +330,22 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 }
 
 /*
+ * yield_task_fair() as of 6.18: the yielder's own entity (not its group's above it) drops its
+ * next-buddy mark and asks for a new request one slice later, deadline += vslice, keeping its
+ * vruntime and so its lag and eligibility. Its slice protection (vprot, a vruntime since 6.17)
+ * is untouched: an eligible yielder still inside it is picked again by the schedule() that
+ * follows, while one that has run past V loses the CPU to the best eligible entity. 6.19
+ * (79104becf42b, since backported to stable kernels) forfeits the rest of the request instead,
+ * v = old deadline, when the yielder is eligible; not modelled (v6.18 as tagged).
+ */
+static void yield_task(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	(void)s, (void)q;
+	sched__clear_buddies(se);
+	se->deadline += sched__calc_delta_fair(se->slice, se);
+}
+
+/*
  * reweight_eevdf(): keep V and scale the entity's lag and relative deadline by old/new weight,
  * so that its lag w (V - v) is unchanged; a sleeping entity's saved vlag likewise.
  */
@@ -371,6 +387,7 @@ const struct sched_policy_ops sched_eevdf_ops = {
 	.tick = tick,
 	.tick_horizon = tick_horizon,
 	.wakeup_preempt = wakeup_preempt,
+	.yield = yield_task,
 	.reweight = reweight,
 	.v0_moved = v0_moved,
 	.tree_add = tree_add,

@@ -180,8 +180,16 @@ uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_e
 
 /* ---------------- buddies ---------------- */
 
+/*
+ * clear_buddies(): @se and the entities above it stop being anyone's buddy, level by level
+ * while they are. The skip buddy (CFS's yield) has a walk of its own, as in 6.5's
+ * __clear_buddies_skip(): it stops at the first level whose skip is not the entity there,
+ * whatever the next and last buddies are.
+ */
 void sched__clear_buddies(struct sched_entity *se)
 {
+	for (struct sched_entity *e = se; e && e->cfs_rq->skip == e; e = e->parent)
+		e->cfs_rq->skip = NULL;
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 		bool any = false;

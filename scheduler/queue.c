@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * scheduler/queue.c - the hierarchy walks: enqueue_task_fair, dequeue_task_fair (with
- * DELAY_DEQUEUE), pick_next_task_fair and the switch of only the levels that differ, and
- * wakeup preemption (find_matching_se, then the policy).
+ * DELAY_DEQUEUE), pick_next_task_fair and the switch of only the levels that differ, wakeup
+ * preemption (find_matching_se, then the policy), and sched_yield(2) (yield_task_fair, then
+ * schedule).
  */
+#include <errno.h>
+
 #include "scheduler/sched_internal.h"
 
 /*
@@ -125,6 +128,8 @@ static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 		q->next = NULL;
 	if (q->last == se)
 		q->last = NULL;
+	if (q->skip == se)
+		q->skip = NULL;
 	sched__load_changed(q, now);
 	sched__update_cfs_group(s, se, now);
 	sched__update_min_vruntime(s, q);
@@ -654,4 +659,53 @@ void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_th
 			set_last_buddy(se);
 	}
 	rq->resched = true;
+}
+
+/*
+ * yield_task_fair()'s "are we the only task?" is rq->nr_running == 1, and rq->nr_running still
+ * counts a task that DELAY_DEQUEUE keeps queued after it slept (dequeue_entities() returns
+ * before sub_nr_running() for it), where ours counts only the runnable ones: look for such a
+ * task too, outside a throttled hierarchy (whose tasks leave rq->nr_running).
+ */
+static bool only_task(const struct sched_cpu *rq, const struct sched_thread *t)
+{
+	if (rq->nr_running > 1)
+		return false;
+	for (const struct sched_thread *o = rq->lhead; o; o = o->lnext)
+		if (o != t && o->se.sched_delayed && !sched__throttled_hierarchy(o->se.cfs_rq))
+			return false;
+	return true;
+}
+
+/*
+ * do_sched_yield(): the class's yield_task(), then schedule(). yield_task_fair() returns at
+ * once when the yielder is its CPU's only task; otherwise it clears the yielder's buddies,
+ * updates curr (here every level is brought up to now, as pick_task_fair() would do before
+ * it picks) and lets the policy mark the yielder. The schedule() that follows is the normal
+ * pick: a switch is a switch out while runnable (sched_switch prev_state R, counted as
+ * preempted). Without a switch the CPU is still marked dirty, as after any change: EEVDF's
+ * pushed deadline moves the tick horizon (only later, so a stale plan would merely tick early)
+ * and the next processed tick finds out whether the CPU is quiescent again.
+ */
+int sched_thread_yield(struct sched *s, int tid, uint64_t now)
+{
+	struct sched_thread *t = sched__thr_get(s, tid);
+	struct sched_cpu *rq;
+	int err;
+
+	if (!t)
+		return -ENOENT;
+	err = sched__enter(s, now);
+	if (err)
+		return err;
+	rq = t->cpu;
+	if (t->runnable && rq && rq->curr == t && !only_task(rq, t)) {
+		sched__rq_account(s, rq, now);
+		s->ops->yield(s, t->se.cfs_rq, &t->se);
+		rq->resched = true;
+		sched__rq_dirty(s, rq, now);
+		sched__resched_if_needed(s, rq, now);
+	}
+	sched__finish(s);
+	return 0;
 }

@@ -233,6 +233,17 @@ int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 int sched_wakeup_by(struct sched *s, int tid, int waker, uint64_t now, uint64_t idle_exit_ns);
 /* sched_sleep() - a runnable thread blocks (normally the running one); no-op if asleep. */
 int sched_sleep(struct sched *s, int tid, uint64_t now);
+/*
+ * sched_thread_yield() - the running thread @tid calls sched_yield(2) (do_sched_yield(): the
+ * class's yield_task(), then schedule()); it stays runnable. Alone on its CPU (no other task
+ * runnable or delayed there) nothing changes. Otherwise EEVDF (6.18) pushes its deadline one
+ * slice later (deadline += vslice) and CFS (6.5) makes it the skip buddy of its queue and of
+ * each queue above, and the CPU picks anew: another thread runs if the policy's pick prefers
+ * it (docs/scheduler.md). No-op returning 0 for a thread that is not running (queued or
+ * asleep: it has no CPU to give up, as when a tick at @now preempted it first); -ENOENT for
+ * no thread @tid. (Not named sched_yield: libc's sched_yield(2) has that name.)
+ */
+int sched_thread_yield(struct sched *s, int tid, uint64_t now);
 
 /* -------- driving -------- */
 

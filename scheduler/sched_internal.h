@@ -89,6 +89,7 @@ struct cfs_rq {
 	sv_t sum_w_vruntime;		/* EEVDF: Σ (v - v0) * wd over the tree */
 	int64_t sum_weight;		/* EEVDF: Σ wd over the tree */
 	struct sched_entity *curr, *next, *last;
+	struct sched_entity *skip;	/* CFS: the yielder to pass over (set_skip_buddy) */
 	struct sched_tg *tg;
 	struct sched_cpu *rq;
 	struct sched_entity *se;	/* the group's entity on this CPU (NULL for the root) */
@@ -255,6 +256,11 @@ struct sched_policy_ops {
 	/* wakeup preemption at the common level: should @pse preempt @se? */
 	bool (*wakeup_preempt)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se,
 			       struct sched_entity *pse);
+	/*
+	 * yield_task_fair() after its update_curr(): what sched_thread_yield() does to the
+	 * running task's entity @se on its queue @cfs_rq before the CPU reschedules
+	 */
+	void (*yield)(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
 	/* a sleeping entity moves from queue @from to queue @to (another CPU or group) */
 	void (*migrate)(struct sched *s, struct cfs_rq *from, struct cfs_rq *to,
 			struct sched_entity *se);

@@ -81,6 +81,34 @@ static inline void stt_fini(void)
 		stt_snap_free(stt_snaps[i]);
 }
 
+/* ---------------- driving a bare scheduler (stt_s) ---------------- */
+
+/* What the driver does after every call: drain sched_pop_changed(). */
+static inline void stt_drain(struct sched *s)
+{
+	int n = 0;
+
+	while (sched_pop_changed(s) >= 0)
+		cr_assert_lt(++n, 100000, "sched_pop_changed never ends");
+}
+
+/* sched_check() passes, or the test fails saying after what. */
+static inline void stt_check_ok(struct sched *s, const char *when)
+{
+	char why[512] = "";
+	int rc = sched_check(s, why, sizeof(why));
+
+	cr_assert_eq(rc, 0, "sched_check after %s: %d (%s)", when, rc, why);
+}
+
+/* @call on scheduler @s returns 0; then the driver's drain. */
+#define STT_OK(s, call)                                                                       \
+	do {                                                                                  \
+		int rc_ = (call);                                                             \
+		cr_assert_eq(rc_, 0, "%s: %d", #call, rc_);                                   \
+		stt_drain(s);                                                                 \
+	} while (0)
+
 /* ---------------- building a scenario ---------------- */
 
 /* A v2 hierarchy whose root enables the cpu controller. */
