@@ -145,6 +145,13 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
 	machine__arm(m, &t->ev, wake);
 }
 
+/* Steps that a sleeping thread takes without running: time steps and repeats. */
+static bool no_cpu(enum sim_step_kind k)
+{
+	return k == SIM_STEP_RUN || k == SIM_STEP_RUNTIME || k == SIM_STEP_SLEEP ||
+	       k == SIM_STEP_TIMER || k == SIM_STEP_REPEAT;
+}
+
 /*
  * The next step of a phases behaviour from the current position: run, sleep until, block, or
  * go on at once with the step after (machine__step(): the steps that take no time).
@@ -172,6 +179,15 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 			}
 		}
 		p = &t->phases[t->phase++];
+		if (t->state != M_ACTIVE && !no_cpu(p->kind)) {
+			/*
+			 * A thread makes its calls when it runs: back from a sleep (or at its
+			 * start), it wakes and runs 1 ns, its return to user space, first.
+			 */
+			t->phase--;
+			activate(m, t, 1);
+			return;
+		}
 		switch (p->kind) {
 		case SIM_STEP_SLEEP:
 			go_to_sleep(m, t, machine__later(now, draw(t, &p->d)));
@@ -193,6 +209,12 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 				return;
 			}
 			break;
+		case SIM_STEP_YIELD:
+			/* sched_yield(), then its next step when it runs again */
+			if (t->state == M_ACTIVE && sched_thread_yield(m->s, t->tid, now))
+				machine__fail(m, -EINVAL);
+			activate(m, t, 1);
+			return;
 		case SIM_STEP_REPEAT:
 			if (++t->repeats[t->phase - 1] < p->count) {
 				t->phase = (size_t)p->obj;

@@ -24,7 +24,7 @@ static const char step_forms[] =
 	"TIME, name: NAME, shared: BOOL, mode: relative|absolute}}, {lock: MUTEX}, "
 	"{unlock: MUTEX}, {wait: {cond: COND, mutex: MUTEX}}, {sync: {cond: COND, mutex: "
 	"MUTEX}}, {signal: COND}, {broadcast: COND}, {barrier: NAME}, suspend, "
-	"{resume: PROCESS/NAME.N}, {repeat: N, steps: [...]}, {nice: N}, "
+	"{resume: PROCESS/NAME.N}, yield, {repeat: N, steps: [...]}, {nice: N}, "
 	"{policy: normal|batch|idle}, {slice: TIME}, {affinity: CPUS or all} or {cgroup: PATH}";
 
 /* The index of @n's name in table @tab (added when new); -1 after a message. */
@@ -215,16 +215,16 @@ static bool read_repeat(struct rd *r, const struct yn *st, struct scn_threads *t
 	return true;
 }
 
-/* A step that is a bare word: suspend. */
+/* A step that is a bare word: suspend, yield. */
 static bool read_word(struct rd *r, const struct yn *st, struct scn_threads *t)
 {
 	struct sim_phase *p;
 
-	if (strcmp(st->str, "suspend"))
+	if (strcmp(st->str, "suspend") && strcmp(st->str, "yield"))
 		return scn__bad(r, st, "%s; not '%s'", step_forms, st->str);
 	if (!(p = add_step(r, st, t)))
 		return false;
-	p->kind = SIM_STEP_SUSPEND;
+	p->kind = strcmp(st->str, "suspend") ? SIM_STEP_YIELD : SIM_STEP_SUSPEND;
 	return true;
 }
 

@@ -45,6 +45,7 @@ enum sim_step_kind {
 	SIM_STEP_BROADCAST,	/* pthread_cond_broadcast(cond @obj): every waiter wakes */
 	SIM_STEP_SYNC,		/* SIGNAL then WAIT, at once (rt-app's sync) */
 	SIM_STEP_BARRIER,	/* barrier @obj of @count threads: the last to arrive wakes the rest */
+	SIM_STEP_YIELD,		/* sched_yield() */
 	SIM_STEP_REPEAT,	/* back to step @obj, until the steps from it ran @count times */
 	SIM_STEP_NICE,		/* setpriority(): nice @obj */
 	SIM_STEP_POLICY,	/* sched_setscheduler(): policy @obj (enum sched_thread_policy) */
