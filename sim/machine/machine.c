@@ -164,21 +164,17 @@ static void keep_activation(struct sim_machine *m, struct mthread *t,
 	t->acts[t->nacts++] = *a;
 }
 
-/*
- * The activation under way ends now. Its slack counts to the start of the next period; the
- * periods missed are those, after its own, that began after it began and ended by now.
- */
-void machine__activation_end(struct sim_machine *m, struct mthread *t)
+/* The activation under way ends now with @slack and @missed periods: counted and kept. */
+static void activation_close(struct sim_machine *m, struct mthread *t, int64_t slack,
+			     uint64_t missed)
 {
-	uint64_t now = sim_now(&m->eng), p = t->spec.behavior.period_ns, first, last;
+	uint64_t now = sim_now(&m->eng);
 	struct sim_activation *a = &t->act;
 
 	a->end = now;
 	a->run = sched_thread_exec(m->s, t->tid, now) - t->act_exec0;
-	a->slack = (int64_t)(a->period_start + p) - (int64_t)now;
-	first = (a->wakeup - a->period_start) / p + 1;	/* the first period after it began */
-	last = (now - a->period_start) / p;		/* periods 1 .. last - 1 ended by now */
-	a->missed = last > first ? last - first : 0;
+	a->slack = slack;
+	a->missed = missed;
 	if (t->act_pending)	/* never ran: it cannot have ended, but keep the record whole */
 		a->start = now;
 	t->acts_done++;
@@ -188,6 +184,49 @@ void machine__activation_end(struct sim_machine *m, struct mthread *t)
 		t->slack_min = a->slack;
 	t->slack_sum += a->slack;
 	keep_activation(m, t, a);
+}
+
+/*
+ * The activation under way ends now. Its slack counts to the start of the next period; the
+ * periods missed are those, after its own, that began after it began and ended by now.
+ */
+void machine__activation_end(struct sim_machine *m, struct mthread *t)
+{
+	uint64_t now = sim_now(&m->eng), p = t->spec.behavior.period_ns, first, last;
+	struct sim_activation *a = &t->act;
+
+	first = (a->wakeup - a->period_start) / p + 1;	/* the first period after it began */
+	last = (now - a->period_start) / p;		/* periods 1 .. last - 1 ended by now */
+	activation_close(m, t, (int64_t)(a->period_start + p) - (int64_t)now,
+			 last > first ? last - first : 0);
+}
+
+/*
+ * rt-app's view of a timer step (its log line per loop): the activation under way (the first
+ * one from the thread's start) ends at the timer with slack = the expiry @due less now, and
+ * the periods of @period that passed whole after @due missed; the next begins at @due when
+ * the thread sleeps until it, at once when it does not.
+ */
+void machine__timer_activation(struct sim_machine *m, struct mthread *t, uint64_t due,
+			       uint64_t period, bool sleeps)
+{
+	uint64_t now = sim_now(&m->eng), exec = sched_thread_exec(m->s, t->tid, now);
+
+	if (!t->act_open) {
+		t->act = (struct sim_activation){ .idx = t->next_idx++, .period_start = t->t_first,
+						  .wakeup = t->t_first, .start = t->t_first };
+		t->act_exec0 = 0;
+		t->act_pending = false;
+		t->act_open = true;
+	}
+	activation_close(m, t, (int64_t)due - (int64_t)now,
+			 now > due && period ? (now - due) / period : 0);
+	t->act = (struct sim_activation){ .idx = t->next_idx++, .period_start = due,
+					  .wakeup = sleeps ? due : now };
+	t->act_exec0 = exec;
+	t->act_pending = sleeps;
+	if (!sleeps)
+		t->act.start = now;
 }
 
 void sim_machine_set_activation_keep(struct sim_machine *m, size_t keep)

@@ -98,6 +98,7 @@ struct mthread {
 	struct sim_activation act;
 	uint64_t act_exec0;		/* exec when it began */
 	bool act_pending;		/* begun, not yet run */
+	bool act_open;			/* a timer step's activation is under way */
 	uint64_t next_idx;		/* the next activation's index */
 	/* activations ended in the window (struct sim_thread_metrics) */
 	uint64_t acts_done, acts_overrun, acts_missed;
@@ -191,6 +192,8 @@ static inline uint64_t machine__later(uint64_t t, uint64_t d)
 /* machine.c: a periodic activation begins at now, or ends at now */
 void machine__activation_begin(struct sim_machine *m, struct mthread *t, uint64_t exec);
 void machine__activation_end(struct sim_machine *m, struct mthread *t);
+void machine__timer_activation(struct sim_machine *m, struct mthread *t, uint64_t due,
+			       uint64_t period, bool sleeps);
 
 /* machine.c: growth of the per-thread and per-cgroup arrays, errors */
 void machine__credit(struct sim_machine *m, struct mthread *t);

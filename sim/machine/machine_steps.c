@@ -242,10 +242,14 @@ bool machine__timer_step(struct sim_machine *m, struct mthread *t, const struct 
 		tm->next = t->t_first;
 	}
 	tm->next = machine__later(tm->next, p->ns);
+	machine__timer_activation(m, t, tm->next, p->ns, now < tm->next);
 	if (now < tm->next) {
 		*wake = tm->next;
 		return true;
 	}
+	/* missed: the next activation starts at once (counted as a periodic overrun is) */
+	t->activations++;
+	t->overruns++;
 	if (!(p->flags & SIM_TIMER_ABSOLUTE))
 		tm->next = now;
 	return false;

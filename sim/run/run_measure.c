@@ -155,6 +155,15 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A periodic thread, or one paced by timer steps (rt-app's periodic tasks). */
+static bool paced(const struct sim_behavior *b)
+{
+	for (size_t i = 0; b->kind == SIM_BEHAV_PHASES && i < b->nphases; i++)
+		if (b->phases[i].kind == SIM_STEP_TIMER)
+			return true;
+	return b->kind == SIM_BEHAV_PERIODIC;
+}
+
 /* A periodic thread's activations: the kept records by index, and the slack's figures. */
 static int measure_activations(const struct sim_thread_metrics *tm, struct run_thread *o)
 {
@@ -220,7 +229,7 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 	o->delay_max_start = tm.wait_max_since;
 	o->delay_max_end = tm.wait_max_at;
 	o->period_ns = t->grp->spec.behavior.period_ns;
-	if (t->grp->spec.behavior.kind == SIM_BEHAV_PERIODIC && measure_activations(&tm, o))
+	if (paced(&t->grp->spec.behavior) && measure_activations(&tm, o))
 		return -ENOMEM;
 	if (tm.nlatency) {
 		uint64_t *lat = malloc(tm.nlatency * sizeof(*lat));
