@@ -776,12 +776,13 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 		sched__rq_account(s, rq, now);
 	if (t->cpu && t->cpu != rq) {
 		struct cfs_rq *from = t->se.cfs_rq;
+		int orig = t->cpu->id;	/* set_task_cpu()'s task_cpu(p): where it last ran */
 
 		sched__task_set_cpu(s, t, rq, now);
 		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		t->st.migrations++;
 		s->st.migrations++;
-		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, t, waker, rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, t, orig, rq->id, now);
 	} else {
 		sched__task_set_cpu(s, t, rq, now);
 	}
