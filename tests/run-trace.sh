@@ -30,8 +30,11 @@ for f in "$@"; do
             # shellcheck disable=SC2086 # $ideal is a list of arguments
             [ $mode = exact ] && set -- "$@" $ideal
             rm -rf "$tmp/o" "$tmp/trace.txt"
-            if ! "$cgsim" run "$f" "$@" -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null; then
+            # stderr is shown only when the run fails (an rt-app workload's notes are not news)
+            if ! "$cgsim" run "$f" "$@" -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
+                    2>"$tmp/stderr"; then
                 echo "FAIL $f ($v, $mode): cgsim run failed"
+                sed 's/^/    /' "$tmp/stderr" | head -5
                 fails=$((fails + 1))
                 continue
             fi
