@@ -18,7 +18,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -27,10 +27,10 @@ OPT      ?= -O2 -g
 SANITIZE ?=
 BUILD    ?= build
 
-PKGS     := gsl yaml-0.1
+PKGS     := gsl yaml-0.1 json-c
 # clang and libclang-rt-dev (libFuzzer and the sanitizers' runtimes, only recommended by clang)
 # build the fuzzers.
-DEB_PKGS := libgsl-dev libyaml-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev
+DEB_PKGS := libgsl-dev libyaml-dev libjson-c-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
@@ -122,7 +122,7 @@ test: deps
 	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
 	$(MAKE) --no-print-directory fuzz-ci
 
-check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace
+check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
@@ -145,6 +145,13 @@ check-cli: $(BIN)
 # Every scenario's trace read back against its report (docs/trace.md).
 check-trace: $(BIN)
 	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
+
+# rt-app workloads (docs/rt-app.md): Debian's examples each run with their notes or are refused
+# with their message; small cases whose shares and latencies follow from rt-app's semantics.
+check-rtapp: $(BIN)
+	tests/run-rtapp.sh ./$(BIN) tests/rtapp/debian
+	./$(BIN) check tests/rtapp/cases/*.yaml
+	tests/run-trace.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)
@@ -194,6 +201,8 @@ fuzz-build:
 fuzz-seeds:
 	rm -rf $(FUZZ_BUILD)/seeds && mkdir -p $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/seeds/%)
 	cp scenarios/*.yaml tests/bad-scenarios/*.yaml tests/cli/*.yaml $(FUZZ_BUILD)/seeds/fuzz_scenario/
+	for f in scenarios/*.json tests/bad-scenarios/*.json tests/rtapp/*/*.json; do \
+	    cp "$$f" "$(FUZZ_BUILD)/seeds/fuzz_scenario/$$(echo "$$f" | tr / _)"; done
 	find tests/cgroupfs scenarios -name '*.cgs' | sort | \
 	    while read -r f; do cp "$$f" "$(FUZZ_BUILD)/seeds/fuzz_cgs/$$(echo "$$f" | tr / _)"; done
 	n=0; grep -v '^#' fuzz/set.seeds | while IFS= read -r l; do \

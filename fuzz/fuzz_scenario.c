@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz/fuzz_scenario.c - libFuzzer target: the YAML scenario loader, then a short run.
+ * fuzz/fuzz_scenario.c - libFuzzer target: the scenario loader (YAML, or rt-app JSON), then a
+ * short run.
  *
- * The input is a scenario file. When it loads, it runs for at most 0.2 simulated seconds with
+ * The input is a scenario file or an rt-app workload. When it loads, it runs for at most 0.2 simulated seconds with
  * the scheduler's invariant checker on (skipped above 200 threads, which only makes runs slow).
- * Seeds: scenarios/, tests/bad-scenarios/, tests/cli/ (make fuzz copies them).
+ * Seeds: scenarios/, tests/bad-scenarios/, tests/cli/, tests/rtapp/ (make fuzz copies them).
  */
 #include "fuzz/fuzz_common.h"
 

@@ -16,9 +16,13 @@
 int cli_usage_error(const char *usage, const char *fmt, const char *arg);
 /* Flush stdout: 0, or 2 with a message when the output could not be written. */
 int cli_finish_stdout(void);
-/* The scenario @file with its variant and --sets, or NULL with its message on stderr. */
+/*
+ * The scenario @file with its variant and --sets, or NULL with its message on stderr; an
+ * rt-app workload's notes (what cgsim ignores) go to stderr, once a file (cli_notes()).
+ */
 struct scenario *cli_load(const char *file, const char *variant, const char *const *sets,
 			  size_t nsets);
+void cli_notes(const struct scenario *sc);
 
 /* cgsim validate (sim/app/cli_live.c). */
 int cli_validate(int argc, char **argv);

@@ -469,6 +469,17 @@ int cli_finish_stdout(void)
 	return 0;
 }
 
+void cli_notes(const struct scenario *sc)
+{
+	static char said[1024];	/* variants and sweeps load the same file again */
+
+	if (!sc || !sc->nnotes || !strncmp(said, sc->file, sizeof(said) - 1))
+		return;
+	snprintf(said, sizeof(said), "%s", sc->file);
+	for (size_t i = 0; i < sc->nnotes; i++)
+		fprintf(stderr, "%s\n", sc->notes[i]);
+}
+
 struct scenario *cli_load(const char *file, const char *variant, const char *const *sets,
 			  size_t nsets)
 {
@@ -477,6 +488,7 @@ struct scenario *cli_load(const char *file, const char *variant, const char *con
 
 	if (!sc)
 		fprintf(stderr, "%s\n", err);
+	cli_notes(sc);
 	return sc;
 }
 
@@ -678,6 +690,7 @@ static int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}
+	cli_notes(c->sc[0]);
 	if (c->sc[0]->nsweep &&
 	    sweep_run(o.file, c->sc[0], o.sets, o.nsets, &sw, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
@@ -709,6 +722,7 @@ static int check_file(const char *file)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	cli_notes(base);
 	if (!base->nexpect)
 		printf("NOTE %s: no expect: entries\n", file);
 	for (size_t v = 0; v <= base->nvariants; v++) {

@@ -14,11 +14,12 @@
 
 #include "sim/scenario/scn_internal.h"
 #include "sim/util/util.h"
+#include "sim/scenario/rtapp.h"
 #include "sim/scenario/transform.h"
 
 static const char *const top_keys[] = { "name", "description", "seed", "duration", "warmup",
 	"interval", "machine", "semantics", "scheduler", "cgroups", "sessions", "processes",
-	"timeline", "variants", "sweep", "expect", NULL };
+	"timeline", "variants", "sweep", "expect", "workload", NULL };
 
 /* Check that the expectations name variants, processes and threads that exist. */
 static bool check_names(struct rd *r, const struct yn *root)
@@ -96,7 +97,11 @@ static bool read_all(struct rd *r, struct yn *root)
 	sc->seed = 1;
 	if ((v = yn_get(root, "seed")) && !scn__parse_u64(r, v, "seed", &sc->seed))
 		return false;
-	if (!(v = yn_get(root, "duration")))
+	if (!(v = yn_get(root, "duration")) && r->rtapp)
+		return scn__bad(r, root, "rt-app runs this workload until every thread ends or it is "
+				"stopped (global.duration is -1 or absent): give the time to simulate, "
+				"e.g. --set duration=10s");
+	if (!v)
 		return scn__bad(r, root, "a scenario needs a duration (e.g. duration: 10s)");
 	if (!scn__parse_time(r, v, "duration", 1000000, SCN_MAX_DURATION_NS, &sc->duration))
 		return false;
@@ -230,6 +235,7 @@ void scn_free(struct scenario *sc)
 	for (size_t i = 0; i < sc->norigins; i++)
 		free(sc->origins[i]);
 	free(sc->origins);
+	free_names(sc->notes, sc->nnotes);
 	free(sc->file);
 	free(sc->name);
 	free(sc->description);
@@ -266,6 +272,151 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 	return scn_load_swept(path, text, variant, sets, nsets, SCN_NO_SWEEP, err, errlen);
 }
 
+/* Take @d's notes and origins into @sc (@d keeps its tree). */
+static bool take_doc(struct scenario *sc, struct rta_doc *d)
+{
+	char **o = realloc(sc->origins, (sc->norigins + d->norigins + 1) * sizeof(*o));
+	char **n = o ? realloc(sc->notes, (sc->nnotes + d->nnotes + 1) * sizeof(*n)) : NULL;
+
+	if (o)
+		sc->origins = o;
+	if (!n)
+		return false;
+	sc->notes = n;
+	for (size_t i = 0; i < d->norigins; i++)
+		sc->origins[sc->norigins++] = d->origins[i];
+	for (size_t i = 0; i < d->nnotes; i++)
+		sc->notes[sc->nnotes++] = d->notes[i];
+	free(d->origins);
+	free(d->notes);
+	d->origins = d->notes = NULL;
+	d->norigins = d->nnotes = 0;
+	return true;
+}
+
+/* The path of @name, named in scenario @path: relative to the scenario's directory. */
+static char *beside(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (*name == '/' || !slash || !strcmp(path, "-"))
+		return util_asprintf("%s", name);
+	return util_asprintf("%.*s/%s", (int)(slash - path), path, name);
+}
+
+/* Move @from's value of @key (if any) into @to's entries, unless @to has it already. */
+static bool merge_entries(struct rd *r, struct yn *to, struct yn *from, const char *what)
+{
+	for (size_t i = 0; from && i < from->n; i++) {
+		const char *k = from->keys[i]->str;
+		struct yn *had = NULL;
+
+		for (size_t j = 0; j < to->n && !had; j++) {
+			const char *a = to->keys[j]->str, *b = k;
+
+			while (*a == '/')
+				a++;
+			while (*b == '/')
+				b++;
+			if (!strcmp(a, b))
+				had = to->keys[j];
+		}
+		if (had && !strcmp(what, "process"))
+			return scn__bad(r, had, "the scenario has a process '%s' already: the "
+					"workload's threads are process %s", k, k);
+		if (had)
+			continue;
+		if (yn_map_add(to, from->keys[i], from->kids[i]))
+			return scn__bad(r, to, "out of memory");
+		from->keys[i] = from->kids[i] = NULL;
+	}
+	return true;
+}
+
+/* A key @key of @root, made an empty mapping when absent; NULL after a message. */
+static struct yn *section(struct rd *r, struct yn *root, const char *key, const struct yn *at)
+{
+	struct yn *v = yn_get(root, key), *k;
+
+	if (v)
+		return scn__want(r, v, YN_MAP, key) ? v : NULL;
+	k = yn_new_scalar(key, at->line, at->col);
+	v = yn_new(YN_MAP, at->line, at->col);
+	if (!k || !v || yn_map_add(root, k, v)) {
+		yn_free(k);
+		yn_free(v);
+		scn__bad(r, at, "out of memory");
+		return NULL;
+	}
+	return v;
+}
+
+/*
+ * workload: FILE.json: the rt-app workload's process, its taskgroups as cgroups the scenario
+ * does not declare, and its duration when the scenario gives none, into @root.
+ */
+static bool merge_workload(struct rd *r, struct yn *root)
+{
+	const struct yn *w = yn_get(root, "workload");
+	struct rta_doc d;
+	char *file, *text, err[2048];
+	size_t len;
+	struct yn *procs, *cgs;
+	bool ok;
+
+	if (!w)
+		return true;
+	if (!scn__scalar(r, w, "workload"))
+		return false;
+	if (!(file = beside(r->file, w->str)))
+		return scn__bad(r, w, "out of memory");
+	text = slurp(file, &len, err, sizeof(err));
+	if (!text) {
+		free(file);
+		return scn__bad(r, w, "workload: %s", strstr(err, ": ") ? strstr(err, ": ") + 2 : err);
+	}
+	if (!rta_is_workload(text, len)) {
+		free(file);
+		free(text);
+		return scn__bad(r, w, "workload must name an rt-app JSON file (an object with a "
+				"\"tasks\" key)");
+	}
+	ok = !rta_read(file, text, len, true, &d, r->err, r->errlen);
+	free(text);
+	free(file);
+	if (!ok) {
+		r->failed = true;	/* the message names the JSON file */
+		return false;
+	}
+	ok = take_doc(r->sc, &d) && (procs = section(r, root, "processes", w)) &&
+	     merge_entries(r, procs, yn_get(d.root, "processes"), "process");
+	if (ok && yn_get(d.root, "cgroups"))
+		ok = (cgs = section(r, root, "cgroups", w)) &&
+		     merge_entries(r, cgs, yn_get(d.root, "cgroups"), "cgroup");
+	if (ok && !yn_get(root, "duration") && yn_get(d.root, "duration")) {
+		struct yn *dur = yn_new_scalar("duration", w->line, w->col);
+
+		ok = dur && !yn_map_add(root, dur, yn_copy(yn_get(d.root, "duration")));
+	}
+	if (!ok && !r->failed)
+		scn__bad(r, w, "out of memory");
+	rta_doc_free(&d);
+	return ok;
+}
+
+/* The document of @text: rt-app JSON or YAML. */
+static struct yn *parse_doc(struct rd *r, const char *path, const char *text, size_t len,
+			    struct rta_doc *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (!rta_is_workload(text, len))
+		return yn_parse(path, text, len, r->err, r->errlen);
+	r->rtapp = true;
+	if (rta_read(path, text, len, false, d, r->err, r->errlen))
+		return NULL;
+	return d->root;
+}
+
 struct scenario *scn_load_swept(const char *path, const char *text, const char *variant,
 				const char *const *sets, size_t nsets, size_t sweep, char *err,
 				size_t errlen)
@@ -274,6 +425,7 @@ struct scenario *scn_load_swept(const char *path, const char *text, const char *
 	char *buf = NULL;
 	size_t len;
 	struct yn *root;
+	struct rta_doc d;
 	struct scenario *sc = NULL;
 	bool ok;
 
@@ -287,7 +439,8 @@ struct scenario *scn_load_swept(const char *path, const char *text, const char *
 	} else {
 		len = strlen(text);
 	}
-	root = yn_parse(path, text, len, err, errlen);
+	root = parse_doc(&r, path, text, len, &d);
+	d.root = NULL;	/* root is this function's now */
 	if (!root) {
 		free(buf);
 		return NULL;
@@ -305,15 +458,17 @@ struct scenario *scn_load_swept(const char *path, const char *text, const char *
 		buf = NULL;
 		sc->file = strdup(path);
 		sc->variant = strdup(variant ? variant : "base");
-		ok = sc->file && sc->variant && sc->text;
+		ok = sc->file && sc->variant && sc->text && take_doc(sc, &d);
 		if (!ok)
 			snprintf(err, errlen, "cgsim: out of memory");
-		ok = ok && scn__apply_overrides(&r, root, variant, sets, nsets, sweep) &&
+		ok = ok && (r.rtapp || merge_workload(&r, root)) &&
+		     scn__apply_overrides(&r, root, variant, sets, nsets, sweep) &&
 		     read_all(&r, root);
 		for (size_t i = 0; ok && variant && i < sc->nvariants; i++)
 			if (!strcmp(sc->variants[i].name, variant) && sc->variants[i].transform)
 				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);
 	}
+	rta_doc_free(&d);
 	yn_free(root);
 	free(buf);
 	if (!ok) {

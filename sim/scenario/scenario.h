@@ -6,6 +6,9 @@
  * file, line and column and what would be accepted. A scenario is loaded for one variant: the
  * variant's `set:` overrides and any `--set KEY=VALUE` are applied to the document before it is
  * read, so every value is checked the same way wherever it came from.
+ *
+ * A file whose text is rt-app JSON (sim/scenario/rtapp.h) is read as an rt-app workload, and a
+ * scenario's `workload: FILE.json` adds one to the scenario's own processes and cgroups.
  */
 #ifndef CGSIM_SIM_SCENARIO_H
 #define CGSIM_SIM_SCENARIO_H
@@ -190,6 +193,9 @@ struct scenario {
 	size_t ntimers;
 	char **origins;		/* the strings scn_pos.origin points to */
 	size_t norigins;
+	/* "FILE:LINE:COL: note: ..." for what an rt-app workload has that cgsim ignores */
+	char **notes;
+	size_t nnotes;
 };
 
 /*

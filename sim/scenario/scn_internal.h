@@ -24,6 +24,7 @@ struct rd {
 	char *err;
 	size_t errlen;
 	bool failed;
+	bool rtapp;		/* the file is an rt-app workload (sim/scenario/rtapp.h) */
 	struct scenario *sc;
 };
 

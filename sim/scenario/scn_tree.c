@@ -65,40 +65,6 @@ static struct yn **find_slot(struct yn *root, const char *path, bool create, str
 	}
 }
 
-static struct yn *yn_copy(const struct yn *n)
-{
-	struct yn *c = calloc(1, sizeof(*c));
-
-	if (!c)
-		return NULL;
-	*c = *n;
-	c->str = NULL;
-	c->kids = NULL;
-	c->keys = NULL;
-	c->n = 0;
-	c->cap = n->n;
-	if (n->str && !(c->str = strdup(n->str)))
-		goto fail;
-	if (n->n) {
-		c->kids = calloc(n->n, sizeof(*c->kids));
-		if (!c->kids)
-			goto fail;
-		if (n->keys && !(c->keys = calloc(n->n, sizeof(*c->keys))))
-			goto fail;
-		for (size_t i = 0; i < n->n; i++, c->n++) {
-			c->kids[i] = yn_copy(n->kids[i]);
-			if (!c->kids[i] || (n->keys && !(c->keys[i] = yn_copy(n->keys[i])))) {
-				c->n++;
-				goto fail;
-			}
-		}
-	}
-	return c;
-fail:
-	yn_free(c);
-	return NULL;
-}
-
 /* Put @val (owned) at @path; @at is where to point messages about a new key. */
 /* Add @val to the cgroup entry @parent under the interface file name @file (all of it, dots
  * included: cpu.weight is one key). @val is consumed. */
@@ -219,8 +185,14 @@ static bool apply_sweep_value(struct rd *r, struct yn *root, size_t k)
 bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
 			  const char *const *sets, size_t nsets, size_t sweep)
 {
-	char **origins = r->sc->origins;
+	/* the --set origins go after any the document has (a workload's places) */
+	char **origins = realloc(r->sc->origins, (r->sc->norigins + nsets + 1) * sizeof(*origins));
+	size_t base = r->sc->norigins;
 
+	if (!origins)
+		return scn__bad(r, NULL, "out of memory");
+	r->sc->origins = origins;
+	origins += base;
 	if (variant && strcmp(variant, "base")) {
 		const struct yn *vs = yn_get(root, "variants"), *body, *set;
 
@@ -260,7 +232,7 @@ bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
 		origins[i] = malloc(strlen(sets[i]) + 8);
 		if (!origins[i])
 			return scn__bad(r, NULL, "out of memory");
-		r->sc->norigins = i + 1;
+		r->sc->norigins = base + i + 1;
 		sprintf(origins[i], "--set %s", sets[i]);
 		at.origin = origins[i];
 		if (!eq || eq == sets[i])

@@ -74,6 +74,52 @@ static struct yn *node_new(struct builder *b, enum yn_kind kind, const yaml_mark
 	return n;
 }
 
+struct yn *yn_copy(const struct yn *n)
+{
+	struct yn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = *n;
+	c->str = NULL;
+	c->kids = NULL;
+	c->keys = NULL;
+	c->n = 0;
+	c->cap = n->n;
+	if (n->str && !(c->str = strdup(n->str)))
+		goto fail;
+	if (n->n) {
+		c->kids = calloc(n->n, sizeof(*c->kids));
+		if (!c->kids)
+			goto fail;
+		if (n->keys && !(c->keys = calloc(n->n, sizeof(*c->keys))))
+			goto fail;
+		for (size_t i = 0; i < n->n; i++, c->n++) {
+			c->kids[i] = yn_copy(n->kids[i]);
+			if (!c->kids[i] || (n->keys && !(c->keys[i] = yn_copy(n->keys[i])))) {
+				c->n++;
+				goto fail;
+			}
+		}
+	}
+	return c;
+fail:
+	yn_free(c);
+	return NULL;
+}
+
+struct yn *yn_new(enum yn_kind kind, int line, int col)
+{
+	struct yn *n = calloc(1, sizeof(*n));
+
+	if (n) {
+		n->kind = kind;
+		n->line = line;
+		n->col = col;
+	}
+	return n;
+}
+
 struct yn *yn_new_scalar(const char *s, int line, int col)
 {
 	struct yn *n = calloc(1, sizeof(*n));
@@ -97,6 +143,11 @@ static int push_item(struct yn *parent, struct yn *item)
 		return -ENOMEM;
 	parent->kids[parent->n++] = item;
 	return 0;
+}
+
+int yn_seq_add(struct yn *seq, struct yn *item)
+{
+	return push_item(seq, item);
 }
 
 int yn_map_add(struct yn *map, struct yn *key, struct yn *val)

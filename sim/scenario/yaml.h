@@ -54,6 +54,13 @@ struct yn *yn_get(const struct yn *map, const char *key);
 /* yn_map_add() - append the pair @key: @val (both taken over on success) to @map. 0 or -ENOMEM. */
 int yn_map_add(struct yn *map, struct yn *key, struct yn *val);
 
+/* yn_copy() - a deep copy of @n (positions and origins kept); NULL: ENOMEM. */
+struct yn *yn_copy(const struct yn *n);
+/* yn_new() - an empty sequence or mapping (@kind) at position (@line, @col); NULL: ENOMEM. */
+struct yn *yn_new(enum yn_kind kind, int line, int col);
+/* yn_seq_add() - append @item (taken over on success) to sequence @seq. 0 or -ENOMEM. */
+int yn_seq_add(struct yn *seq, struct yn *item);
+
 /* yn_new_scalar() - a scalar node holding a copy of @s at position (@line, @col); NULL: ENOMEM. */
 struct yn *yn_new_scalar(const char *s, int line, int col);
 

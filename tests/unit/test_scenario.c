@@ -227,7 +227,7 @@ Test(scenario, set_errors_name_the_option)
 	cr_expect_str_eq(err, "--set nosuch.key=1: error: unknown key 'nosuch' in a scenario "
 			      "(expected one of: name, description, seed, duration, warmup, interval, "
 			      "machine, semantics, scheduler, cgroups, sessions, processes, timeline, variants, sweep, "
-			      "expect)");
+			      "expect, workload)");
 	sc = scn_load("t.yaml", base, "nosuch", NULL, 0, err, sizeof(err));
 	cr_assert_null(sc);
 	cr_expect_str_eq(err, "t.yaml: error: no variant 'nosuch' (the file has: base, heavy)");
