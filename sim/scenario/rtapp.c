@@ -22,335 +22,6 @@
 #include "sim/scenario/rtapp_internal.h"
 #include "sim/util/util.h"
 
-#define MAX_TASKGROUPS	32	/* rt-app's max_nbr_tgs */
-#define PATH_LEN	1024
-
-struct tr {
-	const char *fname;
-	struct rta_json j;
-	struct rta_doc *doc;
-	bool origins;
-	char *err;
-	size_t errlen;
-	int failed;		/* 0, or the negative errno the read ends with */
-	const char *def_policy;	/* global.default_policy, as rt-app names it */
-	char **tgs;		/* the taskgroups, as cgroup paths ("" the root) */
-	size_t ntgs;
-	char **names;		/* thread entries made so far */
-	size_t nnames;
-	int *note_at;		/* per note: line x 65536 + column, to give them in file order */
-};
-
-/* ---------------- messages and nodes ---------------- */
-
-static bool bad(struct tr *t, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static bool bad(struct tr *t, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int line, col;
-
-	if (t->failed)
-		return false;
-	rta__where(&t->j, path, &line, &col);
-	va_start(ap, fmt);
-	util_verrf(t->err, t->errlen, t->fname, NULL, line, col, fmt, ap);
-	va_end(ap);
-	t->failed = -EINVAL;
-	return false;
-}
-
-static bool oom(struct tr *t)
-{
-	if (!t->failed) {
-		snprintf(t->err, t->errlen, "cgsim: out of memory");
-		t->failed = -ENOMEM;
-	}
-	return false;
-}
-
-static void note(struct tr *t, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void note(struct tr *t, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	char msg[512];
-	char **grown;
-	int line, col, *at;
-
-	rta__where(&t->j, path, &line, &col);
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	grown = realloc(t->doc->notes, (t->doc->nnotes + 1) * sizeof(*grown));
-	if (grown)
-		t->doc->notes = grown;
-	at = grown ? realloc(t->note_at, (t->doc->nnotes + 1) * sizeof(*at)) : NULL;
-	if (!at) {
-		oom(t);
-		return;
-	}
-	t->note_at = at;
-	at[t->doc->nnotes] = line * 65536 + (col < 65536 ? col : 65535);
-	if (!(grown[t->doc->nnotes] = util_asprintf("%s:%d:%d: note: %s", t->fname, line, col,
-						    msg)))
-		oom(t);
-	else
-		t->doc->nnotes++;
-}
-
-/* A node placed where the key at @path is written (a scalar holding @s, or a collection). */
-static struct yn *mk(struct tr *t, enum yn_kind kind, const char *s, const char *path)
-{
-	int line, col;
-	struct yn *n;
-
-	rta__where(&t->j, path, &line, &col);
-	n = kind == YN_SCALAR ? yn_new_scalar(s, line, col) : yn_new(kind, line, col);
-	if (!n) {
-		oom(t);
-		return NULL;
-	}
-	if (t->origins) {
-		char **grown = realloc(t->doc->origins, (t->doc->norigins + 1) * sizeof(*grown));
-		char *o = grown ? util_asprintf("%s:%d:%d", t->fname, line, col) : NULL;
-
-		if (grown)
-			t->doc->origins = grown;
-		if (!o) {
-			yn_free(n);
-			oom(t);
-			return NULL;
-		}
-		t->doc->origins[t->doc->norigins++] = o;
-		n->origin = o;
-	}
-	return n;
-}
-
-/* @map's KEY: @val (taken over, freed on failure), both placed at @path. */
-static bool put(struct tr *t, struct yn *map, const char *key, struct yn *val, const char *path)
-{
-	struct yn *k;
-
-	if (!val)
-		return t->failed ? false : oom(t);
-	if (!(k = mk(t, YN_SCALAR, key, path)) || yn_map_add(map, k, val)) {
-		yn_free(k);
-		yn_free(val);
-		return k ? oom(t) : false;
-	}
-	return true;
-}
-
-static bool put_str(struct tr *t, struct yn *map, const char *key, const char *val,
-		    const char *path)
-{
-	return put(t, map, key, mk(t, YN_SCALAR, val, path), path);
-}
-
-static bool put_us(struct tr *t, struct yn *map, const char *key, long long us, const char *path)
-{
-	char v[32];
-
-	snprintf(v, sizeof(v), "%lldus", us);
-	return put_str(t, map, key, v, path);
-}
-
-/* Append the step {KEY: VALUE} (a scalar value) to @seq. */
-static bool step(struct tr *t, struct yn *seq, const char *key, const char *val, const char *path)
-{
-	struct yn *m = mk(t, YN_MAP, NULL, path);
-
-	if (!m || !put_str(t, m, key, val, path)) {
-		yn_free(m);
-		return false;
-	}
-	if (yn_seq_add(seq, m)) {
-		yn_free(m);
-		return oom(t);
-	}
-	return true;
-}
-
-static bool step_node(struct tr *t, struct yn *seq, struct yn *m)
-{
-	if (!m)
-		return false;
-	if (yn_seq_add(seq, m)) {
-		yn_free(m);
-		return oom(t);
-	}
-	return true;
-}
-
-/* @path, then @key below it, into @buf (PATH_LEN; a longer one is cut, and found nowhere). */
-/*
- * A new mapping appended to @seq (a step), or put in mapping @map under @key: attached as it
- * is made, so that freeing the tree's root frees it whatever fails later. NULL on failure.
- */
-static struct yn *seq_map(struct tr *t, struct yn *seq, const char *path)
-{
-	struct yn *m = mk(t, YN_MAP, NULL, path);
-
-	return m && step_node(t, seq, m) ? m : NULL;
-}
-
-static struct yn *map_child(struct tr *t, struct yn *map, const char *key, enum yn_kind kind,
-			    const char *path)
-{
-	struct yn *c = mk(t, kind, NULL, path);
-
-	return c && put(t, map, key, c, path) ? c : NULL;
-}
-
-static const char *sub(char *buf, const char *path, const char *key)
-{
-	size_t a = strlen(path), b = strlen(key);
-
-	if (a + 1 + b >= PATH_LEN)
-		a = b = 0;
-	memmove(buf, path, a);
-	buf[a] = RTA_SEP;
-	memcpy(buf + a + 1, key, b);
-	buf[a + 1 + b] = '\0';
-	return buf;
-}
-
-/* ---------------- values ---------------- */
-
-/* An int of @obj's key @key (absent: @def); false after a message when it is not an int. */
-static bool get_int(struct tr *t, struct json_object *obj, const char *path, const char *key,
-		    long long def, long long *out)
-{
-	struct json_object *v;
-	char p[PATH_LEN];
-
-	*out = def;
-	if (!json_object_object_get_ex(obj, key, &v))
-		return true;
-	if (!json_object_is_type(v, json_type_int))
-		return bad(t, sub(p, path, key), "%s must be an integer (rt-app refuses the file "
-			   "otherwise)", key);
-	*out = json_object_get_int64(v);
-	return true;
-}
-
-static const char *get_str(struct json_object *obj, const char *key, const char *def)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string))
-		return def;
-	return json_object_get_string(v);
-}
-
-/* rt-app's policy names: the fair ones as the scenario names them, NULL for the others. */
-static const char *fair_policy(const char *rtapp)
-{
-	if (!strcmp(rtapp, "SCHED_OTHER"))
-		return "normal";
-	if (!strcmp(rtapp, "SCHED_BATCH"))
-		return "batch";
-	if (!strcmp(rtapp, "SCHED_IDLE"))
-		return "idle";
-	return NULL;
-}
-
-static bool known_policy(const char *rtapp)
-{
-	return fair_policy(rtapp) || !strcmp(rtapp, "SCHED_FIFO") || !strcmp(rtapp, "SCHED_RR") ||
-	       !strcmp(rtapp, "SCHED_DEADLINE");
-}
-
-/* A policy rt-app takes that cgsim does not model, or one it does not know: refused. */
-static bool check_policy(struct tr *t, const char *pol, const char *path)
-{
-	if (fair_policy(pol))
-		return true;
-	if (!known_policy(pol))
-		return bad(t, path, "unknown policy '%s' (rt-app takes SCHED_OTHER, SCHED_BATCH, "
-			   "SCHED_IDLE, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE)", pol);
-	return bad(t, path, "%s is not modelled: cgsim simulates the fair scheduler "
-		   "(SCHED_OTHER, SCHED_BATCH, SCHED_IDLE) only", pol);
-}
-
-/* A taskgroup: "" none (NULL), else a path that starts with '/'; *out the cgroup path. */
-static bool taskgroup(struct tr *t, struct json_object *obj, const char *path, char **out)
-{
-	struct json_object *v;
-	char p[PATH_LEN];
-	const char *s;
-	size_t k;
-
-	*out = NULL;
-	if (!json_object_object_get_ex(obj, "taskgroup", &v))
-		return true;
-	sub(p, path, "taskgroup");
-	if (!json_object_is_type(v, json_type_string))
-		return bad(t, p, "taskgroup must be a string (a cgroup path from /)");
-	s = json_object_get_string(v);
-	if (!*s)
-		return true;
-	if (*s != '/')
-		return bad(t, p, "taskgroup '%s' has to start with '/' (rt-app refuses it)", s);
-	for (k = 0; k < t->ntgs && strcmp(t->tgs[k], s); k++)
-		;
-	if (k == t->ntgs) {
-		char **grown;
-
-		if (t->ntgs == MAX_TASKGROUPS)
-			return bad(t, p, "more than %d taskgroups (rt-app's limit)", MAX_TASKGROUPS);
-		if (!(grown = realloc(t->tgs, (t->ntgs + 1) * sizeof(*grown))))
-			return oom(t);
-		t->tgs = grown;
-		if (!(t->tgs[t->ntgs] = strdup(s)))
-			return oom(t);
-		t->ntgs++;
-	}
-	if (!(*out = strdup(s)))
-		return oom(t);
-	return true;
-}
-
-/* cpus: [N, ...] as the scenario's affinity list; NULL when absent. */
-static struct yn *cpus_node(struct tr *t, struct json_object *obj, const char *path, bool *ok)
-{
-	struct json_object *v;
-	struct yn *seq;
-	char p[PATH_LEN];
-
-	*ok = true;
-	if (!json_object_object_get_ex(obj, "cpus", &v))
-		return NULL;
-	sub(p, path, "cpus");
-	if (!json_object_is_type(v, json_type_array) || !json_object_array_length(v)) {
-		*ok = bad(t, p, "cpus must be a list of CPU numbers");
-		return NULL;
-	}
-	if (!(seq = mk(t, YN_SEQ, NULL, p))) {
-		*ok = false;
-		return NULL;
-	}
-	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		struct json_object *c = json_object_array_get_idx(v, i);
-		char num[24];
-
-		if (!json_object_is_type(c, json_type_int)) {
-			yn_free(seq);
-			*ok = bad(t, p, "cpus must be a list of CPU numbers");
-			return NULL;
-		}
-		snprintf(num, sizeof(num), "%lld", (long long)json_object_get_int64(c));
-		if (!step_node(t, seq, mk(t, YN_SCALAR, num, p))) {
-			yn_free(seq);
-			*ok = false;
-			return NULL;
-		}
-	}
-	return seq;
-}
-
 /* ---------------- events ---------------- */
 
 /* The prefixes that make a key an event (rt-app's obj_is_event()), in its order. */
@@ -372,96 +43,109 @@ static bool starts(const char *s, const char *prefix)
 }
 
 /* lock X, then @op on the condition X, then unlock X: rt-app's suspend and resume. */
-static bool cond_around(struct tr *t, struct yn *seq, const char *x, const char *op,
+static bool cond_around(struct rta_tr *t, struct yn *seq, const char *x, const char *op,
 			const char *p)
 {
 	struct yn *m, *w;
 
-	if (!step(t, seq, "lock", x, p))
+	if (!rta__step(t, seq, "lock", x, p))
 		return false;
 	if (!strcmp(op, "wait")) {
-		if (!(m = seq_map(t, seq, p)) || !(w = map_child(t, m, "wait", YN_MAP, p)) ||
-		    !put_str(t, w, "cond", x, p) || !put_str(t, w, "mutex", x, p))
+		if (!(m = rta__seq_map(t, seq, p)) ||
+		    !(w = rta__map_child(t, m, "wait", YN_MAP, p)) ||
+		    !rta__put_str(t, w, "cond", x, p) || !rta__put_str(t, w, "mutex", x, p))
 			return false;
-	} else if (!step(t, seq, op, x, p)) {
+	} else if (!rta__step(t, seq, op, x, p)) {
 		return false;
 	}
-	return step(t, seq, "unlock", x, p);
+	return rta__step(t, seq, "unlock", x, p);
 }
 
 /* {wait: {cond:, mutex:}} or {sync: ...} from rt-app's { "ref": C, "mutex": M } */
-static bool cond_step(struct tr *t, struct yn *seq, const char *kind, struct json_object *v,
+static bool cond_step(struct rta_tr *t, struct yn *seq, const char *kind, struct json_object *v,
 		      const char *p)
 {
 	struct yn *m, *w;
 
-	return (m = seq_map(t, seq, p)) && (w = map_child(t, m, kind, YN_MAP, p)) &&
-	       put_str(t, w, "cond", get_str(v, "ref", "unknown"), p) &&
-	       put_str(t, w, "mutex", get_str(v, "mutex", "unknown"), p);
+	return (m = rta__seq_map(t, seq, p)) && (w = rta__map_child(t, m, kind, YN_MAP, p)) &&
+	       rta__put_str(t, w, "cond", rta__get_str(v, "ref", "unknown"), p) &&
+	       rta__put_str(t, w, "mutex", rta__get_str(v, "mutex", "unknown"), p);
 }
 
 /* rt-app's timer: { "ref": NAME ("unique..." its thread's own), "period": us, "mode": ... } */
-static bool timer_step(struct tr *t, struct yn *seq, struct json_object *v, const char *p)
+static bool timer_step(struct rta_tr *t, struct yn *seq, struct json_object *v, const char *p)
 {
-	const char *ref = get_str(v, "ref", "unknown"), *mode = get_str(v, "mode", "relative");
+	const char *ref = rta__get_str(v, "ref", "unknown"),
+		   *mode = rta__get_str(v, "mode", "relative");
 	struct yn *m, *tm;
 	long long period;
 
-	if (!get_int(t, v, p, "period", 0, &period))
+	if (!rta__get_int(t, v, p, "period", 0, &period))
 		return false;
 	if (period < 0)
-		return bad(t, p, "a timer's period is a number of microseconds, not %lld", period);
+		return rta__bad(t, p, "a timer's period is a number of microseconds, not %lld",
+				period);
 	if (!period)
-		return true;	/* an expiry that never moves on: the thread never sleeps on it */
-	return (m = seq_map(t, seq, p)) && (tm = map_child(t, m, "timer", YN_MAP, p)) &&
-	       put_us(t, tm, "period", period, p) && put_str(t, tm, "name", ref, p) &&
-	       put_str(t, tm, "shared", starts(ref, "unique") ? "false" : "true", p) &&
-	       put_str(t, tm, "mode", starts(mode, "absolute") ? "absolute" : "relative", p);
+		return true; /* an expiry that never moves on: the thread never sleeps on it */
+	return (m = rta__seq_map(t, seq, p)) && (tm = rta__map_child(t, m, "timer", YN_MAP, p)) &&
+	       rta__put_us(t, tm, "period", period, p) && rta__put_str(t, tm, "name", ref, p) &&
+	       rta__put_str(t, tm, "shared", starts(ref, "unique") ? "false" : "true", p) &&
+	       rta__put_str(t, tm, "mode", starts(mode, "absolute") ? "absolute" : "relative", p);
 }
 
 /* What rt-app runs but cgsim cannot: refused with the reason. */
-static bool unmodelled(struct tr *t, const char *key, const char *p)
+static bool unmodelled(struct rta_tr *t, const char *key, const char *p)
 {
 	if (starts(key, "fork"))
-		return bad(t, p, "rt-app's fork event ('%s') is not modelled: cgsim's threads are "
-			   "all made when the run starts", key);
+		return rta__bad(t, p,
+				"rt-app's fork event ('%s') is not modelled: cgsim's threads are "
+				"all made when the run starts",
+				key);
 	if (starts(key, "sem_"))
-		return bad(t, p, "rt-app's semaphore events ('%s') are not modelled yet", key);
-	return bad(t, p, "rt-app's memory and I/O events ('%s') are not modelled: what CPU time "
-		   "they take depends on the machine's memory and devices, which cgsim does not "
-		   "simulate", key);
+		return rta__bad(t, p, "rt-app's semaphore events ('%s') are not modelled yet", key);
+	return rta__bad(
+		t, p,
+		"rt-app's memory and I/O events ('%s') are not modelled: what CPU time "
+		"they take depends on the machine's memory and devices, which cgsim does not "
+		"simulate",
+		key);
 }
 
-static bool str_event(struct tr *t, const char *key, struct json_object *v, const char *p,
+static bool str_event(struct rta_tr *t, const char *key, struct json_object *v, const char *p,
 		      const char **out)
 {
 	if (!json_object_is_type(v, json_type_string))
-		return bad(t, p, "rt-app's '%s' event takes a name (a string)", key);
+		return rta__bad(t, p, "rt-app's '%s' event takes a name (a string)", key);
 	*out = json_object_get_string(v);
 	return true;
 }
 
 /* The steps of one event @key: @v in phase @path, appended to @seq. */
-static bool event(struct tr *t, struct yn *seq, const char *task, const char *path,
+static bool event(struct rta_tr *t, struct yn *seq, const char *task, const char *path,
 		  const char *key, struct json_object *v)
 {
-	char p[PATH_LEN];
+	char p[RTA_PATH_LEN];
 	const char *name = NULL;
 
-	sub(p, path, key);
+	rta__sub(p, path, key);
 	if (starts(key, "run") || starts(key, "sleep")) {
 		long long us;
 
 		if (!json_object_is_type(v, json_type_int))
-			return bad(t, p, "rt-app's '%s' event takes a number of microseconds", key);
+			return rta__bad(t, p, "rt-app's '%s' event takes a number of microseconds",
+					key);
 		if ((us = json_object_get_int64(v)) < 0 || us > 1000000000000ll)
-			return bad(t, p, "'%s': %lld is not a duration in microseconds", key, us);
+			return rta__bad(t, p, "'%s': %lld is not a duration in microseconds", key,
+					us);
 		{
 			char d[32];
 
 			snprintf(d, sizeof(d), "%lldus", us);
-			return step(t, seq, starts(key, "sleep") ? "sleep" : starts(key, "runtime")
-					    ? "runtime" : "run", d, p);
+			return rta__step(t, seq,
+					 starts(key, "sleep")	  ? "sleep"
+					 : starts(key, "runtime") ? "runtime"
+								  : "run",
+					 d, p);
 		}
 	}
 	if (starts(key, "mem") || starts(key, "iorun") || starts(key, "fork") ||
@@ -471,9 +155,13 @@ static bool event(struct tr *t, struct yn *seq, const char *task, const char *pa
 	    starts(key, "broad") || starts(key, "barrier")) {
 		if (!str_event(t, key, v, p, &name))
 			return false;
-		return step(t, seq, starts(key, "broad") ? "broadcast" : starts(key, "lock") ? "lock"
-				    : starts(key, "unlock") ? "unlock" : starts(key, "signal") ? "signal"
-				    : "barrier", name, p);
+		return rta__step(t, seq,
+				 starts(key, "broad")	 ? "broadcast"
+				 : starts(key, "lock")	 ? "lock"
+				 : starts(key, "unlock") ? "unlock"
+				 : starts(key, "signal") ? "signal"
+							 : "barrier",
+				 name, p);
 	}
 	if (starts(key, "wait") || starts(key, "sync"))
 		return cond_step(t, seq, starts(key, "wait") ? "wait" : "sync", v, p);
@@ -491,9 +179,9 @@ static bool event(struct tr *t, struct yn *seq, const char *task, const char *pa
 	}
 	/* yield */
 	{
-		struct yn *y = mk(t, YN_SCALAR, "yield", p);
+		struct yn *y = rta__mk(t, YN_SCALAR, "yield", p);
 
-		return step_node(t, seq, y);
+		return rta__step_node(t, seq, y);
 	}
 }
 
@@ -514,78 +202,83 @@ static bool listed(const char *const *list, const char *key)
 }
 
 /* Notes for the keys cgsim takes but ignores, and for keys rt-app ignores too. */
-static void note_ignored(struct tr *t, struct json_object *obj, const char *path, bool task)
+static void note_ignored(struct rta_tr *t, struct json_object *obj, const char *path, bool task)
 {
-	char p[PATH_LEN];
+	char p[RTA_PATH_LEN];
 
-	json_object_object_foreach(obj, key, v) {
+	json_object_object_foreach(obj, key, v)
+	{
 		(void)v;
-		sub(p, path, key);
+		rta__sub(p, path, key);
 		if (!strcmp(key, "util_min") || !strcmp(key, "util_max"))
-			note(t, p, "%s (uclamp) ignored: cgsim models no CPU frequency or capacity",
-			     key);
+			rta__note(t, p,
+				  "%s (uclamp) ignored: cgsim models no CPU frequency or capacity",
+				  key);
 		else if (!strcmp(key, "nodes_membind"))
-			note(t, p, "nodes_membind ignored: cgsim models no NUMA memory");
+			rta__note(t, p, "nodes_membind ignored: cgsim models no NUMA memory");
 		else if (!strcmp(key, "dl-period") || !strcmp(key, "dl-deadline"))
-			note(t, p, "%s ignored: it applies to SCHED_DEADLINE only", key);
+			rta__note(t, p, "%s ignored: it applies to SCHED_DEADLINE only", key);
 		else if (!is_event(key) && !listed(phase_keys, key) &&
 			 !(task && listed(task_keys, key)))
-			note(t, p, "unknown key '%s' ignored (rt-app ignores it too)", key);
+			rta__note(t, p, "unknown key '%s' ignored (rt-app ignores it too)", key);
 	}
 }
 
 /* The attributes a phase sets at its start, as steps: affinity, policy and nice, slice. */
-static bool phase_attrs(struct tr *t, struct yn *seq, struct json_object *ph, const char *path,
+static bool phase_attrs(struct rta_tr *t, struct yn *seq, struct json_object *ph, const char *path,
 			struct yn *task_cpus, bool any_cpus)
 {
-	char p[PATH_LEN];
+	char p[RTA_PATH_LEN];
 	long long prio, rt;
 	bool ok, has_pol, has_prio;
-	const char *pol = get_str(ph, "policy", NULL);
-	struct yn *cpus = cpus_node(t, ph, path, &ok), *m;
+	const char *pol = rta__get_str(ph, "policy", NULL);
+	struct yn *cpus = rta__cpus_node(t, ph, path, &ok), *m;
 	char *tg;
 
 	if (!ok)
 		return false;
 	if (any_cpus) {
-		struct yn *c = cpus ? cpus : task_cpus ? yn_copy(task_cpus) : mk(t, YN_SCALAR, "all",
-										path);
+		struct yn *c = cpus	   ? cpus
+			       : task_cpus ? yn_copy(task_cpus)
+					   : rta__mk(t, YN_SCALAR, "all", path);
 
 		cpus = NULL;
-		if (!(m = seq_map(t, seq, path)) || !put(t, m, "affinity", c, path))
+		if (!(m = rta__seq_map(t, seq, path)) || !rta__put(t, m, "affinity", c, path))
 			return (yn_free(m ? NULL : c), false);
 	}
 	yn_free(cpus);
 	has_pol = pol != NULL;
 	has_prio = json_object_object_get_ex(ph, "priority", NULL);
-	if (has_pol && !check_policy(t, pol, sub(p, path, "policy")))
+	if (has_pol && !rta__check_policy(t, pol, rta__sub(p, path, "policy")))
 		return false;
-	if (!get_int(t, ph, path, "priority", 0, &prio) || !get_int(t, ph, path, "dl-runtime", 0,
-								     &rt))
+	if (!rta__get_int(t, ph, path, "priority", 0, &prio) ||
+	    !rta__get_int(t, ph, path, "dl-runtime", 0, &rt))
 		return false;
-	if (has_pol && !step(t, seq, "policy", fair_policy(pol), p))
+	if (has_pol && !rta__step(t, seq, "policy", rta__fair_policy(pol), p))
 		return false;
 	if (has_pol || has_prio) {
 		char n[24];
 
 		if (prio < -20 || prio > 19)
-			return bad(t, sub(p, path, "priority"), "priority %lld: the nice of a fair "
-				   "policy is -20 to 19 (rt-app exits)", prio);
+			return rta__bad(t, rta__sub(p, path, "priority"),
+					"priority %lld: the nice of a fair "
+					"policy is -20 to 19 (rt-app exits)",
+					prio);
 		snprintf(n, sizeof(n), "%lld", prio);
-		if (!step(t, seq, "nice", n, has_prio ? sub(p, path, "priority") : p))
+		if (!rta__step(t, seq, "nice", n, has_prio ? rta__sub(p, path, "priority") : p))
 			return false;
 	}
 	if (rt > 0) {
 		char d[32];
 
 		snprintf(d, sizeof(d), "%lldus", rt);
-		if (!step(t, seq, "slice", d, sub(p, path, "dl-runtime")))
+		if (!rta__step(t, seq, "slice", d, rta__sub(p, path, "dl-runtime")))
 			return false;
 	}
-	if (!taskgroup(t, ph, path, &tg))
+	if (!rta__taskgroup(t, ph, path, &tg))
 		return false;
 	if (tg) {
-		ok = step(t, seq, "cgroup", tg, sub(p, path, "taskgroup"));
+		ok = rta__step(t, seq, "cgroup", tg, rta__sub(p, path, "taskgroup"));
 		free(tg);
 		return ok;
 	}
@@ -594,7 +287,8 @@ static bool phase_attrs(struct tr *t, struct yn *seq, struct json_object *ph, co
 
 static bool any_event(struct json_object *obj)
 {
-	json_object_object_foreach(obj, key, v) {
+	json_object_object_foreach(obj, key, v)
+	{
 		(void)v;
 		if (is_event(key))
 			return true;
@@ -605,7 +299,8 @@ static bool any_event(struct json_object *obj)
 /* Whether @obj has an event that takes time: run, runtime, sleep, or a timer with a period. */
 static bool timed_event(struct json_object *obj)
 {
-	json_object_object_foreach(obj, key, v) {
+	json_object_object_foreach(obj, key, v)
+	{
 		struct json_object *per;
 
 		if (starts(key, "run") || starts(key, "sleep"))
@@ -618,22 +313,23 @@ static bool timed_event(struct json_object *obj)
 }
 
 /* The events of @obj (a phase, or a task without phases), in file order, into @seq. */
-static bool phase_events(struct tr *t, struct yn *seq, struct json_object *obj, const char *task,
-			 const char *path)
+static bool phase_events(struct rta_tr *t, struct yn *seq, struct json_object *obj,
+			 const char *task, const char *path)
 {
 	size_t before = seq->n;
 
-	json_object_object_foreach(obj, key, v) {
+	json_object_object_foreach(obj, key, v)
+	{
 		if (is_event(key) && !event(t, seq, task, path, key, v))
 			return false;
 	}
 	if (seq->n == before && !t->failed && !any_event(obj))
-		return bad(t, path, "no events here: rt-app refuses a phase without events");
+		return rta__bad(t, path, "no events here: rt-app refuses a phase without events");
 	return !t->failed;
 }
 
 /* One phase of a task with phases: its attributes, its events, repeated as it loops. */
-static bool phase(struct tr *t, struct yn *steps, struct json_object *ph, const char *task,
+static bool phase(struct rta_tr *t, struct yn *steps, struct json_object *ph, const char *task,
 		  const char *path, struct yn *task_cpus, bool any_cpus)
 {
 	long long loop;
@@ -641,43 +337,46 @@ static bool phase(struct tr *t, struct yn *steps, struct json_object *ph, const 
 	char n[24];
 
 	if (!json_object_is_type(ph, json_type_object))
-		return bad(t, path, "a phase is an object of events and properties");
+		return rta__bad(t, path, "a phase is an object of events and properties");
 	note_ignored(t, ph, path, false);
-	if (!get_int(t, ph, path, "loop", 1, &loop))
+	if (!rta__get_int(t, ph, path, "loop", 1, &loop))
 		return false;
 	if (!any_event(ph))
-		return bad(t, path, "no events here: rt-app refuses a phase without events");
+		return rta__bad(t, path, "no events here: rt-app refuses a phase without events");
 	if (loop != 1 && !timed_event(ph))
-		return bad(t, path, "this phase loops without a run, runtime, sleep or timer event: "
-			   "its thread would go round without time passing");
+		return rta__bad(t, path,
+				"this phase loops without a run, runtime, sleep or timer event: "
+				"its thread would go round without time passing");
 	if (loop == 1)
 		return phase_attrs(t, steps, ph, path, task_cpus, any_cpus) &&
 		       phase_events(t, steps, ph, task, path);
 	if (loop <= 0) {
-		note(t, path, "phase loop %lld: rt-app repeats this phase for ever (its count never "
-		     "reaches it); cgsim repeats it 10^9 times", loop);
+		rta__note(t, path,
+			  "phase loop %lld: rt-app repeats this phase for ever (its count never "
+			  "reaches it); cgsim repeats it 10^9 times",
+			  loop);
 		loop = 1000000000;
 	}
-	if (!(body = mk(t, YN_SEQ, NULL, path)))
+	if (!(body = rta__mk(t, YN_SEQ, NULL, path)))
 		return false;
 	if (!phase_attrs(t, body, ph, path, task_cpus, any_cpus) ||
-	    !phase_events(t, body, ph, task, path) || !(rep = mk(t, YN_MAP, NULL, path))) {
+	    !phase_events(t, body, ph, task, path) || !(rep = rta__mk(t, YN_MAP, NULL, path))) {
 		yn_free(body);
 		return false;
 	}
 	snprintf(n, sizeof(n), "%lld", loop);
-	if (!put_str(t, rep, "repeat", n, path)) {
+	if (!rta__put_str(t, rep, "repeat", n, path)) {
 		yn_free(body);
 		yn_free(rep);
 		return false;
 	}
-	if (!put(t, rep, "steps", body, path))
+	if (!rta__put(t, rep, "steps", body, path))
 		return (yn_free(rep), false);
-	return step_node(t, steps, rep);
+	return rta__step_node(t, steps, rep);
 }
 
 /* A thread entry's name from a task's: letters, digits, '_' and '-', not a digit first, new. */
-static char *entry_name(struct tr *t, const char *task)
+static char *entry_name(struct rta_tr *t, const char *task)
 {
 	char base[64], *name;
 	size_t k = 0;
@@ -687,7 +386,9 @@ static char *entry_name(struct tr *t, const char *task)
 		base[k++] = 't';
 	for (const char *c = task; *c && k < 40; c++)
 		base[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			    (*c >= '0' && *c <= '9') || *c == '-' ? *c : '_';
+					    (*c >= '0' && *c <= '9') || *c == '-'
+				    ? *c
+				    : '_';
 	if (!k)
 		base[k++] = 't';
 	base[k] = '\0';
@@ -704,7 +405,7 @@ static char *entry_name(struct tr *t, const char *task)
 	}
 	if (!name || !(grown = realloc(t->names, (t->nnames + 1) * sizeof(*grown)))) {
 		free(name);
-		oom(t);
+		rta__oom(t);
 		return NULL;
 	}
 	t->names = grown;
@@ -713,49 +414,58 @@ static char *entry_name(struct tr *t, const char *task)
 }
 
 /* The task's own attributes (rt-app sets them once, before its first phase): entry keys. */
-static bool task_attrs(struct tr *t, struct yn *e, struct json_object *obj, const char *path,
+static bool task_attrs(struct rta_tr *t, struct yn *e, struct json_object *obj, const char *path,
 		       struct yn **cpus)
 {
-	char p[PATH_LEN];
-	const char *pol = get_str(obj, "policy", t->def_policy);
+	char p[RTA_PATH_LEN];
+	const char *pol = rta__get_str(obj, "policy", t->def_policy);
 	long long prio, delay, rt;
 	bool ok;
 	char *tg;
 
-	if (!check_policy(t, pol, json_object_object_get_ex(obj, "policy", NULL)
-			  ? sub(p, path, "policy") : "global\x1f" "default_policy"))
+	if (!rta__check_policy(t, pol,
+			       json_object_object_get_ex(obj, "policy", NULL)
+				       ? rta__sub(p, path, "policy")
+				       : "global\x1f"
+					 "default_policy"))
 		return false;
-	if (!get_int(t, obj, path, "priority", 0, &prio) || !get_int(t, obj, path, "delay", 0, &delay) ||
-	    !get_int(t, obj, path, "dl-runtime", 0, &rt))
+	if (!rta__get_int(t, obj, path, "priority", 0, &prio) ||
+	    !rta__get_int(t, obj, path, "delay", 0, &delay) ||
+	    !rta__get_int(t, obj, path, "dl-runtime", 0, &rt))
 		return false;
 	if (prio < -20 || prio > 19)
-		return bad(t, sub(p, path, "priority"), "priority %lld: the nice of a fair policy is "
-			   "-20 to 19 (rt-app exits)", prio);
+		return rta__bad(t, rta__sub(p, path, "priority"),
+				"priority %lld: the nice of a fair policy is "
+				"-20 to 19 (rt-app exits)",
+				prio);
 	if (delay < 0)
-		return bad(t, sub(p, path, "delay"), "delay %lld: a number of microseconds from the "
-			   "start", delay);
-	if (delay && !put_us(t, e, "start", delay, sub(p, path, "delay")))
+		return rta__bad(t, rta__sub(p, path, "delay"),
+				"delay %lld: a number of microseconds from the "
+				"start",
+				delay);
+	if (delay && !rta__put_us(t, e, "start", delay, rta__sub(p, path, "delay")))
 		return false;
 	if (prio) {
 		char n[24];
 
 		snprintf(n, sizeof(n), "%lld", prio);
-		if (!put_str(t, e, "nice", n, sub(p, path, "priority")))
+		if (!rta__put_str(t, e, "nice", n, rta__sub(p, path, "priority")))
 			return false;
 	}
-	if (strcmp(fair_policy(pol), "normal") && !put_str(t, e, "policy", fair_policy(pol), path))
+	if (strcmp(rta__fair_policy(pol), "normal") &&
+	    !rta__put_str(t, e, "policy", rta__fair_policy(pol), path))
 		return false;
-	if (rt > 0 && strcmp(pol, "SCHED_IDLE") && !put_us(t, e, "slice", rt,
-							   sub(p, path, "dl-runtime")))
+	if (rt > 0 && strcmp(pol, "SCHED_IDLE") &&
+	    !rta__put_us(t, e, "slice", rt, rta__sub(p, path, "dl-runtime")))
 		return false;
-	*cpus = cpus_node(t, obj, path, &ok);
+	*cpus = rta__cpus_node(t, obj, path, &ok);
 	if (!ok)
 		return false;
-	if (*cpus && !put(t, e, "affinity", yn_copy(*cpus), sub(p, path, "cpus")))
+	if (*cpus && !rta__put(t, e, "affinity", yn_copy(*cpus), rta__sub(p, path, "cpus")))
 		return false;
-	if (!taskgroup(t, obj, path, &tg))
+	if (!rta__taskgroup(t, obj, path, &tg))
 		return false;
-	ok = !tg || put_str(t, e, "cgroup", tg, sub(p, path, "taskgroup"));
+	ok = !tg || rta__put_str(t, e, "cgroup", tg, rta__sub(p, path, "taskgroup"));
 	free(tg);
 	return ok;
 }
@@ -766,7 +476,8 @@ static bool any_cpus(struct json_object *obj, struct json_object *phases)
 	bool any = json_object_object_get_ex(obj, "cpus", NULL);
 
 	if (phases && json_object_is_type(phases, json_type_object)) {
-		json_object_object_foreach(phases, k, v) {
+		json_object_object_foreach(phases, k, v)
+		{
 			(void)k;
 			any |= json_object_is_type(v, json_type_object) &&
 			       json_object_object_get_ex(v, "cpus", NULL);
@@ -776,64 +487,68 @@ static bool any_cpus(struct json_object *obj, struct json_object *phases)
 }
 
 /* A thread loop without time in it: true after a message. */
-static bool has_untimed_loop(struct tr *t, struct json_object *obj, struct json_object *phases,
+static bool has_untimed_loop(struct rta_tr *t, struct json_object *obj, struct json_object *phases,
 			     const char *path)
 {
 	bool any = phases ? false : timed_event(obj);
 
 	if (phases) {
-		json_object_object_foreach(phases, k, v) {
+		json_object_object_foreach(phases, k, v)
+		{
 			(void)k;
 			any |= json_object_is_type(v, json_type_object) && timed_event(v);
 		}
 	}
-	return !any && !bad(t, path, "no run, runtime, sleep or timer event: the thread would "
-			    "loop over its events without time passing");
+	return !any && !rta__bad(t, path,
+				 "no run, runtime, sleep or timer event: the thread would "
+				 "loop over its events without time passing");
 }
 
 /* The steps and loops of a task: its phases, or itself as its one phase. */
-static bool task_behavior(struct tr *t, struct yn *e, struct json_object *obj, const char *task,
+static bool task_behavior(struct rta_tr *t, struct yn *e, struct json_object *obj, const char *task,
 			  const char *path, struct yn *cpus)
 {
 	struct json_object *phases = NULL;
 	struct yn *beh, *ph, *steps;
-	char p[PATH_LEN], n[24];
+	char p[RTA_PATH_LEN], n[24];
 	long long loop;
 	bool has_loop = json_object_object_get_ex(obj, "loop", NULL), ok;
 
-	if (!get_int(t, obj, path, "loop", -1, &loop))
+	if (!rta__get_int(t, obj, path, "loop", -1, &loop))
 		return false;
-	if (!(beh = map_child(t, e, "behavior", YN_MAP, path)) ||
-	    !(ph = map_child(t, beh, "phases", YN_MAP, path)) ||
-	    !(steps = map_child(t, ph, "steps", YN_SEQ, path)))
+	if (!(beh = rta__map_child(t, e, "behavior", YN_MAP, path)) ||
+	    !(ph = rta__map_child(t, beh, "phases", YN_MAP, path)) ||
+	    !(steps = rta__map_child(t, ph, "steps", YN_SEQ, path)))
 		return false;
 	if (json_object_object_get_ex(obj, "phases", &phases)) {
-		sub(p, path, "phases");
+		rta__sub(p, path, "phases");
 		if (!json_object_is_type(phases, json_type_object) ||
 		    !json_object_object_length(phases))
-			return bad(t, p, "phases must be an object of phases");
+			return rta__bad(t, p, "phases must be an object of phases");
 		ok = true;
-		json_object_object_foreach(phases, key, v) {
-			char pp[PATH_LEN];
+		json_object_object_foreach(phases, key, v)
+		{
+			char pp[RTA_PATH_LEN];
 
 			if (ok)
-				ok = phase(t, steps, v, task, sub(pp, p, key), cpus, any_cpus(obj, phases));
+				ok = phase(t, steps, v, task, rta__sub(pp, p, key), cpus,
+					   any_cpus(obj, phases));
 		}
 		ok = ok && !has_untimed_loop(t, obj, phases, path);
 	} else {
-		/* the task is its one phase; a task-level loop is that phase's (parse_task_data()) */
+		/* the task is its one phase; its loop is that phase's (parse_task_data()) */
 		ok = phase_events(t, steps, obj, task, path) &&
 		     !has_untimed_loop(t, obj, NULL, path);
 		if (!has_loop || loop <= 0)
 			loop = -1;
 	}
 	snprintf(n, sizeof(n), "%lld", loop < 0 ? 0 : loop);
-	return ok && put_str(t, ph, "loops", n, path);
+	return ok && rta__put_str(t, ph, "loops", n, path);
 }
 
-static bool task(struct tr *t, struct yn *threads, const char *name, struct json_object *obj)
+static bool task(struct rta_tr *t, struct yn *threads, const char *name, struct json_object *obj)
 {
-	char path[PATH_LEN], p[PATH_LEN];
+	char path[RTA_PATH_LEN], p[RTA_PATH_LEN];
 	long long inst, loop;
 	struct yn *e, *cpus = NULL;
 	char *ename, num[24];
@@ -841,39 +556,47 @@ static bool task(struct tr *t, struct yn *threads, const char *name, struct json
 
 	snprintf(path, sizeof(path), "tasks%c%s", RTA_SEP, name);
 	if (!json_object_is_type(obj, json_type_object))
-		return bad(t, path, "a task is an object of events and properties");
+		return rta__bad(t, path, "a task is an object of events and properties");
 	if (json_object_object_get_ex(obj, "exec", NULL) ||
 	    json_object_object_get_ex(obj, "lock_order", NULL))
-		return bad(t, sub(p, path, json_object_object_get_ex(obj, "exec", NULL) ? "exec"
-				  : "lock_order"), "this is rt-app's old grammar (exec, lock_order, "
-			   "resources), which rt-app itself no longer reads; write the task's events "
-			   "(run, sleep, lock, ...) instead");
+		return rta__bad(
+			t,
+			rta__sub(p, path,
+				 json_object_object_get_ex(obj, "exec", NULL) ? "exec"
+									      : "lock_order"),
+			"this is rt-app's old grammar (exec, lock_order, "
+			"resources), which rt-app itself no longer reads; write the task's events "
+			"(run, sleep, lock, ...) instead");
 	note_ignored(t, obj, path, true);
-	if (!get_int(t, obj, path, "instance", 1, &inst) || !get_int(t, obj, path, "loop", -1, &loop))
+	if (!rta__get_int(t, obj, path, "instance", 1, &inst) ||
+	    !rta__get_int(t, obj, path, "loop", -1, &loop))
 		return false;
 	if (inst < 0)
-		return bad(t, sub(p, path, "instance"), "instance %lld: a number of threads", inst);
+		return rta__bad(t, rta__sub(p, path, "instance"),
+				"instance %lld: a number of threads", inst);
 	if (!inst) {
-		note(t, sub(p, path, "instance"), "instance 0: no thread (rt-app starts such a task "
-		     "only from a fork event, which cgsim does not model)");
+		rta__note(t, rta__sub(p, path, "instance"),
+			  "instance 0: no thread (rt-app starts such a task "
+			  "only from a fork event, which cgsim does not model)");
 		return true;
 	}
 	if (!loop && json_object_object_get_ex(obj, "phases", NULL)) {
-		note(t, sub(p, path, "loop"), "loop 0: rt-app's thread runs no pass over its phases "
-		     "and ends at once; cgsim makes no thread");
+		rta__note(t, rta__sub(p, path, "loop"),
+			  "loop 0: rt-app's thread runs no pass over its phases "
+			  "and ends at once; cgsim makes no thread");
 		return true;
 	}
-	if (!(ename = entry_name(t, name)) || !(e = mk(t, YN_MAP, NULL, path)))
+	if (!(ename = entry_name(t, name)) || !(e = rta__mk(t, YN_MAP, NULL, path)))
 		return false;
 	snprintf(num, sizeof(num), "%lld", inst);
-	ok = (inst == 1 || put_str(t, e, "count", num, sub(p, path, "instance"))) &&
+	ok = (inst == 1 || rta__put_str(t, e, "count", num, rta__sub(p, path, "instance"))) &&
 	     task_attrs(t, e, obj, path, &cpus) && task_behavior(t, e, obj, name, path, cpus);
 	yn_free(cpus);
 	if (!ok) {
 		yn_free(e);
 		return false;
 	}
-	return put(t, threads, ename, e, path);
+	return rta__put(t, threads, ename, e, path);
 }
 
 /* ---------------- the file ---------------- */
@@ -882,43 +605,47 @@ static const char *const quiet_global[] = { "lock_pages", "logdir", "log_basenam
 	"ftrace", "gnuplot", "io_device", "mem_buffer_size", "cumulative_slack", "frag", NULL };
 
 /* global: the duration (seconds; -1 or absent: until every thread ends) and the policy. */
-static bool global(struct tr *t, struct yn *root, struct json_object *g)
+static bool global(struct rta_tr *t, struct yn *root, struct json_object *g)
 {
-	char p[PATH_LEN];
+	char p[RTA_PATH_LEN];
 	long long dur;
 
 	t->def_policy = "SCHED_OTHER";
 	if (!g)
 		return true;
 	if (!json_object_is_type(g, json_type_object))
-		return bad(t, "global", "global must be an object");
-	if (!get_int(t, g, "global", "duration", -1, &dur))
+		return rta__bad(t, "global", "global must be an object");
+	if (!rta__get_int(t, g, "global", "duration", -1, &dur))
 		return false;
 	if (dur > 0) {
 		char d[32];
 
 		snprintf(d, sizeof(d), "%llds", dur);
-		if (!put_str(t, root, "duration", d, sub(p, "global", "duration")))
+		if (!rta__put_str(t, root, "duration", d, rta__sub(p, "global", "duration")))
 			return false;
 	}
-	t->def_policy = get_str(g, "default_policy", "SCHED_OTHER");
-	json_object_object_foreach(g, key, v) {
-		sub(p, "global", key);
+	t->def_policy = rta__get_str(g, "default_policy", "SCHED_OTHER");
+	json_object_object_foreach(g, key, v)
+	{
+		rta__sub(p, "global", key);
 		if (!strcmp(key, "calibration"))
-			note(t, p, "calibration ignored: a run event is CPU time at the machine's "
-			     "reference capacity in cgsim, whatever rt-app's ns per loop");
+			rta__note(t, p,
+				  "calibration ignored: a run event is CPU time at the machine's "
+				  "reference capacity in cgsim, whatever rt-app's ns per loop");
 		else if (!strcmp(key, "pi_enabled") && json_object_get_boolean(v))
-			note(t, p, "pi_enabled ignored: priority inheritance changes nothing between "
-			     "fair-policy threads (their weight comes from their nice)");
+			rta__note(
+				t, p,
+				"pi_enabled ignored: priority inheritance changes nothing between "
+				"fair-policy threads (their weight comes from their nice)");
 		else if (strcmp(key, "duration") && strcmp(key, "default_policy") &&
 			 strcmp(key, "pi_enabled") && !listed(quiet_global, key))
-			note(t, p, "unknown key '%s' ignored (rt-app ignores it too)", key);
+			rta__note(t, p, "unknown key '%s' ignored (rt-app ignores it too)", key);
 	}
 	return true;
 }
 
 /* The scenario's name, from the file's: letters, digits, '_', '-', '.' kept. */
-static bool doc_name(struct tr *t, struct yn *root)
+static bool doc_name(struct rta_tr *t, struct yn *root)
 {
 	const char *b = strrchr(t->fname, '/');
 	char name[64];
@@ -929,52 +656,62 @@ static bool doc_name(struct tr *t, struct yn *root)
 		if (!strcmp(b, ".json"))
 			break;
 		name[k++] = (*b >= 'a' && *b <= 'z') || (*b >= 'A' && *b <= 'Z') ||
-			    (*b >= '0' && *b <= '9') || *b == '-' || *b == '.' ? *b : '_';
+					    (*b >= '0' && *b <= '9') || *b == '-' || *b == '.'
+				    ? *b
+				    : '_';
 	}
 	if (!k || !strcmp(t->fname, "-"))
 		k = (size_t)snprintf(name, sizeof(name), "rt-app");
 	name[k] = '\0';
-	return put_str(t, root, "name", name, "") &&
-	       put(t, root, "description", mk(t, YN_SCALAR, "an rt-app workload", ""), "");
+	return rta__put_str(t, root, "name", name, "") &&
+	       rta__put(t, root, "description", rta__mk(t, YN_SCALAR, "an rt-app workload", ""),
+			"");
 }
 
-static bool translate(struct tr *t, struct yn *root)
+static bool translate(struct rta_tr *t, struct yn *root)
 {
 	struct json_object *tasks, *g = NULL;
 	struct yn *procs, *proc, *threads, *cgs;
 
 	if (!json_object_is_type(t->j.root, json_type_object) ||
 	    !json_object_object_get_ex(t->j.root, "tasks", &tasks))
-		return bad(t, "", "an rt-app file is an object with a \"tasks\" key");
+		return rta__bad(t, "", "an rt-app file is an object with a \"tasks\" key");
 	if (!json_object_is_type(tasks, json_type_object) || !json_object_object_length(tasks))
-		return bad(t, "tasks", "tasks must be an object of one task or more");
+		return rta__bad(t, "tasks", "tasks must be an object of one task or more");
 	json_object_object_get_ex(t->j.root, "global", &g);
-	json_object_object_foreach(t->j.root, key, v) {
+	json_object_object_foreach(t->j.root, key, v)
+	{
 		(void)v;
 		if (!strcmp(key, "resources"))
-			note(t, key, "resources ignored (rt-app ignores this legacy section too)");
+			rta__note(t, key,
+				  "resources ignored (rt-app ignores this legacy section too)");
 		else if (strcmp(key, "tasks") && strcmp(key, "global"))
-			note(t, key, "unknown key '%s' ignored (rt-app ignores it too)", key);
+			rta__note(t, key, "unknown key '%s' ignored (rt-app ignores it too)", key);
 	}
 	if (!doc_name(t, root) || !global(t, root, g) ||
-	    !put_str(t, root, "semantics", "v1", "") ||
-	    !(procs = mk(t, YN_MAP, NULL, "tasks")) || !put(t, root, "processes", procs, "tasks") ||
-	    !(proc = mk(t, YN_MAP, NULL, "tasks")) || !put(t, procs, "rt-app", proc, "tasks") ||
-	    !(threads = mk(t, YN_MAP, NULL, "tasks")) || !put(t, proc, "threads", threads, "tasks"))
+	    !rta__put_str(t, root, "semantics", "v1", "") ||
+	    !(procs = rta__mk(t, YN_MAP, NULL, "tasks")) ||
+	    !rta__put(t, root, "processes", procs, "tasks") ||
+	    !(proc = rta__mk(t, YN_MAP, NULL, "tasks")) ||
+	    !rta__put(t, procs, "rt-app", proc, "tasks") ||
+	    !(threads = rta__mk(t, YN_MAP, NULL, "tasks")) ||
+	    !rta__put(t, proc, "threads", threads, "tasks"))
 		return false;
-	json_object_object_foreach(tasks, name, obj) {
+	json_object_object_foreach(tasks, name, obj)
+	{
 		if (!task(t, threads, name, obj))
 			return false;
 	}
 	if (!threads->n)
-		return bad(t, "tasks", "no task makes a thread (instance 0 or loop 0 everywhere)");
+		return rta__bad(t, "tasks",
+				"no task makes a thread (instance 0 or loop 0 everywhere)");
 	if (!t->ntgs)
 		return true;
-	if (!(cgs = mk(t, YN_MAP, NULL, "")) || !put(t, root, "cgroups", cgs, ""))
+	if (!(cgs = rta__mk(t, YN_MAP, NULL, "")) || !rta__put(t, root, "cgroups", cgs, ""))
 		return false;
 	for (size_t i = 0; i < t->ntgs; i++)
 		if (strcmp(t->tgs[i], "/") &&
-		    !put(t, cgs, t->tgs[i], mk(t, YN_MAP, NULL, "tasks"), "tasks"))
+		    !rta__put(t, cgs, t->tgs[i], rta__mk(t, YN_MAP, NULL, "tasks"), "tasks"))
 			return false;
 	return true;
 }
@@ -982,8 +719,9 @@ static bool translate(struct tr *t, struct yn *root)
 int rta_read(const char *fname, const char *text, size_t len, bool origins, struct rta_doc *out,
 	     char *err, size_t errlen)
 {
-	struct tr t = { .fname = fname, .doc = out, .origins = origins, .err = err,
-			.errlen = errlen };
+	struct rta_tr t = {
+		.fname = fname, .doc = out, .origins = origins, .err = err, .errlen = errlen
+	};
 	int e;
 
 	memset(out, 0, sizeof(*out));
@@ -994,7 +732,7 @@ int rta_read(const char *fname, const char *text, size_t len, bool origins, stru
 	if ((out->root = yn_new(YN_MAP, 1, 1)))
 		translate(&t, out->root);
 	else
-		oom(&t);
+		rta__oom(&t);
 	rta__json_free(&t.j);
 	/* the notes in file order: an insertion sort, stable, of a handful */
 	for (size_t i = 1; i < out->nnotes; i++)
@@ -1031,51 +769,4 @@ void rta_doc_free(struct rta_doc *d)
 		free(d->origins[i]);
 	free(d->origins);
 	memset(d, 0, sizeof(*d));
-}
-
-bool rta_is_workload(const char *text, size_t len)
-{
-	size_t i = 0;
-
-	/* blanks and comments, then '{': is "tasks", "global" or "resources" among its keys? */
-	for (int depth = 0; i < len;) {
-		char c = text[i];
-
-		if (c == '/' && i + 1 < len && text[i + 1] == '*') {
-			const char *e = NULL;
-
-			for (size_t k = i + 2; k + 1 < len && !e; k++)
-				if (text[k] == '*' && text[k + 1] == '/')
-					e = text + k + 2;
-			i = e ? (size_t)(e - text) : len;
-		} else if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-			while (i < len && text[i] != '\n')
-				i++;
-		} else if (c == '"') {
-			size_t a = ++i;
-
-			while (i < len && text[i] != '"')
-				i += text[i] == '\\' ? 2 : 1;
-			/* rt-app's three top keys; a YAML scenario has none of them */
-			if (depth == 1 && ((i - a == 5 && !strncmp(text + a, "tasks", 5)) ||
-					   (i - a == 6 && !strncmp(text + a, "global", 6)) ||
-					   (i - a == 9 && !strncmp(text + a, "resources", 9))))
-				return true;
-			i++;
-		} else if (c == '{' || c == '[') {
-			if (!depth && c != '{')
-				return false;
-			depth++;
-			i++;
-		} else if (c == '}' || c == ']') {
-			if (--depth <= 0)
-				return false;
-			i++;
-		} else if (!depth && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-			return false;
-		} else {
-			i++;
-		}
-	}
-	return false;
 }
