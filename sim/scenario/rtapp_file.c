@@ -27,6 +27,9 @@ bool rta_is_workload(const char *text, size_t len)
 				i++;
 		} else if (c == '"') {
 			size_t a = ++i;
+
+			if (!depth)
+				return false;	/* a string first: not an object */
 			while (i < len && text[i] != '"')
 				i += text[i] == '\\' ? 2 : 1;
 			/* rt-app's three top keys; a YAML scenario has none of them */

@@ -360,7 +360,8 @@ int rta__parse(const char *fname, const char *text, size_t len, struct rta_json 
 		free(p.pos);
 		return e;
 	}
-	qsort(p.pos, p.npos, sizeof(*p.pos), pos_cmp);
+	if (p.npos)
+		qsort(p.pos, p.npos, sizeof(*p.pos), pos_cmp);
 	j->pos = p.pos;
 	j->npos = p.npos;
 	return 0;
