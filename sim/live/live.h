@@ -63,6 +63,7 @@ struct live_plan {
 	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
 	bool confined;			/* fewer than online: every thread is kept on them */
 	bool root_cpu;			/* v2: +cpu in the root's subtree_control */
+	bool rtapp;			/* an rt-app file: the real rt-app runs it (v1 only) */
 	struct live_dir *dirs;
 	size_t ndirs;
 	struct live_thread *threads;

@@ -27,6 +27,19 @@
 _Noreturn void live__load_main(const struct live_plan *plan, size_t proc, uint64_t seed,
 			       int out_fd, int in_fd);
 
+/*
+ * live_rtapp.c: the real rt-app. live__rtapp_start() runs scenario @sc (an rt-app file) with
+ * rt-app, its taskgroups below PREFIX-..., in cgroup file @cgfile ("" or NULL: where cgsim
+ * is), on CPUs 0 .. @confine - 1 when @confine > 0, its scratch files in a new directory
+ * named in @dir; *@pid and the @ntids threads' tids once they all run. -EINVAL with a reason;
+ * on every path what was started is in *@pid (-1: nothing) and @dir ("": nothing) for
+ * stop_helpers() and live__rtapp_clean().
+ */
+int live__rtapp_start(const struct scenario *sc, const char *prefix, const char *cgfile,
+		      int confine, char *dir, size_t dirlen, pid_t *pid, pid_t *tids,
+		      size_t ntids, char *err, size_t errlen);
+void live__rtapp_clean(const char *dir);
+
 /* live_sys.c: the running system */
 
 /*

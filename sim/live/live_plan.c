@@ -43,16 +43,18 @@ static int check_scenario(const struct scenario *sc, int cpus, char *err, size_t
 	if (sc->ntimeline)
 		return refuse(err, errlen, "%s: a timeline changes the layout while it runs, which "
 			      "validate --live does not do", sc->file);
-	for (size_t i = 0; i < sc->nprocs; i++)
+	/* an rt-app file is run by rt-app itself; cgsim's helpers run run and sleep steps */
+	for (size_t i = 0; i < sc->nprocs && !sc->rtapp; i++)
 		for (size_t j = 0; j < sc->procs[i].nthreads; j++) {
 			const struct scn_threads *g = &sc->procs[i].threads[j];
 
 			for (size_t k = 0; k < g->spec.behavior.nphases; k++)
 				if (g->phases[k].kind != SIM_STEP_RUN &&
 				    g->phases[k].kind != SIM_STEP_SLEEP)
-					return refuse(err, errlen, "%s:%d: thread '%s/%s' has lock, "
-						      "unlock, suspend or resume steps, which validate "
-						      "--live does not run yet", sc->file, g->pos.line,
+					return refuse(err, errlen, "%s:%d: thread '%s/%s' has steps "
+						      "other than run and sleep, which validate "
+						      "--live runs only for an rt-app file (with "
+						      "rt-app itself)", sc->file, g->pos.line,
 						      sc->procs[i].name, g->name);
 		}
 	if (sc->sched.cpus > cpus)
@@ -272,6 +274,9 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 		err[0] = '\0';
 	if ((e = check_scenario(sc, cpus, err, errlen)))
 		return e;
+	if (sc->rtapp && sc->ncgroups && hier != LIVE_HIER_V1)
+		return refuse(err, errlen, "%s: rt-app's taskgroups need the v1 cpu hierarchy, and "
+			      "this machine offers cpu on cgroup v2", sc->file);
 	if ((e = run_layout_build(sc, &l, err, errlen)))
 		return e;
 	plan = calloc(1, sizeof(*plan));
@@ -284,6 +289,7 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 	plan->autogroup = sc->autogroup;
 	plan->cpus = sc->sched.cpus;
 	plan->confined = sc->sched.cpus < cpus;
+	plan->rtapp = sc->rtapp;
 	if ((e = make_dirs(plan, l->h, dir_of, prefix, err, errlen)) ||
 	    (e = make_threads(plan, l, dir_of, sc, err, errlen)) ||
 	    (hier == LIVE_HIER_V2 && (e = check_v2(plan, err, errlen))))

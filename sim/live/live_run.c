@@ -55,6 +55,8 @@ struct live_run {
 	size_t ndirs_made;
 	char autogroup_old[8];		/* "" when not changed */
 	bool root_cpu_added;		/* v2: +cpu written to the root's subtree_control */
+	char prefix[64];		/* of the cgroups made: PREFIX-PID */
+	char rtapp_dir[600];		/* rt-app's scratch directory, "" when none */
 	bool progress;
 	char *err;
 	size_t errlen;
@@ -189,6 +191,8 @@ static void undo(struct live_run *r)
 
 	stop_helpers(r);
 	remove_dirs(r);
+	live__rtapp_clean(r->rtapp_dir);
+	r->rtapp_dir[0] = '\0';
 	if (r->root_cpu_added) {
 		dir_file(r, NULL, "cgroup.subtree_control", path, sizeof(path));
 		live__write(path, "-cpu");
@@ -342,6 +346,27 @@ static int start_helper(struct live_run *r, size_t proc)
 	return read_tids(r, proc);
 }
 
+/*
+ * An rt-app file: rt-app itself, in the root (its threads move to their taskgroups
+ * themselves), as the one "helper" whose threads are measured.
+ */
+static int start_rtapp(struct live_run *r)
+{
+	const struct live_plan *p = r->plan;
+	char cgfile[2300];
+	pid_t pid;
+	int e;
+
+	r->helpers[0] = (struct helper){ -1, -1, -1 };
+	r->nhelpers = 1;
+	dir_file(r, NULL, p->hier == LIVE_HIER_V1 ? "tasks" : "cgroup.procs", cgfile,
+		 sizeof(cgfile));
+	e = live__rtapp_start(r->sc, r->prefix, cgfile, p->confined ? p->cpus : 0, r->rtapp_dir,
+			      sizeof(r->rtapp_dir), &pid, r->tids, p->nthreads, r->err, r->errlen);
+	r->helpers[0].pid = pid;
+	return e;
+}
+
 /* Every thread to its cgroup: v1 one by one through tasks, v2 whole processes. */
 static int place(struct live_run *r)
 {
@@ -429,15 +454,24 @@ static int repetition(struct live_run *r, long online, double *shares, double *o
 	say(r, "setting up");
 	if ((e = make_dirs(r)) || (e = set_autogroup(r)))
 		goto out;
-	for (size_t k = 0; k < r->plan->nprocs && !e; k++)
-		e = start_helper(r, k);
-	if (e || (e = place(r)))
-		goto out;
-	for (size_t k = 0; k < r->nhelpers; k++)
-		if (write(r->helpers[k].to, "g", 1) != 1) {
-			e = fail(r, -EINVAL, "cgsim: cannot release the threads");
+	if (r->plan->rtapp) {
+		/*
+		 * rt-app 1.0 (Debian's) has no taskgroups: each thread is put in its task's,
+		 * as a later rt-app puts it at its start (it finds it there already).
+		 */
+		if ((e = start_rtapp(r)) || (e = place(r)))
 			goto out;
-		}
+	} else {
+		for (size_t k = 0; k < r->plan->nprocs && !e; k++)
+			e = start_helper(r, k);
+		if (e || (e = place(r)))
+			goto out;
+		for (size_t k = 0; k < r->nhelpers; k++)
+			if (write(r->helpers[k].to, "g", 1) != 1) {
+				e = fail(r, -EINVAL, "cgsim: cannot release the threads");
+				goto out;
+			}
+	}
 	say(r, "warm-up, %.1f s", (double)r->sc->warmup / 1e9);
 	if ((e = wait_s((double)r->sc->warmup / 1e9)) || (e = sample(r, c0, &b0, &t0)))
 		goto out;
@@ -616,6 +650,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	if ((e = live__find_cpu(o->mountinfo, &r.mnt, err, errlen)))
 		return -EINVAL;
 	snprintf(prefix, sizeof(prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
+	snprintf(r.prefix, sizeof(r.prefix), "%s", prefix);
 	if ((e = live_plan_make(sc, r.mnt.hier, prefix, (int)cpus, &plan, err, errlen)))
 		return e;
 	r.plan = plan;

@@ -47,4 +47,24 @@ int rta_read(const char *fname, const char *text, size_t len, bool origins, stru
 /* rta_doc_free() - free what @d holds (the members set to NULL have been taken over). */
 void rta_doc_free(struct rta_doc *d);
 
+/*
+ * What `cgsim validate --live` gives the real rt-app (docs/live.md): the workload as rt-app
+ * reads it (after workgen's renaming), with its taskgroups moved below the run's own cgroups
+ * (a taskgroup "/A/B" becomes "/PREFIX-A/B"), its duration and log directory set, ftrace and
+ * gnuplot off; and for each thread of the scenario's process rt-app, in its order, the comm
+ * rt-app gives it: the task's name under rt-app 1.0, "TASK-I" (I counting rt-app's threads)
+ * under later versions, both cut to the kernel's 15 bytes.
+ */
+struct rta_live {
+	char *json;
+	char (*comm_old)[16];
+	char (*comm_new)[16];
+	size_t nthreads;
+};
+
+int rta_live_make(const char *fname, const char *text, size_t len, const char *prefix,
+		  unsigned duration_s, const char *logdir, struct rta_live *out, char *err,
+		  size_t errlen);
+void rta_live_free(struct rta_live *l);
+
 #endif /* CGSIM_SIM_RTAPP_H */

@@ -458,6 +458,7 @@ struct scenario *scn_load_swept(const char *path, const char *text, const char *
 		buf = NULL;
 		sc->file = strdup(path);
 		sc->variant = strdup(variant ? variant : "base");
+		sc->rtapp = r.rtapp;
 		ok = sc->file && sc->variant && sc->text && take_doc(sc, &d);
 		if (!ok)
 			snprintf(err, errlen, "cgsim: out of memory");

@@ -193,6 +193,7 @@ struct scenario {
 	size_t ntimers;
 	char **origins;		/* the strings scn_pos.origin points to */
 	size_t norigins;
+	bool rtapp;		/* the file is an rt-app workload itself (text: its JSON) */
 	/* "FILE:LINE:COL: note: ..." for what an rt-app workload has that cgsim ignores */
 	char **notes;
 	size_t nnotes;

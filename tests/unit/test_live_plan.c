@@ -8,6 +8,7 @@
  * the task-group tree only, so a cgroup without the cpu controller makes no cgroup.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <string.h>
 
 #include "sim/live/live.h"
@@ -210,4 +211,45 @@ Test(live_plan, a_split_process_is_v1_only)
 	cr_assert_not_null(plan_of(split, LIVE_HIER_V1, err, sizeof(err)), "v1: %s", err);
 	fini();
 	assert_refused(split, LIVE_HIER_V2, "thread mode");
+}
+
+/*
+ * An rt-app file is run by rt-app itself, so its synchronisation steps are no reason to refuse
+ * it; its taskgroups are cgroups below the run's prefix, which rt-app reaches through v1's cpu
+ * hierarchy only (rt-app looks for a cgroup v1 mount with cpu).
+ */
+Test(live_plan, an_rtapp_file_is_planned_for_rtapp_itself)
+{
+	static const char json[] = "{ \"tasks\": {\n"
+				   "  \"a\": { \"run\": 1000, \"resume\": \"b\", \"suspend\": \"a\" },\n"
+				   "  \"b\": { \"run\": 1000, \"resume\": \"a\", \"suspend\": \"b\",\n"
+				   "         \"taskgroup\": \"/tg\" } },\n"
+				   "  \"global\": { \"duration\": 2 } }";
+	char lerr[1024], err[256];
+
+	cur_sc = scn_load("w.json", json, NULL, NULL, 0, lerr, sizeof(lerr));
+	cr_assert_not_null(cur_sc, "load failed: %s", lerr);
+	cr_expect(cur_sc->rtapp);
+	cr_assert_eq(live_plan_make(cur_sc, LIVE_HIER_V1, "cgsim-7", 2, &cur_plan, err,
+				    sizeof(err)), 0, "%s", err);
+	cr_expect(cur_plan->rtapp);
+	cr_expect_eq(cur_plan->nthreads, 2);
+	cr_expect_str_eq(dir_named(cur_plan, "cgsim-7-tg")->path, "cgsim-7-tg");
+	live_plan_free(cur_plan);
+	cur_plan = NULL;
+	cr_expect_eq(live_plan_make(cur_sc, LIVE_HIER_V2, "cgsim-7", 2, &cur_plan, err,
+				    sizeof(err)), -EINVAL);
+	cr_expect_str_eq(err, "w.json: rt-app's taskgroups need the v1 cpu hierarchy, and this "
+			      "machine offers cpu on cgroup v2");
+}
+
+/* The same steps in a YAML scenario have no rt-app to run them: refused. */
+Test(live_plan, sync_steps_of_a_yaml_scenario_are_refused)
+{
+	char err[256];
+
+	cr_expect_null(plan_of("name: s\nduration: 1s\nprocesses:\n  p:\n    threads:\n"
+			       "      t: { behavior: { phases: [ { run: 1ms }, { lock: m } ] } }\n",
+			       LIVE_HIER_V1, err, sizeof(err)));
+	cr_expect(strstr(err, "steps other than run and sleep"), "%s", err);
 }
