@@ -112,8 +112,25 @@ wa=$(grep '^p,w\.1,' "$tmp/st-a/threads.csv"); wb=$(grep '^p,w\.1,' "$tmp/st-b/t
 [ $st -eq 1 ] && ok || bad "check of a failing scenario: exit $st, expected 1"
 [ "$(grep -c '^PASS' "$tmp/check")" -eq 1 ] && [ "$(grep -c '^FAIL' "$tmp/check")" -eq 1 ] \
 	&& ok || bad "check: one PASS and one FAIL line expected"
+tail -n 1 "$tmp/check" | grep -qx '1 passed, 1 failed' && ok || bad "check: no closing line"
 "$CGSIM" check tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && ok || bad "check of a malformed scenario: exit $st, expected 2"
+# an entry that cannot be measured fails with the reason, never passes at 0
+"$CGSIM" check tests/cli/unmeasured.yaml > "$tmp/um"; st=$?
+[ $st -eq 1 ] && grep -q '^FAIL .* latency_p99 not measured: no wakeup in the measured window' \
+	"$tmp/um" && ok || bad "check of a latency bound without wakeups: exit $st, $(cat "$tmp/um")"
+# TAP for CI harnesses: a line a verdict, then the plan; JUnit XML beside it
+"$CGSIM" check --tap tests/cli/failing.yaml --junit "$tmp/j.xml" > "$tmp/tap"; st=$?
+[ $st -eq 1 ] && [ "$(sed -n 1p "$tmp/tap" | cut -c1-5)" = "ok 1 " ] && \
+	[ "$(sed -n 2p "$tmp/tap" | cut -c1-9)" = "not ok 2 " ] && grep -qx '1\.\.2' "$tmp/tap" \
+	&& ok || bad "check --tap: exit $st, $(cat "$tmp/tap")"
+grep -q '<testsuites name="cgsim check" tests="2" failures="1" errors="0">' "$tmp/j.xml" && \
+	grep -q '<testcase classname="tests/cli/failing.yaml" name="tests/cli/failing.yaml:9 \[base\] thread p/w.1 share"/>' "$tmp/j.xml" && \
+	grep -q '<failure message="tests/cli/failing.yaml:10 \[base\] thread p/w.1 share 0.9995' "$tmp/j.xml" \
+	&& ok || bad "check --junit: $(cat "$tmp/j.xml")"
+"$CGSIM" check --junit "$tmp/j2.xml" tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
+[ $st -eq 2 ] && grep -q 'errors="1"' "$tmp/j2.xml" && grep -q '<error message=' "$tmp/j2.xml" \
+	&& ok || bad "check --junit of a malformed scenario: exit $st"
 # from a pipe: the file is read once, its variants (and sweep values) load from those bytes
 "$CGSIM" check - < "$SC" > /dev/null 2>&1; st=$?
 [ $st -eq 0 ] && ok || bad "check - from a pipe: exit $st, expected 0"

@@ -24,6 +24,12 @@ struct scenario *cli_load(const char *file, const char *variant, const char *con
 			  size_t nsets);
 void cli_notes(const struct scenario *sc);
 
+/* --max-events N: sets the limit; -1, or the exit status of a bad value. */
+int cli_max_events(const char *usage, const char *v);
+
+/* cgsim check (sim/app/cli_check.c). */
+int cli_check(int argc, char **argv);
+
 /* cgsim validate (sim/app/cli_live.c). */
 int cli_validate(int argc, char **argv);
 

@@ -45,7 +45,7 @@ static const char usage_main[] =
 	"            latency, switches, overhead\n"
 	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
 	"            the ideal shares of a scenario's layout, computed, not simulated\n"
-	"  check [--max-events N] SCENARIO.yaml...\n"
+	"  check [--tap] [--junit FILE] [--max-events N] SCENARIO.yaml...\n"
 	"            evaluate the scenarios' expect: entries; exit 1 when one fails\n"
 	"  cgroupfs [--semantics v2|rfc2017|v1] FILE.cgs|-\n"
 	"            run a cgroupfs script against the cgroup model and print the result of\n"
@@ -139,16 +139,6 @@ static const char usage_compare[] =
 	"                   DIR/VARIANT/\n"
 	"  --trace          with -o DIR: each variant's run as ftrace text in\n"
 	"                   DIR/VARIANT/trace.txt (docs/trace.md; a sweep's runs are not traced)\n"
-	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
-	"                   limit)\n";
-
-static const char usage_check[] =
-	"usage: cgsim check [--max-events N] SCENARIO.yaml...\n"
-	"\n"
-	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
-	"PASS or FAIL with the measured and expected values. Exit status 0 when all pass, 1 when one\n"
-	"fails, 2 when a scenario cannot be loaded or run.\n"
-	"\n"
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
@@ -307,7 +297,7 @@ static bool parse_u64(const char *v, uint64_t *out)
 _Static_assert(RUN_MAX_EVENTS == 1000000000ull, "the usage texts give the default work bound");
 
 /* --max-events N: the work bound of every run of this command (sim/run/run.h). */
-static int max_events_opt(const char *usage, const char *v)
+int cli_max_events(const char *usage, const char *v)
 {
 	uint64_t n;
 
@@ -434,7 +424,7 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 							   "18446744073709551615, not '%s'", v);
 				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
 			} else if (!strcmp(a, "--max-events")) {
-				int rc = max_events_opt(usage, v);
+				int rc = cli_max_events(usage, v);
 
 				if (rc >= 0)
 					return rc;
@@ -624,7 +614,7 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 			if (i + 1 >= argc)
 				return cli_usage_error(usage_compare, "%s needs a value", a);
 			if (!strcmp(a, "--max-events")) {
-				if ((r = max_events_opt(usage_compare, argv[++i])) >= 0)
+				if ((r = cli_max_events(usage_compare, argv[++i])) >= 0)
 					return r;
 			} else if (!strcmp(a, "-o")) {
 				o->dir = argv[++i];
@@ -711,94 +701,6 @@ static int cmd_compare(int argc, char **argv)
 	return rc;
 }
 
-/* Check one file: every variant its entries name, base first. 0, 1 (a failure) or 2. */
-static int check_file(const char *file)
-{
-	char err[2048];
-	struct scenario *base = scn_load(file, NULL, NULL, NULL, 0, err, sizeof(err));
-	int worst = 0;
-
-	if (!base) {
-		fprintf(stderr, "%s\n", err);
-		return 2;
-	}
-	cli_notes(base);
-	if (!base->nexpect)
-		printf("NOTE %s: no expect: entries\n", file);
-	for (size_t v = 0; v <= base->nvariants; v++) {
-		const char *name = v ? base->variants[v - 1].name : "base";
-		struct scenario *sc;
-		struct run_result *res;
-		bool used = false;
-		int failed;
-
-		for (size_t i = 0; i < base->nexpect; i++)
-			used |= expect_applies(&base->expect[i], name);
-		if (!used)
-			continue;
-		sc = v ? scn_load(file, base->text, name, NULL, 0, err, sizeof(err)) : base;
-		if (!sc) {
-			fprintf(stderr, "%s\n", err);
-			worst = 2;
-			continue;
-		}
-		if (run_scenario(sc, false, &res, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
-			worst = 2;
-		} else {
-			failed = expect_eval(stdout, res);
-			if (failed && worst < 1)
-				worst = 1;
-			run_free(res);
-		}
-		if (sc != base)
-			scn_free(sc);
-	}
-	scn_free(base);
-	return worst;
-}
-
-static int cmd_check(int argc, char **argv)
-{
-	int worst = 0, files = 0;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_check, stdout);
-			return cli_finish_stdout();
-		}
-		if (!strcmp(argv[i], "--max-events")) {
-			int r;
-
-			if (i + 1 >= argc)
-				return cli_usage_error(usage_check, "%s needs a value", argv[i]);
-			if ((r = max_events_opt(usage_check, argv[++i])) >= 0)
-				return r;
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error(usage_check, "unknown option '%s'", argv[i]);
-	}
-	for (int i = 1; i < argc; i++) {
-		int r;
-
-		if (!strcmp(argv[i], "--max-events")) {
-			i++;
-			continue;
-		}
-		r = check_file(argv[i]);
-
-		files++;
-		if (r > worst)
-			worst = r;
-		fflush(stdout);
-	}
-	if (!files)
-		return cli_usage_error(usage_check, "%s", "no scenario given");
-	if (cli_finish_stdout())
-		return 2;
-	return worst;
-}
 
 int main(int argc, char **argv)
 {
@@ -821,7 +723,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 1, argv + 1);
+		return cli_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))
 		return cli_validate(argc - 1, argv + 1);
 	return cli_usage_error(usage_main, "unknown command '%s'", argv[1]);

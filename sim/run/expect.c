@@ -5,7 +5,9 @@
  * A process's figure is the sum over its threads (share, CPU, wait, switches, migrations) or
  * the largest over them (latencies). Machine-wide figures are the run's.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/run/expect.h"
@@ -87,12 +89,17 @@ static double thread_metric(const struct run_thread *t, enum scn_metric m)
 	}
 }
 
-/* The measured figure, or NaN when the entry names nothing in the run. */
-static double measured(const struct run_result *r, const struct scn_expect *e)
+/*
+ * The measured figure, or NaN when the entry names nothing in the run (*@unmeasured false) or
+ * a latency or delayed share of threads that never woke in the window (true): a figure of
+ * no wakeup is no evidence that a bound holds.
+ */
+static double measured(const struct run_result *r, const struct scn_expect *e, bool *unmeasured)
 {
 	double secs = (double)r->measured_ns / 1e9, v = 0;
-	bool any = false;
+	bool any = false, found = false;
 
+	*unmeasured = false;
 	switch (e->target) {
 	case SCN_T_MACHINE:
 		switch (e->metric) {
@@ -140,6 +147,9 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 				    strcmp(e->name + pl + 1, t->name))
 					continue;
 			}
+			found = true;
+			if (is_worst(e->metric) && !t->lat_samples)
+				continue;	/* never woke: nothing to judge */
 			x = thread_metric(t, e->metric);
 			if (is_worst(e->metric))
 				v = any && v > x ? v : x;
@@ -147,6 +157,7 @@ static double measured(const struct run_result *r, const struct scn_expect *e)
 				v += x;
 			any = true;
 		}
+		*unmeasured = found && !any;
 		return any ? v : (double)NAN;
 	}
 	return (double)NAN;
@@ -156,8 +167,9 @@ double expect_measure(const struct run_result *r, enum scn_target target, const 
 		      enum scn_metric metric)
 {
 	struct scn_expect one = { .target = target, .name = (char *)name, .metric = metric };
+	bool unmeasured;
 
-	return measured(r, &one);
+	return measured(r, &one, &unmeasured);
 }
 
 static void show(FILE *f, double v, enum scn_metric m)
@@ -171,55 +183,97 @@ static void show(FILE *f, double v, enum scn_metric m)
 		fprintf(f, "%.4f", v);
 }
 
-int expect_eval(FILE *f, const struct run_result *r)
+/* What entry @e expects, after "(expected ". */
+static void show_expected(FILE *f, const struct scn_expect *e)
+{
+	if (e->has_value) {
+		show(f, e->value, e->metric);
+		fputs(" +- ", f);
+		show(f, e->tolerance, e->metric);
+	} else if (isfinite(e->min) && isfinite(e->max)) {
+		show(f, e->min, e->metric);
+		fputs(" .. ", f);
+		show(f, e->max, e->metric);
+	} else if (isfinite(e->min)) {
+		fputs(">= ", f);
+		show(f, e->min, e->metric);
+	} else {
+		fputs("<= ", f);
+		show(f, e->max, e->metric);
+	}
+}
+
+/* Entry @e against @r: its verdict and the line that says it. */
+static int judge(const struct run_result *r, const struct scn_expect *e,
+		 struct expect_result *out)
 {
 	const struct scenario *sc = r->sc;
-	int failed = 0;
+	bool unmeasured;
+	double v = measured(r, e, &unmeasured);
+	size_t len = 0;
+	FILE *f;
 
-	for (size_t i = 0; i < sc->nexpect; i++) {
-		const struct scn_expect *e = &sc->expect[i];
-		double v;
-		bool ok;
-
-		if (!expect_applies(e, sc->variant))
-			continue;
-		v = measured(r, e);
-		if (isnan(v))
-			ok = false;
-		else if (e->has_value)
-			ok = fabs(v - e->value) <= e->tolerance * (1 + 1e-9) + 1e-12;
-		else
-			ok = v >= e->min && v <= e->max;
-		failed += !ok;
-		fprintf(f, "%s %s:%d [%s] ", ok ? "PASS" : "FAIL", sc->file, e->pos.line,
-			sc->variant);
-		if (e->target != SCN_T_MACHINE)
-			fprintf(f, "%s %s ", e->target == SCN_T_GROUP ? "group"
-					     : e->target == SCN_T_PROCESS ? "process" : "thread",
-				e->target == SCN_T_GROUP && !*e->name ? "/" : e->name);
-		fprintf(f, "%s ", expect_metric_name(e->metric));
-		if (isnan(v)) {
-			fputs("not found in the run", f);
-		} else {
-			show(f, v, e->metric);
-		}
-		fputs(" (expected ", f);
-		if (e->has_value) {
-			show(f, e->value, e->metric);
-			fputs(" +- ", f);
-			show(f, e->tolerance, e->metric);
-		} else if (isfinite(e->min) && isfinite(e->max)) {
-			show(f, e->min, e->metric);
-			fputs(" .. ", f);
-			show(f, e->max, e->metric);
-		} else if (isfinite(e->min)) {
-			fputs(">= ", f);
-			show(f, e->min, e->metric);
-		} else {
-			fputs("<= ", f);
-			show(f, e->max, e->metric);
-		}
-		fputs(")\n", f);
+	if (isnan(v))
+		out->ok = false;
+	else if (e->has_value)
+		out->ok = fabs(v - e->value) <= e->tolerance * (1 + 1e-9) + 1e-12;
+	else
+		out->ok = v >= e->min && v <= e->max;
+	out->line = e->pos.line;
+	out->text = NULL;
+	if (!(f = open_memstream(&out->text, &len)))
+		return -ENOMEM;
+	fprintf(f, "%s:%d [%s] ", sc->file, e->pos.line, sc->variant);
+	if (e->target != SCN_T_MACHINE)
+		fprintf(f, "%s %s ", e->target == SCN_T_GROUP ? "group"
+				     : e->target == SCN_T_PROCESS ? "process" : "thread",
+			e->target == SCN_T_GROUP && !*e->name ? "/" : e->name);
+	fprintf(f, "%s", expect_metric_name(e->metric));
+	if (fflush(f) || !(out->id = strndup(out->text, len))) {
+		fclose(f);
+		return -ENOMEM;
 	}
-	return failed;
+	fputc(' ', f);
+	if (unmeasured)
+		fputs("not measured: no wakeup in the measured window", f);
+	else if (isnan(v))
+		fputs("not found in the run", f);
+	else
+		show(f, v, e->metric);
+	fputs(" (expected ", f);
+	show_expected(f, e);
+	fputs(")", f);
+	return fclose(f) || !out->text ? -ENOMEM : 0;
+}
+
+int expect_results(const struct run_result *r, struct expect_result **out, size_t *n)
+{
+	const struct scenario *sc = r->sc;
+	struct expect_result *v = calloc(sc->nexpect ? sc->nexpect : 1, sizeof(*v));
+
+	*out = NULL;
+	*n = 0;
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < sc->nexpect; i++) {
+		if (!expect_applies(&sc->expect[i], sc->variant))
+			continue;
+		if (judge(r, &sc->expect[i], &v[*n])) {
+			expect_results_free(v, *n + 1);
+			*n = 0;
+			return -ENOMEM;
+		}
+		(*n)++;
+	}
+	*out = v;
+	return 0;
+}
+
+void expect_results_free(struct expect_result *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].text);
+		free(v[i].id);
+	}
+	free(v);
 }

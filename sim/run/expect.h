@@ -16,11 +16,24 @@
 bool expect_applies(const struct scn_expect *e, const char *variant);
 
 /*
- * expect_eval() - evaluate every entry of @r's scenario for @r's variant; print one line each
- * to @f ("PASS ..." or "FAIL ..."). Returns the number that failed (an entry naming a group
- * that does not exist fails).
+ * One entry's verdict: @ok, and @text, what it says after PASS or FAIL: "FILE:LINE [VARIANT]
+ * thread p/t.1 share 0.2499 (expected 0.2500 +- 0.0030)". An entry that names nothing in the
+ * run fails ("not found in the run"), and so does a latency or delayed bound on threads that
+ * never woke in the window ("not measured": no wakeup is no evidence).
  */
-int expect_eval(FILE *f, const struct run_result *r);
+struct expect_result {
+	bool ok;
+	int line;		/* the entry's line in the scenario */
+	char *text;
+	char *id;		/* its start, without the values: "FILE:LINE [VARIANT] thread p/t.1 share" */
+};
+
+/*
+ * expect_results() - every entry of @r's scenario for @r's variant, judged, in file order:
+ * *@out (@n of them; expect_results_free()). 0 or -ENOMEM.
+ */
+int expect_results(const struct run_result *r, struct expect_result **out, size_t *n);
+void expect_results_free(struct expect_result *v, size_t n);
 
 /* expect_metric_name() - the key that names @m in an expect entry ("latency_p99", ...). */
 const char *expect_metric_name(enum scn_metric m);

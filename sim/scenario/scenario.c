@@ -272,6 +272,63 @@ struct scenario *scn_load(const char *path, const char *text, const char *varian
 	return scn_load_swept(path, text, variant, sets, nsets, SCN_NO_SWEEP, err, errlen);
 }
 
+/* Whether @path is a cgroup the layout has: declared, an ancestor of one, or a timeline mkdir. */
+static bool known_group(const struct scenario *sc, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (!len)
+		return true;	/* the root */
+	for (size_t i = 0; i < sc->ncgroups; i++) {
+		const char *c = sc->cgroups[i].path;
+
+		if (!strncmp(c, path, len) && (!c[len] || c[len] == '/'))
+			return true;
+	}
+	for (size_t i = 0; i < sc->ntimeline; i++) {
+		const char *op = sc->timeline[i].op, *a;
+
+		while (*op == ' ' || *op == '\t')
+			op++;
+		if (strncmp(op, "mkdir ", 6))
+			continue;
+		for (a = op + 6; *a == ' ' || *a == '/'; a++)
+			;
+		if (!strncmp(a, path, len) && (!a[len] || a[len] == '/' || a[len] == ' '))
+			return true;
+	}
+	return false;
+}
+
+static bool expect_for(const struct scn_expect *e, const char *variant)
+{
+	return !strcmp(e->variant ? e->variant : "base", variant);
+}
+
+/*
+ * The groups the variant's expect: entries name exist in its layout (after its transform,
+ * which makes groups of its own): a misspelt one is a load error, not a FAIL at the end.
+ */
+static bool check_groups(struct rd *r)
+{
+	const struct scenario *sc = r->sc;
+
+	for (size_t i = 0; i < sc->nexpect; i++) {
+		const struct scn_expect *e = &sc->expect[i];
+
+		if (e->target != SCN_T_GROUP || !expect_for(e, sc->variant) ||
+		    known_group(sc, e->name))
+			continue;
+		r->failed = true;
+		util_errf(r->err, r->errlen, r->file, e->pos.origin, e->pos.line, e->pos.col,
+			  "no group '%s' in the layout of variant %s (groups are the cgroups: "
+			  "entries, their parents and timeline mkdirs)", e->name, sc->variant);
+		return false;
+	}
+	return true;
+}
+
+
 /* Take @d's notes and origins into @sc (@d keeps its tree). */
 static bool take_doc(struct scenario *sc, struct rta_doc *d)
 {
@@ -468,6 +525,7 @@ struct scenario *scn_load_swept(const char *path, const char *text, const char *
 		for (size_t i = 0; ok && variant && i < sc->nvariants; i++)
 			if (!strcmp(sc->variants[i].name, variant) && sc->variants[i].transform)
 				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);
+		ok = ok && check_groups(&r);
 	}
 	rta_doc_free(&d);
 	yn_free(root);
