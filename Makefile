@@ -10,7 +10,7 @@
 #   make bench      build and run the benchmarks in bench/
 #   make memcheck   run the .cgs cases and the unit tests under valgrind
 #   make deps       install the Debian packages cgsim needs (apt-get; sudo when not root)
-#   make install PREFIX=/usr/local     make clean
+#   make install PREFIX=/usr/local     make uninstall PREFIX=/usr/local     make clean
 #
 # Switches: SANITIZE=address,undefined builds into BUILD (default build/, build/san/ for the
 # sanitizer pass); OPT overrides the optimisation flags; CFLAGS, CPPFLAGS and LDFLAGS add to
@@ -18,7 +18,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -30,7 +30,8 @@ BUILD    ?= build
 PKGS     := gsl yaml-0.1 json-c
 # clang and libclang-rt-dev (libFuzzer and the sanitizers' runtimes, only recommended by clang)
 # build the fuzzers.
-DEB_PKGS := libgsl-dev libyaml-dev libjson-c-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev
+DEB_PKGS := libgsl-dev libyaml-dev libjson-c-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev \
+            help2man
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
@@ -270,11 +271,39 @@ deps:
 	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-install: all
+# The install: the program, its gnuplot scripts and scenario library in the data directory
+# (share/cgsim, which the program finds from PREFIX or beside itself), the documentation, a
+# manual page made from --help by help2man (make deps installs it), bash completion.
+DATA_DIR := $(DESTDIR)$(PREFIX)/share/cgsim
+install: all $(BUILD)/cgsim.1
 	install -D -m 0755 cgsim $(DESTDIR)$(PREFIX)/bin/cgsim
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/cgsim/README.md
+	install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/cgsim/LICENSE
 	for f in docs/*.md; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/doc/cgsim/$$f; done
-	for f in plots/*.gp; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/cgsim/$$f; done
+	for f in plots/*.gp; do install -D -m 0644 $$f $(DATA_DIR)/$$f; done
+	for f in scenarios/*.yaml scenarios/*.json scenarios/*.cgs; do \
+	    install -D -m 0644 $$f $(DATA_DIR)/$$f; done
+	install -D -m 0644 $(BUILD)/cgsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/cgsim.1
+	install -D -m 0644 sim/app/cgsim.bash-completion \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cgsim
+
+# Exactly what install puts there, and the directories it made once they are empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/cgsim $(DESTDIR)$(PREFIX)/share/man/man1/cgsim.1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cgsim
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/cgsim $(DATA_DIR)
+	-cd $(DESTDIR)$(PREFIX) 2>/dev/null && rmdir -p --ignore-fail-on-non-empty bin \
+	    share/man/man1 share/bash-completion/completions share/doc 2>/dev/null
+
+# The manual page: help2man from --help and --version, the commands' own --help added.
+$(BUILD)/cgsim.1: $(BIN)
+	@mkdir -p $(@D)
+	help2man --no-info --name='simulate the Linux fair scheduler and the cgroup hierarchy' \
+	    --version-string="$$(./$(BIN) --version | cut -d' ' -f2)" ./$(BIN) > $@.tmp
+	for c in run compare shares check cgroupfs validate; do \
+	    printf '.SH "CGSIM %s"\n.nf\n' "$$(echo $$c | tr a-z A-Z)"; \
+	    ./$(BIN) $$c --help | sed 's/\\/\\\\/g; s/^\./\\\&./'; printf '.fi\n'; done >> $@.tmp
+	mv $@.tmp $@
 
 clean:
 	rm -rf build cgsim

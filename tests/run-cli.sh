@@ -146,6 +146,13 @@ if [ ! -e /usr/local/share/cgsim/plots ] && [ -z "${CGSIM_PLOTS:-}" ]; then
 	[ $st -eq 2 ] && [ ! -s "$tmp/noplots/stdout" ] && [ ! -e "$tmp/noplots/out" ] \
 		&& ok || bad "compare -o without plots/: exit $st, or output before the error"
 fi
+# an installed tree moved elsewhere: the scripts are found in <exe>/../share/cgsim, from any
+# working directory
+mkdir -p "$tmp/moved/bin" "$tmp/moved/share/cgsim" "$tmp/elsewhere"
+cp "$CGSIM" "$tmp/moved/bin/cgsim" && cp -r plots "$tmp/moved/share/cgsim/plots"
+(cd "$tmp/elsewhere" && "$tmp/moved/bin/cgsim" compare "$OLDPWD/$SC" -o out > /dev/null 2>&1); st=$?
+[ $st -eq 0 ] && ls "$tmp/elsewhere/out/figures/"*.png > /dev/null 2>&1 \
+	&& ok || bad "compare -o from a moved install: exit $st, or no figures"
 # help and version to a full device: the write fails, so the exit status says so
 for c in --help --version "run --help" "compare --help" "check --help" "cgroupfs --help"; do
 	# shellcheck disable=SC2086

@@ -34,7 +34,11 @@ static bool readable(const char *dir)
 	return access(p, R_OK) == 0;
 }
 
-/* Where plots/ is: $CGSIM_PLOTS, next to the executable, the working directory, the data dir. */
+/*
+ * Where plots/ is: $CGSIM_PLOTS; next to the executable (the build tree); the data directory of
+ * an install beside the executable (<exe>/../share/cgsim, so that an installed tree still works
+ * when it is moved); the working directory; the data directory the build was made for.
+ */
 static bool find_plots(char *out, size_t len)
 {
 	const char *env = getenv("CGSIM_PLOTS");
@@ -54,6 +58,9 @@ static bool find_plots(char *out, size_t len)
 		if (slash) {
 			*slash = '\0';
 			snprintf(out, len, "%.4000s/plots", exe);
+			if (readable(out))
+				return true;
+			snprintf(out, len, "%.4000s/../share/cgsim/plots", exe);
 			if (readable(out))
 				return true;
 		}
