@@ -118,10 +118,15 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
 # pass in its own build tree so that the two builds never mix objects, then the fuzzers'
 # regression inputs and a brief run of each (fuzz-ci, below; not in check: it needs a clang build).
+# Its last line is one verdict over every suite (tests/verdict.sh); the log is kept in
+# $(BUILD)/test.log.
 test: deps
-	$(MAKE) --no-print-directory check
-	$(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check
-	$(MAKE) --no-print-directory fuzz-ci
+	@mkdir -p $(BUILD)
+	@{ $(MAKE) --no-print-directory check && \
+	   $(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check && \
+	   $(MAKE) --no-print-directory fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
+	    tee $(BUILD)/test.log
+	@tests/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp
 
