@@ -146,6 +146,16 @@ if [ ! -e /usr/local/share/cgsim/plots ] && [ -z "${CGSIM_PLOTS:-}" ]; then
 	[ $st -eq 2 ] && [ ! -s "$tmp/noplots/stdout" ] && [ ! -e "$tmp/noplots/out" ] \
 		&& ok || bad "compare -o without plots/: exit $st, or output before the error"
 fi
+# timeline operations the model refuses: on stderr with line and time; --strict exits 1
+T=tests/cli/timeline-refused.yaml
+"$CGSIM" run "$T" > /dev/null 2> "$tmp/tl.err"; st=$?
+[ $st -eq 0 ] && [ "$(cat "$tmp/tl.err")" = "$T:13: at 0.500 s: write nowhere/cpu.weight 100 -> ENOENT
+$T:16: at 0.900 s: write g/h/cgroup.threads p/w.1 -> EOPNOTSUPP" ] \
+	&& ok || bad "timeline refusals on stderr: exit $st, $(cat "$tmp/tl.err")"
+"$CGSIM" run "$T" --strict > /dev/null 2>&1; st=$?
+[ $st -eq 1 ] && ok || bad "run --strict with a refused timeline operation: exit $st, expected 1"
+"$CGSIM" compare "$T" --strict > /dev/null 2>&1; st=$?
+[ $st -eq 1 ] && ok || bad "compare --strict with a refused timeline operation: exit $st"
 # an installed tree moved elsewhere: the scripts are found in <exe>/../share/cgsim, from any
 # working directory
 mkdir -p "$tmp/moved/bin" "$tmp/moved/share/cgsim" "$tmp/elsewhere"

@@ -23,6 +23,12 @@ int cli_finish_stdout(void);
 struct scenario *cli_load(const char *file, const char *variant, const char *const *sets,
 			  size_t nsets);
 void cli_notes(const struct scenario *sc);
+/*
+ * cli_timeline_refusals() - say on stderr each timeline operation of @res the model refused
+ * ("FILE:LINE: at 0.500 s [VARIANT]: OP -> ERRNO"; no VARIANT when NULL); how many.
+ */
+struct run_result;
+unsigned cli_timeline_refusals(const struct run_result *res, const char *variant);
 
 /* --max-events N: sets the limit; -1, or the exit status of a bad value. */
 int cli_max_events(const char *usage, const char *v);

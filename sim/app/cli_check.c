@@ -16,7 +16,7 @@
 #include "sim/util/util.h"
 
 static const char usage_check[] =
-	"usage: cgsim check [--tap] [--junit FILE] [--max-events N] SCENARIO.yaml...\n"
+	"usage: cgsim check [--tap] [--junit FILE] [--strict] [--max-events N] SCENARIO.yaml...\n"
 	"\n"
 	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
 	"PASS or FAIL with the measured and expected values, then \"N passed, N failed\". Exit\n"
@@ -24,6 +24,8 @@ static const char usage_check[] =
 	"\n"
 	"  --tap            the lines as TAP (\"ok 1 - ...\", \"not ok 2 - ...\", then \"1..N\")\n"
 	"  --junit FILE     also write the verdicts to FILE as JUnit XML, one testsuite a scenario\n"
+	"  --strict         a timeline operation the model refuses (said on stderr) fails the\n"
+	"                   variant's check\n"
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
@@ -40,6 +42,7 @@ struct verdict {
 
 struct check {
 	bool tap;
+	bool strict;	/* a refused timeline operation fails the variant's check */
 	const char *junit;
 	unsigned passed, failed, errors, n;
 	struct verdict *v;
@@ -104,6 +107,13 @@ static int check_variant(struct check *c, const char *file, struct scenario *sc)
 		record(c, file, v[i].id, v[i].text, !v[i].ok);
 		if (!v[i].ok)
 			worst = 1;
+	}
+	if (cli_timeline_refusals(res, sc->variant) && c->strict) {
+		char id[600];
+
+		snprintf(id, sizeof(id), "%s [%s] timeline (--strict)", file, sc->variant);
+		record(c, file, id, id, 1);
+		worst = 1;
 	}
 	expect_results_free(v, n);
 	run_free(res);
@@ -239,6 +249,8 @@ int cli_check(int argc, char **argv)
 		}
 		if (!strcmp(a, "--tap")) {
 			c.tap = true;
+		} else if (!strcmp(a, "--strict")) {
+			c.strict = true;
 		} else if (!strcmp(a, "--junit") || !strcmp(a, "--max-events")) {
 			if (i + 1 >= argc)
 				return cli_usage_error(usage_check, "%s needs a value", a);
@@ -255,7 +267,7 @@ int cli_check(int argc, char **argv)
 			i++;
 			continue;
 		}
-		if (!strcmp(argv[i], "--tap"))
+		if (!strcmp(argv[i], "--tap") || !strcmp(argv[i], "--strict"))
 			continue;
 		rc = check_file(&c, argv[i]);
 		files++;

@@ -83,7 +83,7 @@ static const char usage_cgroupfs[] =
 static const char usage_run[] =
 	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]...\n"
 	"                 [--json|--latency-table|--schbench] [-o DIR] [--trace FILE]\n"
-	"                 [--timing] [--max-events N]\n"
+	"                 [--timing] [--strict] [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
 	"the warm-up: each cgroup's and thread's CPU time and share of capacity against its ideal\n"
@@ -108,11 +108,13 @@ static const char usage_run[] =
 	"                   (docs/trace.md). FILE - is stdout, and then no report is printed\n"
 	"  --timing         record the wall-clock time in wall_ns (otherwise 0, so that the same\n"
 	"                   scenario and seed give the same bytes)\n"
+	"  --strict         exit 1 when the model refuses a timeline operation (each refusal is\n"
+	"                   said on stderr: FILE:LINE: at TIME s: OP -> ERRNO)\n"
 	"  --max-events N   the most events a run may process (default 1000000000; 0: no\n"
 	"                   limit); a run that needs more stops with exit status 2\n"
 	"\n"
-	"Exit status 0, or 2 for bad usage or a scenario that cannot be run (FILE:LINE:COL on\n"
-	"stderr, nothing on stdout, nothing in DIR).\n";
+	"Exit status 0 (1 with --strict and a refused timeline operation), or 2 for bad usage or a\n"
+	"scenario that cannot be run (FILE:LINE:COL on stderr, nothing on stdout, nothing in DIR).\n";
 
 static const char usage_shares[] =
 	"usage: cgsim shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
@@ -124,7 +126,7 @@ static const char usage_shares[] =
 
 static const char usage_compare[] =
 	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"                     [--trace] [--max-events N]\n"
+	"                     [--trace] [--strict] [--max-events N]\n"
 	"\n"
 	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
 	"print them side by side: each group's and process's share of capacity against its ideal,\n"
@@ -139,6 +141,8 @@ static const char usage_compare[] =
 	"                   DIR/VARIANT/\n"
 	"  --trace          with -o DIR: each variant's run as ftrace text in\n"
 	"                   DIR/VARIANT/trace.txt (docs/trace.md; a sweep's runs are not traced)\n"
+	"  --strict         exit 1 when the model refuses a timeline operation of a variant\n"
+	"                   (said on stderr)\n"
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
@@ -377,6 +381,7 @@ struct run_opts {
 	size_t nformats;
 	size_t format;				/* the row asked for */
 	bool timing;
+	bool strict;				/* --strict: a refused timeline operation fails */
 };
 
 /* Options of run and shares; returns -1 to go on, else the exit status. */
@@ -402,6 +407,10 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 		}
 		if (full && !strcmp(a, "--timing")) {
 			o->timing = true;
+			continue;
+		}
+		if (full && !strcmp(a, "--strict")) {
+			o->strict = true;
 			continue;
 		}
 		if (!strcmp(a, "--variant") || !strcmp(a, "--set") ||
@@ -457,6 +466,23 @@ int cli_finish_stdout(void)
 		return 2;
 	}
 	return 0;
+}
+
+unsigned cli_timeline_refusals(const struct run_result *res, const char *variant)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < res->nops; i++) {
+		const char *r = res->ops[i].result, *colon = strchr(r, ':');
+
+		if (!res->ops[i].failed || !colon)
+			continue;
+		n++;
+		fprintf(stderr, "%s:%.*s: at %.3f s%s%s%s:%s\n", res->sc->file, (int)(colon - r), r,
+			(double)res->ops[i].at / 1e9, variant ? " [" : "", variant ? variant : "",
+			variant ? "]" : "", colon + 1);
+	}
+	return n;
 }
 
 void cli_notes(const struct scenario *sc)
@@ -525,6 +551,8 @@ static int cmd_run(int argc, char **argv)
 		run_formats[o.format].print(stdout, res);
 		rc = cli_finish_stdout();
 	}
+	if (cli_timeline_refusals(res, NULL) && o.strict && !rc)
+		rc = 1;
 	run_free(res);
 	scn_free(sc);
 	return rc;
@@ -580,6 +608,7 @@ static const struct {
 struct compare_opts {
 	const char *file, *dir, *sets[CLI_MAX_SETS];
 	bool trace;		/* --trace: DIR/VARIANT/trace.txt */
+	bool strict;		/* --strict: a refused timeline operation fails */
 	size_t nsets;
 	size_t format;		/* index in compare_formats[] */
 };
@@ -606,6 +635,10 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 		}
 		if (!strcmp(a, "--trace")) {
 			o->trace = true;
+			continue;
+		}
+		if (!strcmp(a, "--strict")) {
+			o->strict = true;
 			continue;
 		}
 		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
@@ -696,6 +729,9 @@ static int cmd_compare(int argc, char **argv)
 	} else {
 		rc = compare_print(&o, c, sw, rendered);
 	}
+	for (size_t v = 0; v < c->n; v++)
+		if (cli_timeline_refusals(c->res[v], c->sc[v]->variant) && o.strict && !rc)
+			rc = 1;
 	sweep_free(sw);
 	compare_free(c);
 	return rc;

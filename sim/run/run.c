@@ -17,11 +17,86 @@
 #include "sim/trace/trace.h"
 #include "sim/util/util.h"
 
+static int thread_named(const struct runner *r, const char *name);
+
+/* Whether @result ("... -> RESULT") ends in an errno's name: the operation was refused. */
+static bool refused_op(const char *result)
+{
+	const char *arrow = result ? strstr(result, " -> ") : NULL, *v;
+
+	if (!arrow)
+		return false;
+	while ((v = strstr(arrow + 4, " -> ")))
+		arrow = v;
+	v = arrow + 4;
+	for (int e = 1; e < 134; e++)
+		if (!strcmp(v, cg_errno_name(e)) && strcmp(v, "E?"))
+			return true;
+	return false;
+}
+
+/*
+ * @op with the report's thread names (PROCESS/NAME.N) among a write's values given as the
+ * model's (the .cgs names, NAME.K of the process), so that a timeline can name a thread either
+ * way. NULL: out of memory; the caller frees.
+ */
+static char *model_names(const struct runner *r, const char *op)
+{
+	size_t cap = strlen(op) + 1, len = 0;
+	char *out = malloc(cap), *copy = strdup(op), *save = NULL, *w;
+	int word = 0;
+
+	if (!out || !copy) {
+		free(out);
+		free(copy);
+		return NULL;
+	}
+	out[0] = '\0';
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save), word++) {
+		char name[128];
+		const char *put = w;
+		int tid = word >= 2 && !strncmp(out, "write ", 6) && strchr(w, '/')
+			  ? thread_named(r, w) : -1;
+
+		if (tid > 0)
+			put = cg_thread_name(r->h, tid, name, sizeof(name));
+		if (len + strlen(put) + 2 > cap) {
+			char *g = realloc(out, cap = 2 * (len + strlen(put) + 2));
+
+			if (!g) {
+				free(out);
+				free(copy);
+				return NULL;
+			}
+			out = g;
+		}
+		len += (size_t)sprintf(out + len, "%s%s", len ? " " : "", put);
+	}
+	free(copy);
+	return out;
+}
+
 static int run_op(struct runner *r, struct run_result *res, const struct scn_event *ev)
 {
-	char *out = NULL, err[512];
-	int e = cg_script_line(r->h, r->sc->file, ev->pos.line, ev->op, &out, err, sizeof(err));
+	char *out = NULL, err[512], *op = model_names(r, ev->op);
+	int e = op ? cg_script_line(r->h, r->sc->file, ev->pos.line, op, &out, err, sizeof(err))
+		   : -ENOMEM;
 	struct run_op *ops;
+
+	if (!e && out && op && strcmp(op, ev->op)) {
+		/* say the operation as written, with the report's names */
+		const char *arrow = strstr(out, " -> "), *v;
+		char *said;
+
+		while (arrow && (v = strstr(arrow + 4, " -> ")))
+			arrow = v;
+		said = arrow ? util_asprintf("%d: %s%s", ev->pos.line, ev->op, arrow) : NULL;
+		if (said) {
+			free(out);
+			out = said;
+		}
+	}
+	free(op);
 
 	if (e == -EINVAL) {
 		/* the interpreter's column is within the operation: point at the do: value */
@@ -60,7 +135,7 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 	}
 	if (out)
 		out[strcspn(out, "\n")] = '\0';
-	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup("") };
+	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup(""), refused_op(out) };
 	if (r->trace && res->ops[res->nops - 1].result) {
 		char *text = util_asprintf("timeline %s", res->ops[res->nops - 1].result);
 

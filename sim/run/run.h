@@ -85,6 +85,7 @@ struct run_group {
 struct run_op {
 	uint64_t at;
 	char *result;		/* "LINE: OP ARGS -> RESULT" */
+	bool failed;		/* RESULT is the kernel's errno: the operation was refused */
 };
 
 struct run_result {
