@@ -421,6 +421,14 @@ const char *cg_rule_id(enum cg_rule rule);
 /** cg_rule_text() - the rule as a sentence without its final full stop. */
 const char *cg_rule_text(enum cg_rule rule);
 
+/**
+ * cg_file_suggest() - for an interface file @name that rule set @sem does not have, the one
+ * it most likely meant: the closest of its files by spelling (two edits at most, a swap of
+ * neighbours one), else the same setting under @sem's name (cpu.shares: cpu.weight on v2);
+ * NULL when @name is a file of @sem or nothing is close.
+ */
+const char *cg_file_suggest(enum cg_semantics sem, const char *name);
+
 /** cg_errno_name() - "EBUSY" for EBUSY (EOPNOTSUPP for 95); "E?" if unknown. */
 const char *cg_errno_name(int err);
 

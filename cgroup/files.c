@@ -975,3 +975,69 @@ int cg_read(struct cg_hier *h, const char *path, char **out)
 	r = resolve_file(h, path, &c, &file);
 	return cg__done(h, r ? r : cg__file_read(h, c, file, out));
 }
+
+/* The optimal string alignment distance of @a and @b (a transposition costs 1), capped. */
+static size_t osa_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[40][40];
+
+	if (la >= 40 || lb >= 40)
+		return 99;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1], v = d[i - 1][j - 1] + cost;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *cg_file_suggest(enum cg_semantics sem, const char *name)
+{
+	/* the same setting under the other rule sets' names */
+	static const struct {
+		const char *name, *v2, *v1;
+	} same[] = {
+		{ "cpu.shares", "cpu.weight", NULL },
+		{ "cpu.cfs_quota_us", "cpu.max", NULL },
+		{ "cpu.cfs_period_us", "cpu.max", NULL },
+		{ "cpu.cfs_burst_us", "cpu.max.burst", NULL },
+		{ "tasks", "cgroup.threads", NULL },
+		{ "cpu.weight", NULL, "cpu.shares" },
+		{ "cpu.weight.nice", NULL, "cpu.shares" },
+		{ "cpu.max", NULL, "cpu.cfs_quota_us" },
+		{ "cpu.max.burst", NULL, "cpu.cfs_burst_us" },
+		{ "cgroup.threads", NULL, "tasks" },
+	};
+	const char *best = NULL;
+	size_t bestd = 3;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t dist;
+
+		if (!(files[i].sems & (1u << sem)))
+			continue;
+		dist = osa_distance(name, files[i].name);
+		if (!dist)
+			return NULL;	/* it exists: nothing to suggest */
+		if (dist < bestd && 2 * dist < strlen(files[i].name)) {
+			bestd = dist;
+			best = files[i].name;
+		}
+	}
+	for (size_t i = 0; !best && i < sizeof(same) / sizeof(same[0]); i++)
+		if (!strcmp(name, same[i].name))
+			best = sem == CG_SEM_V1 ? same[i].v1 : same[i].v2;
+	return best;
+}

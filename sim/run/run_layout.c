@@ -52,6 +52,13 @@ static int write_file(struct runner *r, const char *path, const char *file, cons
 
 	snprintf(full, sizeof(full), "%s%s%s", path, *path ? "/" : "", file);
 	e = cg_write(r->h, full, value);
+	if (e == -ENOENT && cg_refusal(r->h) == CG_RULE_NO_SUCH_FILE &&
+	    cg_file_suggest(r->sc->semantics, file))
+		return run__fail(r, pos, "%s: no interface file '%s' in the %s rule set; did you "
+				 "mean '%s'? (ENOENT, rule %s)", what, file,
+				 cg_semantics_name(r->sc->semantics),
+				 cg_file_suggest(r->sc->semantics, file),
+				 cg_rule_id(CG_RULE_NO_SUCH_FILE));
 	return e ? refused(r, pos, what, e) : 0;
 }
 

@@ -231,3 +231,21 @@ Test(cg_refusal, every_rule_is_in_the_docs)
 				   quoted);
 	}
 }
+
+/*
+ * A misspelt interface file gets the one meant: two edits at most (a swap of neighbours is
+ * one), or the same setting under this rule set's name; nothing for a file that exists or
+ * for a name nothing is close to.
+ */
+Test(cg_refusal, a_misspelt_file_gets_the_one_meant)
+{
+	cr_expect_str_eq(cg_file_suggest(CG_SEM_V2, "cpu.wieght"), "cpu.weight");
+	cr_expect_str_eq(cg_file_suggest(CG_SEM_V2, "cgroup.tpye"), "cgroup.type");
+	cr_expect_str_eq(cg_file_suggest(CG_SEM_V2, "cgroup.thread"), "cgroup.threads");
+	cr_expect_str_eq(cg_file_suggest(CG_SEM_V2, "cpu.shares"), "cpu.weight");
+	cr_expect_str_eq(cg_file_suggest(CG_SEM_V1, "cpu.weight"), "cpu.shares");
+	cr_expect_str_eq(cg_file_suggest(CG_SEM_V1, "cgroup.threads"), "tasks");
+	cr_expect_null(cg_file_suggest(CG_SEM_V2, "cpu.weight"));
+	cr_expect_null(cg_file_suggest(CG_SEM_V2, "memory.max"));
+	cr_expect_null(cg_file_suggest(CG_SEM_V2, "io"));
+}
