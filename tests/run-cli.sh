@@ -146,6 +146,10 @@ if [ ! -e /usr/local/share/cgsim/plots ] && [ -z "${CGSIM_PLOTS:-}" ]; then
 	[ $st -eq 2 ] && [ ! -s "$tmp/noplots/stdout" ] && [ ! -e "$tmp/noplots/out" ] \
 		&& ok || bad "compare -o without plots/: exit $st, or output before the error"
 fi
+# every JSON object says its schema and the build that wrote it, first
+"$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
+	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \
+	&& ok || bad "JSON without schema_version and cgsim_version"
 # timeline operations the model refuses: on stderr with line and time; --strict exits 1
 T=tests/cli/timeline-refused.yaml
 "$CGSIM" run "$T" > /dev/null 2> "$tmp/tl.err"; st=$?

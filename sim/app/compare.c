@@ -555,7 +555,9 @@ int compare_json(FILE *f, const struct compare *c)
 		free_labels(&l);
 		return -ENOMEM;
 	}
-	fputs("{\n  \"scenario\": ", f);
+	fputs("{\n  ", f);
+	report_json_versions(f);
+	fputs(",\n  \"scenario\": ", f);
 	report_json_string(f, c->sc[0]->name);
 	fputs(",\n  \"variants\": [\n", f);
 	for (size_t v = 0; v < c->n; v++) {

@@ -740,6 +740,7 @@ static int cmd_compare(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	report_set_version(CGSIM_VERSION);
 	if (argc < 2)
 		return cli_usage_error(usage_main, "%s", "no command given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

@@ -383,11 +383,26 @@ void report_shares_text(FILE *f, const struct run_result *r)
 	}
 }
 
+static const char *cgsim_version = "unknown";
+
+void report_set_version(const char *version)
+{
+	cgsim_version = version;
+}
+
+void report_json_versions(FILE *f)
+{
+	fprintf(f, "\"schema_version\": %d, \"cgsim_version\": ", REPORT_SCHEMA_VERSION);
+	report_json_string(f, cgsim_version);
+}
+
 static void json_head(FILE *f, const struct run_result *r)
 {
 	const struct scenario *sc = r->sc;
 
-	fputs("{\n  \"scenario\": ", f);
+	fputs("{\n  ", f);
+	report_json_versions(f);
+	fputs(",\n  \"scenario\": ", f);
 	report_json_string(f, sc->name);
 	fputs(", \"variant\": ", f);
 	report_json_string(f, sc->variant);

@@ -42,6 +42,15 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 void report_live_text(FILE *f, const struct live_report *r);
 void report_live_json(FILE *f, const struct live_report *r);
 
+/*
+ * Every JSON object cgsim prints begins with "schema_version" (REPORT_SCHEMA_VERSION: it moves
+ * on when a field changes meaning or goes away, not when one is added) and "cgsim_version"
+ * (what report_set_version() gave, "unknown" before): report_json_versions() writes the two.
+ */
+#define REPORT_SCHEMA_VERSION 1
+void report_set_version(const char *version);
+void report_json_versions(FILE *f);
+
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);
 

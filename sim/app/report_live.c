@@ -52,7 +52,9 @@ void report_live_text(FILE *f, const struct live_report *r)
 
 void report_live_json(FILE *f, const struct live_report *r)
 {
-	fputs("{\n  \"scenario\": ", f);
+	fputs("{\n  ", f);
+	report_json_versions(f);
+	fputs(",\n  \"scenario\": ", f);
 	report_json_string(f, r->scenario);
 	fputs(", \"kernel\": ", f);
 	report_json_string(f, r->kernel);
