@@ -24,7 +24,7 @@ for f in summary.json threads.csv groups.csv timeseries.csv; do
 done
 cmp -s "$tmp/a.json" "$tmp/out/summary.json" && ok || bad "summary.json differs from --json"
 [ "$(ls -A "$tmp/out" | wc -l)" -eq 7 ] && ok || bad "-o DIR holds other files: $(ls -A "$tmp/out")"
-[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,slack_p50_ns,slack_mean_ns" ] \
+[ "$(head -n 1 "$tmp/out/threads.csv")" = "process,name,cgroup,cpu_ns,share,ideal,wait_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,slack_p50_ns,slack_mean_ns,ideal_bound" ] \
 	&& ok || bad "threads.csv header"
 [ "$(wc -l < "$tmp/out/threads.csv")" -eq 7 ] && ok || bad "threads.csv: 6 threads expected"
 [ "$(wc -l < "$tmp/out/groups.csv")" -eq 3 ] && ok || bad "groups.csv: / and vm expected"
@@ -64,7 +64,7 @@ grep -qx 'p/t.1                 100        0        0       7.997    7.997    7.
 	&& [ "$(wc -l < "$tmp/pa/activations.csv")" -eq 101 ] && [ "$(cut -d, -f10 "$tmp/pa/activations.csv" | sort -u | head -n 1)" = 7997000 ] \
 	&& ok || bad "periodic-alone: activations.csv"
 "$CGSIM" run tests/cli/periodic-overrun.yaml --json -o "$tmp/po" > "$tmp/po.json"
-grep -q '"overruns": 4, .*"activations": 4, "missed_periods": 6, "slack_min_ns": -60000000, "slack_p50_ns": -45000000, "slack_mean_ns": -37500000 }' "$tmp/po.json" \
+grep -q '"overruns": 4, .*"activations": 4, "missed_periods": 6, "slack_min_ns": -60000000, "slack_p50_ns": -45000000, "slack_mean_ns": -37500000, "ideal_bound": false }' "$tmp/po.json" \
 	&& ok || bad "periodic-overrun: JSON $(cat "$tmp/po.json")"
 sed 1d "$tmp/po/activations.csv" > "$tmp/po.body"
 printf '%s\n' "p,t.1,0,0,0,0,25000000,25000000,10000000,-15000000,0,1,1" \
@@ -146,6 +146,14 @@ if [ ! -e /usr/local/share/cgsim/plots ] && [ -z "${CGSIM_PLOTS:-}" ]; then
 	[ $st -eq 2 ] && [ ! -s "$tmp/noplots/stdout" ] && [ ! -e "$tmp/noplots/out" ] \
 		&& ok || bad "compare -o without plots/: exit $st, or output before the error"
 fi
+# closed-loop sleepers: their ideal is only a bound, marked, and left out of the fairness
+"$CGSIM" run scenarios/bursty-mix.yaml --json > "$tmp/bm.json"
+grep -q '"name": "b.1", .*"ideal_bound": true }' "$tmp/bm.json" && \
+	grep -q '"name": "t.1", .*"ideal_bound": false }' "$tmp/bm.json" && \
+	grep -q '"threads": 2, "bounded": 2 }' "$tmp/bm.json" \
+	&& ok || bad "bursty-mix: ideal_bound and the fairness counts"
+"$CGSIM" run scenarios/bursty-mix.yaml | grep -q '^bursty/b.1 .* 0.1000\* ' \
+	&& ok || bad "bursty-mix: the text's * on a bounded ideal"
 # every JSON object says its schema and the build that wrote it, first
 "$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
 	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \

@@ -137,7 +137,8 @@ void report_text(FILE *f, const struct run_result *r)
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		fprintf(f, "%-24s %-16s %8.4f %8.4f %9.3f ", name,
+		fprintf(f, t->ideal_bound ? "%-24s %-16s %8.4f %7.4f* %9.3f " :
+			"%-24s %-16s %8.4f %8.4f %9.3f ", name,
 			report_visible(t->cgroup, vis, sizeof(vis)), t->share, t->ideal,
 			ms(t->wait_ns));
 		if (t->wakeups)
@@ -147,10 +148,19 @@ void report_text(FILE *f, const struct run_result *r)
 		fprintf(f, " %8llu %6llu\n", (unsigned long long)t->switches,
 			(unsigned long long)t->migrations);
 	}
+	if (r->bound_threads)
+		fputs("* the ideal is only an upper bound: the thread sleeps or waits after it runs, "
+		      "so it asks\n  for less when it waits longer (left out of the fairness "
+		      "figures)\n", f);
 	text_latency(f, r);
 	text_activations(f, r);
-	fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, %.2f %% "
-		   "relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
+	if (r->bound_threads)
+		fprintf(f, "\nfairness: Jain %.4f over share/ideal of %zu threads (%zu marked * "
+			   "left out); largest error %.4f absolute, %.2f %% relative\n", r->jain,
+			r->fair_threads, r->bound_threads, r->max_abs_error, 100 * r->max_rel_error);
+	else
+		fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, "
+			   "%.2f %% relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
 	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
 		   "capacity), %.0f level operations/s\n",
 		secs > 0 ? (double)r->switches / secs : 0, secs > 0 ? (double)r->migrations / secs : 0,
@@ -463,7 +473,7 @@ void report_json(FILE *f, const struct run_result *r)
 			   "\"delay_max_ns\": %llu, \"delay_max_start_ns\": %llu, "
 			   "\"delay_max_end_ns\": %llu, \"activations\": %llu, \"missed_periods\": "
 			   "%llu, \"slack_min_ns\": %lld, \"slack_p50_ns\": %lld, \"slack_mean_ns\": "
-			   "%lld }",
+			   "%lld, \"ideal_bound\": %s }",
 			(unsigned long long)t->cpu_ns, t->share, t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
 			(unsigned long long)t->lat_p90, (unsigned long long)t->lat_p99,
@@ -476,11 +486,12 @@ void report_json(FILE *f, const struct run_result *r)
 			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
 			(unsigned long long)t->delay_max_end, (unsigned long long)t->acts_done,
 			(unsigned long long)t->acts_missed, (long long)t->slack_min,
-			(long long)t->slack_p50, (long long)t->slack_mean);
+			(long long)t->slack_p50, (long long)t->slack_mean, t->ideal_bound ? "true" : "false");
 	}
 	fputs(r->nthreads ? "\n  ],\n" : "],\n", f);
 	fprintf(f, "  \"fairness\": { \"jain\": %.6f, \"max_abs_error\": %.6f, \"max_rel_error\": "
-		   "%.6f },\n", r->jain, r->max_abs_error, r->max_rel_error);
+		   "%.6f, \"threads\": %zu, \"bounded\": %zu },\n", r->jain, r->max_abs_error,
+		r->max_rel_error, r->fair_threads, r->bound_threads);
 	fprintf(f, "  \"overhead\": { \"sched_ns\": %llu, \"fraction\": %.8f, \"level_ops\": %llu, "
 		   "\"switches\": %llu, \"migrations\": %llu },\n",
 		(unsigned long long)r->overhead_ns,
@@ -588,7 +599,7 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 	      "latency_max_ns,switches,migrations,wakeups,latency_p90_ns,latency_p999_ns,"
 	      "latency_min_ns,latency_mean_ns,latency_samples,delays,delay_total_ns,delay_max_ns,"
 	      "delay_max_start_ns,delay_max_end_ns,activations,missed_periods,slack_min_ns,"
-	      "slack_p50_ns,slack_mean_ns\n", f);
+	      "slack_p50_ns,slack_mean_ns,ideal_bound\n", f);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
@@ -598,7 +609,7 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 		fputc(',', f);
 		report_csv_field(f, t->cgroup);
 		fprintf(f, ",%llu,%.6f,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			   "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%lld\n",
+			   "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%lld,%lld,%lld,%d\n",
 			(unsigned long long)t->cpu_ns, t->share,
 			t->ideal,
 			(unsigned long long)t->wait_ns, (unsigned long long)t->lat_p50,
@@ -611,7 +622,7 @@ static void write_threads_csv(FILE *f, const struct run_result *r)
 			(unsigned long long)t->delay_max, (unsigned long long)t->delay_max_start,
 			(unsigned long long)t->delay_max_end, (unsigned long long)t->acts_done,
 			(unsigned long long)t->acts_missed, (long long)t->slack_min,
-			(long long)t->slack_p50, (long long)t->slack_mean);
+			(long long)t->slack_p50, (long long)t->slack_mean, t->ideal_bound);
 	}
 }
 

@@ -34,6 +34,13 @@ struct run_thread {
 	uint64_t switches, migrations, wakeups, delayed, overruns;
 	double share, ideal;
 	/*
+	 * The ideal is only an upper bound: the thread sleeps after it runs (bursty, a phases
+	 * behaviour with sleep or runtime steps or a relative timer) or waits for other threads,
+	 * so it asks for less CPU when it waits longer, which its demand does not know. Such
+	 * threads are left out of the fairness figures (jain, max_*_error).
+	 */
+	bool ideal_bound;
+	/*
 	 * Wakeup latencies: p99.9 by nearest rank of the kept samples like the others; the
 	 * smallest, the mean (rounded to the nanosecond) and the count of all of them, exact
 	 * whatever the reservoir kept. @lat: the kept samples, sorted (@nlat of them).
@@ -102,6 +109,8 @@ struct run_result {
 	struct run_op *refused;
 	size_t nrefused;
 	double jain, max_abs_error, max_rel_error;
+	size_t fair_threads;	/* the threads the fairness figures are over (exact ideal) */
+	size_t bound_threads;	/* those left out: their ideal is only a bound */
 	uint64_t overhead_ns, level_ops, switches, migrations, events, wall_ns;
 	/* time series: nsamples rows of (groups then threads) CPU ns in each interval */
 	uint64_t interval;

@@ -199,6 +199,38 @@ static int measure_activations(const struct sim_thread_metrics *tm, struct run_t
 }
 
 /* Thread @t's identity and figures into @o (share and ideal against @cap and the window). */
+/*
+ * Whether @b's demand, and so its ideal share, is only an upper bound: a closed loop (it
+ * sleeps, or waits, after it runs, so less CPU stretches its cycle) rather than busy or paced
+ * by the clock (periodic, absolute timers).
+ */
+static bool ideal_bound(const struct sim_behavior *b)
+{
+	if (b->kind == SIM_BEHAV_BURSTY)
+		return true;
+	for (size_t i = 0; b->kind == SIM_BEHAV_PHASES && i < b->nphases; i++) {
+		const struct sim_phase *p = &b->phases[i];
+
+		switch (p->kind) {
+		case SIM_STEP_RUN:
+		case SIM_STEP_REPEAT:
+		case SIM_STEP_NICE:
+		case SIM_STEP_POLICY:
+		case SIM_STEP_SLICE:
+		case SIM_STEP_AFFINITY:
+		case SIM_STEP_CGROUP:
+			break;
+		case SIM_STEP_TIMER:
+			if (!(p->flags & SIM_TIMER_ABSOLUTE))
+				return true;
+			break;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
 static int measure_thread(struct runner *r, const struct rthread *t, struct run_thread *o,
 			  double cap, uint64_t window)
 {
@@ -207,6 +239,7 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 	int cg;
 
 	o->tid = t->tid;
+	o->ideal_bound = ideal_bound(&t->grp->spec.behavior);
 	o->process = strdup(t->proc->name);
 	o->name = util_asprintf("%s.%d", t->grp->name, t->index);
 	cg = cg_thread_alive(r->h, t->tid) ? cg_thread_cgroup(r->h, t->tid) : 0;
@@ -275,7 +308,11 @@ int run__measure(struct runner *r, struct run_result *res)
 			return e;
 		if (e || o->ideal <= 0)
 			continue;
-		/* fairness over the threads with an ideal share */
+		if (o->ideal_bound) {
+			res->bound_threads++;
+			continue;
+		}
+		/* fairness over the threads with an exact ideal share */
 		x = o->share / o->ideal;
 		d = fabs(o->share - o->ideal);
 		sx += x;
@@ -290,6 +327,7 @@ int run__measure(struct runner *r, struct run_result *res)
 		return -ENOMEM;
 	/* Jain's index over share/ideal: 1 when every thread gets the same fraction of its ideal */
 	res->jain = nx && sxx > 0 ? sx * sx / ((double)nx * sxx) : 1;
+	res->fair_threads = nx;
 	sim_machine_cgroup_cpu_all(r->m, r->cg_cpu, r->ncg);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		struct run_group *o = &res->groups[g];
