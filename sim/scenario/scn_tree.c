@@ -15,16 +15,63 @@
 /* ---------------- overrides ---------------- */
 
 /*
- * Find the node named by the dotted @path below @root. Keys may hold dots themselves
- * (cpu.weight, a/b.c): at each level the longest key that matches a prefix of what is left,
- * up to a dot or the end, wins. A list is indexed by a number. When @create, a missing last
- * key is added to its mapping (with @pos for messages). Returns the slot that holds the node.
+ * A dotted path split: @text is the path with a backslash and a dot read as a dot and two
+ * backslashes as one, and sep[i] says whether text[i] is a dot that separates keys (an
+ * escaped one never is: it is part of a key, as in a systemd unit's name, machine\.slice).
  */
-static struct yn **find_slot(struct yn *root, const char *path, bool create, struct yn **parent,
-			     char **lastkey)
+struct dpath {
+	char *text;
+	bool *sep;
+};
+
+static bool dpath_make(struct dpath *d, const char *path)
+{
+	size_t n = strlen(path), k = 0;
+
+	d->text = malloc(n + 1);
+	d->sep = calloc(n + 1, sizeof(*d->sep));
+	if (!d->text || !d->sep) {
+		free(d->text);
+		free(d->sep);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++, k++) {
+		if (path[i] == '\\' && (path[i + 1] == '.' || path[i + 1] == '\\')) {
+			d->text[k] = path[++i];
+			continue;
+		}
+		d->text[k] = path[i];
+		d->sep[k] = path[i] == '.';
+	}
+	d->text[k] = '\0';
+	return true;
+}
+
+static void dpath_free(struct dpath *d)
+{
+	free(d->text);
+	free(d->sep);
+}
+
+/* Whether the key of length @kl at @p of @d ends there: at the end or a separating dot. */
+static bool key_ends(const struct dpath *d, const char *p, size_t kl)
+{
+	return !p[kl] || (p[kl] == '.' && d->sep[p + kl - d->text]);
+}
+
+/*
+ * Find the node named by the dotted path @d below @root. Keys may hold dots themselves
+ * (cpu.weight, a/b.c): at each level the longest key that matches a prefix of what is left,
+ * up to a separating dot or the end, wins. A list is indexed by a number. When @create, a
+ * missing last key is added to its mapping. Returns the slot that holds the node, with its
+ * collection in *@parent; or NULL, with *@parent and *@lastkey (in @d->text) where a missing
+ * key would go (NULL when it cannot).
+ */
+static struct yn **find_slot(struct yn *root, const struct dpath *d, bool create,
+			     struct yn **parent, char **lastkey)
 {
 	struct yn *cur = root;
-	const char *p = path;
+	const char *p = d->text;
 
 	*parent = NULL;
 	*lastkey = NULL;
@@ -37,7 +84,7 @@ static struct yn **find_slot(struct yn *root, const char *path, bool create, str
 				size_t kl = strlen(cur->keys[i]->str);
 
 				if (kl > best && !strncmp(p, cur->keys[i]->str, kl) &&
-				    (p[kl] == '.' || !p[kl])) {
+				    key_ends(d, p, kl)) {
 					best = kl;
 					slot = &cur->kids[i];
 				}
@@ -46,7 +93,7 @@ static struct yn **find_slot(struct yn *root, const char *path, bool create, str
 			char *end;
 			unsigned long idx = strtoul(p, &end, 10);
 
-			if (end != p && (*end == '.' || !*end) && idx < cur->n) {
+			if (end != p && key_ends(d, p, (size_t)(end - p)) && idx < cur->n) {
 				best = (size_t)(end - p);
 				slot = &cur->kids[idx];
 			}
@@ -58,11 +105,35 @@ static struct yn **find_slot(struct yn *root, const char *path, bool create, str
 			}
 			return NULL;
 		}
-		if (!p[best])
+		if (!p[best]) {
+			*parent = cur;
 			return slot;
+		}
 		p += best + 1;
 		cur = *slot;
 	}
+}
+
+/* YAML's null, unquoted: ~ or null. As an override's value it removes the key. */
+static bool is_null(const struct yn *v)
+{
+	return v->kind == YN_SCALAR && !v->quoted && (!strcmp(v->str, "~") ||
+						      !strcmp(v->str, "null"));
+}
+
+/* Remove the entry at @slot of @coll (a mapping's key and value, or a list's item). */
+static void remove_slot(struct yn *coll, struct yn **slot)
+{
+	size_t i = (size_t)(slot - coll->kids);
+
+	yn_free(coll->kids[i]);
+	if (coll->keys)
+		yn_free(coll->keys[i]);
+	memmove(&coll->kids[i], &coll->kids[i + 1], (coll->n - i - 1) * sizeof(*coll->kids));
+	if (coll->keys)
+		memmove(&coll->keys[i], &coll->keys[i + 1],
+			(coll->n - i - 1) * sizeof(*coll->keys));
+	coll->n--;
 }
 
 /* Put @val (owned) at @path; @at is where to point messages about a new key. */
@@ -83,65 +154,88 @@ static bool add_file(struct rd *r, struct yn *parent, const char *file, struct y
 	return true;
 }
 
+static bool put_new(struct rd *r, struct yn *root, const struct dpath *d, struct yn *parent,
+		    char *lastkey, struct yn *val, const struct yn *at);
+
 static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *val,
 		   const struct yn *at)
 {
 	struct yn *parent;
 	char *lastkey;
-	struct yn **slot = find_slot(root, path, true, &parent, &lastkey);
+	struct yn **slot;
+	struct dpath d;
+	bool ok;
 
-	if (slot) {
-		if ((*slot)->kind != YN_SCALAR && val->kind == YN_SCALAR) {
-			yn_free(val);
-			return scn__bad(r, at, "'%s' is %s in the file; only scalars can be set", path,
-					yn_kind_name((*slot)->kind));
-		}
-		yn_free(*slot);
-		*slot = val;
-		return true;
-	}
-	if (!parent) {
+	if (!dpath_make(&d, path)) {
 		yn_free(val);
-		return scn__bad(r, at, "'%s' names nothing in the file (a list entry is named by "
-				"its index, e.g. expect.0.share)", path);
+		return scn__bad(r, at, "out of memory");
 	}
-	/*
-	 * Missing keys are added, as mappings down to the last. Under cgroups: the next part
-	 * up to a dot is a cgroup path and the rest one interface file (cpu.weight).
-	 */
-	/* a cgroup's entry takes the rest as one interface file name (cgroup.subtree_control) */
-	{
-		const struct yn *cgs = yn_get(root, "cgroups");
-
-		for (size_t i = 0; cgs && cgs->kind == YN_MAP && i < cgs->n; i++) {
-			if (cgs->kids[i] != parent)
-				continue;
-			if (parent->kind != YN_MAP)
-				break;
-			return add_file(r, parent, lastkey, val, at);
+	slot = find_slot(root, &d, true, &parent, &lastkey);
+	if (slot && is_null(val)) {
+		/* ~: the key goes (a variant can take a file's setting away) */
+		yn_free(val);
+		remove_slot(parent, slot);
+		ok = true;
+	} else if (slot) {
+		ok = (*slot)->kind == YN_SCALAR || val->kind != YN_SCALAR;
+		if (ok) {
+			yn_free(*slot);
+			*slot = val;
+		} else {
+			yn_free(val);
+			scn__bad(r, at, "'%s' is %s in the file; only scalars can be set", path,
+				 yn_kind_name((*slot)->kind));
 		}
+	} else if (is_null(val)) {
+		yn_free(val);
+		ok = scn__bad(r, at, "'%s' names nothing to remove", path);
+	} else if (!parent) {
+		yn_free(val);
+		ok = scn__bad(r, at, "'%s' names nothing in the file (a list entry is named by its "
+			      "index, e.g. expect.0.share)", path);
+	} else {
+		ok = put_new(r, root, &d, parent, lastkey, val, at);
+	}
+	dpath_free(&d);
+	return ok;
+}
+
+/*
+ * Missing keys are added, as mappings down to the last, split at the separating dots. Under
+ * cgroups: the next part is a cgroup path and the rest one interface file (cpu.weight).
+ */
+static bool put_new(struct rd *r, struct yn *root, const struct dpath *d, struct yn *parent,
+		    char *lastkey, struct yn *val, const struct yn *at)
+{
+	/* a cgroup's entry takes the rest as one interface file name (cgroup.subtree_control) */
+	const struct yn *cgs = yn_get(root, "cgroups");
+
+	for (size_t i = 0; cgs && cgs->kind == YN_MAP && i < cgs->n; i++) {
+		if (cgs->kids[i] != parent)
+			continue;
+		if (parent->kind != YN_MAP)
+			break;
+		return add_file(r, parent, lastkey, val, at);
 	}
 	while (*lastkey) {
 		bool cgroups = parent == yn_get(root, "cgroups");
-		const char *dot = strchr(lastkey, '.');
-		size_t len = dot ? (size_t)(dot - lastkey) : strlen(lastkey);
-		bool last = !dot;
-		char *name = strndup(lastkey, len);
-		struct yn *key = name ? yn_new_scalar(name, at->line, at->col) : NULL;
-		struct yn *child = NULL;
+		const char *dot = lastkey;
+		size_t len;
+		bool last;
+		char *name;
+		struct yn *key, *child = NULL;
 
+		while (*dot && !(*dot == '.' && d->sep[dot - d->text]))
+			dot++;
+		len = (size_t)(dot - lastkey);
+		last = !*dot;
+		name = strndup(lastkey, len);
+		key = name ? yn_new_scalar(name, at->line, at->col) : NULL;
 		free(name);
 		if (key)
 			key->origin = at->origin;
-		if (!last) {
-			child = calloc(1, sizeof(*child));
-			if (child) {
-				child->kind = YN_MAP;
-				child->line = val->line;
-				child->col = val->col;
-				child->origin = val->origin;
-			}
-		}
+		if (!last && (child = yn_new(YN_MAP, val->line, val->col)))
+			child->origin = val->origin;
 		if (!key || (!last && !child) || yn_map_add(parent, key, last ? val : child)) {
 			yn_free(key);
 			yn_free(child);
@@ -156,9 +250,8 @@ static bool put_at(struct rd *r, struct yn *root, const char *path, struct yn *v
 			return add_file(r, parent, lastkey, val, at);	/* the rest: one file name */
 	}
 	yn_free(val);
-	return scn__bad(r, at, "'%s' ends with a dot", path);
+	return scn__bad(r, at, "a key of the override ends with a dot");
 }
-
 
 /*
  * The sweep's value @k written at its key, as the file has it: the value's node, with its

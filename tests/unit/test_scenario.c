@@ -423,3 +423,35 @@ Test(scenario, interpose_needs_a_candidate)
 			      "competing next to cgroups with the cpu controller (nothing to "
 			      "interpose)");
 }
+
+/*
+ * Keys that hold dots (systemd units): a backslash before a dot makes it part of the key, so
+ * --set can add machine.slice; and ~ in a variant's set: (or --set) takes a key away, so one
+ * file can hold a v2 layout and a form of it without a setting.
+ */
+Test(scenario, set_escaped_dots_and_null_removal)
+{
+	static const char text[] =
+		"name: t\nduration: 1s\nsemantics: v2\n"
+		"cgroups:\n  \"/\": { cgroup.subtree_control: +cpu }\n"
+		"  machine.slice: { cpu.weight: 200 }\n"
+		"processes:\n  p: { cgroup: machine.slice, threads: { w: { behavior: busy } } }\n"
+		"variants:\n  plain: { set: { cgroups.machine.slice.cpu.weight: ~ } }\n";
+	const char *const sets[] = { "cgroups.user\\.slice.cgroup\\.subtree_control=+cpu",
+				     "processes.q.threads.x.behavior=busy",
+				     "processes.q.cgroup=user.slice" };
+	struct scenario *sc = load(text, NULL, sets, 3);
+	bool user = false;
+
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		if (!strcmp(sc->cgroups[i].path, "user.slice")) {
+			user = true;
+			cr_expect_str_eq(sc->cgroups[i].writes[0].file, "cgroup.subtree_control");
+		}
+	cr_expect(user, "an escaped dot is part of the cgroup's name");
+	fini();
+	sc = load(text, "plain", NULL, 0);
+	for (size_t i = 0; i < sc->ncgroups; i++)
+		if (!strcmp(sc->cgroups[i].path, "machine.slice"))
+			cr_expect_eq(sc->cgroups[i].nwrites, 0, "~ removed cpu.weight");
+}
