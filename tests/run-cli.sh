@@ -154,6 +154,11 @@ grep -q '"name": "b.1", .*"ideal_bound": true }' "$tmp/bm.json" && \
 	&& ok || bad "bursty-mix: ideal_bound and the fairness counts"
 "$CGSIM" run scenarios/bursty-mix.yaml | grep -q '^bursty/b.1 .* 0.1000\* ' \
 	&& ok || bad "bursty-mix: the text's * on a bounded ideal"
+# long paths: cut from the left when the cut is unique, else whole on a line of their own
+"$CGSIM" compare tests/cli/long-twins.yaml > "$tmp/tw.txt"
+[ "$(grep -c '^  group [a-z.]*/machine-qemu\\x2d1\\x2dvm.scope$' "$tmp/tw.txt")" -eq 2 ] && \
+	[ "$(sed -n '/^share/,/^Jain/p' "$tmp/tw.txt" | cut -c1-25 | grep -v '^ *$' | sort | uniq -d)" = "" ] \
+	&& ok || bad "compare: two long paths with one leaf: $(cat "$tmp/tw.txt")"
 # every JSON object says its schema and the build that wrote it, first
 "$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
 	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \

@@ -336,6 +336,45 @@ static void machine_cell(const struct compare *c, enum machine_row m, size_t v, 
 /* Room for a cgroup path (at most 1024 bytes) or a sweep value with every byte as \xNN. */
 #define VIS_SIZE REPORT_VISIBLE_SIZE(4096)
 
+#define LABEL_W 22	/* the text table's label column */
+
+/*
+ * Row @i's label, "group PATH" or "process NAME", within LABEL_W columns: whole when it fits,
+ * else its name cut from the left ("group ...x/nginx.service"), where the most specific part
+ * is. False when the cut label would read as another row's: that row's label goes on a line
+ * of its own, whole.
+ */
+static bool short_label(const struct labels *l, size_t i, char *out)
+{
+	char buf[VIS_SIZE], obuf[VIS_SIZE];
+	const char *kind = l->kind[i] == ROW_GROUP ? "group " : "process ";
+	const char *vis = report_visible(l->name[i], buf, sizeof(buf)), *other;
+	size_t room = LABEL_W - strlen(kind), len = strlen(vis);
+
+	if (len <= room) {
+		memcpy(out, kind, strlen(kind));
+		memcpy(out + strlen(kind), vis, len + 1);
+		return true;
+	}
+	/* kind, "...", then the last room - 3 characters: LABEL_W in all */
+	memcpy(out, kind, strlen(kind));
+	memcpy(out + strlen(kind), "...", 3);
+	memcpy(out + strlen(kind) + 3, vis + len - (room - 3), room - 3);
+	out[LABEL_W] = '\0';
+	for (size_t k = 0; k < l->n; k++) {
+		size_t ol;
+
+		if (k == i || l->kind[k] != l->kind[i])
+			continue;
+		other = report_visible(l->name[k], obuf, sizeof(obuf));
+		ol = strlen(other);
+		/* the same last room - 3 characters: both would read "...TAIL" */
+		if (ol >= room - 3 && !strcmp(other + ol - (room - 3), vis + len - (room - 3)))
+			return false;
+	}
+	return true;
+}
+
 static void text_block(FILE *f, const struct compare *c, const struct labels *l, size_t from,
 		       size_t to)
 {
@@ -347,11 +386,15 @@ static void text_block(FILE *f, const struct compare *c, const struct labels *l,
 	fputc('\n', f);
 	fputs("share/ideal\n", f);
 	for (size_t i = 0; i < l->n; i++) {
-		char label[64];
+		char label[LABEL_W + 1];
 
-		snprintf(label, sizeof(label), "%s %s", l->kind[i] == ROW_GROUP ? "group" : "process",
-			 report_visible(l->name[i], vis, sizeof(vis)));
-		fprintf(f, "  %-22.22s", label);
+		if (!short_label(l, i, label)) {
+			/* too long to shorten without two rows reading the same: a line of its own */
+			fprintf(f, "  %s %s\n", l->kind[i] == ROW_GROUP ? "group" : "process",
+				report_visible(l->name[i], vis, sizeof(vis)));
+			label[0] = '\0';
+		}
+		fprintf(f, "  %-*s", LABEL_W, label);
 		for (size_t v = from; v < to; v++) {
 			row_cells(c, l, i, v, buf, sizeof(buf));
 			fprintf(f, " %13s", buf);
