@@ -154,6 +154,12 @@ grep -q '"name": "b.1", .*"ideal_bound": true }' "$tmp/bm.json" && \
 	&& ok || bad "bursty-mix: ideal_bound and the fairness counts"
 "$CGSIM" run scenarios/bursty-mix.yaml | grep -q '^bursty/b.1 .* 0.1000\* ' \
 	&& ok || bad "bursty-mix: the text's * on a bounded ideal"
+# markdown: the header line, the change from base as a table of its own, the sweep too
+"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --markdown > "$tmp/zr.md"
+[ "$(sed -n 1p "$tmp/zr.md")" = '**zijlstra-root-vm**: 2 CPUs, eevdf, seed 1, 9.0 s measured' ] && \
+	grep -qx '| process `qemu` | +30.0 | +30.0 |' "$tmp/zr.md" && \
+	grep -qx '| `4` | 0.200/0.200 | 0.500/0.500 | 0.500/0.500 |' "$tmp/zr.md" \
+	&& ok || bad "compare --markdown: header, changes or sweep: $(cat "$tmp/zr.md")"
 # long paths: cut from the left when the cut is unique, else whole on a line of their own
 "$CGSIM" compare tests/cli/long-twins.yaml > "$tmp/tw.txt"
 [ "$(grep -c '^  group [a-z.]*/machine-qemu\\x2d1\\x2dvm.scope$' "$tmp/tw.txt")" -eq 2 ] && \

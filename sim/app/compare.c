@@ -556,15 +556,69 @@ static void markdown_p99_changes(FILE *f, const struct compare *c, const struct 
 	}
 }
 
+/* The change of each variant from the base: shares in points of capacity, then the machine. */
+static void markdown_changes(FILE *f, const struct compare *c, const struct labels *l)
+{
+	static const struct { enum machine_row m; const char *label, *fmt; double unit; } mach[] = {
+		{ M_OVERHEAD, "overhead (% cap.)", " %+.3f |", 0.0005 },
+		{ M_SWITCHES, "switches/s", " %+.0f |", 0.5 },
+		{ M_LEVEL_OPS, "level ops/s", " %+.0f |", 0.5 },
+	};
+
+	if (c->n < 2)
+		return;
+	fputs("\n| change from base (points of capacity) |", f);
+	for (size_t v = 1; v < c->n; v++)
+		fprintf(f, " %s |", vname(c, v));
+	fputs("\n| --- |", f);
+	for (size_t v = 1; v < c->n; v++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < l->n; i++) {
+		bool g = l->kind[i] == ROW_GROUP;
+		double s0, i0, s1, i1;
+
+		if (g && !strcmp(l->name[i], "/"))
+			continue;
+		fprintf(f, "| %s ", g ? "group" : "process");
+		report_md_code(f, l->name[i]);
+		fputs(" |", f);
+		for (size_t v = 1; v < c->n; v++) {
+			bool both = g ? group_of(c->res[0], l->name[i], &s0, &i0) &&
+					group_of(c->res[v], l->name[i], &s1, &i1)
+				      : process_of(c->res[0], l->name[i], &s0, &i0) &&
+					process_of(c->res[v], l->name[i], &s1, &i1);
+
+			if (both)
+				fprintf(f, " %+.1f |", nz(100 * (s1 - s0), 0.05));
+			else
+				fputs(" - |", f);
+		}
+		fputc('\n', f);
+	}
+	for (size_t k = 0; k < sizeof(mach) / sizeof(mach[0]); k++) {
+		fprintf(f, "| %s |", mach[k].label);
+		for (size_t v = 1; v < c->n; v++)
+			fprintf(f, mach[k].fmt, nz(machine_value(c->res[v], mach[k].m) -
+						   machine_value(c->res[0], mach[k].m), mach[k].unit));
+		fputc('\n', f);
+	}
+}
+
 int compare_markdown(FILE *f, const struct compare *c)
 {
 	struct labels l;
 	char buf[64];
+	const struct scenario *sc = c->sc[0];
 
 	if (collect(c, &l)) {
 		free_labels(&l);
 		return -ENOMEM;
 	}
+	/* the same header line as the text's, for a mail or a pull request */
+	fprintf(f, "**%s**: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name,
+		sc->sched.cpus, sched_policy_name(sc->sched.policy), (unsigned long long)sc->seed,
+		(double)(sc->duration - sc->warmup) / 1e9);
 	markdown_head(f, c, "| share / ideal |");
 	for (size_t i = 0; i < l.n; i++) {
 		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");
@@ -584,6 +638,7 @@ int compare_markdown(FILE *f, const struct compare *c)
 		}
 		fputc('\n', f);
 	}
+	markdown_changes(f, c, &l);
 	markdown_p99_changes(f, c, &l);
 	free_labels(&l);
 	return 0;
@@ -780,6 +835,60 @@ bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, 
 	return sweep_target(sw->base, sw->at[k]->res[v], share, ideal);
 }
 
+/* A sweep cell: share/ideal, the share alone, or - when the target is not in the run. */
+static void sweep_cell(const struct sweep *sw, size_t k, size_t v, char *buf, size_t len)
+{
+	double s, i;
+
+	if (!sweep_target(sw->base, sw->at[k]->res[v], &s, &i))
+		snprintf(buf, len, "-");
+	else if (isnan(i))
+		snprintf(buf, len, "%.4f", s);
+	else
+		snprintf(buf, len, "%.3f/%.3f", s, i);
+}
+
+int sweep_markdown(FILE *f, const struct sweep *sw)
+{
+	const struct scenario *base = sw->base;
+	const struct compare *c0 = sw->at[0];
+	char buf[64], what[2200];
+
+	fputs("\n**sweep of** ", f);
+	report_md_code(f, base->sweep_key);
+	if (base->sweep_target == SCN_T_MACHINE) {
+		fputs(": scheduler overhead, % of capacity\n\n", f);
+	} else if (base->sweep_metric != SCN_M_SHARE) {
+		sweep_target_label(base, what, sizeof(what));
+		fputs(": ", f);
+		report_md_code(f, what);
+		fputs("\n\n", f);
+	} else {
+		fprintf(f, ": share/ideal of %s ", base->sweep_target == SCN_T_GROUP ? "group"
+			: base->sweep_target == SCN_T_PROCESS ? "process" : "thread");
+		report_md_code(f, *base->sweep_name ? base->sweep_name : "/");
+		fputs("\n\n", f);
+	}
+	fputs("| value |", f);
+	for (size_t v = 0; v < c0->n; v++)
+		fprintf(f, " %s |", vname(c0, v));
+	fputs("\n| --- |", f);
+	for (size_t v = 0; v < c0->n; v++)
+		fputs(" ---: |", f);
+	fputc('\n', f);
+	for (size_t k = 0; k < sw->n; k++) {
+		fputs("| ", f);
+		report_md_code(f, base->sweep_values[k]);
+		fputs(" |", f);
+		for (size_t v = 0; v < sw->at[k]->n; v++) {
+			sweep_cell(sw, k, v, buf, sizeof(buf));
+			fprintf(f, " %s |", buf);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
 int sweep_text(FILE *f, const struct sweep *sw)
 {
 	const struct scenario *base = sw->base;
@@ -820,14 +929,7 @@ int sweep_text(FILE *f, const struct sweep *sw)
 	for (size_t k = 0; k < sw->n; k++) {
 		fprintf(f, "%-*.*s", vw, vw, report_visible(base->sweep_values[k], vis, sizeof(vis)));
 		for (size_t v = 0; v < sw->at[k]->n && v < 4; v++) {
-			double s, i;
-
-			if (!sweep_target(base, sw->at[k]->res[v], &s, &i))
-				snprintf(buf, sizeof(buf), "-");
-			else if (isnan(i))
-				snprintf(buf, sizeof(buf), "%.4f", s);
-			else
-				snprintf(buf, sizeof(buf), "%.3f/%.3f", s, i);
+			sweep_cell(sw, k, v, buf, sizeof(buf));
 			fprintf(f, " %13s", buf);
 		}
 		fputc('\n', f);

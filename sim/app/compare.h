@@ -61,6 +61,8 @@ void sweep_free(struct sweep *sw);
 /* sweep_text() - one row per value, one column per variant (the first four): the target's
  * share/ideal or its sweep.metric, or the overhead when the sweep names no target. */
 int sweep_text(FILE *f, const struct sweep *sw);
+/* sweep_markdown() - the same as a markdown table, every variant, names escaped. */
+int sweep_markdown(FILE *f, const struct sweep *sw);
 /* sweep_target_of() - the sweep's target at value @k in variant @v (ideal NAN: not a share). */
 bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal);
 /* sweep_target_label() - what the sweep's target values are, in words, for a title. */

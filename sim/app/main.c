@@ -678,7 +678,10 @@ static int compare_print(const struct compare_opts *o, const struct compare *c,
 {
 	bool tables = compare_formats[o->format].sweep_table;
 
-	if (compare_formats[o->format].print(stdout, c) || (sw && tables && sweep_text(stdout, sw))) {
+	bool md = compare_formats[o->format].print == compare_markdown;
+
+	if (compare_formats[o->format].print(stdout, c) ||
+	    (sw && tables && (md ? sweep_markdown(stdout, sw) : sweep_text(stdout, sw)))) {
 		fprintf(stderr, "cgsim: out of memory\n");
 		return 2;
 	}
