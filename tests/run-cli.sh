@@ -154,6 +154,18 @@ grep -q '"name": "b.1", .*"ideal_bound": true }' "$tmp/bm.json" && \
 	&& ok || bad "bursty-mix: ideal_bound and the fairness counts"
 "$CGSIM" run scenarios/bursty-mix.yaml | grep -q '^bursty/b.1 .* 0.1000\* ' \
 	&& ok || bad "bursty-mix: the text's * on a bounded ideal"
+# getopt_long's conventions: --opt=VALUE, -- before operands that begin with '-', and a short
+# usage with a pointer to --help on a bad option
+"$CGSIM" run --seed=5 --set=machine.cpus=1 "$SC" --json | grep -q '"seed": 5,' && \
+	"$CGSIM" run --seed=5 --set=machine.cpus=1 "$SC" --json | grep -q '"cpus": 1,' \
+	&& ok || bad "--seed=5 and --set=KEY=VALUE"
+cp "$SC" "$tmp/-dash.yaml"
+abs=$(cd "$(dirname "$CGSIM")" && pwd)/$(basename "$CGSIM")
+(cd "$tmp" && "$abs" run -- -dash.yaml > /dev/null 2>&1); st=$?
+[ $st -eq 0 ] && ok || bad "run -- -dash.yaml: exit $st"
+"$CGSIM" run --bogus 2> "$tmp/bogus.err"; st=$?
+[ $st -eq 2 ] && [ "$(tail -n 1 "$tmp/bogus.err")" = "Try 'cgsim run --help' for more information." ] && \
+	[ "$(wc -l < "$tmp/bogus.err")" -le 6 ] && ok || bad "a bad option's short usage: $(cat "$tmp/bogus.err")"
 # markdown: the header line, the change from base as a table of its own, the sweep too
 "$CGSIM" compare scenarios/zijlstra-root-vm.yaml --markdown > "$tmp/zr.md"
 [ "$(sed -n 1p "$tmp/zr.md")" = '**zijlstra-root-vm**: 2 CPUs, eevdf, seed 1, 9.0 s measured' ] && \

@@ -148,10 +148,81 @@ static const char usage_compare[] =
 
 int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 {
+	const char *blank = strstr(usage, "\n\n"), *cmd = usage + strlen("usage: cgsim ");
+	size_t cl = strcspn(cmd, " \n");
+
 	fprintf(stderr, "cgsim: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage);
+	/* the usage lines only, then where the rest is (GNU's way) */
+	fprintf(stderr, "\n%.*s\n", blank ? (int)(blank - usage) : (int)strlen(usage), usage);
+	if (strncmp(usage, "usage: cgsim ", 13) || !strncmp(cmd, "COMMAND", cl))
+		fputs("Try 'cgsim --help' for more information.\n", stderr);
+	else
+		fprintf(stderr, "Try 'cgsim %.*s --help' for more information.\n", (int)cl, cmd);
 	return 2;
+}
+
+/*
+ * The command line as the parsers take it, getopt_long's way: "--opt=VALUE" is "--opt VALUE"
+ * for the options that take a value, and after "--" nothing is an option (an operand that
+ * begins with '-' is given as "./-..."; operands are files). *@out is malloc'ed.
+ */
+static int normalize_args(int argc, char **argv, char ***out)
+{
+	static const char *const valued[] = { "--seed", "--set", "--variant", "--max-events",
+		"--junit", "--reps", "--tolerance", "--semantics", "--trace", NULL };
+	char **v = calloc((size_t)argc * 2 + 1, sizeof(*v));
+	int n = 0;
+	bool operands = false;
+
+	if (!v)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t k;
+
+		if (operands) {
+			v[n++] = a[0] == '-' ? util_asprintf("./%s", a) : strdup(a);
+		} else if (i > 1 && !strcmp(a, "--")) {
+			operands = true;
+			continue;
+		} else if (!strncmp(a, "--", 2) && eq) {
+			for (k = 0; valued[k] && (strlen(valued[k]) != (size_t)(eq - a) ||
+						  strncmp(a, valued[k], (size_t)(eq - a))); k++)
+				;
+			if (!valued[k]) {
+				v[n++] = strdup(a);
+			} else {
+				v[n++] = strndup(a, (size_t)(eq - a));
+				v[n++] = strdup(eq + 1);
+			}
+		} else {
+			v[n++] = strdup(a);
+		}
+		if (!v[n - 1] || (n > 1 && !v[n - 2]))
+			return -1;
+	}
+	*out = v;
+	return n;
+}
+
+static int dispatch(int argc, char **argv);
+
+int main(int argc, char **argv)
+{
+	char **v = NULL;
+	int n = normalize_args(argc, argv, &v), rc;
+
+	if (n < 0) {
+		fprintf(stderr, "cgsim: out of memory\n");
+		return 2;
+	}
+	report_set_version(CGSIM_VERSION);
+	rc = dispatch(n, v);
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return rc;
 }
 
 
@@ -741,9 +812,8 @@ static int cmd_compare(int argc, char **argv)
 }
 
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-	report_set_version(CGSIM_VERSION);
 	if (argc < 2)
 		return cli_usage_error(usage_main, "%s", "no command given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
