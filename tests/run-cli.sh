@@ -177,6 +177,23 @@ abs=$(cd "$(dirname "$CGSIM")" && pwd)/$(basename "$CGSIM")
 [ "$(grep -c '^  group [a-z.]*/machine-qemu\\x2d1\\x2dvm.scope$' "$tmp/tw.txt")" -eq 2 ] && \
 	[ "$(sed -n '/^share/,/^Jain/p' "$tmp/tw.txt" | cut -c1-25 | grep -v '^ *$' | sort | uniq -d)" = "" ] \
 	&& ok || bad "compare: two long paths with one leaf: $(cat "$tmp/tw.txt")"
+# run's text: within 80 columns, a label too wide for its column whole on a line of its own
+for s in tests/cli/long-twins.yaml scenarios/bursty-mix.yaml scenarios/v1-zijlstra.yaml; do
+	"$CGSIM" run "$s" > "$tmp/w.txt"
+	awk 'length($0) > 80 { exit 1 }' "$tmp/w.txt" && ok || bad "run $s: lines over 80 columns"
+done
+"$CGSIM" run tests/cli/long-twins.yaml | grep -qx 'a/w.1  machine.slice/machine-qemu\\x2d1\\x2dvm.scope' \
+	&& ok || bad "run: a long cgroup is not whole on the thread's own line"
+# the processes' roll-up: v1 puts app's four threads in / beside vm (weight 1024 against four
+# threads of 1024 on 2 CPUs): each thread 0.2 of the machine, so app 0.8 and qemu 0.2; the
+# share is the sum of the threads' shares (four roundings of 0.00005 apart at most)
+"$CGSIM" run scenarios/v1-zijlstra.yaml > "$tmp/roll.txt"
+grep -qE '^app +4 +0\.[0-9]{4} +0\.8000$' "$tmp/roll.txt" && \
+	grep -qE '^qemu +2 +0\.[0-9]{4} +0\.2000$' "$tmp/roll.txt" && \
+	awk '$1 ~ /^app\// { sum += $3 } $1 == "app" && NF == 4 { row = $3 }
+	     END { d = sum - row; exit !(d < 0.0003 && d > -0.0003) }' "$tmp/roll.txt" \
+	&& ok || bad "run: process roll-up: $(cat "$tmp/roll.txt")"
+"$CGSIM" run tests/cli/long-twins.yaml | grep -q "^process " && bad "roll-up of one-thread processes only" || ok
 # every JSON object says its schema and the build that wrote it, first
 "$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
 	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \

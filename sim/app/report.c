@@ -113,60 +113,115 @@ static void text_activations(FILE *f, const struct run_result *r)
  * YAML scalar of at most 4096), control characters shown as \xNN. */
 #define VIS_SIZE REPORT_VISIBLE_SIZE(4096 + 1100)
 
+/*
+ * The thread table's two label columns. A thread whose name or cgroup is wider than its
+ * column gets both, whole, on a line of their own and its figures on the next: a cut label
+ * could read as another's, and the table stays within 80 columns.
+ */
+#define TEXT_THREAD_W	20
+#define TEXT_CGROUP_W	17
+
+static void text_threads(FILE *f, const struct run_result *r)
+{
+	char vis[VIS_SIZE];
+
+	fprintf(f, "\n%-*s %-*s %7s %8s %9s %8s %5s\n", TEXT_THREAD_W, "thread", TEXT_CGROUP_W,
+		"cgroup", "share", "ideal", "wait ms", "switches", "migr");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct run_thread *t = &r->threads[i];
+		const char *cg = report_visible(t->cgroup, vis, sizeof(vis));
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+		if (strlen(name) > TEXT_THREAD_W || strlen(cg) > TEXT_CGROUP_W)
+			fprintf(f, "%s  %s\n%-*s", name, cg, TEXT_THREAD_W + 1 + TEXT_CGROUP_W, "");
+		else
+			fprintf(f, "%-*s %-*s", TEXT_THREAD_W, name, TEXT_CGROUP_W, cg);
+		fprintf(f, t->ideal_bound ? " %7.4f %7.4f* %9.3f" : " %7.4f %8.4f %9.3f", t->share,
+			t->ideal, ms(t->wait_ns));
+		fprintf(f, " %8llu %5llu\n", (unsigned long long)t->switches,
+			(unsigned long long)t->migrations);
+	}
+	if (r->bound_threads)
+		fputs("* the ideal is only an upper bound: the thread sleeps or waits after it runs,\n"
+		      "  so it asks for less when it waits longer (left out of the fairness figures)\n",
+		      f);
+}
+
+/*
+ * The processes' roll-up: each process's threads summed, which is the figure the thread-mode
+ * debate turns on (what a process gets, however its threads are spread over cgroups). Shown
+ * only when some process has more than one thread; otherwise it repeats the thread table.
+ * Processes appear in the order of their first thread.
+ */
+static void text_processes(FILE *f, const struct run_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads && !any; i++)
+		for (size_t j = i + 1; j < r->nthreads && !any; j++)
+			any = !strcmp(r->threads[i].process, r->threads[j].process);
+	if (!any)
+		return;
+	fprintf(f, "\n%-32s %7s %7s %8s\n", "process", "threads", "share", "ideal");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const char *p = r->threads[i].process;
+		double share = 0, ideal = 0;
+		size_t n = 0;
+		bool first = true, bound = false;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(r->threads[j].process, p) != 0;
+		if (!first)
+			continue;
+		for (size_t j = i; j < r->nthreads; j++) {
+			const struct run_thread *t = &r->threads[j];
+
+			if (strcmp(t->process, p))
+				continue;
+			n++;
+			share += t->share;
+			ideal += t->ideal;
+			bound |= t->ideal_bound;
+		}
+		text_label(f, p, 32);
+		fprintf(f, bound ? " %7zu %7.4f %7.4f*\n" : " %7zu %7.4f %8.4f\n", n, share, ideal);
+	}
+}
+
 void report_text(FILE *f, const struct run_result *r)
 {
 	const struct scenario *sc = r->sc;
 	double secs = (double)r->measured_ns / 1e9;
 	char vis[VIS_SIZE];
 
-	fprintf(f, "%s (variant %s, seed %llu): %d CPUs, %s, %s semantics, %.3f s measured "
-		   "after %.3f s of warm-up\n\n", sc->name, sc->variant,
-		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics),
-		secs, (double)sc->warmup / 1e9);
-	fprintf(f, "%-32s %10s %8s %8s\n", "cgroup", "cpu s", "share", "ideal");
+	fprintf(f, "%s (variant %s, seed %llu)\n%d CPUs, %s, %s semantics, %.3f s measured after "
+		   "%.3f s of warm-up\n\n", sc->name, sc->variant, (unsigned long long)sc->seed,
+		r->cpus, policy(r), cg_semantics_name(sc->semantics), secs,
+		(double)sc->warmup / 1e9);
+	fprintf(f, "%-40s %10s %8s %8s\n", "cgroup", "cpu s", "share", "ideal");
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
 
-		fprintf(f, "%-32s %10.3f %8.4f %8.4f\n", report_visible(g->path, vis, sizeof(vis)),
-			(double)g->cpu_ns / 1e9, g->share, g->ideal);
+		text_label(f, report_visible(g->path, vis, sizeof(vis)), 40);
+		fprintf(f, " %10.3f %8.4f %8.4f\n", (double)g->cpu_ns / 1e9, g->share, g->ideal);
 	}
-	fprintf(f, "\n%-24s %-16s %8s %8s %9s %9s %9s %8s %6s\n", "thread", "cgroup", "share",
-		"ideal", "wait ms", "p50 ms", "p99 ms", "switches", "migr");
-	for (size_t i = 0; i < r->nthreads; i++) {
-		const struct run_thread *t = &r->threads[i];
-		char name[160];
-
-		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		fprintf(f, t->ideal_bound ? "%-24s %-16s %8.4f %7.4f* %9.3f " :
-			"%-24s %-16s %8.4f %8.4f %9.3f ", name,
-			report_visible(t->cgroup, vis, sizeof(vis)), t->share, t->ideal,
-			ms(t->wait_ns));
-		if (t->wakeups)
-			fprintf(f, "%9.3f %9.3f", ms(t->lat_p50), ms(t->lat_p99));
-		else	/* never woke in the window: no latency to show */
-			fprintf(f, "%9s %9s", "-", "-");
-		fprintf(f, " %8llu %6llu\n", (unsigned long long)t->switches,
-			(unsigned long long)t->migrations);
-	}
-	if (r->bound_threads)
-		fputs("* the ideal is only an upper bound: the thread sleeps or waits after it runs, "
-		      "so it asks\n  for less when it waits longer (left out of the fairness "
-		      "figures)\n", f);
+	text_threads(f, r);
+	text_processes(f, r);
 	text_latency(f, r);
 	text_activations(f, r);
 	if (r->bound_threads)
-		fprintf(f, "\nfairness: Jain %.4f over share/ideal of %zu threads (%zu marked * "
-			   "left out); largest error %.4f absolute, %.2f %% relative\n", r->jain,
+		fprintf(f, "\nfairness: Jain %.4f over share/ideal of %zu threads (%zu marked * left "
+			   "out)\n  largest error %.4f absolute, %.2f %% relative\n", r->jain,
 			r->fair_threads, r->bound_threads, r->max_abs_error, 100 * r->max_rel_error);
 	else
-		fprintf(f, "\nfairness: Jain %.4f over share/ideal; largest error %.4f absolute, "
+		fprintf(f, "\nfairness: Jain %.4f over share/ideal\n  largest error %.4f absolute, "
 			   "%.2f %% relative\n", r->jain, r->max_abs_error, 100 * r->max_rel_error);
-	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, overhead %.3f ms (%.3f %% of "
-		   "capacity), %.0f level operations/s\n",
+	fprintf(f, "scheduler: %.0f switches/s, %.0f migrations/s, %.0f level operations/s\n"
+		   "  overhead %.3f ms (%.3f %% of capacity)\n",
 		secs > 0 ? (double)r->switches / secs : 0, secs > 0 ? (double)r->migrations / secs : 0,
-		ms(r->overhead_ns), 100.0 * (double)r->overhead_ns / ((double)r->cpus *
-								   (double)r->measured_ns),
-		secs > 0 ? (double)r->level_ops / secs : 0);
+		secs > 0 ? (double)r->level_ops / secs : 0, ms(r->overhead_ns),
+		100.0 * (double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns));
 	for (size_t i = 0; i < r->nops; i++) {
 		if (!i)
 			fputs("timeline:\n", f);
