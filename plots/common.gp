@@ -10,7 +10,10 @@ set output out
 set datafile separator ','
 set grid lc rgb '#d0d0d0'
 set border lw 1.2
-set key outside right top box opaque
+# the key below the plot: long cgroup paths in it never narrow the plot area
+set key below center box opaque maxrows 4 height 1
+# room above the highest point
+set offsets 0, 0, graph 0.08, 0
 do for [i=1:8] {
 	set linetype i lw 2 ps 1.2 pt (i + 3) dt i
 }

@@ -341,6 +341,19 @@ done
 [ -s "$tmp/depth/render.sh" ] && [ ! -e "$tmp/depth/sweep-target.csv" ] && ok \
 	|| bad "compare -o DIR on a sweep over names: render.sh missing or a sweep figure written"
 
+# figures of cgroups: the labels from plots/groups-VARIANT.gp (gnuplot would eat a backslash
+# read from the data), "/" left out (always 1.0), no figure when there is no cgroup below "/"
+"$CGSIM" compare tests/cli/long-twins.yaml -o "$tmp/twf" > /dev/null 2>&1
+grep -qxF "glabel[3] = 'machine.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/groups-base.gp" \
+	&& grep -q "every ::1 using 3" "$tmp/twf/plots/shares-bars.gp" \
+	&& grep -q "for \[i=3:n\]" "$tmp/twf/plots/shares-over-time.gp" \
+	&& ok || bad "compare -o: cgroup labels for the figures"
+if command -v gnuplot > /dev/null 2>&1; then
+	grep -qF 'user.slice/machine-qemu\x2d1\x2dvm.scope' "$tmp/twf/figures/shares-bars-base.svg" \
+		&& ok || bad "figures: a backslash in a cgroup name is lost"
+fi
+"$CGSIM" compare tests/cli/lat-alone.yaml -o "$tmp/nocg" > /dev/null 2>&1
+! grep -q "shares-" "$tmp/nocg/render.sh" && ok || bad "figures of cgroups without a cgroup below /"
 # figures: rendered when gnuplot is there, each PNG a PNG and each SVG an SVG
 for f in render.sh plots/common.gp plots/sweep.gp sweep-target.csv; do
 	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"

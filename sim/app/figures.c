@@ -176,6 +176,33 @@ static int labels_writer(FILE *f, const void *ctx)
 	return 0;
 }
 
+/*
+ * plots/groups-VARIANT.gp: the array glabel of that variant's cgroup paths, in the order of its
+ * groups.csv rows and groups-series.csv columns. The figures take their labels from it, not
+ * from the data: gnuplot reads a backslash in a data file as an escape, so a systemd unit's
+ * "\x2d" would lose its backslash. "/" is there too (row 1) though no figure draws it.
+ */
+static int group_labels_writer(FILE *f, const void *ctx)
+{
+	const struct run_result *r = ctx;
+	size_t width = 1;
+
+	fprintf(f, "# Written by cgsim compare: variant %s's cgroups, as gnuplot strings.\n"
+		   "array glabel[%zu]\n", r->sc->variant, r->ngroups);
+	for (size_t i = 1; i < r->ngroups; i++)
+		if (strlen(r->groups[i].path) > width)
+			width = strlen(r->groups[i].path);
+	/* the longest label below "/", for the bar chart's bottom margin */
+	fprintf(f, "glabel_width = %zu\n", width);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "glabel[%zu]", i + 1);
+		gp_string(f, name, r->groups[i].path);
+	}
+	return 0;
+}
+
 /* render.sh: one gnuplot run per figure and format. */
 static int render_writer(FILE *f, const void *ctx)
 {
@@ -192,17 +219,24 @@ static int render_writer(FILE *f, const void *ctx)
 		const char *vn = c->sc[v]->variant;
 		char out[256];
 
+		cdf |= c->res[v]->ncdf > 0;
+		/*
+		 * The root is always 1.0 of the machine (less the overhead): drawn, it would only
+		 * squeeze the others. A layout with no cgroup below it has nothing to draw.
+		 */
+		if (c->res[v]->ngroups < 2)
+			continue;
 		/* a run shorter than one sampling interval has no time series to draw */
 		if (c->res[v]->nsamples) {
-			snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'",
-				 vn, vn);
+			snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'; "
+				 "load 'plots/groups-%s.gp'", vn, vn, vn);
 			snprintf(out, sizeof(out), "shares-over-time-%s", vn);
 			render_line(f, "shares-over-time.gp", out, vars);
 		}
-		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'", vn, vn);
+		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'; "
+			 "load 'plots/groups-%s.gp'", vn, vn, vn);
 		snprintf(out, sizeof(out), "shares-bars-%s", vn);
 		render_line(f, "shares-bars.gp", out, vars);
-		cdf |= c->res[v]->ncdf > 0;
 	}
 	if (cdf) {
 		char list[512] = "";
@@ -226,6 +260,19 @@ static int render_writer(FILE *f, const void *ctx)
 		snprintf(vars, sizeof(vars), "data='sweep-target.csv'; logx=%d",
 			 lo > 0 && hi / lo >= 16);
 		render_line(f, "sweep.gp", "sweep", vars);
+	}
+	return 0;
+}
+
+static int write_group_labels(const char *path, const struct compare *c, char *err, size_t errlen)
+{
+	for (size_t v = 0; v < c->n; v++) {
+		char name[300];
+		int e;
+
+		snprintf(name, sizeof(name), "groups-%.200s.gp", c->sc[v]->variant);
+		if ((e = util_write_file(path, name, group_labels_writer, c->res[v], err, errlen)))
+			return e;
 	}
 	return 0;
 }
@@ -297,6 +344,7 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 	if ((fg.sw && (e = util_write_file(dir, "sweep-target.csv", sweep_target_writer, fg.sw,
 					   err, errlen))) ||
 	    (e = util_write_file(path, "labels.gp", labels_writer, &fg, err, errlen)) ||
+	    (e = write_group_labels(path, c, err, errlen)) ||
 	    (e = util_write_file(dir, "render.sh", render_writer, &fg, err, errlen)))
 		return e;
 	snprintf(path, sizeof(path), "%s/render.sh", dir);
