@@ -194,6 +194,32 @@ grep -qE '^app +4 +0\.[0-9]{4} +0\.8000$' "$tmp/roll.txt" && \
 	     END { d = sum - row; exit !(d < 0.0003 && d > -0.0003) }' "$tmp/roll.txt" \
 	&& ok || bad "run: process roll-up: $(cat "$tmp/roll.txt")"
 "$CGSIM" run tests/cli/long-twins.yaml | grep -q "^process " && bad "roll-up of one-thread processes only" || ok
+# --seeds N: the summary of seeds S..S+N-1 against the same runs made one by one, summed up
+# here (mean, least, greatest; the 95 % half-width with t(0.975, 2) = 4.3027 from a table)
+for k in 7 8 9; do
+	"$CGSIM" run scenarios/smp-duty-mix.yaml --seed $k --json | grep '"name": "t.1"' | \
+		sed 's/.*"share": \([0-9.]*\),.*/\1/'
+done > "$tmp/one-by-one"
+"$CGSIM" run scenarios/smp-duty-mix.yaml --seeds 3 --seed 7 --json > "$tmp/seeds.json"; st=$?
+grep -A1 '"name": "t.1"' "$tmp/seeds.json" | tail -n 1 | \
+	sed 's/.*"share": \([0-9.]*\), "share_min": \([0-9.]*\), "share_max": \([0-9.]*\), "share_ci": \([0-9.]*\),.*/\1 \2 \3 \4/' \
+	> "$tmp/summed"
+[ $st -eq 0 ] && awk 'NR == FNR { v[NR] = $1; n = NR; next }
+	{ m = (v[1] + v[2] + v[3]) / 3; lo = v[1]; hi = v[1]
+	  for (i = 2; i <= 3; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+	  ss = 0; for (i = 1; i <= 3; i++) ss += (v[i] - m) ^ 2
+	  ci = 4.3027 * sqrt(ss / 2) / sqrt(3)
+	  d = $1 - m; e = $4 - ci
+	  exit !(n == 3 && d < 2e-6 && d > -2e-6 && $2 == lo && $3 == hi && e < 5e-5 && e > -5e-5) }' \
+	"$tmp/one-by-one" "$tmp/summed" && grep -q '"seed": 7, "seeds": 3,' "$tmp/seeds.json" \
+	&& ok || bad "run --seeds 3: $(cat "$tmp/summed") from $(tr '\n' ' ' < "$tmp/one-by-one")"
+"$CGSIM" run scenarios/smp-duty-mix.yaml --seeds 3 | awk 'length($0) > 80 { exit 1 }
+	/^p\/t\.1 / { found = 1 } END { exit !found }' && ok || bad "run --seeds text: width or rows"
+for a in "-o $tmp/sd" "--trace $tmp/sd.trace" --schbench "--seeds 0" "--seeds 1001"; do
+	# shellcheck disable=SC2086
+	"$CGSIM" run scenarios/smp-duty-mix.yaml --seeds 2 $a > "$tmp/sd.out" 2>&1; st=$?
+	[ $st -eq 2 ] && [ ! -e "$tmp/sd" ] && [ ! -e "$tmp/sd.trace" ] && ok || bad "run --seeds 2 $a: exit $st"
+done
 # every JSON object says its schema and the build that wrote it, first
 "$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
 	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \

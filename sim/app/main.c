@@ -12,6 +12,7 @@
 #include "sim/run/expect.h"
 #include "sim/app/figures.h"
 #include "sim/app/report.h"
+#include "sim/run/seeds.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/util/util.h"
@@ -81,8 +82,9 @@ static const char usage_cgroupfs[] =
 	"stdout, or one that cannot be replayed here.\n";
 
 static const char usage_run[] =
-	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--set KEY=VALUE]...\n"
-	"                 [--json|--latency-table|--schbench] [-o DIR] [--trace FILE]\n"
+	"usage: cgsim run SCENARIO.yaml [--variant NAME] [--seed N] [--seeds N]\n"
+	"                 [--set KEY=VALUE]... [--json|--latency-table|--schbench] [-o DIR]\n"
+	"                 [--trace FILE]\n"
 	"                 [--timing] [--strict] [--max-events N]\n"
 	"\n"
 	"Simulate the scenario (docs/scenario-format.md) and report, for the measured window after\n"
@@ -92,6 +94,9 @@ static const char usage_run[] =
 	"\n"
 	"  --variant NAME   run a variant declared under variants: (default: base)\n"
 	"  --seed N         the random seed (same as --set seed=N)\n"
+	"  --seeds N        N runs (1 to 1000), with seeds S to S+N-1 (S: --seed, or the file's):\n"
+	"                   every share, latency and overhead as the mean, least, greatest and\n"
+	"                   95 %% interval of the mean over the runs (text or --json only)\n"
 	"  --set KEY=VALUE  override any scalar of the file by its dotted path, e.g.\n"
 	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
 	"  --json           print one JSON object instead of the text report\n"
@@ -169,7 +174,7 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg)
  */
 static int normalize_args(int argc, char **argv, char ***out)
 {
-	static const char *const valued[] = { "--seed", "--set", "--variant", "--max-events",
+	static const char *const valued[] = { "--seed", "--seeds", "--set", "--variant", "--max-events",
 		"--junit", "--reps", "--tolerance", "--semantics", "--trace", NULL };
 	char **v = calloc((size_t)argc * 2 + 1, sizeof(*v));
 	int n = 0;
@@ -451,6 +456,7 @@ struct run_opts {
 	const struct run_format *formats;	/* the command's table */
 	size_t nformats;
 	size_t format;				/* the row asked for */
+	unsigned seeds;				/* --seeds N; 0: one run */
 	bool timing;
 	bool strict;				/* --strict: a refused timeline operation fails */
 };
@@ -485,7 +491,7 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 			continue;
 		}
 		if (!strcmp(a, "--variant") || !strcmp(a, "--set") ||
-		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o") ||
+		    (full && (!strcmp(a, "--seed") || !strcmp(a, "-o") || !strcmp(a, "--seeds") ||
 			      !strcmp(a, "--max-events") || !strcmp(a, "--trace")))) {
 			if (i + 1 >= argc)
 				return cli_usage_error(usage, "%s needs a value", a);
@@ -503,6 +509,13 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 					return cli_usage_error(usage, "--seed needs a number from 0 to "
 							   "18446744073709551615, not '%s'", v);
 				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
+			} else if (!strcmp(a, "--seeds")) {
+				uint64_t n;
+
+				if (!parse_u64(v, &n) || n < 1 || n > SEEDS_MAX)
+					return cli_usage_error(usage, "--seeds needs a number of runs from "
+							   "1 to 1000, not '%s'", v);
+				o->seeds = (unsigned)n;
 			} else if (!strcmp(a, "--max-events")) {
 				int rc = cli_max_events(usage, v);
 
@@ -584,6 +597,78 @@ static struct scenario *load(const struct run_opts *o)
 	return cli_load(o->file, o->variant, o->sets, o->nsets);
 }
 
+/*
+ * cgsim run --seeds N: the scenario loaded and run once per seed (the seed set last, so that it
+ * wins over the file, --set and --seed), then summed up. The scenarios live as long as the
+ * runs, which point into them.
+ */
+static int run_seeds(const struct run_opts *o, const struct scenario *first)
+{
+	const char *sets[CLI_MAX_SETS + 2];
+	struct scenario **scs = calloc(o->seeds, sizeof(*scs));
+	struct run_result **runs = calloc(o->seeds, sizeof(*runs));
+	struct seeds *sum = NULL;
+	uint64_t base = first->seed;
+	char err[2048], seedset[48];
+	size_t done = 0;
+	int rc = 2;
+
+	if (!scs || !runs) {
+		fputs("cgsim: out of memory\n", stderr);
+		goto out;
+	}
+	memcpy(sets, o->sets, o->nsets * sizeof(*sets));
+	sets[o->nsets] = seedset;
+	for (; done < o->seeds; done++) {
+		bool tty = isatty(STDERR_FILENO);
+
+		snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(base + done));
+		if (base + done < base) {
+			fprintf(stderr, "cgsim: --seeds %u from seed %llu passes 2^64 - 1\n", o->seeds,
+				(unsigned long long)base);
+			goto out;
+		}
+		scs[done] = cli_load(o->file, o->variant, sets, o->nsets + 1);
+		if (!scs[done])
+			goto out;
+		if (tty)
+			fprintf(stderr, "\rcgsim: run %zu of %u (seed %llu)", done + 1, o->seeds,
+				(unsigned long long)(base + done));
+		if (run_scenario(scs[done], false, &runs[done], err, sizeof(err))) {
+			if (tty)
+				fputc('\n', stderr);
+			fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
+			scn_free(scs[done]);
+			scs[done] = NULL;
+			goto out;
+		}
+		if (tty && done + 1 == o->seeds)
+			fputs("\r\033[K", stderr);
+	}
+	if (seeds_sum(runs, done, base, &sum, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		goto out;
+	}
+	runs = NULL;	/* the sum owns them */
+	if (o->format)
+		report_seeds_json(stdout, sum);
+	else
+		report_seeds_text(stdout, sum);
+	rc = cli_finish_stdout();
+	/* the timeline is the same in every run: its refusals are said once */
+	if (cli_timeline_refusals(sum->runs[0], NULL) && o->strict && !rc)
+		rc = 1;
+out:
+	seeds_free(sum);
+	for (size_t k = 0; runs && k < done; k++)
+		run_free(runs[k]);
+	free(runs);
+	for (size_t k = 0; scs && k < o->seeds; k++)
+		scn_free(scs[k]);
+	free(scs);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .formats = run_formats,
@@ -596,9 +681,18 @@ static int cmd_run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.seeds && (o.dir || o.trace || o.format > 1))
+		return cli_usage_error(usage_run, "--seeds gives the text report or --json only, not "
+				       "%s", o.dir ? "-o DIR" : o.trace ? "--trace" :
+				       run_formats[o.format].option);
 	sc = load(&o);
 	if (!sc)
 		return 2;
+	if (o.seeds) {
+		rc = run_seeds(&o, sc);
+		scn_free(sc);
+		return rc;
+	}
 	if (o.trace && util_out_open(&trace, o.trace, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		scn_free(sc);

@@ -461,7 +461,7 @@ void report_json_versions(FILE *f)
 	report_json_string(f, cgsim_version);
 }
 
-static void json_head(FILE *f, const struct run_result *r)
+void report_json_head(FILE *f, const struct run_result *r, size_t seeds)
 {
 	const struct scenario *sc = r->sc;
 
@@ -471,8 +471,11 @@ static void json_head(FILE *f, const struct run_result *r)
 	report_json_string(f, sc->name);
 	fputs(", \"variant\": ", f);
 	report_json_string(f, sc->variant);
-	fprintf(f, ", \"seed\": %llu,\n  \"cpus\": %d, \"policy\": \"%s\", \"semantics\": \"%s\",\n",
-		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics));
+	fprintf(f, ", \"seed\": %llu", (unsigned long long)sc->seed);
+	if (seeds)
+		fprintf(f, ", \"seeds\": %zu", seeds);
+	fprintf(f, ",\n  \"cpus\": %d, \"policy\": \"%s\", \"semantics\": \"%s\",\n", r->cpus,
+		policy(r), cg_semantics_name(sc->semantics));
 	fprintf(f, "  \"duration_ns\": %llu, \"measured_ns\": %llu,\n",
 		(unsigned long long)sc->duration, (unsigned long long)r->measured_ns);
 }
@@ -504,7 +507,7 @@ static void json_ops(FILE *f, const char *key, const struct run_op *ops, size_t 
 
 void report_json(FILE *f, const struct run_result *r)
 {
-	json_head(f, r);
+	report_json_head(f, r, 0);
 	fputs("  \"groups\": [", f);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
@@ -561,7 +564,7 @@ void report_json(FILE *f, const struct run_result *r)
 
 void report_shares_json(FILE *f, const struct run_result *r)
 {
-	json_head(f, r);
+	report_json_head(f, r, 0);
 	fputs("  \"groups\": [", f);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		fputs(i ? ",\n    { \"path\": " : "\n    { \"path\": ", f);

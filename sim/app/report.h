@@ -26,6 +26,11 @@ void report_latency_table(FILE *f, const struct run_result *r);
  */
 void report_schbench(FILE *f, const struct run_result *r);
 /* report_shares_text() - the ideal shares only (cgsim shares). */
+/* cgsim run --seeds N: the runs summed up (sim/run/seeds.h), text and JSON. */
+struct seeds;
+void report_seeds_text(FILE *f, const struct seeds *s);
+void report_seeds_json(FILE *f, const struct seeds *s);
+
 void report_shares_text(FILE *f, const struct run_result *r);
 void report_shares_json(FILE *f, const struct run_result *r);
 
@@ -50,6 +55,11 @@ void report_live_json(FILE *f, const struct live_report *r);
 #define REPORT_SCHEMA_VERSION 1
 void report_set_version(const char *version);
 void report_json_versions(FILE *f);
+/*
+ * report_json_head() - the opening of a run's JSON object, up to "measured_ns"; @seeds > 0 adds
+ * "seeds": @seeds after "seed" (@r: the first of that many runs).
+ */
+void report_json_head(FILE *f, const struct run_result *r, size_t seeds);
 
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/run/seeds.c - several seeds of one scenario summed up (sim/run/seeds.h).
+ *
+ * The interval is that of the mean over the runs, which are independent draws of the random
+ * streams: x̄ ± t(0.975, n-1) s / sqrt(n), s the sample standard deviation. It says how far
+ * the mean of these runs may be from the mean over all seeds; the min and max say how far one
+ * run may be from another.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "sim/run/seeds.h"
+
+struct seeds_stat seeds_stat(const double *v, size_t n)
+{
+	struct seeds_stat s = { 0 };
+
+	if (!n)
+		return s;
+	s.mean = gsl_stats_mean(v, 1, n);
+	gsl_stats_minmax(&s.min, &s.max, v, 1, n);
+	if (n > 1)
+		s.ci = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * gsl_stats_sd_m(v, 1, n, s.mean) /
+		       sqrt((double)n);
+	return s;
+}
+
+static bool same_layout(const struct run_result *a, const struct run_result *b)
+{
+	if (a->ngroups != b->ngroups || a->nthreads != b->nthreads)
+		return false;
+	for (size_t i = 0; i < a->ngroups; i++)
+		if (strcmp(a->groups[i].path, b->groups[i].path))
+			return false;
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (strcmp(a->threads[i].process, b->threads[i].process) ||
+		    strcmp(a->threads[i].name, b->threads[i].name))
+			return false;
+	return true;
+}
+
+int seeds_sum(struct run_result **runs, size_t n, uint64_t first, struct seeds **out, char *err,
+	      size_t errlen)
+{
+	const struct run_result *r0 = runs[0];
+	struct seeds *s = calloc(1, sizeof(*s));
+	double *v = malloc(n * sizeof(*v)), *w = malloc(n * sizeof(*w)), *x = malloc(n * sizeof(*x));
+	double *y = malloc(n * sizeof(*y));
+
+	if (!s || !v || !w || !x || !y)
+		goto nomem;
+	s->first = first;
+	s->n = n;
+	s->runs = runs;
+	for (size_t k = 1; k < n; k++) {
+		if (!same_layout(r0, runs[k])) {
+			snprintf(err, errlen, "%s: seed %llu gives other cgroups or threads than "
+				 "seed %llu: the runs cannot be summed up", r0->sc->file,
+				 (unsigned long long)(first + k), (unsigned long long)first);
+			free(v), free(w), free(x), free(y);
+			s->runs = NULL;
+			seeds_free(s);
+			return -EINVAL;
+		}
+	}
+	s->groups = calloc(r0->ngroups ? r0->ngroups : 1, sizeof(*s->groups));
+	s->threads = calloc(r0->nthreads ? r0->nthreads : 1, sizeof(*s->threads));
+	if (!s->groups || !s->threads)
+		goto nomem;
+	for (size_t i = 0; i < r0->ngroups; i++) {
+		for (size_t k = 0; k < n; k++)
+			v[k] = runs[k]->groups[i].share;
+		s->groups[i] = seeds_stat(v, n);
+	}
+	for (size_t i = 0; i < r0->nthreads; i++) {
+		struct seeds_thread *t = &s->threads[i];
+		size_t m = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			const struct run_thread *rt = &runs[k]->threads[i];
+
+			v[k] = rt->share;
+			w[k] = (double)rt->wait_ns;
+			if (rt->lat_samples) {
+				x[m] = (double)rt->lat_p50;
+				y[m++] = (double)rt->lat_p99;
+			}
+		}
+		t->share = seeds_stat(v, n);
+		t->wait_ns = seeds_stat(w, n);
+		t->lat_p50 = seeds_stat(x, m);
+		t->lat_p99 = seeds_stat(y, m);
+		t->woke = m;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct run_result *r = runs[k];
+		double secs = (double)r->measured_ns / 1e9;
+
+		v[k] = r->jain;
+		w[k] = r->max_abs_error;
+		x[k] = (double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns);
+		y[k] = secs > 0 ? (double)r->switches / secs : 0;
+	}
+	s->jain = seeds_stat(v, n);
+	s->max_abs_error = seeds_stat(w, n);
+	s->overhead = seeds_stat(x, n);
+	s->switches_per_s = seeds_stat(y, n);
+	free(v), free(w), free(x), free(y);
+	*out = s;
+	return 0;
+nomem:
+	free(v), free(w), free(x), free(y);
+	if (s)
+		s->runs = NULL;
+	seeds_free(s);
+	snprintf(err, errlen, "cgsim: out of memory");
+	return -ENOMEM;
+}
+
+void seeds_free(struct seeds *s)
+{
+	if (!s)
+		return;
+	for (size_t k = 0; s->runs && k < s->n; k++)
+		run_free(s->runs[k]);
+	free(s->runs);
+	free(s->groups);
+	free(s->threads);
+	free(s);
+}
