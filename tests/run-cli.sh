@@ -220,6 +220,41 @@ for a in "-o $tmp/sd" "--trace $tmp/sd.trace" --schbench "--seeds 0" "--seeds 10
 	"$CGSIM" run scenarios/smp-duty-mix.yaml --seeds 2 $a > "$tmp/sd.out" 2>&1; st=$?
 	[ $st -eq 2 ] && [ ! -e "$tmp/sd" ] && [ ! -e "$tmp/sd.trace" ] && ok || bad "run --seeds 2 $a: exit $st"
 done
+# compare --seeds 3: process busy's mean, spread and the ? of the change, against the same
+# runs made one by one (a process's share: its threads' summed; t(0.975, 2) = 4.3027)
+for var in base cfs; do
+	for k in 1 2 3; do
+		"$CGSIM" run scenarios/bursty-mix.yaml --variant $var --seed $k --json | \
+			grep '"process": "busy"' | sed 's/.*"share": \([0-9.]*\),.*/\1/' | \
+			awk -v v=$var '{ s += $1 } END { print v, s }'
+	done
+done > "$tmp/busy-runs"
+"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 3 > "$tmp/cmp-seeds"; st=$?
+awk 'NR == FNR { n[$1]++; x[$1, n[$1]] = $2; next }
+     /^  process busy / && !shown { m0 = $3; m1 = $4; shown = 1 }
+     /^  process busy / && shown && /-/ && !rng { rng = 1; getline; c0 = $1; c1 = $2 }
+     /^  cfs:/ { flagged = index($0, "process busy -0.1?") || index($0, "process busy +0.1?") ||
+		 index($0, "process busy +0.0?") || index($0, "process busy -0.0?") }
+     END {
+	for (j = 0; j < 2; j++) {
+		v = j ? "cfs" : "base"; m = (x[v, 1] + x[v, 2] + x[v, 3]) / 3; ss = 0
+		for (i = 1; i <= 3; i++) ss += (x[v, i] - m) ^ 2
+		mean[j] = m; ci[j] = 4.3027 * sqrt(ss / 2) / sqrt(3)
+	}
+	split(m0, a, "/"); split(m1, b, "/"); sub(/^\+-/, "", c0); sub(/^\+-/, "", c1)
+	ok = (a[1] - mean[0]) ^ 2 < 1e-6 && (b[1] - mean[1]) ^ 2 < 1e-6 &&
+	     (c0 - ci[0]) ^ 2 < 1e-8 && (c1 - ci[1]) ^ 2 < 1e-8
+	small = (mean[1] - mean[0]) ^ 2 < (ci[0] + ci[1]) ^ 2
+	exit !(ok && (small ? flagged : !flagged))
+     }' "$tmp/busy-runs" "$tmp/cmp-seeds" && [ $st -eq 0 ] && \
+	grep -q '^bursty-mix: 1 CPUs, eevdf, seeds 1 to 3 (means)' "$tmp/cmp-seeds" \
+	&& ok || bad "compare --seeds 3: $(cat "$tmp/busy-runs" "$tmp/cmp-seeds")"
+awk 'length($0) > 80 { exit 1 }' "$tmp/cmp-seeds" && ok || bad "compare --seeds: over 80 columns"
+for a in --json --markdown "-o $tmp/cs" --trace; do
+	# shellcheck disable=SC2086
+	"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 2 $a > /dev/null 2>&1; st=$?
+	[ $st -eq 2 ] && [ ! -e "$tmp/cs" ] && ok || bad "compare --seeds 2 $a: exit $st"
+done
 # every JSON object says its schema and the build that wrote it, first
 "$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
 	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \

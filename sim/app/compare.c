@@ -16,6 +16,7 @@
 #include "sim/app/compare.h"
 #include "sim/app/report.h"
 #include "sim/run/expect.h"
+#include "sim/run/seeds.h"
 #include "sim/util/util.h"
 
 #define COLS_PER_BLOCK 4	/* variant columns per block of the text table: 80 columns */
@@ -104,6 +105,7 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 		return -ENOMEM;
 	}
 	c->sc[0] = base;
+	c->nseeds = 1;
 	for (size_t v = 1; v < c->n; v++) {
 		c->sc[v] = scn_load_swept(file, base->text, base->variants[v - 1].name, sets,
 					  nsets, sweep, err, errlen);
@@ -125,10 +127,81 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 	return 0;
 }
 
+static void free_seeds(struct compare *c)
+{
+	for (size_t j = 0; c->more && j < c->n * (c->nseeds - 1); j++) {
+		run_free(c->more[j]);
+		scn_free(c->more_sc[j]);
+	}
+	free(c->more);
+	free(c->more_sc);
+	c->more = NULL;
+	c->more_sc = NULL;
+	c->nseeds = 1;
+}
+
+int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
+		      size_t nsets, size_t nseeds, char *err, size_t errlen)
+{
+	const char **all = malloc((nsets + 1) * sizeof(*all));
+	size_t m = nseeds - 1;
+	bool tty = isatty(STDERR_FILENO);
+	int e = 0;
+
+	c->nseeds = nseeds;
+	c->more_sc = calloc(c->n * m + 1, sizeof(*c->more_sc));
+	c->more = calloc(c->n * m + 1, sizeof(*c->more));
+	if (!all || !c->more_sc || !c->more) {
+		free(all);
+		free_seeds(c);
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	memcpy(all, sets, nsets * sizeof(*all));
+	for (size_t v = 0; !e && v < c->n; v++) {
+		for (size_t k = 1; !e && k < nseeds; k++) {
+			size_t j = v * m + k - 1;
+			uint64_t seed = c->sc[v]->seed + k;
+			char seedset[48];
+
+			if (seed < c->sc[v]->seed) {
+				snprintf(err, errlen, "cgsim: --seeds %zu from seed %llu passes "
+					 "2^64 - 1", nseeds, (unsigned long long)c->sc[v]->seed);
+				e = -EINVAL;
+				break;
+			}
+			snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)seed);
+			all[nsets] = seedset;
+			if (tty)
+				fprintf(stderr, "\rcgsim: variant %zu of %zu, seed %zu of %zu", v + 1,
+					c->n, k + 1, nseeds);
+			c->more_sc[j] = scn_load_swept(file, c->sc[0]->text, v ?
+						       c->sc[0]->variants[v - 1].name : NULL, all,
+						       nsets + 1, SCN_NO_SWEEP, err, errlen);
+			e = c->more_sc[j] ? run_scenario(c->more_sc[j], false, &c->more[j], err,
+							 errlen) : -EINVAL;
+		}
+	}
+	if (tty)
+		fputs("\r\033[K", stderr);
+	free(all);
+	if (e)
+		free_seeds(c);
+	return e;
+}
+
+/* Variant @v's run of seed S + @k (0: res[v]). */
+static const struct run_result *run_of(const struct compare *c, size_t v, size_t k)
+{
+	return k ? c->more[v * (c->nseeds - 1) + k - 1] : c->res[v];
+}
+
 void compare_free(struct compare *c)
 {
 	if (!c)
 		return;
+	if (c->nseeds > 1)
+		free_seeds(c);
 	trace_close(c);
 	free(c->trace);
 	free(c->made_dir);
@@ -200,10 +273,26 @@ static bool process_p99(const struct run_result *r, const char *process, uint64_
 }
 
 /* @process's p99 in variant @v and in the base (ns); false unless it woke in both. */
+/* @process's wakeup p99 in variant @v, the mean over the seeds in which it woke. */
+static bool p99_mean(const struct compare *c, size_t v, const char *process, uint64_t *ns)
+{
+	uint64_t sum = 0, x;
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nseeds; k++)
+		if (process_p99(run_of(c, v, k), process, &x)) {
+			sum += x;
+			n++;
+		}
+	if (n)
+		*ns = (sum + n / 2) / n;
+	return n > 0;
+}
+
 static bool p99_change(const struct compare *c, size_t v, const char *process, uint64_t *now,
 		       uint64_t *base)
 {
-	return process_p99(c->res[0], process, base) && process_p99(c->res[v], process, now);
+	return p99_mean(c, 0, process, base) && p99_mean(c, v, process, now);
 }
 
 /* @now less @base in ms. */
@@ -252,6 +341,23 @@ static double machine_value(const struct run_result *r, enum machine_row m)
 		break;
 	}
 	return (double)NAN;
+}
+
+/* A machine figure of variant @v, the mean over its seeds (NAN when no run has it). */
+static double machine_mean(const struct compare *c, size_t v, enum machine_row m)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nseeds; k++) {
+		double x = machine_value(run_of(c, v, k), m);
+
+		if (!isnan(x)) {
+			sum += x;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : (double)NAN;
 }
 
 static const char *machine_fmt(enum machine_row m)
@@ -312,20 +418,40 @@ static void cell_share(char *buf, size_t len, bool have, double share, double id
 		snprintf(buf, len, "-");
 }
 
+/*
+ * Row @i's share in variant @v, summed up over its seeds (one seed: that run, no spread), and
+ * its ideal, which the seed does not change. False when the row is not in that variant.
+ */
+static bool row_share(const struct compare *c, const struct labels *l, size_t i, size_t v,
+		      struct seeds_stat *st, double *ideal)
+{
+	double vals[SEEDS_MAX];
+
+	for (size_t k = 0; k < c->nseeds; k++) {
+		const struct run_result *r = run_of(c, v, k);
+
+		if (!(l->kind[i] == ROW_GROUP ? group_of(r, l->name[i], &vals[k], ideal)
+					      : process_of(r, l->name[i], &vals[k], ideal)))
+			return false;
+	}
+	*st = seeds_stat(vals, c->nseeds);
+	return true;
+}
+
 static void row_cells(const struct compare *c, const struct labels *l, size_t i, size_t v,
 		      char *buf, size_t len)
 {
-	double s = 0, id = 0;
-	bool have = l->kind[i] == ROW_GROUP ? group_of(c->res[v], l->name[i], &s, &id)
-					    : process_of(c->res[v], l->name[i], &s, &id);
+	struct seeds_stat st = { 0 };
+	double id = 0;
+	bool have = row_share(c, l, i, v, &st, &id);
 
-	cell_share(buf, len, have, s, id);
+	cell_share(buf, len, have, st.mean, id);
 }
 
 static void machine_cell(const struct compare *c, enum machine_row m, size_t v, char *buf,
 			 size_t len)
 {
-	double x = machine_value(c->res[v], m);
+	double x = machine_mean(c, v, m);
 
 	if (isnan(x))
 		snprintf(buf, len, "-");
@@ -454,28 +580,32 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 {
 	char vis[VIS_SIZE];
 
+	bool any_small = false;
+
 	if (c->n < 2)
 		return;
-	fputs("\nchange from base (shares in points of capacity)\n", f);
+	fputs(c->nseeds > 1 ? "\nchange from base (shares in points of capacity, of the means)\n" :
+	      "\nchange from base (shares in points of capacity)\n", f);
 	for (size_t v = 1; v < c->n; v++) {
 		int col = fprintf(f, "  %s:", vname(c, v));
 
 		for (size_t i = 0; i < l->n; i++) {
-			double s0, i0, s1, i1;
+			struct seeds_stat s0, s1;
+			double i0, i1;
 			char item[96];
 			int len;
+			bool g = l->kind[i] == ROW_GROUP, small;
 
-			bool g = l->kind[i] == ROW_GROUP;
-
-			if (g ? !group_of(c->res[0], l->name[i], &s0, &i0) ||
-				    !group_of(c->res[v], l->name[i], &s1, &i1) || !strcmp(l->name[i], "/")
-			      : !process_of(c->res[0], l->name[i], &s0, &i0) ||
-				    !process_of(c->res[v], l->name[i], &s1, &i1))
+			if ((g && !strcmp(l->name[i], "/")) || !row_share(c, l, i, 0, &s0, &i0) ||
+			    !row_share(c, l, i, v, &s1, &i1))
 				continue;
-			len = snprintf(item, sizeof(item), "%s %s%s %+.1f",
+			/* the two means' intervals overlap: these seeds do not tell them apart */
+			small = c->nseeds > 1 && fabs(s1.mean - s0.mean) < s0.ci + s1.ci;
+			any_small |= small;
+			len = snprintf(item, sizeof(item), "%s %s%s %+.1f%s",
 				       col > 3 + (int)strlen(vname(c, v)) ? "," : "", g ? "group " : "process ",
 				       report_visible(l->name[i], vis, sizeof(vis)),
-				       nz(100 * (s1 - s0), 0.05));
+				       nz(100 * (s1.mean - s0.mean), 0.05), small ? "?" : "");
 			if (col + len > 78) {
 				fputs("\n   ", f);
 				col = 3;
@@ -484,12 +614,47 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 		}
 		text_p99_changes(f, c, l, v);
 		fprintf(f, "\n    overhead %+.3f %% of capacity, switches/s %+.0f, level ops/s %+.0f\n",
-			nz(machine_value(c->res[v], M_OVERHEAD) -
-			   machine_value(c->res[0], M_OVERHEAD), 0.0005),
-			nz(machine_value(c->res[v], M_SWITCHES) -
-			   machine_value(c->res[0], M_SWITCHES), 0.5),
-			nz(machine_value(c->res[v], M_LEVEL_OPS) -
-			   machine_value(c->res[0], M_LEVEL_OPS), 0.5));
+			nz(machine_mean(c, v, M_OVERHEAD) - machine_mean(c, 0, M_OVERHEAD), 0.0005),
+			nz(machine_mean(c, v, M_SWITCHES) - machine_mean(c, 0, M_SWITCHES), 0.5),
+			nz(machine_mean(c, v, M_LEVEL_OPS) - machine_mean(c, 0, M_LEVEL_OPS), 0.5));
+	}
+	if (any_small)
+		fprintf(f, "  ?: smaller than the spread: the 95 %% intervals of the two means "
+			   "overlap\n     over these %zu seeds\n", c->nseeds);
+}
+
+/*
+ * --seeds: each share row's least and greatest over the seeds, and the half-width of the 95 %
+ * interval of its mean, a block of rows per variant block.
+ */
+static void text_spread(FILE *f, const struct compare *c, const struct labels *l, size_t from,
+			size_t to)
+{
+	char vis[VIS_SIZE], label[LABEL_W + 1], buf[64];
+
+	fputs("least-greatest, +- 95 % interval of the mean\n", f);
+	for (size_t i = 0; i < l->n; i++) {
+		if (!short_label(l, i, label)) {
+			fprintf(f, "  %s %s\n", l->kind[i] == ROW_GROUP ? "group" : "process",
+				report_visible(l->name[i], vis, sizeof(vis)));
+			label[0] = '\0';
+		}
+		for (int line = 0; line < 2; line++) {
+			fprintf(f, "  %-*s", LABEL_W, line ? "" : label);
+			for (size_t v = from; v < to; v++) {
+				struct seeds_stat st;
+				double id;
+
+				if (!row_share(c, l, i, v, &st, &id))
+					snprintf(buf, sizeof(buf), "-");
+				else if (line)
+					snprintf(buf, sizeof(buf), "+-%.4f", st.ci);
+				else
+					snprintf(buf, sizeof(buf), "%.3f-%.3f", st.min, st.max);
+				fprintf(f, " %13s", buf);
+			}
+			fputc('\n', f);
+		}
 	}
 }
 
@@ -502,15 +667,23 @@ int compare_text(FILE *f, const struct compare *c)
 		free_labels(&l);
 		return -ENOMEM;
 	}
-	fprintf(f, "%s: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name, sc->sched.cpus,
-		sched_policy_name(sc->sched.policy), (unsigned long long)sc->seed,
-		(double)(sc->duration - sc->warmup) / 1e9);
+	if (c->nseeds > 1)
+		fprintf(f, "%s: %d CPUs, %s, seeds %llu to %llu (means), %.1f s measured\n\n",
+			sc->name, sc->sched.cpus, sched_policy_name(sc->sched.policy),
+			(unsigned long long)sc->seed, (unsigned long long)(sc->seed + c->nseeds - 1),
+			(double)(sc->duration - sc->warmup) / 1e9);
+	else
+		fprintf(f, "%s: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name,
+			sc->sched.cpus, sched_policy_name(sc->sched.policy),
+			(unsigned long long)sc->seed, (double)(sc->duration - sc->warmup) / 1e9);
 	for (size_t from = 0; from < c->n; from += COLS_PER_BLOCK) {
 		size_t to = from + COLS_PER_BLOCK < c->n ? from + COLS_PER_BLOCK : c->n;
 
 		if (from)
 			fputc('\n', f);
 		text_block(f, c, &l, from, to);
+		if (c->nseeds > 1)
+			text_spread(f, c, &l, from, to);
 	}
 	text_changes(f, c, &l);
 	free_labels(&l);

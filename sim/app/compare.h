@@ -20,6 +20,13 @@ struct compare {
 	struct util_out *trace;		/* per variant, when traced: DIR/VARIANT/trace.txt */
 	char *trace_dir;		/* DIR, and the directories the traces made in it */
 	bool *made_dir;			/* [0]: DIR, [1 + v]: DIR/VARIANT */
+	/*
+	 * --seeds N: @nseeds runs of each variant, res[v] (its seed S) and @more[v * (N - 1) +
+	 * k - 1] (seed S + k, its scenario @more_sc likewise); 1: res[] alone.
+	 */
+	size_t nseeds;
+	struct scenario **more_sc;
+	struct run_result **more;
 };
 
 /*
@@ -34,6 +41,14 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 		size_t sweep, const char *trace_dir, struct compare **out, char *err,
 		size_t errlen);
 void compare_free(struct compare *c);
+/*
+ * compare_add_seeds() - run every variant of @c again with seeds S+1 .. S+@nseeds-1 (S: the
+ * variant's seed; the same @sets), so that the text shows each share and machine figure as
+ * the mean over the seeds, with their spread, and marks a change from the base smaller than
+ * it. 0, or a negative errno with the message in @err (@c is then left as it was).
+ */
+int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
+		      size_t nsets, size_t nseeds, char *err, size_t errlen);
 
 /* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's
  * run object as `cgsim run --json` prints it, in a list). 0 or -ENOMEM. */

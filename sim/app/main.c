@@ -131,7 +131,7 @@ static const char usage_shares[] =
 
 static const char usage_compare[] =
 	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"                     [--trace] [--strict] [--max-events N]\n"
+	"                     [--seeds N] [--trace] [--strict] [--max-events N]\n"
 	"\n"
 	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
 	"print them side by side: each group's and process's share of capacity against its ideal,\n"
@@ -140,6 +140,10 @@ static const char usage_compare[] =
 	"variant from the base (shares, each process's wakeup p99, overhead). The numbers are\n"
 	"those of cgsim run --variant NAME --json.\n"
 	"\n"
+	"  --seeds N        run each variant with N seeds (1 to 1000), S to S+N-1: the text\n"
+	"                   shows the means, each share's least-greatest and 95 %% interval,\n"
+	"                   and marks with ? a change from the base smaller than the spread\n"
+	"                   (plain text only; a sweep's table stays the one seed S)\n"
 	"  --markdown       a markdown table instead of plain text\n"
 	"  --json           one JSON object: each variant's run object in a list\n"
 	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
@@ -776,6 +780,7 @@ struct compare_opts {
 	bool strict;		/* --strict: a refused timeline operation fails */
 	size_t nsets;
 	size_t format;		/* index in compare_formats[] */
+	size_t seeds;		/* --seeds N; 0: one */
 };
 
 /* compare's options; returns -1 to go on, else the exit status. */
@@ -806,12 +811,20 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 			o->strict = true;
 			continue;
 		}
-		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events")) {
+		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events") ||
+		    !strcmp(a, "--seeds")) {
 			int r;
 
 			if (i + 1 >= argc)
 				return cli_usage_error(usage_compare, "%s needs a value", a);
-			if (!strcmp(a, "--max-events")) {
+			if (!strcmp(a, "--seeds")) {
+				uint64_t n;
+
+				if (!parse_u64(argv[++i], &n) || n < 1 || n > SEEDS_MAX)
+					return cli_usage_error(usage_compare, "--seeds needs a number "
+							   "of runs from 1 to 1000, not '%s'", argv[i]);
+				o->seeds = (size_t)n;
+			} else if (!strcmp(a, "--max-events")) {
 				if ((r = cli_max_events(usage_compare, argv[++i])) >= 0)
 					return r;
 			} else if (!strcmp(a, "-o")) {
@@ -871,6 +884,10 @@ static int cmd_compare(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.seeds && (o.dir || o.trace || o.format))
+		return cli_usage_error(usage_compare, "--seeds gives the plain text only, not %s",
+				       o.dir ? "-o DIR" : o.trace ? "--trace" :
+				       compare_formats[o.format].option);
 	/* everything -o DIR will need, before the first byte of output */
 	if (o.dir && figures_check(err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -882,6 +899,12 @@ static int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	cli_notes(c->sc[0]);
+	if (o.seeds > 1 && compare_add_seeds(c, o.file, o.sets, o.nsets, o.seeds, err,
+					     sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		compare_free(c);
+		return 2;
+	}
 	if (c->sc[0]->nsweep &&
 	    sweep_run(o.file, c->sc[0], o.sets, o.nsets, &sw, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
