@@ -255,6 +255,21 @@ for a in --json --markdown "-o $tmp/cs" --trace; do
 	"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 2 $a > /dev/null 2>&1; st=$?
 	[ $st -eq 2 ] && [ ! -e "$tmp/cs" ] && ok || bad "compare --seeds 2 $a: exit $st"
 done
+# check --seeds 3: an entry judged on the mean of the three runs made one by one, least and
+# greatest beside it
+for k in 1 2 3; do
+	"$CGSIM" run scenarios/bursty-mix.yaml --seed $k --json | grep '"process": "bursty", "name": "b.1"' | \
+		sed 's/.*"share": \([0-9.]*\),.*/\1/'
+done > "$tmp/b1-runs"
+"$CGSIM" check scenarios/bursty-mix.yaml --seeds=3 > "$tmp/check-seeds"; st=$?
+line=$(grep 'bursty-mix.yaml:37 \[base\] thread bursty/b.1 share' "$tmp/check-seeds")
+echo "$line" | sed 's/.* share \([0-9.]*\) (mean of 3 seeds, \([0-9.]*\) to \([0-9.]*\)).*/\1 \2 \3/' > "$tmp/b1-said"
+[ $st -eq 0 ] && awk 'NR == FNR { v[NR] = $1; next }
+	{ m = (v[1] + v[2] + v[3]) / 3; lo = v[1]; hi = v[1]
+	  for (i = 2; i <= 3; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] }
+	  exit !(($1 - m) ^ 2 < 2.5e-9 && ($2 - lo) ^ 2 < 2.5e-9 && ($3 - hi) ^ 2 < 2.5e-9) }' \
+	"$tmp/b1-runs" "$tmp/b1-said" && ok || bad "check --seeds 3: '$line' from $(cat "$tmp/b1-runs")"
+"$CGSIM" check scenarios/bursty-mix.yaml --seeds 0 > /dev/null 2>&1; [ $? -eq 2 ] && ok || bad "check --seeds 0"
 # every JSON object says its schema and the build that wrote it, first
 "$CGSIM" run "$SC" --json | sed -n 2p | grep -qE '^  "schema_version": 1, "cgsim_version": "[^"]+",$' \
 	&& "$CGSIM" compare "$SC" --json | sed -n 2p | grep -q '"schema_version": 1' \

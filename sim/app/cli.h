@@ -31,6 +31,8 @@ struct run_result;
 unsigned cli_timeline_refusals(const struct run_result *res, const char *variant);
 
 /* --max-events N: sets the limit; -1, or the exit status of a bad value. */
+/* A number from 0 to 2^64 - 1, digits only (no sign, blank or base prefix to wrap it). */
+bool cli_parse_u64(const char *v, uint64_t *out);
 int cli_max_events(const char *usage, const char *v);
 
 /* cgsim check (sim/app/cli_check.c). */

@@ -12,11 +12,13 @@
 #include "sim/app/cli.h"
 #include "sim/run/expect.h"
 #include "sim/run/run.h"
+#include "sim/run/seeds.h"
 #include "sim/scenario/scenario.h"
 #include "sim/util/util.h"
 
 static const char usage_check[] =
-	"usage: cgsim check [--tap] [--junit FILE] [--strict] [--max-events N] SCENARIO.yaml...\n"
+	"usage: cgsim check [--tap] [--junit FILE] [--strict] [--seeds N] [--max-events N]\n"
+	"                   SCENARIO.yaml...\n"
 	"\n"
 	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
 	"PASS or FAIL with the measured and expected values, then \"N passed, N failed\". Exit\n"
@@ -26,6 +28,9 @@ static const char usage_check[] =
 	"  --junit FILE     also write the verdicts to FILE as JUnit XML, one testsuite a scenario\n"
 	"  --strict         a timeline operation the model refuses (said on stderr) fails the\n"
 	"                   variant's check\n"
+	"  --seeds N        run each variant with seeds S to S+N-1 (N from 1 to 1000) and judge\n"
+	"                   each entry on the mean over them (the line gives the least and\n"
+	"                   greatest run too)\n"
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
@@ -44,6 +49,7 @@ struct check {
 	bool tap;
 	bool strict;	/* a refused timeline operation fails the variant's check */
 	const char *junit;
+	size_t seeds;	/* --seeds N; 0: the scenario's seed alone */
 	unsigned passed, failed, errors, n;
 	struct verdict *v;
 	size_t nv, capv;
@@ -89,20 +95,55 @@ static int trouble(struct check *c, const char *file, const char *err)
 }
 
 /* One variant of @file run and judged. 0, 1 (an entry failed) or 2. */
+/*
+ * --seeds: @runs[1..) are @sc's variant again with seeds S+1 .. S+@nruns-1 (their scenarios
+ * in @scs). 0, or 2 with the trouble recorded.
+ */
+static int more_seeds(struct check *c, const char *file, const struct scenario *sc,
+		      size_t nruns, struct scenario **scs, struct run_result **runs)
+{
+	char err[2048], seedset[48];
+	const char *sets[1] = { seedset };
+	bool base = !strcmp(sc->variant, "base");
+
+	for (size_t k = 1; k < nruns; k++) {
+		if (sc->seed + k < sc->seed)
+			return trouble(c, file, "cgsim: --seeds passes seed 2^64 - 1");
+		snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(sc->seed + k));
+		scs[k] = scn_load(file, sc->text, base ? NULL : sc->variant, sets, 1, err,
+				  sizeof(err));
+		if (!scs[k])
+			return trouble(c, file, err);
+		if (run_scenario(scs[k], false, &runs[k], err, sizeof(err)))
+			return trouble(c, file, err[0] ? err : "cgsim: the run failed");
+	}
+	return 0;
+}
+
 static int check_variant(struct check *c, const char *file, struct scenario *sc)
 {
-	struct run_result *res;
+	size_t nruns = c->seeds ? c->seeds : 1;
+	struct scenario **scs = calloc(nruns, sizeof(*scs));
+	struct run_result **runs = calloc(nruns, sizeof(*runs)), *res;
 	struct expect_result *v;
 	size_t n;
 	char err[2048];
 	int worst = 0;
 
-	if (run_scenario(sc, false, &res, err, sizeof(err)))
-		return trouble(c, file, err[0] ? err : "cgsim: the run failed");
-	if (expect_results(res, &v, &n)) {
-		run_free(res);
+	if (!scs || !runs) {
+		free(scs);
+		free(runs);
 		return trouble(c, file, "cgsim: out of memory");
 	}
+	if (run_scenario(sc, false, &runs[0], err, sizeof(err)))
+		worst = trouble(c, file, err[0] ? err : "cgsim: the run failed");
+	else
+		worst = more_seeds(c, file, sc, nruns, scs, runs);
+	if (!worst && expect_results_seeds((const struct run_result *const *)runs, nruns, &v, &n))
+		worst = trouble(c, file, "cgsim: out of memory");
+	if (worst)
+		goto out;
+	res = runs[0];
 	for (size_t i = 0; i < n; i++) {
 		record(c, file, v[i].id, v[i].text, !v[i].ok);
 		if (!v[i].ok)
@@ -116,7 +157,14 @@ static int check_variant(struct check *c, const char *file, struct scenario *sc)
 		worst = 1;
 	}
 	expect_results_free(v, n);
-	run_free(res);
+out:
+	/* scs[0] stays NULL: @sc is the caller's */
+	for (size_t k = 0; k < nruns; k++) {
+		run_free(runs[k]);
+		scn_free(scs[k]);
+	}
+	free(runs);
+	free(scs);
 	return worst;
 }
 
@@ -251,19 +299,28 @@ int cli_check(int argc, char **argv)
 			c.tap = true;
 		} else if (!strcmp(a, "--strict")) {
 			c.strict = true;
-		} else if (!strcmp(a, "--junit") || !strcmp(a, "--max-events")) {
+		} else if (!strcmp(a, "--junit") || !strcmp(a, "--max-events") ||
+			   !strcmp(a, "--seeds")) {
 			if (i + 1 >= argc)
 				return cli_usage_error(usage_check, "%s needs a value", a);
-			if (a[2] == 'j')
+			if (a[2] == 'j') {
 				c.junit = argv[++i];
-			else if ((rc = cli_max_events(usage_check, argv[++i])) >= 0)
+			} else if (!strcmp(a, "--seeds")) {
+				uint64_t sn;
+
+				if (!cli_parse_u64(argv[++i], &sn) || sn < 1 || sn > SEEDS_MAX)
+					return cli_usage_error(usage_check, "--seeds needs a number "
+							   "of runs from 1 to 1000, not '%s'", argv[i]);
+				c.seeds = (size_t)sn;
+			} else if ((rc = cli_max_events(usage_check, argv[++i])) >= 0)
 				return rc;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error(usage_check, "unknown option '%s'", a);
 		}
 	}
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--junit") || !strcmp(argv[i], "--max-events")) {
+		if (!strcmp(argv[i], "--junit") || !strcmp(argv[i], "--max-events") ||
+		    !strcmp(argv[i], "--seeds")) {
 			i++;
 			continue;
 		}

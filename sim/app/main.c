@@ -368,8 +368,7 @@ static int cmd_cgroupfs(int argc, char **argv)
 }
 
 
-/* A number from 0 to 2^64 - 1, digits only (no sign, blank or base prefix to wrap it). */
-static bool parse_u64(const char *v, uint64_t *out)
+bool cli_parse_u64(const char *v, uint64_t *out)
 {
 	char *end;
 
@@ -385,7 +384,7 @@ int cli_max_events(const char *usage, const char *v)
 {
 	uint64_t n;
 
-	if (!parse_u64(v, &n))
+	if (!cli_parse_u64(v, &n))
 		return cli_usage_error(usage, "--max-events needs a number from 0 (no limit) to "
 				   "18446744073709551615, not '%s'", v);
 	run_set_max_events(n);
@@ -509,14 +508,14 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 			} else if (!strcmp(a, "--seed")) {
 				uint64_t seed;
 
-				if (!parse_u64(v, &seed))
+				if (!cli_parse_u64(v, &seed))
 					return cli_usage_error(usage, "--seed needs a number from 0 to "
 							   "18446744073709551615, not '%s'", v);
 				snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
 			} else if (!strcmp(a, "--seeds")) {
 				uint64_t n;
 
-				if (!parse_u64(v, &n) || n < 1 || n > SEEDS_MAX)
+				if (!cli_parse_u64(v, &n) || n < 1 || n > SEEDS_MAX)
 					return cli_usage_error(usage, "--seeds needs a number of runs from "
 							   "1 to 1000, not '%s'", v);
 				o->seeds = (unsigned)n;
@@ -820,7 +819,7 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 			if (!strcmp(a, "--seeds")) {
 				uint64_t n;
 
-				if (!parse_u64(argv[++i], &n) || n < 1 || n > SEEDS_MAX)
+				if (!cli_parse_u64(argv[++i], &n) || n < 1 || n > SEEDS_MAX)
 					return cli_usage_error(usage_compare, "--seeds needs a number "
 							   "of runs from 1 to 1000, not '%s'", argv[i]);
 				o->seeds = (size_t)n;

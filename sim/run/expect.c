@@ -204,14 +204,28 @@ static void show_expected(FILE *f, const struct scn_expect *e)
 }
 
 /* Entry @e against @r: its verdict and the line that says it. */
-static int judge(const struct run_result *r, const struct scn_expect *e,
+/*
+ * Entry @e judged on the mean of its figure over @runs (@nruns of them, seeds of one variant):
+ * a figure missing or unmeasured in any run is so for the entry.
+ */
+static int judge(const struct run_result *const *runs, size_t nruns, const struct scn_expect *e,
 		 struct expect_result *out)
 {
-	const struct scenario *sc = r->sc;
-	bool unmeasured;
-	double v = measured(r, e, &unmeasured);
+	const struct scenario *sc = runs[0]->sc;
+	bool unmeasured = false;
+	double v = 0, lo = (double)INFINITY, hi = -(double)INFINITY;
 	size_t len = 0;
 	FILE *f;
+
+	for (size_t k = 0; k < nruns; k++) {
+		bool um;
+		double x = measured(runs[k], e, &um);
+
+		unmeasured |= um;
+		v += x / (double)nruns;
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
 
 	if (isnan(v))
 		out->ok = false;
@@ -240,6 +254,13 @@ static int judge(const struct run_result *r, const struct scn_expect *e,
 		fputs("not found in the run", f);
 	else
 		show(f, v, e->metric);
+	if (nruns > 1 && !isnan(v)) {
+		fprintf(f, " (mean of %zu seeds, ", nruns);
+		show(f, lo, e->metric);
+		fputs(" to ", f);
+		show(f, hi, e->metric);
+		fputc(')', f);
+	}
 	fputs(" (expected ", f);
 	show_expected(f, e);
 	fputs(")", f);
@@ -248,7 +269,13 @@ static int judge(const struct run_result *r, const struct scn_expect *e,
 
 int expect_results(const struct run_result *r, struct expect_result **out, size_t *n)
 {
-	const struct scenario *sc = r->sc;
+	return expect_results_seeds(&r, 1, out, n);
+}
+
+int expect_results_seeds(const struct run_result *const *runs, size_t nruns,
+			 struct expect_result **out, size_t *n)
+{
+	const struct scenario *sc = runs[0]->sc;
 	struct expect_result *v = calloc(sc->nexpect ? sc->nexpect : 1, sizeof(*v));
 
 	*out = NULL;
@@ -258,7 +285,7 @@ int expect_results(const struct run_result *r, struct expect_result **out, size_
 	for (size_t i = 0; i < sc->nexpect; i++) {
 		if (!expect_applies(&sc->expect[i], sc->variant))
 			continue;
-		if (judge(r, &sc->expect[i], &v[*n])) {
+		if (judge(runs, nruns, &sc->expect[i], &v[*n])) {
 			expect_results_free(v, *n + 1);
 			*n = 0;
 			return -ENOMEM;

@@ -33,6 +33,12 @@ struct expect_result {
  * *@out (@n of them; expect_results_free()). 0 or -ENOMEM.
  */
 int expect_results(const struct run_result *r, struct expect_result **out, size_t *n);
+/*
+ * expect_results_seeds() - the same over @nruns runs of one variant with different seeds: each
+ * entry judged on the mean of its figure, the text giving the least and greatest run too.
+ */
+int expect_results_seeds(const struct run_result *const *runs, size_t nruns,
+			 struct expect_result **out, size_t *n);
 void expect_results_free(struct expect_result *v, size_t n);
 
 /* expect_metric_name() - the key that names @m in an expect entry ("latency_p99", ...). */
