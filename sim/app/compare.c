@@ -272,7 +272,6 @@ static bool process_p99(const struct run_result *r, const char *process, uint64_
 	return any;
 }
 
-/* @process's p99 in variant @v and in the base (ns); false unless it woke in both. */
 /* @process's wakeup p99 in variant @v, the mean over the seeds in which it woke. */
 static bool p99_mean(const struct compare *c, size_t v, const char *process, uint64_t *ns)
 {
@@ -289,6 +288,7 @@ static bool p99_mean(const struct compare *c, size_t v, const char *process, uin
 	return n > 0;
 }
 
+/* @process's p99 in variant @v and in the base (ns); false unless it woke in both. */
 static bool p99_change(const struct compare *c, size_t v, const char *process, uint64_t *now,
 		       uint64_t *base)
 {
