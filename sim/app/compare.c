@@ -690,14 +690,14 @@ int compare_text(FILE *f, const struct compare *c)
 	return 0;
 }
 
-/* A markdown table's head: @first (its first cell, with the bars), a column per variant. */
-static void markdown_head(FILE *f, const struct compare *c, const char *first)
+/* A markdown table's head: @first (its first cell), a column per variant from @from. */
+static void markdown_head(FILE *f, const struct compare *c, const char *first, size_t from)
 {
 	fputs(first, f);
-	for (size_t v = 0; v < c->n; v++)
+	for (size_t v = from; v < c->n; v++)
 		fprintf(f, " %s |", vname(c, v));
 	fputs("\n| --- |", f);
-	for (size_t v = 0; v < c->n; v++)
+	for (size_t v = from; v < c->n; v++)
 		fputs(" ---: |", f);
 	fputc('\n', f);
 }
@@ -713,7 +713,7 @@ static void markdown_p99_changes(FILE *f, const struct compare *c, const struct 
 		if (l->kind[i] != ROW_PROCESS || !process_p99(c->res[0], l->name[i], &base))
 			continue;
 		if (!head)
-			markdown_head(f, c, "\n| wakeup p99 ms (change from base) |");
+			markdown_head(f, c, "\n| wakeup p99 ms (change from base) |", 0);
 		head = true;
 		fputs("| process ", f);
 		report_md_code(f, l->name[i]);
@@ -740,13 +740,7 @@ static void markdown_changes(FILE *f, const struct compare *c, const struct labe
 
 	if (c->n < 2)
 		return;
-	fputs("\n| change from base (points of capacity) |", f);
-	for (size_t v = 1; v < c->n; v++)
-		fprintf(f, " %s |", vname(c, v));
-	fputs("\n| --- |", f);
-	for (size_t v = 1; v < c->n; v++)
-		fputs(" ---: |", f);
-	fputc('\n', f);
+	markdown_head(f, c, "\n| change from base (points of capacity) |", 1);
 	for (size_t i = 0; i < l->n; i++) {
 		bool g = l->kind[i] == ROW_GROUP;
 		double s0, i0, s1, i1;
@@ -792,7 +786,7 @@ int compare_markdown(FILE *f, const struct compare *c)
 	fprintf(f, "**%s**: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name,
 		sc->sched.cpus, sched_policy_name(sc->sched.policy), (unsigned long long)sc->seed,
 		(double)(sc->duration - sc->warmup) / 1e9);
-	markdown_head(f, c, "| share / ideal |");
+	markdown_head(f, c, "| share / ideal |", 0);
 	for (size_t i = 0; i < l.n; i++) {
 		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");
 		report_md_code(f, l.name[i]);
@@ -1042,13 +1036,7 @@ int sweep_markdown(FILE *f, const struct sweep *sw)
 		report_md_code(f, *base->sweep_name ? base->sweep_name : "/");
 		fputs("\n\n", f);
 	}
-	fputs("| value |", f);
-	for (size_t v = 0; v < c0->n; v++)
-		fprintf(f, " %s |", vname(c0, v));
-	fputs("\n| --- |", f);
-	for (size_t v = 0; v < c0->n; v++)
-		fputs(" ---: |", f);
-	fputc('\n', f);
+	markdown_head(f, c0, "| value |", 0);
 	for (size_t k = 0; k < sw->n; k++) {
 		fputs("| ", f);
 		report_md_code(f, base->sweep_values[k]);
