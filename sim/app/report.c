@@ -41,11 +41,7 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-/*
- * A row label of @width columns: @name itself when it fits, else @name on a line of its own
- * and the row's figures on the next, so that a long name never pushes a table past 80 columns.
- */
-static void text_label(FILE *f, const char *name, int width)
+void report_label(FILE *f, const char *name, int width)
 {
 	if ((int)strlen(name) > width)
 		fprintf(f, "%s\n%-*s", name, width, "");
@@ -69,7 +65,7 @@ static void text_latency(FILE *f, const struct run_result *r)
 				"p50 ms", "p90", "p99", "p99.9", "min", "max", "mean", "samples");
 		any = true;
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		text_label(f, name, 16);
+		report_label(f, name, 16);
 		fprintf(f, " %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7llu\n", ms(t->lat_p50),
 			ms(t->lat_p90), ms(t->lat_p99), ms(t->lat_p999), ms(t->lat_min),
 			ms(t->lat_max), ms(t->lat_mean), (unsigned long long)t->lat_samples);
@@ -97,7 +93,7 @@ static void text_activations(FILE *f, const struct run_result *r)
 				"activ.", "overruns", "missed", "slack min", "p50", "mean ms");
 		any = true;
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		text_label(f, name, 16);
+		report_label(f, name, 16);
 		if (!t->acts_done) {
 			fprintf(f, " %8d %8s %8s %11s %8s %8s\n", 0, "-", "-", "-", "-", "-");
 			continue;
@@ -184,7 +180,7 @@ static void text_processes(FILE *f, const struct run_result *r)
 			ideal += t->ideal;
 			bound |= t->ideal_bound;
 		}
-		text_label(f, p, 32);
+		report_label(f, p, 32);
 		fprintf(f, bound ? " %7zu %7.4f %7.4f*\n" : " %7zu %7.4f %8.4f\n", n, share, ideal);
 	}
 }
@@ -203,7 +199,7 @@ void report_text(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
 
-		text_label(f, report_visible(g->path, vis, sizeof(vis)), 40);
+		report_label(f, report_visible(g->path, vis, sizeof(vis)), 40);
 		fprintf(f, " %10.3f %8.4f %8.4f\n", (double)g->cpu_ns / 1e9, g->share, g->ideal);
 	}
 	text_threads(f, r);

@@ -63,6 +63,12 @@ void report_json_head(FILE *f, const struct run_result *r, size_t seeds);
 
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);
+/*
+ * report_label() - a row label of @width columns: @name itself when it fits, else @name on a
+ * line of its own and the row's figures on the next, so that a long name never pushes a table
+ * past 80 columns.
+ */
+void report_label(FILE *f, const char *name, int width);
 
 /*
  * Names come from the scenario file, and a cgroup name may hold anything but '/' and a line

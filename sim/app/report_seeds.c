@@ -4,7 +4,6 @@
  * within 80 columns and as JSON (docs/scenario-format.md, "Several seeds").
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "sim/app/report.h"
 #include "sim/run/seeds.h"
@@ -41,10 +40,7 @@ void report_seeds_text(FILE *f, const struct seeds *s)
 		const struct seeds_stat *g = &s->groups[i];
 		const char *p = report_visible(r->groups[i].path, vis, sizeof(vis));
 
-		if (strlen(p) > 32)
-			fprintf(f, "%s\n%-32s", p, "");
-		else
-			fprintf(f, "%-32s", p);
+		report_label(f, p, 32);
 		fprintf(f, " %7.4f %7.4f %7.4f %8.4f %8.4f\n", g->mean, g->min, g->max, g->ci,
 			r->groups[i].ideal);
 	}
@@ -56,10 +52,7 @@ void report_seeds_text(FILE *f, const struct seeds *s)
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
-		if (strlen(name) > 24)
-			fprintf(f, "%s\n%-24s", name, "");
-		else
-			fprintf(f, "%-24s", name);
+		report_label(f, name, 24);
 		fprintf(f, t->ideal_bound ? " %7.4f %7.4f %7.4f %7.4f %7.4f*" :
 			" %7.4f %7.4f %7.4f %7.4f %8.4f", st->share.mean, st->share.min,
 			st->share.max, st->share.ci, t->ideal);
