@@ -255,6 +255,13 @@ for a in --json --markdown "-o $tmp/cs" --trace; do
 	"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 2 $a > /dev/null 2>&1; st=$?
 	[ $st -eq 2 ] && [ ! -e "$tmp/cs" ] && ok || bad "compare --seeds 2 $a: exit $st"
 done
+# --seeds reads a scenario from stdin once; a seed range past 2^64 - 1 is refused, no output
+"$CGSIM" run - --seeds 2 < tests/cli/long-twins.yaml > "$tmp/sd-stdin"; st=$?
+"$CGSIM" run tests/cli/long-twins.yaml --seeds 2 > "$tmp/sd-file"
+[ $st -eq 0 ] && cmp -s "$tmp/sd-stdin" "$tmp/sd-file" && ok || bad "run - --seeds 2: exit $st or other output"
+"$CGSIM" run tests/cli/long-twins.yaml --seed 18446744073709551615 --seeds 2 > "$tmp/sd-max" 2>&1; st=$?
+[ $st -eq 2 ] && grep -q "pass 2^64 - 1" "$tmp/sd-max" && [ "$(grep -c '^twins' "$tmp/sd-max")" -eq 0 ] \
+	&& ok || bad "--seeds past 2^64 - 1: exit $st: $(cat "$tmp/sd-max")"
 # check --seeds 3: an entry judged on the mean of the three runs made one by one, least and
 # greatest beside it
 for k in 1 2 3; do

@@ -102,21 +102,12 @@ static int trouble(struct check *c, const char *file, const char *err)
 static int more_seeds(struct check *c, const char *file, const struct scenario *sc,
 		      size_t nruns, struct scenario **scs, struct run_result **runs)
 {
-	char err[2048], seedset[48];
-	const char *sets[1] = { seedset };
-	bool base = !strcmp(sc->variant, "base");
+	char err[2048];
 
-	for (size_t k = 1; k < nruns; k++) {
-		if (sc->seed + k < sc->seed)
-			return trouble(c, file, "cgsim: --seeds passes seed 2^64 - 1");
-		snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(sc->seed + k));
-		scs[k] = scn_load(file, sc->text, base ? NULL : sc->variant, sets, 1, err,
-				  sizeof(err));
-		if (!scs[k])
+	for (size_t k = 1; k < nruns; k++)
+		if (seeds_run(file, sc->text, sc->variant, NULL, 0, sc->seed, k, &scs[k], &runs[k],
+			      err, sizeof(err)))
 			return trouble(c, file, err);
-		if (run_scenario(scs[k], false, &runs[k], err, sizeof(err)))
-			return trouble(c, file, err[0] ? err : "cgsim: the run failed");
-	}
 	return 0;
 }
 

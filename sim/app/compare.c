@@ -143,7 +143,6 @@ static void free_seeds(struct compare *c)
 int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
 		      size_t nsets, size_t nseeds, char *err, size_t errlen)
 {
-	const char **all = malloc((nsets + 1) * sizeof(*all));
 	size_t m = nseeds - 1;
 	bool tty = isatty(STDERR_FILENO);
 	int e = 0;
@@ -151,40 +150,24 @@ int compare_add_seeds(struct compare *c, const char *file, const char *const *se
 	c->nseeds = nseeds;
 	c->more_sc = calloc(c->n * m + 1, sizeof(*c->more_sc));
 	c->more = calloc(c->n * m + 1, sizeof(*c->more));
-	if (!all || !c->more_sc || !c->more) {
-		free(all);
+	if (!c->more_sc || !c->more) {
 		free_seeds(c);
 		snprintf(err, errlen, "cgsim: out of memory");
 		return -ENOMEM;
 	}
-	memcpy(all, sets, nsets * sizeof(*all));
 	for (size_t v = 0; !e && v < c->n; v++) {
 		for (size_t k = 1; !e && k < nseeds; k++) {
 			size_t j = v * m + k - 1;
-			uint64_t seed = c->sc[v]->seed + k;
-			char seedset[48];
 
-			if (seed < c->sc[v]->seed) {
-				snprintf(err, errlen, "cgsim: --seeds %zu from seed %llu passes "
-					 "2^64 - 1", nseeds, (unsigned long long)c->sc[v]->seed);
-				e = -EINVAL;
-				break;
-			}
-			snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)seed);
-			all[nsets] = seedset;
 			if (tty)
 				fprintf(stderr, "\rcgsim: variant %zu of %zu, seed %zu of %zu", v + 1,
 					c->n, k + 1, nseeds);
-			c->more_sc[j] = scn_load_swept(file, c->sc[0]->text, v ?
-						       c->sc[0]->variants[v - 1].name : NULL, all,
-						       nsets + 1, SCN_NO_SWEEP, err, errlen);
-			e = c->more_sc[j] ? run_scenario(c->more_sc[j], false, &c->more[j], err,
-							 errlen) : -EINVAL;
+			e = seeds_run(file, c->sc[0]->text, c->sc[v]->variant, sets, nsets,
+				      c->sc[v]->seed, k, &c->more_sc[j], &c->more[j], err, errlen);
 		}
 	}
 	if (tty)
 		fputs("\r\033[K", stderr);
-	free(all);
 	if (e)
 		free_seeds(c);
 	return e;

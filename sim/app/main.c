@@ -607,12 +607,11 @@ static struct scenario *load(const struct run_opts *o)
  */
 static int run_seeds(const struct run_opts *o, const struct scenario *first)
 {
-	const char *sets[CLI_MAX_SETS + 2];
 	struct scenario **scs = calloc(o->seeds, sizeof(*scs));
 	struct run_result **runs = calloc(o->seeds, sizeof(*runs));
 	struct seeds *sum = NULL;
-	uint64_t base = first->seed;
-	char err[2048], seedset[48];
+	bool tty = isatty(STDERR_FILENO);
+	char err[2048];
 	size_t done = 0;
 	int rc = 2;
 
@@ -620,35 +619,18 @@ static int run_seeds(const struct run_opts *o, const struct scenario *first)
 		fputs("cgsim: out of memory\n", stderr);
 		goto out;
 	}
-	memcpy(sets, o->sets, o->nsets * sizeof(*sets));
-	sets[o->nsets] = seedset;
 	for (; done < o->seeds; done++) {
-		bool tty = isatty(STDERR_FILENO);
-
-		snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(base + done));
-		if (base + done < base) {
-			fprintf(stderr, "cgsim: --seeds %u from seed %llu passes 2^64 - 1\n", o->seeds,
-				(unsigned long long)base);
-			goto out;
-		}
-		scs[done] = cli_load(o->file, o->variant, sets, o->nsets + 1);
-		if (!scs[done])
-			goto out;
 		if (tty)
-			fprintf(stderr, "\rcgsim: run %zu of %u (seed %llu)", done + 1, o->seeds,
-				(unsigned long long)(base + done));
-		if (run_scenario(scs[done], false, &runs[done], err, sizeof(err))) {
-			if (tty)
-				fputc('\n', stderr);
-			fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the run failed");
-			scn_free(scs[done]);
-			scs[done] = NULL;
+			fprintf(stderr, "\rcgsim: run %zu of %u", done + 1, o->seeds);
+		if (seeds_run(o->file, first->text, o->variant, o->sets, o->nsets, first->seed, done,
+			      &scs[done], &runs[done], err, sizeof(err))) {
+			fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);
 			goto out;
 		}
-		if (tty && done + 1 == o->seeds)
-			fputs("\r\033[K", stderr);
 	}
-	if (seeds_sum(runs, done, base, &sum, err, sizeof(err))) {
+	if (tty)
+		fputs("\r\033[K", stderr);
+	if (seeds_sum(runs, done, first->seed, &sum, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		goto out;
 	}

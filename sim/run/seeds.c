@@ -17,6 +17,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "sim/run/seeds.h"
+#include "sim/scenario/scenario.h"
 
 struct seeds_stat seeds_stat(const double *v, size_t n)
 {
@@ -30,6 +31,45 @@ struct seeds_stat seeds_stat(const double *v, size_t n)
 		s.ci = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * gsl_stats_sd_m(v, 1, n, s.mean) /
 		       sqrt((double)n);
 	return s;
+}
+
+int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
+	      size_t nsets, uint64_t base, size_t k, struct scenario **sc, struct run_result **out,
+	      char *err, size_t errlen)
+{
+	const char **all;
+	char seedset[48];
+	int e;
+
+	*sc = NULL;
+	*out = NULL;
+	if (base + k < base) {
+		snprintf(err, errlen, "cgsim: %zu seeds from seed %llu pass 2^64 - 1", k + 1,
+			 (unsigned long long)base);
+		return -ERANGE;
+	}
+	all = malloc((nsets + 1) * sizeof(*all));
+	if (!all) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	if (nsets)
+		memcpy(all, sets, nsets * sizeof(*all));
+	snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(base + k));
+	all[nsets] = seedset;
+	*sc = scn_load(path, text, variant, all, nsets + 1, err, errlen);
+	free(all);
+	if (!*sc)
+		return -EINVAL;
+	err[0] = '\0';
+	e = run_scenario(*sc, false, out, err, errlen);
+	if (e) {
+		if (!err[0])
+			snprintf(err, errlen, "cgsim: the run failed");
+		scn_free(*sc);
+		*sc = NULL;
+	}
+	return e;
 }
 
 static bool same_layout(const struct run_result *a, const struct run_result *b)
