@@ -4,12 +4,24 @@
 # data: path,cpu_ns,share,ideal (groups.csv), "/" first; glabel: the paths as gnuplot strings
 # (gnuplot would read a backslash in the data as an escape). The root, always 1.0, is left out
 # so as not to squeeze the rest; the labels are slanted so that long paths never overprint.
+# With seeds=N (compare --seeds N) data is groups-seeds.csv, path,share,share_min,share_max,
+# ideal: the bars are the means, with a range from the least to the greatest share.
 load 'plots/common.gp'
-set title sprintf("%s, variant %s: share against ideal", scenario, variant) noenhanced
+if (!exists('seeds')) { seeds = 1 }
+if (seeds > 1) {
+	set title sprintf("%s, variant %s: share against ideal (mean of %d seeds, least to greatest)", \
+	    scenario, variant, seeds) noenhanced
+} else {
+	set title sprintf("%s, variant %s: share against ideal", scenario, variant) noenhanced
+}
 set ylabel 'share of machine capacity'
 set yrange [0:*]
 set style data histograms
-set style histogram clustered gap 1
+if (seeds > 1) {
+	set style histogram errorbars gap 1 lw 1.5
+} else {
+	set style histogram clustered gap 1
+}
 set style fill pattern border -1
 set boxwidth 0.9
 set xtics noenhanced rotate by 30 right nomirror
@@ -20,6 +32,12 @@ set bmargin ceil(glabel_width / 4.0) + 5
 # the header line read as such, so that every ::1 skips "/" and column(0) counts from 0 on the
 # first cgroup below it (glabel[2])
 set key autotitle columnhead
-plot data every ::1 using 3:xtic(glabel[int(column(0)) + 2]) title 'simulated' \
-	fs pattern 1 lc rgb '#000000', \
-     '' every ::1 using 4 title 'ideal' fs pattern 2 lc rgb '#808080'
+if (seeds > 1) {
+	plot data every ::1 using 2:3:4:xtic(glabel[int(column(0)) + 2]) title 'simulated' \
+		fs pattern 1 lc rgb '#000000', \
+	     '' every ::1 using 5:5:5 title 'ideal' fs pattern 2 lc rgb '#808080'
+} else {
+	plot data every ::1 using 3:xtic(glabel[int(column(0)) + 2]) title 'simulated' \
+		fs pattern 1 lc rgb '#000000', \
+	     '' every ::1 using 4 title 'ideal' fs pattern 2 lc rgb '#808080'
+}

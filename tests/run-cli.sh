@@ -250,11 +250,46 @@ awk 'NR == FNR { n[$1]++; x[$1, n[$1]] = $2; next }
 	grep -q '^bursty-mix: 1 CPUs, eevdf, seeds 1 to 3 (means)' "$tmp/cmp-seeds" \
 	&& ok || bad "compare --seeds 3: $(cat "$tmp/busy-runs" "$tmp/cmp-seeds")"
 awk 'length($0) > 80 { exit 1 }' "$tmp/cmp-seeds" && ok || bad "compare --seeds: over 80 columns"
-for a in --json --markdown "-o $tmp/cs" --trace; do
-	# shellcheck disable=SC2086
-	"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 2 $a > /dev/null 2>&1; st=$?
-	[ $st -eq 2 ] && [ ! -e "$tmp/cs" ] && ok || bad "compare --seeds 2 $a: exit $st"
+# compare --seeds --json: each variant's object is the one run --seeds --json prints for it,
+# and every share change says whether it is within the spread, as the text marks it with ?
+"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 3 --json > "$tmp/cmp-seeds.json"; st=$?
+for var in base cfs normal; do
+	"$CGSIM" run scenarios/bursty-mix.yaml --variant $var --seeds 3 --json > "$tmp/run-$var.json"
+	awk 'NR == FNR { want[++n] = $0; next }
+	     $0 == want[k + 1] { k++; if (k == n) found = 1; next } { k = ($0 == want[1]) }
+	     END { exit !found }' "$tmp/run-$var.json" "$tmp/cmp-seeds.json" 		&& ok || bad "compare --seeds 3 --json: variant $var is not run --seeds 3 --json's"
 done
+small=$(grep -c '"process": "busy", "change_points": [-0-9.]*, "within_spread": true' "$tmp/cmp-seeds.json")
+marked=$(grep -Ec '^  (cfs|normal):.*process busy [-+][0-9.]+\?' "$tmp/cmp-seeds")
+[ $st -eq 0 ] && grep -q '"scenario": "bursty-mix", "seed": 1, "seeds": 3,' "$tmp/cmp-seeds.json" \
+	&& [ "$small" = "$marked" ] && ok || bad "compare --seeds --json: exit $st, $small within vs $marked ?"
+# --markdown: the means, the spread table and the same ? marks
+"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 3 --markdown > "$tmp/cmp-seeds.md"; st=$?
+[ $st -eq 0 ] && grep -q '^\*\*bursty-mix\*\*: 1 CPUs, eevdf, seeds 1 to 3 (means)' "$tmp/cmp-seeds.md" \
+	&& grep -q '^| least-greatest, +- 95 % interval of the mean | base | cfs | normal |$' "$tmp/cmp-seeds.md" \
+	&& [ "$(grep -Ec '^\| process `busy` \|.*\?' "$tmp/cmp-seeds.md")" = "$(grep -c '^  cfs:.*busy [-+][0-9.]*?\|^  normal:.*busy [-+][0-9.]*?' "$tmp/cmp-seeds")" ] \
+	&& ok || bad "compare --seeds --markdown: exit $st"
+# -o DIR: seed S's run files, each variant's seeds.json (run --seeds --json's) and the bar
+# chart's means with their least and greatest
+"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --seeds 2 -o "$tmp/cs" > /dev/null; st=$?
+"$CGSIM" run scenarios/zijlstra-root-vm.yaml --variant interposed --seeds 2 --json > "$tmp/zi.json"
+"$CGSIM" run scenarios/zijlstra-root-vm.yaml --variant interposed --json > "$tmp/zi1.json"
+[ $st -eq 0 ] && cmp -s "$tmp/cs/interposed/seeds.json" "$tmp/zi.json" \
+	&& cmp -s "$tmp/cs/interposed/summary.json" "$tmp/zi1.json" \
+	&& head -n 1 "$tmp/cs/interposed/groups-seeds.csv" | grep -qx 'path,share,share_min,share_max,ideal' \
+	&& grep -q "groups-seeds.csv'; seeds=2;" "$tmp/cs/render.sh" \
+	&& ok || bad "compare --seeds 2 -o DIR: exit $st"
+# the sweep over seeds too: its header says so, its CSV has the spread
+"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --seeds 2 | \
+	grep -q '^sweep of processes.app.threads.worker.count: share/ideal of group vm (means over 2 seeds)$' \
+	&& head -n 1 "$tmp/cs/sweep.csv" | grep -qx 'value,variant,kind,name,share,ideal,share_min,share_max,share_ci' \
+	&& ok || bad "compare --seeds 2: the sweep's table or CSV"
+"$CGSIM" compare scenarios/bursty-mix.yaml --seeds 2 -o "$tmp/cst" --trace > /dev/null 2>&1; st=$?
+[ $st -eq 2 ] && [ ! -e "$tmp/cst" ] && ok || bad "compare --seeds 2 --trace: exit $st"
+printf 'sweep: { key: seed, values: [1, 2] }\n' | cat tests/cli/long-twins.yaml - > "$tmp/sweep-seed.yaml"
+"$CGSIM" compare "$tmp/sweep-seed.yaml" --seeds 2 > /dev/null 2> "$tmp/sweep-seed.err"; st=$?
+[ $st -eq 2 ] && grep -q 'the sweep sets seed' "$tmp/sweep-seed.err" && ok \
+	|| bad "compare --seeds with a sweep of seed: exit $st: $(cat "$tmp/sweep-seed.err")"
 # --seeds reads a scenario from stdin once; a seed range past 2^64 - 1 is refused, no output
 "$CGSIM" run - --seeds 2 < tests/cli/long-twins.yaml > "$tmp/sd-stdin"; st=$?
 "$CGSIM" run tests/cli/long-twins.yaml --seeds 2 > "$tmp/sd-file"

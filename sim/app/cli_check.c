@@ -105,8 +105,8 @@ static int more_seeds(struct check *c, const char *file, const struct scenario *
 	char err[2048];
 
 	for (size_t k = 1; k < nruns; k++)
-		if (seeds_run(file, sc->text, sc->variant, NULL, 0, sc->seed, k, &scs[k], &runs[k],
-			      err, sizeof(err)))
+		if (seeds_run(file, sc->text, sc->variant, NULL, 0, SCN_NO_SWEEP, sc->seed, k,
+			      &scs[k], &runs[k], err, sizeof(err)))
 			return trouble(c, file, err);
 	return 0;
 }

@@ -127,64 +127,102 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 	return 0;
 }
 
+/* The seeds' runs and sums, res[] among them: what compare_free() frees of --seeds. */
 static void free_seeds(struct compare *c)
 {
-	for (size_t j = 0; c->more && j < c->n * (c->nseeds - 1); j++) {
-		run_free(c->more[j]);
-		scn_free(c->more_sc[j]);
+	size_t m = c->nseeds ? c->nseeds - 1 : 0;
+
+	for (size_t v = 0; c->sum && v < c->n; v++) {
+		if (c->sum[v]) {
+			seeds_free(c->sum[v]);	/* runs[0] is res[v] */
+			c->res[v] = NULL;
+		}
 	}
-	free(c->more);
+	for (size_t j = 0; c->more_sc && j < c->n * m; j++)
+		scn_free(c->more_sc[j]);
+	free(c->sum);
 	free(c->more_sc);
-	c->more = NULL;
+	c->sum = NULL;
 	c->more_sc = NULL;
-	c->nseeds = 1;
+}
+
+/*
+ * Variant @v's runs of seeds S+1 .. into @runs[1..), then summed up with res[v] as runs[0] into
+ * c->sum[v], which owns them from then on. 0 or a negative errno, the runs freed.
+ */
+static int variant_seeds(struct compare *c, size_t v, const char *file, const char *const *sets,
+			 size_t nsets, size_t sweep, bool tty, char *err, size_t errlen)
+{
+	size_t m = c->nseeds - 1;
+	struct run_result **runs = calloc(c->nseeds, sizeof(*runs));
+	int e = 0;
+	size_t k;
+
+	if (!runs) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	runs[0] = c->res[v];
+	for (k = 1; !e && k < c->nseeds; k++) {
+		if (tty)
+			fprintf(stderr, "\rcgsim: variant %zu of %zu, seed %zu of %zu", v + 1, c->n,
+				k + 1, c->nseeds);
+		e = seeds_run(file, c->sc[0]->text, c->sc[v]->variant, sets, nsets, sweep,
+			      c->sc[v]->seed, k, &c->more_sc[v * m + k - 1], &runs[k], err, errlen);
+	}
+	if (!e)
+		e = seeds_sum(runs, c->nseeds, c->sc[v]->seed, &c->sum[v], err, errlen);
+	if (e) {
+		for (size_t j = 1; j < c->nseeds; j++)
+			run_free(runs[j]);
+		free(runs);
+	}
+	return e;
 }
 
 int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
-		      size_t nsets, size_t nseeds, char *err, size_t errlen)
+		      size_t nsets, size_t sweep, size_t nseeds, char *err, size_t errlen)
 {
-	size_t m = nseeds - 1;
 	bool tty = isatty(STDERR_FILENO);
 	int e = 0;
 
 	c->nseeds = nseeds;
-	c->more_sc = calloc(c->n * m + 1, sizeof(*c->more_sc));
-	c->more = calloc(c->n * m + 1, sizeof(*c->more));
-	if (!c->more_sc || !c->more) {
-		free_seeds(c);
+	c->more_sc = calloc(c->n * (nseeds - 1) + 1, sizeof(*c->more_sc));
+	c->sum = calloc(c->n, sizeof(*c->sum));
+	if (!c->more_sc || !c->sum) {
+		e = -ENOMEM;
 		snprintf(err, errlen, "cgsim: out of memory");
-		return -ENOMEM;
 	}
-	for (size_t v = 0; !e && v < c->n; v++) {
-		for (size_t k = 1; !e && k < nseeds; k++) {
-			size_t j = v * m + k - 1;
-
-			if (tty)
-				fprintf(stderr, "\rcgsim: variant %zu of %zu, seed %zu of %zu", v + 1,
-					c->n, k + 1, nseeds);
-			e = seeds_run(file, c->sc[0]->text, c->sc[v]->variant, sets, nsets,
-				      c->sc[v]->seed, k, &c->more_sc[j], &c->more[j], err, errlen);
-		}
-	}
+	for (size_t v = 0; !e && v < c->n; v++)
+		e = variant_seeds(c, v, file, sets, nsets, sweep, tty, err, errlen);
 	if (tty)
 		fputs("\r\033[K", stderr);
-	if (e)
+	if (e) {
+		/* back to one seed: the sums made so far give their res[v] back */
+		for (size_t v = 0; c->sum && v < c->n; v++) {
+			if (c->sum[v]) {
+				c->sum[v]->runs[0] = NULL;
+				seeds_free(c->sum[v]);
+				c->sum[v] = NULL;
+			}
+		}
 		free_seeds(c);
+		c->nseeds = 1;
+	}
 	return e;
 }
 
 /* Variant @v's run of seed S + @k (0: res[v]). */
 static const struct run_result *run_of(const struct compare *c, size_t v, size_t k)
 {
-	return k ? c->more[v * (c->nseeds - 1) + k - 1] : c->res[v];
+	return k ? c->sum[v]->runs[k] : c->res[v];
 }
 
 void compare_free(struct compare *c)
 {
 	if (!c)
 		return;
-	if (c->nseeds > 1)
-		free_seeds(c);
+	free_seeds(c);
 	trace_close(c);
 	free(c->trace);
 	free(c->made_dir);
@@ -258,7 +296,7 @@ static bool process_p99(const struct run_result *r, const char *process, uint64_
 /* @process's wakeup p99 in variant @v, the mean over the seeds in which it woke. */
 static bool p99_mean(const struct compare *c, size_t v, const char *process, uint64_t *ns)
 {
-	uint64_t sum = 0, x;
+	uint64_t sum = 0, x = 0;
 	size_t n = 0;
 
 	for (size_t k = 0; k < c->nseeds; k++)
@@ -527,6 +565,25 @@ static double nz(double x, double half_unit)
 }
 
 /*
+ * The change of a row's share from the base to variant @v, in points of capacity, of the means
+ * over the seeds; *@small when their 95 % intervals overlap (these seeds do not tell them
+ * apart; never with one seed). False when the row is not in both, or is the root.
+ */
+static bool share_change(const struct compare *c, const struct labels *l, size_t i, size_t v,
+			 double *points, bool *small)
+{
+	struct seeds_stat s0, s1;
+	double i0, i1;
+
+	if ((l->kind[i] == ROW_GROUP && !strcmp(l->name[i], "/")) ||
+	    !row_share(c, l, i, 0, &s0, &i0) || !row_share(c, l, i, v, &s1, &i1))
+		return false;
+	*points = nz(100 * (s1.mean - s0.mean), 0.05);
+	*small = c->nseeds > 1 && fabs(s1.mean - s0.mean) < s0.ci + s1.ci;
+	return true;
+}
+
+/*
  * Variant @v's wakeup p99 of each process that woke in it and in the base, and its change,
  * wrapped within 80 columns.
  */
@@ -573,22 +630,19 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 		int col = fprintf(f, "  %s:", vname(c, v));
 
 		for (size_t i = 0; i < l->n; i++) {
-			struct seeds_stat s0, s1;
-			double i0, i1;
+			double points;
 			char item[96];
 			int len;
-			bool g = l->kind[i] == ROW_GROUP, small;
+			bool small;
 
-			if ((g && !strcmp(l->name[i], "/")) || !row_share(c, l, i, 0, &s0, &i0) ||
-			    !row_share(c, l, i, v, &s1, &i1))
+			if (!share_change(c, l, i, v, &points, &small))
 				continue;
-			/* the two means' intervals overlap: these seeds do not tell them apart */
-			small = c->nseeds > 1 && fabs(s1.mean - s0.mean) < s0.ci + s1.ci;
 			any_small |= small;
 			len = snprintf(item, sizeof(item), "%s %s%s %+.1f%s",
-				       col > 3 + (int)strlen(vname(c, v)) ? "," : "", g ? "group " : "process ",
-				       report_visible(l->name[i], vis, sizeof(vis)),
-				       nz(100 * (s1.mean - s0.mean), 0.05), small ? "?" : "");
+				       col > 3 + (int)strlen(vname(c, v)) ? "," : "",
+				       l->kind[i] == ROW_GROUP ? "group " : "process ",
+				       report_visible(l->name[i], vis, sizeof(vis)), points,
+				       small ? "?" : "");
 			if (col + len > 78) {
 				fputs("\n   ", f);
 				col = 3;
@@ -641,24 +695,30 @@ static void text_spread(FILE *f, const struct compare *c, const struct labels *l
 	}
 }
 
+/* The header line the text and markdown share: "NAME: N CPUs, POLICY, seed S, ..." */
+static void head_line(FILE *f, const struct compare *c, const char *bold)
+{
+	const struct scenario *sc = c->sc[0];
+
+	fprintf(f, "%s%s%s: %d CPUs, %s, ", bold, sc->name, bold, sc->sched.cpus,
+		sched_policy_name(sc->sched.policy));
+	if (c->nseeds > 1)
+		fprintf(f, "seeds %llu to %llu (means), ", (unsigned long long)sc->seed,
+			(unsigned long long)(sc->seed + c->nseeds - 1));
+	else
+		fprintf(f, "seed %llu, ", (unsigned long long)sc->seed);
+	fprintf(f, "%.1f s measured\n\n", (double)(sc->duration - sc->warmup) / 1e9);
+}
+
 int compare_text(FILE *f, const struct compare *c)
 {
 	struct labels l;
-	const struct scenario *sc = c->sc[0];
 
 	if (collect(c, &l)) {
 		free_labels(&l);
 		return -ENOMEM;
 	}
-	if (c->nseeds > 1)
-		fprintf(f, "%s: %d CPUs, %s, seeds %llu to %llu (means), %.1f s measured\n\n",
-			sc->name, sc->sched.cpus, sched_policy_name(sc->sched.policy),
-			(unsigned long long)sc->seed, (unsigned long long)(sc->seed + c->nseeds - 1),
-			(double)(sc->duration - sc->warmup) / 1e9);
-	else
-		fprintf(f, "%s: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name,
-			sc->sched.cpus, sched_policy_name(sc->sched.policy),
-			(unsigned long long)sc->seed, (double)(sc->duration - sc->warmup) / 1e9);
+	head_line(f, c, "");
 	for (size_t from = 0; from < c->n; from += COLS_PER_BLOCK) {
 		size_t to = from + COLS_PER_BLOCK < c->n ? from + COLS_PER_BLOCK : c->n;
 
@@ -693,10 +753,11 @@ static void markdown_p99_changes(FILE *f, const struct compare *c, const struct 
 	for (size_t i = 0; c->n > 1 && i < l->n; i++) {
 		uint64_t base, now;
 
-		if (l->kind[i] != ROW_PROCESS || !process_p99(c->res[0], l->name[i], &base))
+		if (l->kind[i] != ROW_PROCESS || !p99_mean(c, 0, l->name[i], &base))
 			continue;
 		if (!head)
-			markdown_head(f, c, "\n| wakeup p99 ms (change from base) |", 0);
+			markdown_head(f, c, c->nseeds > 1 ? "\n| wakeup p99 ms, mean (change from "
+					    "base) |" : "\n| wakeup p99 ms (change from base) |", 0);
 		head = true;
 		fputs("| process ", f);
 		report_md_code(f, l->name[i]);
@@ -720,37 +781,59 @@ static void markdown_changes(FILE *f, const struct compare *c, const struct labe
 		{ M_SWITCHES, "switches/s", " %+.0f |", 0.5 },
 		{ M_LEVEL_OPS, "level ops/s", " %+.0f |", 0.5 },
 	};
+	bool any_small = false;
 
 	if (c->n < 2)
 		return;
-	markdown_head(f, c, "\n| change from base (points of capacity) |", 1);
+	markdown_head(f, c, c->nseeds > 1 ? "\n| change from base (points of capacity, of the "
+			    "means) |" : "\n| change from base (points of capacity) |", 1);
 	for (size_t i = 0; i < l->n; i++) {
-		bool g = l->kind[i] == ROW_GROUP;
-		double s0, i0, s1, i1;
-
-		if (g && !strcmp(l->name[i], "/"))
+		if (l->kind[i] == ROW_GROUP && !strcmp(l->name[i], "/"))
 			continue;
-		fprintf(f, "| %s ", g ? "group" : "process");
+		fprintf(f, "| %s ", l->kind[i] == ROW_GROUP ? "group" : "process");
 		report_md_code(f, l->name[i]);
 		fputs(" |", f);
 		for (size_t v = 1; v < c->n; v++) {
-			bool both = g ? group_of(c->res[0], l->name[i], &s0, &i0) &&
-					group_of(c->res[v], l->name[i], &s1, &i1)
-				      : process_of(c->res[0], l->name[i], &s0, &i0) &&
-					process_of(c->res[v], l->name[i], &s1, &i1);
+			double points;
+			bool small;
 
-			if (both)
-				fprintf(f, " %+.1f |", nz(100 * (s1 - s0), 0.05));
+			if (share_change(c, l, i, v, &points, &small))
+				fprintf(f, " %+.1f%s |", points, small ? "?" : "");
 			else
 				fputs(" - |", f);
+			any_small |= small;
 		}
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < sizeof(mach) / sizeof(mach[0]); k++) {
 		fprintf(f, "| %s |", mach[k].label);
 		for (size_t v = 1; v < c->n; v++)
-			fprintf(f, mach[k].fmt, nz(machine_value(c->res[v], mach[k].m) -
-						   machine_value(c->res[0], mach[k].m), mach[k].unit));
+			fprintf(f, mach[k].fmt, nz(machine_mean(c, v, mach[k].m) -
+						   machine_mean(c, 0, mach[k].m), mach[k].unit));
+		fputc('\n', f);
+	}
+	if (any_small)
+		fprintf(f, "\n?: smaller than the spread: the 95 %% intervals of the two means "
+			   "overlap over these %zu seeds\n", c->nseeds);
+}
+
+/* --seeds: each share row's least and greatest over the seeds, +- the 95 % interval. */
+static void markdown_spread(FILE *f, const struct compare *c, const struct labels *l)
+{
+	markdown_head(f, c, "\n| least-greatest, +- 95 % interval of the mean |", 0);
+	for (size_t i = 0; i < l->n; i++) {
+		fprintf(f, "| %s ", l->kind[i] == ROW_GROUP ? "group" : "process");
+		report_md_code(f, l->name[i]);
+		fputs(" |", f);
+		for (size_t v = 0; v < c->n; v++) {
+			struct seeds_stat st;
+			double id;
+
+			if (row_share(c, l, i, v, &st, &id))
+				fprintf(f, " %.3f-%.3f +-%.4f |", st.min, st.max, st.ci);
+			else
+				fputs(" - |", f);
+		}
 		fputc('\n', f);
 	}
 }
@@ -759,16 +842,13 @@ int compare_markdown(FILE *f, const struct compare *c)
 {
 	struct labels l;
 	char buf[64];
-	const struct scenario *sc = c->sc[0];
 
 	if (collect(c, &l)) {
 		free_labels(&l);
 		return -ENOMEM;
 	}
 	/* the same header line as the text's, for a mail or a pull request */
-	fprintf(f, "**%s**: %d CPUs, %s, seed %llu, %.1f s measured\n\n", sc->name,
-		sc->sched.cpus, sched_policy_name(sc->sched.policy), (unsigned long long)sc->seed,
-		(double)(sc->duration - sc->warmup) / 1e9);
+	head_line(f, c, "**");
 	markdown_head(f, c, "| share / ideal |", 0);
 	for (size_t i = 0; i < l.n; i++) {
 		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");
@@ -788,6 +868,8 @@ int compare_markdown(FILE *f, const struct compare *c)
 		}
 		fputc('\n', f);
 	}
+	if (c->nseeds > 1)
+		markdown_spread(f, c, &l);
 	markdown_changes(f, c, &l);
 	markdown_p99_changes(f, c, &l);
 	free_labels(&l);
@@ -807,14 +889,42 @@ int compare_json(FILE *f, const struct compare *c)
 	report_json_versions(f);
 	fputs(",\n  \"scenario\": ", f);
 	report_json_string(f, c->sc[0]->name);
+	if (c->nseeds > 1)
+		fprintf(f, ", \"seed\": %llu, \"seeds\": %zu", (unsigned long long)c->sc[0]->seed,
+			c->nseeds);
 	fputs(",\n  \"variants\": [\n", f);
+	/* one seed: each as `cgsim run --json`; --seeds N: as `cgsim run --seeds N --json` */
 	for (size_t v = 0; v < c->n; v++) {
-		report_json(f, c->res[v]);
+		if (c->nseeds > 1)
+			report_seeds_json(f, c->sum[v]);
+		else
+			report_json(f, c->res[v]);
 		if (v + 1 < c->n)
 			fputs(",\n", f);
 	}
+	/* each share's change from the base, in points of capacity (of the means) */
+	fputs("  ],\n  \"share_changes\": [", f);
+	for (size_t v = 1; v < c->n; v++)
+		for (size_t i = 0; i < l.n; i++) {
+			double points;
+			bool small;
+
+			if (!share_change(c, &l, i, v, &points, &small))
+				continue;
+			fputs(first ? "\n    { \"variant\": " : ",\n    { \"variant\": ", f);
+			report_json_string(f, vname(c, v));
+			fprintf(f, ", \"%s\": ", l.kind[i] == ROW_GROUP ? "group" : "process");
+			report_json_string(f, l.name[i]);
+			fprintf(f, ", \"change_points\": %.1f", points);
+			if (c->nseeds > 1)
+				fprintf(f, ", \"within_spread\": %s", small ? "true" : "false");
+			fputs(" }", f);
+			first = false;
+		}
+	fputs(first ? "],\n" : "\n  ],\n", f);
+	first = true;
 	/* each variant's wakeup p99 of each process that woke in it and in the base */
-	fputs("  ],\n  \"latency_p99_changes\": [", f);
+	fputs("  \"latency_p99_changes\": [", f);
 	for (size_t v = 1; v < c->n; v++)
 		for (size_t i = 0; i < l.n; i++) {
 			uint64_t now, base;
@@ -850,6 +960,12 @@ static int json_writer(FILE *f, const void *c)
 	return compare_json(f, c);
 }
 
+static int seeds_writer(FILE *f, const void *sum)
+{
+	report_seeds_json(f, sum);
+	return 0;
+}
+
 int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen)
 {
 	char path[4200];
@@ -862,6 +978,8 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 	for (size_t v = 0; v < c->n; v++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, vname(c, v));
 		e = report_write_dir(path, c->res[v], err, errlen);
+		if (!e && c->nseeds > 1)
+			e = util_write_file(path, "seeds.json", seeds_writer, c->sum[v], err, errlen);
 		if (!e && c->trace && c->trace[v].f)
 			e = util_out_commit(&c->trace[v], err, errlen);
 		if (e)
@@ -876,7 +994,7 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 /* ---------------- sweeps ---------------- */
 
 int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
-	      size_t nsets, struct sweep **out, char *err, size_t errlen)
+	      size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	int e = 0;
@@ -891,6 +1009,8 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 	for (size_t k = 0; k < base->nsweep && !e; k++) {
 		e = compare_run(file, base->text, sets, nsets, k, NULL, &sw->at[k], err, errlen);
 		sw->n = k + !e;
+		if (!e && nseeds > 1)
+			e = compare_add_seeds(sw->at[k], file, sets, nsets, k, nseeds, err, errlen);
 	}
 	if (e) {
 		sweep_free(sw);
@@ -980,22 +1100,63 @@ void sweep_target_label(const struct scenario *base, char *buf, size_t len)
 			 kinds[base->sweep_target], name);
 }
 
-bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal)
+/*
+ * The sweep's target at value @k in variant @v summed up over the seeds that have it (a
+ * latency only over the runs in which the target woke); false when none has.
+ */
+static bool sweep_target_stat(const struct sweep *sw, size_t k, size_t v, struct seeds_stat *st,
+			      double *ideal)
 {
-	return sweep_target(sw->base, sw->at[k]->res[v], share, ideal);
+	const struct compare *c = sw->at[k];
+	double vals[SEEDS_MAX];
+	size_t n = 0;
+
+	for (size_t j = 0; j < c->nseeds; j++)
+		if (sweep_target(sw->base, run_of(c, v, j), &vals[n], ideal))
+			n++;
+	if (n)
+		*st = seeds_stat(vals, n);
+	return n > 0;
 }
 
-/* A sweep cell: share/ideal, the share alone, or - when the target is not in the run. */
-static void sweep_cell(const struct sweep *sw, size_t k, size_t v, char *buf, size_t len)
+bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal)
 {
-	double s, i;
+	struct seeds_stat st;
 
-	if (!sweep_target(sw->base, sw->at[k]->res[v], &s, &i))
+	if (!sweep_target_stat(sw, k, v, &st, ideal))
+		return false;
+	*share = st.mean;
+	return true;
+}
+
+/*
+ * A sweep cell: share/ideal, the share alone, or - when the target is not in the run; the
+ * means over the seeds, with @spread the half-width of their 95 % interval after them.
+ */
+static void sweep_cell(const struct sweep *sw, size_t k, size_t v, bool spread, char *buf,
+		       size_t len)
+{
+	struct seeds_stat st;
+	double i;
+	int n;
+
+	if (!sweep_target_stat(sw, k, v, &st, &i)) {
 		snprintf(buf, len, "-");
-	else if (isnan(i))
-		snprintf(buf, len, "%.4f", s);
+		return;
+	}
+	if (isnan(i))
+		n = snprintf(buf, len, "%.4f", st.mean);
 	else
-		snprintf(buf, len, "%.3f/%.3f", s, i);
+		n = snprintf(buf, len, "%.3f/%.3f", st.mean, i);
+	if (spread && sw->at[k]->nseeds > 1 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " +-%.4f", st.ci);
+}
+
+/* ", means over N seeds" when the sweep ran several seeds, else nothing. */
+static void sweep_seeds_note(FILE *f, const struct sweep *sw)
+{
+	if (sw->n && sw->at[0]->nseeds > 1)
+		fprintf(f, " (means over %zu seeds)", sw->at[0]->nseeds);
 }
 
 int sweep_markdown(FILE *f, const struct sweep *sw)
@@ -1007,25 +1168,25 @@ int sweep_markdown(FILE *f, const struct sweep *sw)
 	fputs("\n**sweep of** ", f);
 	report_md_code(f, base->sweep_key);
 	if (base->sweep_target == SCN_T_MACHINE) {
-		fputs(": scheduler overhead, % of capacity\n\n", f);
+		fputs(": scheduler overhead, % of capacity", f);
 	} else if (base->sweep_metric != SCN_M_SHARE) {
 		sweep_target_label(base, what, sizeof(what));
 		fputs(": ", f);
 		report_md_code(f, what);
-		fputs("\n\n", f);
 	} else {
 		fprintf(f, ": share/ideal of %s ", base->sweep_target == SCN_T_GROUP ? "group"
 			: base->sweep_target == SCN_T_PROCESS ? "process" : "thread");
 		report_md_code(f, *base->sweep_name ? base->sweep_name : "/");
-		fputs("\n\n", f);
 	}
+	sweep_seeds_note(f, sw);
+	fputs("\n\n", f);
 	markdown_head(f, c0, "| value |", 0);
 	for (size_t k = 0; k < sw->n; k++) {
 		fputs("| ", f);
 		report_md_code(f, base->sweep_values[k]);
 		fputs(" |", f);
 		for (size_t v = 0; v < sw->at[k]->n; v++) {
-			sweep_cell(sw, k, v, buf, sizeof(buf));
+			sweep_cell(sw, k, v, true, buf, sizeof(buf));
 			fprintf(f, " %s |", buf);
 		}
 		fputc('\n', f);
@@ -1042,17 +1203,19 @@ int sweep_text(FILE *f, const struct sweep *sw)
 
 	fprintf(f, "\nsweep of %s", base->sweep_key);
 	if (base->sweep_target == SCN_T_MACHINE) {
-		fputs(": scheduler overhead, % of capacity\n", f);
+		fputs(": scheduler overhead, % of capacity", f);
 	} else if (base->sweep_metric != SCN_M_SHARE) {
 		char what[2200];
 
 		sweep_target_label(base, what, sizeof(what));
-		fprintf(f, ": %s\n", report_visible(what, vis, sizeof(vis)));
+		fprintf(f, ": %s", report_visible(what, vis, sizeof(vis)));
 	} else {
-		fprintf(f, ": share/ideal of %s %s\n", base->sweep_target == SCN_T_GROUP ? "group"
+		fprintf(f, ": share/ideal of %s %s", base->sweep_target == SCN_T_GROUP ? "group"
 			: base->sweep_target == SCN_T_PROCESS ? "process" : "thread",
 			*base->sweep_name ? report_visible(base->sweep_name, vis, sizeof(vis)) : "/");
 	}
+	sweep_seeds_note(f, sw);
+	fputc('\n', f);
 	{
 		int w = 10;
 
@@ -1073,7 +1236,7 @@ int sweep_text(FILE *f, const struct sweep *sw)
 	for (size_t k = 0; k < sw->n; k++) {
 		fprintf(f, "%-*.*s", vw, vw, report_visible(base->sweep_values[k], vis, sizeof(vis)));
 		for (size_t v = 0; v < sw->at[k]->n && v < 4; v++) {
-			sweep_cell(sw, k, v, buf, sizeof(buf));
+			sweep_cell(sw, k, v, false, buf, sizeof(buf));
 			fprintf(f, " %13s", buf);
 		}
 		fputc('\n', f);
@@ -1081,10 +1244,16 @@ int sweep_text(FILE *f, const struct sweep *sw)
 	return 0;
 }
 
-/* value,variant,kind,name,share,ideal: every group and process; machine rows in share. */
+/*
+ * value,variant,kind,name,share,ideal: every group and process; machine rows in share. With
+ * several seeds, the means, and share_min,share_max,share_ci after them.
+ */
 int sweep_csv(FILE *f, const struct sweep *sw)
 {
-	fputs("value,variant,kind,name,share,ideal\n", f);
+	bool seeds = sw->n && sw->at[0]->nseeds > 1;
+
+	fputs(seeds ? "value,variant,kind,name,share,ideal,share_min,share_max,share_ci\n" :
+	      "value,variant,kind,name,share,ideal\n", f);
 	for (size_t k = 0; k < sw->n; k++) {
 		const struct compare *c = sw->at[k];
 		struct labels l;
@@ -1095,29 +1264,31 @@ int sweep_csv(FILE *f, const struct sweep *sw)
 		}
 		for (size_t v = 0; v < c->n; v++) {
 			for (size_t i = 0; i < l.n; i++) {
-				double s, id;
-				bool have = l.kind[i] == ROW_GROUP
-					    ? group_of(c->res[v], l.name[i], &s, &id)
-					    : process_of(c->res[v], l.name[i], &s, &id);
+				struct seeds_stat st;
+				double id;
 
-				if (!have)
+				if (!row_share(c, &l, i, v, &st, &id))
 					continue;
 				report_csv_field(f, sw->base->sweep_values[k]);
 				fprintf(f, ",%s,%s,", vname(c, v),
 					l.kind[i] == ROW_GROUP ? "group" : "process");
 				report_csv_field(f, l.name[i]);
-				fprintf(f, ",%.6f,%.6f\n", s, id);
+				fprintf(f, ",%.6f,%.6f", st.mean, id);
+				if (seeds)
+					fprintf(f, ",%.6f,%.6f,%.6f", st.min, st.max, st.ci);
+				fputc('\n', f);
 			}
 			for (int m = 0; m < M_NR; m++) {
 				static const char *const key[M_NR] = { "jain", "max_abs_error",
 					"latency_p50_ms", "latency_p99_ms", "switches_per_sec",
 					"overhead_percent", "level_ops_per_sec" };
-				double x = machine_value(c->res[v], (enum machine_row)m);
+				double x = machine_mean(c, v, (enum machine_row)m);
 
 				if (isnan(x))
 					continue;
 				report_csv_field(f, sw->base->sweep_values[k]);
-				fprintf(f, ",%s,machine,%s,%.6f,\n", vname(c, v), key[m], x);
+				fprintf(f, ",%s,machine,%s,%.6f,%s\n", vname(c, v), key[m], x,
+					seeds ? ",,," : "");
 			}
 		}
 		free_labels(&l);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "sim/run/run.h"
+#include "sim/run/seeds.h"
 #include "sim/util/util.h"
 
 struct compare {
@@ -21,12 +22,13 @@ struct compare {
 	char *trace_dir;		/* DIR, and the directories the traces made in it */
 	bool *made_dir;			/* [0]: DIR, [1 + v]: DIR/VARIANT */
 	/*
-	 * --seeds N: @nseeds runs of each variant, res[v] (its seed S) and @more[v * (N - 1) +
-	 * k - 1] (seed S + k, its scenario @more_sc likewise); 1: res[] alone.
+	 * --seeds N: @nseeds runs of each variant summed up in @sum[v], whose runs[0] is res[v]
+	 * (its seed S) and runs[k] seed S + k (its scenario @more_sc[v * (N - 1) + k - 1]); the
+	 * sums own the runs. 1: res[] alone, @sum NULL.
 	 */
 	size_t nseeds;
 	struct scenario **more_sc;
-	struct run_result **more;
+	struct seeds **sum;
 };
 
 /*
@@ -43,12 +45,13 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 void compare_free(struct compare *c);
 /*
  * compare_add_seeds() - run every variant of @c again with seeds S+1 .. S+@nseeds-1 (S: the
- * variant's seed; the same @sets), so that the text shows each share and machine figure as
- * the mean over the seeds, with their spread, and marks a change from the base smaller than
- * it. 0, or a negative errno with the message in @err (@c is then left as it was).
+ * variant's seed; the same @sets and sweep value @sweep as compare_run() was given), so that
+ * every output shows each share and machine figure as the mean over the seeds, with their
+ * spread, and marks a change from the base smaller than it. 0, or a negative errno with the
+ * message in @err (@c is then left as it was).
  */
 int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
-		      size_t nsets, size_t nseeds, char *err, size_t errlen);
+		      size_t nsets, size_t sweep, size_t nseeds, char *err, size_t errlen);
 
 /* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's
  * run object as `cgsim run --json` prints it, in a list). 0 or -ENOMEM. */
@@ -58,8 +61,8 @@ int compare_json(FILE *f, const struct compare *c);
 
 /*
  * compare_write_dir() - DIR/VARIANT/{summary.json,threads.csv,groups.csv,timeseries.csv} for
- * each variant (and trace.txt when the comparison was traced into DIR), and
- * DIR/compare.{txt,md,json}.
+ * each variant (seed S's run; with several seeds also seeds.json, their summary; trace.txt
+ * when the comparison was traced into DIR), and DIR/compare.{txt,md,json}.
  */
 int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen);
 
@@ -70,8 +73,9 @@ struct sweep {
 	struct compare **at;		/* per value */
 };
 
+/* sweep_run() - compare_run() at each value, and compare_add_seeds() when @nseeds > 1. */
 int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
-	      size_t nsets, struct sweep **out, char *err, size_t errlen);
+	      size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen);
 void sweep_free(struct sweep *sw);
 /* sweep_text() - one row per value, one column per variant (the first four): the target's
  * share/ideal or its sweep.metric, or the overhead when the sweep names no target. */
@@ -82,7 +86,10 @@ int sweep_markdown(FILE *f, const struct sweep *sw);
 bool sweep_target_of(const struct sweep *sw, size_t k, size_t v, double *share, double *ideal);
 /* sweep_target_label() - what the sweep's target values are, in words, for a title. */
 void sweep_target_label(const struct scenario *base, char *buf, size_t len);
-/* sweep_csv() - value,variant,kind,name,share,ideal for every group, process and machine row. */
+/*
+ * sweep_csv() - value,variant,kind,name,share,ideal for every group, process and machine row
+ * (with several seeds: the means, then share_min,share_max,share_ci).
+ */
 int sweep_csv(FILE *f, const struct sweep *sw);
 
 #endif /* CGSIM_SIM_COMPARE_H */

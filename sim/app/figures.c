@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sim/app/figures.h"
+#include "sim/app/report.h"
 #include "sim/util/util.h"
 
 #ifndef CGSIM_DATADIR
@@ -203,6 +204,25 @@ static int group_labels_writer(FILE *f, const void *ctx)
 	return 0;
 }
 
+/*
+ * VARIANT/groups-seeds.csv, for the bar chart of a comparison over several seeds:
+ * path,share,share_min,share_max,ideal, the share the mean over the seeds, in the order of
+ * groups.csv (and so of glabel).
+ */
+static int groups_seeds_writer(FILE *f, const void *ctx)
+{
+	const struct seeds *s = ctx;
+	const struct run_result *r = s->runs[0];
+
+	fputs("path,share,share_min,share_max,ideal\n", f);
+	for (size_t i = 0; i < r->ngroups; i++) {
+		report_csv_field(f, r->groups[i].path);
+		fprintf(f, ",%.6f,%.6f,%.6f,%.6f\n", s->groups[i].mean, s->groups[i].min,
+			s->groups[i].max, r->groups[i].ideal);
+	}
+	return 0;
+}
+
 /* render.sh: one gnuplot run per figure and format. */
 static int render_writer(FILE *f, const void *ctx)
 {
@@ -233,8 +253,13 @@ static int render_writer(FILE *f, const void *ctx)
 			snprintf(out, sizeof(out), "shares-over-time-%s", vn);
 			render_line(f, "shares-over-time.gp", out, vars);
 		}
-		snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'; "
-			 "load 'plots/groups-%s.gp'", vn, vn, vn);
+		/* several seeds: the means, with bars from the least to the greatest */
+		if (c->nseeds > 1)
+			snprintf(vars, sizeof(vars), "data='%s/groups-seeds.csv'; seeds=%zu; "
+				 "variant='%s'; load 'plots/groups-%s.gp'", vn, c->nseeds, vn, vn);
+		else
+			snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'; "
+				 "load 'plots/groups-%s.gp'", vn, vn, vn);
 		snprintf(out, sizeof(out), "shares-bars-%s", vn);
 		render_line(f, "shares-bars.gp", out, vars);
 	}
@@ -264,14 +289,21 @@ static int render_writer(FILE *f, const void *ctx)
 	return 0;
 }
 
-static int write_group_labels(const char *path, const struct compare *c, char *err, size_t errlen)
+/* plots/groups-VARIANT.gp for each variant; with several seeds, DIR/VARIANT/groups-seeds.csv */
+static int write_group_labels(const char *dir, const char *path, const struct compare *c,
+			      char *err, size_t errlen)
 {
 	for (size_t v = 0; v < c->n; v++) {
-		char name[300];
+		char name[300], vdir[PATH_MAX + 300];
 		int e;
 
 		snprintf(name, sizeof(name), "groups-%.200s.gp", c->sc[v]->variant);
 		if ((e = util_write_file(path, name, group_labels_writer, c->res[v], err, errlen)))
+			return e;
+		snprintf(vdir, sizeof(vdir), "%s/%s", dir, c->sc[v]->variant);
+		if (c->nseeds > 1 && (e = util_write_file(vdir, "groups-seeds.csv",
+							  groups_seeds_writer, c->sum[v], err,
+							  errlen)))
 			return e;
 	}
 	return 0;
@@ -344,7 +376,7 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 	if ((fg.sw && (e = util_write_file(dir, "sweep-target.csv", sweep_target_writer, fg.sw,
 					   err, errlen))) ||
 	    (e = util_write_file(path, "labels.gp", labels_writer, &fg, err, errlen)) ||
-	    (e = write_group_labels(path, c, err, errlen)) ||
+	    (e = write_group_labels(dir, path, c, err, errlen)) ||
 	    (e = util_write_file(dir, "render.sh", render_writer, &fg, err, errlen)))
 		return e;
 	snprintf(path, sizeof(path), "%s/render.sh", dir);

@@ -96,7 +96,7 @@ static const char usage_run[] =
 	"  --seed N         the random seed (same as --set seed=N)\n"
 	"  --seeds N        N runs (1 to 1000), with seeds S to S+N-1 (S: --seed, or the file's):\n"
 	"                   every share, latency and overhead as the mean, least, greatest and\n"
-	"                   95 %% interval of the mean over the runs (text or --json only)\n"
+	"                   95 % interval of the mean over the runs (text or --json only)\n"
 	"  --set KEY=VALUE  override any scalar of the file by its dotted path, e.g.\n"
 	"                   --set machine.cpus=4 --set cgroups.vm.cpu.weight=200\n"
 	"  --json           print one JSON object instead of the text report\n"
@@ -140,10 +140,11 @@ static const char usage_compare[] =
 	"variant from the base (shares, each process's wakeup p99, overhead). The numbers are\n"
 	"those of cgsim run --variant NAME --json.\n"
 	"\n"
-	"  --seeds N        run each variant with N seeds (1 to 1000), S to S+N-1: the text\n"
-	"                   shows the means, each share's least-greatest and 95 %% interval,\n"
-	"                   and marks with ? a change from the base smaller than the spread\n"
-	"                   (plain text only; a sweep's table stays the one seed S)\n"
+	"  --seeds N        run each variant (and each sweep value) with N seeds (1 to 1000),\n"
+	"                   S to S+N-1: the tables show the means, each share's least-greatest\n"
+	"                   and 95 % interval, and mark with ? a change from the base smaller\n"
+	"                   than the spread; the JSON gives each variant as run --seeds --json;\n"
+	"                   DIR/VARIANT/ holds seed S's run and seeds.json (not with --trace)\n"
 	"  --markdown       a markdown table instead of plain text\n"
 	"  --json           one JSON object: each variant's run object in a list\n"
 	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
@@ -622,8 +623,8 @@ static int run_seeds(const struct run_opts *o, const struct scenario *first)
 	for (; done < o->seeds; done++) {
 		if (tty)
 			fprintf(stderr, "\rcgsim: run %zu of %u", done + 1, o->seeds);
-		if (seeds_run(o->file, first->text, o->variant, o->sets, o->nsets, first->seed, done,
-			      &scs[done], &runs[done], err, sizeof(err))) {
+		if (seeds_run(o->file, first->text, o->variant, o->sets, o->nsets, SCN_NO_SWEEP,
+			      first->seed, done, &scs[done], &runs[done], err, sizeof(err))) {
 			fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);
 			goto out;
 		}
@@ -865,10 +866,9 @@ static int cmd_compare(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (o.seeds && (o.dir || o.trace || o.format))
-		return cli_usage_error(usage_compare, "--seeds gives the plain text only, not %s",
-				       o.dir ? "-o DIR" : o.trace ? "--trace" :
-				       compare_formats[o.format].option);
+	if (o.seeds > 1 && o.trace)
+		return cli_usage_error(usage_compare, "%s", "--trace traces one run of each variant: "
+				       "leave out --seeds");
 	/* everything -o DIR will need, before the first byte of output */
 	if (o.dir && figures_check(err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -880,14 +880,20 @@ static int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	cli_notes(c->sc[0]);
-	if (o.seeds > 1 && compare_add_seeds(c, o.file, o.sets, o.nsets, o.seeds, err,
+	if (o.seeds > 1 && c->sc[0]->nsweep && !strcmp(c->sc[0]->sweep_key, "seed")) {
+		fprintf(stderr, "%s: the sweep sets seed: --seeds %zu would run each value with one "
+			"seed only; leave out --seeds or sweep another key\n", o.file, o.seeds);
+		compare_free(c);
+		return 2;
+	}
+	if (o.seeds > 1 && compare_add_seeds(c, o.file, o.sets, o.nsets, SCN_NO_SWEEP, o.seeds, err,
 					     sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		compare_free(c);
 		return 2;
 	}
 	if (c->sc[0]->nsweep &&
-	    sweep_run(o.file, c->sc[0], o.sets, o.nsets, &sw, err, sizeof(err))) {
+	    sweep_run(o.file, c->sc[0], o.sets, o.nsets, o.seeds, &sw, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
 		compare_free(c);
 		return 2;

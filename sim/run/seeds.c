@@ -34,8 +34,8 @@ struct seeds_stat seeds_stat(const double *v, size_t n)
 }
 
 int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
-	      size_t nsets, uint64_t base, size_t k, struct scenario **sc, struct run_result **out,
-	      char *err, size_t errlen)
+	      size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
+	      struct run_result **out, char *err, size_t errlen)
 {
 	const char **all;
 	char seedset[48];
@@ -57,7 +57,7 @@ int seeds_run(const char *path, const char *text, const char *variant, const cha
 		memcpy(all, sets, nsets * sizeof(*all));
 	snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(base + k));
 	all[nsets] = seedset;
-	*sc = scn_load(path, text, variant, all, nsets + 1, err, errlen);
+	*sc = scn_load_swept(path, text, variant, all, nsets + 1, sweep, err, errlen);
 	free(all);
 	if (!*sc)
 		return -EINVAL;

@@ -45,13 +45,14 @@ struct seeds {
 
 /*
  * seeds_run() - scenario @path (@text: its bytes already read, or NULL) loaded for @variant with
- * the @nsets overrides @sets and then seed @base + @k, which wins over them, and run: *@sc and
+ * the @nsets overrides @sets and then seed @base + @k, which wins over them, at the sweep's
+ * value @sweep (SCN_NO_SWEEP: none; scn_load_swept()), and run: *@sc and
  * *@out, both the caller's. 0; -ERANGE when @base + @k passes 2^64 - 1; or scn_load()'s and
  * run_scenario()'s errors, with the message in @err (nothing left to free).
  */
 int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
-	      size_t nsets, uint64_t base, size_t k, struct scenario **sc, struct run_result **out,
-	      char *err, size_t errlen);
+	      size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
+	      struct run_result **out, char *err, size_t errlen);
 
 /*
  * seeds_sum() - sum up @runs (@n >= 1, an array from malloc()): on success *@out owns the array
