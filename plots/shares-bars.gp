@@ -1,19 +1,27 @@
-# plots/shares-bars.gp - each cgroup's share against its ideal share, one variant.
-#   gnuplot -e "term='png'; out='F.png'; data='DIR/VARIANT/groups.csv'; variant='base'; \
-#               scenario='NAME'; load 'DIR/plots/groups-VARIANT.gp'" plots/shares-bars.gp
-# data: path,cpu_ns,share,ideal (groups.csv), "/" first; glabel: the paths as gnuplot strings
-# (gnuplot would read a backslash in the data as an escape). The root, always 1.0, is left out
-# so as not to squeeze the rest; the labels are slanted so that long paths never overprint.
-# With seeds=N (compare --seeds N) data is groups-seeds.csv, path,share,share_min,share_max,
-# ideal: the bars are the means, with a range from the least to the greatest share.
+# plots/shares-bars.gp - each item's share against its ideal share, one variant: its cgroups
+# below the root, or, with none, its processes, or its threads.
+#   gnuplot -e "term='png'; out='F.png'; data='DIR/VARIANT/bars.csv'; variant='base'; \
+#               load 'DIR/plots/items-VARIANT.gp'" DIR/plots/labels.gp plots/shares-bars.gp
+# data: share,share_min,share_max,ideal,name (a header, one row per item); items-VARIANT.gp:
+# items_what, nitems, label[] (gnuplot would read a backslash in the data as an escape) and
+# label_width. The labels are slanted so that long paths never overprint. With seeds=N
+# (compare --seeds N) the bars are the means over the seeds, with a range from the least to
+# the greatest share.
 load 'plots/common.gp'
+# the title: what is drawn, which of them when not all are, over how many seeds, and what the
+# * after a label means
+head = sprintf("%s, variant %s: share by %s%s against ideal", scenario, variant, items_what, \
+    under)
+if (nitems < of_items) {
+	head = head . sprintf("\nthe %d of %d farthest from their ideal", nitems, of_items)
+}
 if (!exists('seeds')) { seeds = 1 }
 if (seeds > 1) {
-	set title sprintf("%s, variant %s: share against ideal (mean of %d seeds, least to greatest)", \
-	    scenario, variant, seeds) noenhanced
-} else {
-	set title sprintf("%s, variant %s: share against ideal", scenario, variant) noenhanced
+	head = head . sprintf("\nthe mean of %d seeds, with a range from the least to the greatest", \
+	    seeds)
 }
+if (bound_note ne '') { head = head . "\n" . bound_note }
+set title head noenhanced
 set ylabel 'share of machine capacity'
 set yrange [0:*]
 set style data histograms
@@ -28,16 +36,20 @@ set xtics noenhanced rotate by 30 right nomirror
 set key noenhanced
 # gnuplot's automatic margin is short of slanted labels, which then run into the key below:
 # a label of n characters at 30 degrees takes about n/4 lines, the key and its box 4 more
-set bmargin ceil(glabel_width / 4.0) + 5
-# the header line read as such, so that every ::1 skips "/" and column(0) counts from 0 on the
-# first cgroup below it (glabel[2])
-set key autotitle columnhead
+set bmargin ceil(label_width / 4.0) + 5
+# the first label reaches left of the first bar by about 0.87 of its length (cos 30), less
+# the half cluster between the plot's edge and the bar (some 6 characters): the left margin
+# holds the rest (and at least the y tic labels and axis label); gnuplot's right margin, made
+# for labels that are not there, is not needed
+lm = ceil(label_width * 0.87) - 6
+set lmargin lm < 13 ? 13 : lm
+set rmargin 3
 if (seeds > 1) {
-	plot data every ::1 using 2:3:4:xtic(glabel[int(column(0)) + 2]) title 'simulated' \
+	plot data skip 1 using 1:2:3:xtic(label[int(column(0)) + 1]) title 'simulated' \
 		fs pattern 1 lc rgb '#000000', \
-	     '' every ::1 using 5:5:5 title 'ideal' fs pattern 2 lc rgb '#808080'
+	     '' skip 1 using 4:4:4 title 'ideal' fs pattern 2 lc rgb '#808080'
 } else {
-	plot data every ::1 using 3:xtic(glabel[int(column(0)) + 2]) title 'simulated' \
+	plot data skip 1 using 1:xtic(label[int(column(0)) + 1]) title 'simulated' \
 		fs pattern 1 lc rgb '#000000', \
-	     '' every ::1 using 4 title 'ideal' fs pattern 2 lc rgb '#808080'
+	     '' skip 1 using 4 title 'ideal' fs pattern 2 lc rgb '#808080'
 }

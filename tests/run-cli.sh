@@ -276,8 +276,8 @@ marked=$(grep -Ec '^  (cfs|normal):.*process busy [-+][0-9.]+\?' "$tmp/cmp-seeds
 "$CGSIM" run scenarios/zijlstra-root-vm.yaml --variant interposed --json > "$tmp/zi1.json"
 [ $st -eq 0 ] && cmp -s "$tmp/cs/interposed/seeds.json" "$tmp/zi.json" \
 	&& cmp -s "$tmp/cs/interposed/summary.json" "$tmp/zi1.json" \
-	&& head -n 1 "$tmp/cs/interposed/groups-seeds.csv" | grep -qx 'path,share,share_min,share_max,ideal' \
-	&& grep -q "groups-seeds.csv'; seeds=2;" "$tmp/cs/render.sh" \
+	&& head -n 1 "$tmp/cs/interposed/bars.csv" | grep -qx 'share,share_min,share_max,ideal,name' \
+	&& grep -q "bars.csv'; variant='interposed'; seeds=2; seed=1;" "$tmp/cs/render.sh" \
 	&& ok || bad "compare --seeds 2 -o DIR: exit $st"
 # the sweep over seeds too: its header says so, its CSV has the spread
 "$CGSIM" compare scenarios/zijlstra-root-vm.yaml --seeds 2 | \
@@ -459,19 +459,60 @@ done
 [ -s "$tmp/depth/render.sh" ] && [ ! -e "$tmp/depth/sweep-target.csv" ] && ok \
 	|| bad "compare -o DIR on a sweep over names: render.sh missing or a sweep figure written"
 
-# figures of cgroups: the labels from plots/groups-VARIANT.gp (gnuplot would eat a backslash
-# read from the data), "/" left out (always 1.0), no figure when there is no cgroup below "/"
+# figures of cgroups: the labels from plots/items-VARIANT.gp (gnuplot would eat a backslash
+# read from the data), "/" left out (always 1.0), and so is a cgroup that holds all the work
+# (ideal 1.0); the labels leave out the directory they all share and the title says it
 "$CGSIM" compare tests/cli/long-twins.yaml -o "$tmp/twf" > /dev/null 2>&1
-grep -qxF "glabel[3] = 'machine.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/groups-base.gp" \
-	&& grep -q "every ::1 using 3" "$tmp/twf/plots/shares-bars.gp" \
-	&& grep -q "for \[i=3:n\]" "$tmp/twf/plots/shares-over-time.gp" \
+grep -qxF "label[2] = 'machine.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/items-base.gp" \
+	&& grep -qxF "label[4] = 'user.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/items-base.gp" \
+	&& grep -qx "nitems = 4" "$tmp/twf/plots/items-base.gp" && grep -qx "under = ''" "$tmp/twf/plots/items-base.gp" \
+	&& [ "$(sed -n 2p "$tmp/twf/base/bars.csv" | cut -d, -f4-)" = "0.500000,machine.slice" ] \
 	&& ok || bad "compare -o: cgroup labels for the figures"
 if command -v gnuplot > /dev/null 2>&1; then
 	grep -qF 'user.slice/machine-qemu\x2d1\x2dvm.scope' "$tmp/twf/figures/shares-bars-base.svg" \
 		&& ok || bad "figures: a backslash in a cgroup name is lost"
 fi
-"$CGSIM" compare tests/cli/lat-alone.yaml -o "$tmp/nocg" > /dev/null 2>&1
-! grep -q "shares-" "$tmp/nocg/render.sh" && ok || bad "figures of cgroups without a cgroup below /"
+printf '%s\n' 'name: slices' 'duration: 2s' 'cgroups:' '  "/": { cgroup.subtree_control: +cpu }' \
+	'  system.slice: { cgroup.subtree_control: +cpu }' '  system.slice/a.service: { cpu.weight: 300 }' \
+	'  system.slice/b.service: {}' 'processes:' \
+	'  a: { cgroup: system.slice/a.service, threads: { w: { behavior: busy } } }' \
+	'  b: { cgroup: system.slice/b.service, threads: { w: { behavior: busy } } }' \
+	'timeline:' '  - { at: 1.5s, do: "write system.slice/b.service/cpu.weight 300" }' > "$tmp/slices.yaml"
+"$CGSIM" compare "$tmp/slices.yaml" -o "$tmp/slices" > /dev/null 2>&1
+g="$tmp/slices/plots/items-base.gp"
+grep -qx "nitems = 2" "$g" && grep -qx "label\[1\] = 'a.service'" "$g" && grep -qx "under = ' under system.slice/'" "$g" \
+	&& grep -qx "ideal\[1\] = 0.[0-9]*" "$g" && grep -qx "show_ideal = 0" "$g" && grep -qx "nmarks = 1" "$g" \
+	&& grep -qx "mark_t\[1\] = 1.500000" "$g" && grep -qxF "mark_label[1] = 'write system.slice/b.service/cpu.weight 300'" "$g" \
+	&& ok || bad "figures: system.slice left out, its directory out of the labels, the timeline marked"
+# no cgroup below "/": the processes drawn instead; one thread alone: no share figure at all
+"$CGSIM" compare scenarios/bursty-mix.yaml -o "$tmp/nocg" > /dev/null 2>&1
+g="$tmp/nocg/plots/items-base.gp"
+grep -qx "items_what = 'process'" "$g" && grep -qx "nitems = 2" "$g" && grep -qxF "label[2] = 'bursty *'" "$g" \
+	&& grep -qx "ideal\[1\] = 0.800000" "$g" && grep -q "^bound_note = '\*: the ideal is only an upper bound" "$g" \
+	&& grep -q "shares-bars-base" "$tmp/nocg/render.sh" && ok || bad "figures of processes without a cgroup"
+# per-thread latency: each thread's complementary distribution, from 1 down to 1/n
+b1=$(awk '/^# bursty\/b.1$/ { on = 1; next } /^$/ { on = 0 } on && !/^#/' "$tmp/nocg/base/latency-threads.csv")
+first=$(echo "$b1" | head -n 1 | cut -d, -f2); last=$(echo "$b1" | tail -n 1 | cut -d, -f2)
+n=$("$CGSIM" run scenarios/bursty-mix.yaml --json | grep -A4 '"name": "b.1"' | grep -o '"latency_samples": [0-9]*' | grep -o '[0-9]*$')
+[ "$first" = 1 ] && [ -n "$n" ] && awk -v l="$last" -v n="$n" 'BEGIN { exit !((l - 1 / n) ^ 2 < 1e-12) }' \
+	&& grep -qx "tlabel\[1\] = 'bursty/b.1'" "$tmp/nocg/plots/latency-base.gp" \
+	&& ok || bad "latency-threads.csv: from $first to $last over $n samples"
+# past 24 items a share figure draws the 24 farthest from their ideal (threads.csv: process,
+# name, cgroup, cpu_ns, share, ideal): the names in bars.csv are the top 24 by |share - ideal|
+{ printf 'name: thirty\nduration: 2s\nmachine: { cpus: 2 }\nprocesses:\n'
+  for i in $(seq 1 30); do
+	printf '  p%s: { threads: { t: { behavior: { bursty: { run: exp(1ms), sleep: exp(%sms) } } } } }\n' $i $i
+  done; } > "$tmp/thirty.yaml"
+"$CGSIM" compare "$tmp/thirty.yaml" -o "$tmp/thirty" > /dev/null 2>&1
+awk -F, 'NR > 1 { e = $5 - $6; if (e < 0) e = -e; printf "%.9f %s\n", e, $1 }' "$tmp/thirty/base/threads.csv" | \
+	sort -k1,1gr -k2,2 | head -n 24 | cut -d' ' -f2 | sort > "$tmp/thirty-want"
+tail -n +2 "$tmp/thirty/base/bars.csv" | cut -d, -f5 | sort > "$tmp/thirty-got"
+cmp -s "$tmp/thirty-want" "$tmp/thirty-got" && grep -qx "of_items = 30" "$tmp/thirty/plots/items-base.gp" \
+	&& grep -qx "nitems = 24" "$tmp/thirty/plots/items-base.gp" \
+	&& ok || bad "figures: the 24 items farthest from their ideal: $(tr '\n' ' ' < "$tmp/thirty-got")"
+"$CGSIM" compare tests/cli/lat-alone.yaml -o "$tmp/alone" > /dev/null 2>&1
+! grep -q "shares-" "$tmp/alone/render.sh" && [ ! -e "$tmp/alone/plots/items-base.gp" ] \
+	&& ok || bad "figures of shares for one thread alone"
 # figures: rendered when gnuplot is there, each PNG a PNG and each SVG an SVG
 for f in render.sh plots/common.gp plots/sweep.gp sweep-target.csv; do
 	[ -s "$tmp/cmp/$f" ] && ok || bad "compare -o DIR lacks $f"
@@ -483,8 +524,14 @@ if command -v gnuplot > /dev/null 2>&1; then
 		grep -q '<svg' "$tmp/cmp/figures/$n.svg" && ok || bad "figures/$n.svg is not an SVG"
 	done
 	"$CGSIM" compare scenarios/latency-periodic.yaml -o "$tmp/lat" > /dev/null
-	[ "$(head -c 8 "$tmp/lat/figures/latency-cdf.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ] \
-		&& ok || bad "figures/latency-cdf.png is not a PNG"
+	for n in latency-ccdf latency-threads-base; do
+		[ "$(head -c 8 "$tmp/lat/figures/$n.png" | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ] \
+			&& ok || bad "figures/$n.png is not a PNG"
+	done
+	for n in shares-bars-base shares-over-time-base latency-threads-base latency-ccdf; do
+		[ -s "$tmp/nocg/figures/$n.svg" ] && ok || bad "bursty-mix: no figure $n"
+	done
+	[ -s "$tmp/slices/figures/shares-over-time-base.png" ] && ok || bad "slices: no shares-over-time"
 else
 	echo "cli: gnuplot not installed, figures not checked"
 fi

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/figures.c - the figures of a comparison (sim/app/figures.h): the gnuplot scripts of plots/
- * copied next to the data, a render.sh that runs them, and the rendering itself when gnuplot
- * is installed.
+ * sim/app/figures.c - the figures of a comparison (sim/app/figures.h): the gnuplot scripts of
+ * plots/ copied next to the data, each variant's inputs (sim/app/figvariant.h), a render.sh
+ * that runs them, and the rendering itself when gnuplot is installed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "sim/app/figures.h"
-#include "sim/app/report.h"
+#include "sim/app/figvariant.h"
 #include "sim/util/util.h"
 
 #ifndef CGSIM_DATADIR
@@ -24,7 +24,7 @@
 #endif
 
 static const char *const scripts[] = { "common.gp", "shares-over-time.gp", "shares-bars.gp",
-				       "sweep.gp", "latency-cdf.gp" };
+				       "sweep.gp", "latency-ccdf.gp", "latency-threads.gp" };
 #define NSCRIPTS (sizeof(scripts) / sizeof(scripts[0]))
 
 static bool readable(const char *dir)
@@ -137,25 +137,12 @@ static void render_line(FILE *f, const char *script, const char *out, const char
 }
 
 /*
- * NAME = 'TEXT' as gnuplot reads it: in a single-quoted string nothing is substituted (no
- * backquoted command, no macro) and a quote is written twice. Control characters, which a
- * cgroup name may hold, become '?' in a title.
+ * What the figures are drawn from: the comparison, what each variant's figures draw, and the
+ * sweep when it sweeps numbers.
  */
-static void gp_string(FILE *f, const char *name, const char *text)
-{
-	fprintf(f, "%s = '", name);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '\'')
-			fputs("''", f);
-		else
-			fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
-	}
-	fputs("'\n", f);
-}
-
-/* What the figures are drawn from: the comparison, and its sweep when it sweeps numbers. */
 struct figures {
 	const struct compare *c;
+	struct figv **fv;
 	const struct sweep *sw;
 };
 
@@ -166,59 +153,13 @@ static int labels_writer(FILE *f, const void *ctx)
 	const struct sweep *sw = fg->sw;
 
 	fputs("# Written by cgsim compare: the names the figures show, as gnuplot strings.\n", f);
-	gp_string(f, "scenario", fg->c->sc[0]->name);
+	figv_gp_string(f, "scenario", fg->c->sc[0]->name);
 	if (sw) {
 		char target[2200];
 
 		sweep_target_label(sw->base, target, sizeof(target));
-		gp_string(f, "key", sw->base->sweep_key);
-		gp_string(f, "what", target);
-	}
-	return 0;
-}
-
-/*
- * plots/groups-VARIANT.gp: the array glabel of that variant's cgroup paths, in the order of its
- * groups.csv rows and groups-series.csv columns. The figures take their labels from it, not
- * from the data: gnuplot reads a backslash in a data file as an escape, so a systemd unit's
- * "\x2d" would lose its backslash. "/" is there too (row 1) though no figure draws it.
- */
-static int group_labels_writer(FILE *f, const void *ctx)
-{
-	const struct run_result *r = ctx;
-	size_t width = 1;
-
-	fprintf(f, "# Written by cgsim compare: variant %s's cgroups, as gnuplot strings.\n"
-		   "array glabel[%zu]\n", r->sc->variant, r->ngroups);
-	for (size_t i = 1; i < r->ngroups; i++)
-		if (strlen(r->groups[i].path) > width)
-			width = strlen(r->groups[i].path);
-	/* the longest label below "/", for the bar chart's bottom margin */
-	fprintf(f, "glabel_width = %zu\n", width);
-	for (size_t i = 0; i < r->ngroups; i++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "glabel[%zu]", i + 1);
-		gp_string(f, name, r->groups[i].path);
-	}
-	return 0;
-}
-
-/*
- * VARIANT/groups-seeds.csv, for the bar chart of a comparison over several seeds:
- * path,share,share_min,share_max,ideal, the share the mean over the seeds, in the order of
- * groups.csv (and so of glabel).
- */
-static int groups_seeds_writer(FILE *f, const void *ctx)
-{
-	const struct seeds *s = ctx;
-	const struct run_result *r = s->runs[0];
-
-	fputs("path,share,share_min,share_max,ideal\n", f);
-	for (size_t i = 0; i < r->ngroups; i++) {
-		report_csv_field(f, r->groups[i].path);
-		fprintf(f, ",%.6f,%.6f,%.6f,%.6f\n", s->groups[i].mean, s->groups[i].min,
-			s->groups[i].max, r->groups[i].ideal);
+		figv_gp_string(f, "key", sw->base->sweep_key);
+		figv_gp_string(f, "what", target);
 	}
 	return 0;
 }
@@ -229,39 +170,40 @@ static int render_writer(FILE *f, const void *ctx)
 	const struct figures *fg = ctx;
 	const struct compare *c = fg->c;
 	const struct sweep *sw = fg->sw;
-	char vars[1024];
+	char vars[1024], seeds[64] = "";
 	bool cdf = false;
 
+	/* several seeds: the bars are means; the series and latencies seed S's run */
+	if (c->nseeds > 1)
+		snprintf(seeds, sizeof(seeds), "seeds=%zu; seed=%llu; ", c->nseeds,
+			 (unsigned long long)c->sc[0]->seed);
 	fprintf(f, "#!/bin/sh\n# Renders the figures of this comparison with gnuplot into figures/ "
 		   "(PNG and SVG).\n# Written by cgsim compare; the scripts are in plots/.\n"
 		   "set -e\ncd \"$(dirname \"$0\")\"\nmkdir -p figures\n");
 	for (size_t v = 0; v < c->n; v++) {
+		const struct figv *fv = fg->fv[v];
 		const char *vn = c->sc[v]->variant;
 		char out[256];
 
 		cdf |= c->res[v]->ncdf > 0;
-		/*
-		 * The root is always 1.0 of the machine (less the overhead): drawn, it would only
-		 * squeeze the others. A layout with no cgroup below it has nothing to draw.
-		 */
-		if (c->res[v]->ngroups < 2)
-			continue;
-		/* a run shorter than one sampling interval has no time series to draw */
-		if (c->res[v]->nsamples) {
-			snprintf(vars, sizeof(vars), "data='%s/groups-series.csv'; variant='%s'; "
-				 "load 'plots/groups-%s.gp'", vn, vn, vn);
+		if (figv_series(fv)) {
+			snprintf(vars, sizeof(vars), "data='%s/items-series.csv'; variant='%s'; "
+				 "%sload 'plots/items-%s.gp'", vn, vn, seeds, vn);
 			snprintf(out, sizeof(out), "shares-over-time-%s", vn);
 			render_line(f, "shares-over-time.gp", out, vars);
 		}
-		/* several seeds: the means, with bars from the least to the greatest */
-		if (c->nseeds > 1)
-			snprintf(vars, sizeof(vars), "data='%s/groups-seeds.csv'; seeds=%zu; "
-				 "variant='%s'; load 'plots/groups-%s.gp'", vn, c->nseeds, vn, vn);
-		else
-			snprintf(vars, sizeof(vars), "data='%s/groups.csv'; variant='%s'; "
-				 "load 'plots/groups-%s.gp'", vn, vn, vn);
-		snprintf(out, sizeof(out), "shares-bars-%s", vn);
-		render_line(f, "shares-bars.gp", out, vars);
+		if (figv_shares(fv)) {
+			snprintf(vars, sizeof(vars), "data='%s/bars.csv'; variant='%s'; %s"
+				 "load 'plots/items-%s.gp'", vn, vn, seeds, vn);
+			snprintf(out, sizeof(out), "shares-bars-%s", vn);
+			render_line(f, "shares-bars.gp", out, vars);
+		}
+		if (figv_latency(fv)) {
+			snprintf(vars, sizeof(vars), "data='%s/latency-threads.csv'; variant='%s'; "
+				 "%sload 'plots/latency-%s.gp'", vn, vn, seeds, vn);
+			snprintf(out, sizeof(out), "latency-threads-%s", vn);
+			render_line(f, "latency-threads.gp", out, vars);
+		}
 	}
 	if (cdf) {
 		char list[512] = "";
@@ -275,8 +217,8 @@ static int render_writer(FILE *f, const void *ctx)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? " " : "",
 						c->sc[v]->variant);
 		}
-		snprintf(vars, sizeof(vars), "dir='.'; variants='%.500s'", list);
-		render_line(f, "latency-cdf.gp", "latency-cdf", vars);
+		snprintf(vars, sizeof(vars), "dir='.'; %svariants='%.500s'", seeds, list);
+		render_line(f, "latency-ccdf.gp", "latency-ccdf", vars);
 	}
 	if (sw) {
 		double lo = strtod(sw->base->sweep_values[0], NULL);
@@ -289,21 +231,16 @@ static int render_writer(FILE *f, const void *ctx)
 	return 0;
 }
 
-/* plots/groups-VARIANT.gp for each variant; with several seeds, DIR/VARIANT/groups-seeds.csv */
-static int write_group_labels(const char *dir, const char *path, const struct compare *c,
-			      char *err, size_t errlen)
+/* Each variant's figure inputs (sim/app/figvariant.h), in DIR/VARIANT/ and DIR/plots/. */
+static int write_variant_inputs(const char *dir, const char *plots, const struct figures *fg,
+				char *err, size_t errlen)
 {
-	for (size_t v = 0; v < c->n; v++) {
-		char name[300], vdir[PATH_MAX + 300];
+	for (size_t v = 0; v < fg->c->n; v++) {
+		char vdir[PATH_MAX + 300];
 		int e;
 
-		snprintf(name, sizeof(name), "groups-%.200s.gp", c->sc[v]->variant);
-		if ((e = util_write_file(path, name, group_labels_writer, c->res[v], err, errlen)))
-			return e;
-		snprintf(vdir, sizeof(vdir), "%s/%s", dir, c->sc[v]->variant);
-		if (c->nseeds > 1 && (e = util_write_file(vdir, "groups-seeds.csv",
-							  groups_seeds_writer, c->sum[v], err,
-							  errlen)))
+		snprintf(vdir, sizeof(vdir), "%s/%s", dir, fg->c->sc[v]->variant);
+		if ((e = figv_write(fg->fv[v], vdir, plots, err, errlen)))
 			return e;
 	}
 	return 0;
@@ -341,14 +278,14 @@ int figures_check(char *err, size_t errlen)
 	return -ENOENT;
 }
 
-int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
-		  bool *rendered, char *err, size_t errlen)
+/* figures_write() once each variant's figures are known (@fg->fv). */
+static int write_all(const char *dir, struct figures *fg, bool *rendered, char *err,
+		     size_t errlen)
 {
 	char src[PATH_MAX], path[PATH_MAX + 64], from[PATH_MAX + 64];
-	struct figures fg = { c, sw };
+	const struct sweep *sw = fg->sw;
 	int e;
 
-	*rendered = false;
 	if (!find_plots(src, sizeof(src))) {
 		snprintf(err, errlen, "cgsim: the gnuplot scripts (plots/*.gp) are not found: set "
 			 "CGSIM_PLOTS to their directory");
@@ -371,13 +308,13 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 		for (size_t k = 0; k < sw->base->nsweep; k++)
 			all &= numeric(sw->base->sweep_values[k]);
 		if (!all)
-			fg.sw = NULL;
+			fg->sw = NULL;
 	}
-	if ((fg.sw && (e = util_write_file(dir, "sweep-target.csv", sweep_target_writer, fg.sw,
-					   err, errlen))) ||
-	    (e = util_write_file(path, "labels.gp", labels_writer, &fg, err, errlen)) ||
-	    (e = write_group_labels(dir, path, c, err, errlen)) ||
-	    (e = util_write_file(dir, "render.sh", render_writer, &fg, err, errlen)))
+	if ((fg->sw && (e = util_write_file(dir, "sweep-target.csv", sweep_target_writer, fg->sw,
+					    err, errlen))) ||
+	    (e = util_write_file(path, "labels.gp", labels_writer, fg, err, errlen)) ||
+	    (e = write_variant_inputs(dir, path, fg, err, errlen)) ||
+	    (e = util_write_file(dir, "render.sh", render_writer, fg, err, errlen)))
 		return e;
 	snprintf(path, sizeof(path), "%s/render.sh", dir);
 	chmod(path, 0755);
@@ -389,4 +326,23 @@ int figures_write(const char *dir, const struct compare *c, const struct sweep *
 	}
 	*rendered = true;
 	return 0;
+}
+
+int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
+		  bool *rendered, char *err, size_t errlen)
+{
+	struct figures fg = { c, calloc(c->n, sizeof(*fg.fv)), sw };
+	int e = fg.fv ? 0 : -ENOMEM;
+
+	*rendered = false;
+	for (size_t v = 0; !e && v < c->n; v++)
+		e = figv_build(c, v, &fg.fv[v]);
+	if (e)
+		snprintf(err, errlen, "cgsim: out of memory");
+	else
+		e = write_all(dir, &fg, rendered, err, errlen);
+	for (size_t v = 0; fg.fv && v < c->n; v++)
+		figv_free(fg.fv[v]);
+	free(fg.fv);
+	return e;
 }
