@@ -584,31 +584,45 @@ static bool share_change(const struct compare *c, const struct labels *l, size_t
 }
 
 /*
+ * One item of a wrapped list: ", " between items (the comma ending the line when the item goes
+ * on the next), " WHAT NAME VALUE" whole, never cut, on a new line indented by @indent when it
+ * would pass column 78 (a name longer than a line gets one of its own). The new column.
+ */
+static int wrap_item(FILE *f, int col, bool first, int indent, const char *what,
+		     const char *name, const char *value)
+{
+	int len = 1 + (int)strlen(what) + 1 + (int)strlen(name) + 1 + (int)strlen(value);
+
+	if (!first)
+		col += fprintf(f, ",");
+	if (!first && col + len > 78)
+		col = fprintf(f, "\n%*s", indent, "") - 1;
+	return col + fprintf(f, " %s %s %s", what, name, value);
+}
+
+/*
  * Variant @v's wakeup p99 of each process that woke in it and in the base, and its change,
  * wrapped within 80 columns.
  */
 static void text_p99_changes(FILE *f, const struct compare *c, const struct labels *l, size_t v)
 {
 	char vis[VIS_SIZE];
+	bool first = true;
 	int col = 0;
 
 	for (size_t i = 0; i < l->n; i++) {
 		uint64_t now, base;
-		char item[96];
-		int len;
+		char value[64];
 
 		if (l->kind[i] != ROW_PROCESS || !p99_change(c, v, l->name[i], &now, &base))
 			continue;
-		len = snprintf(item, sizeof(item), "%s process %s %.3f (%+.3f)", col ? "," : "",
-			       report_visible(l->name[i], vis, sizeof(vis)), (double)now / 1e6,
-			       nz(ms_change(now, base), 0.0005));
-		if (!col)
+		snprintf(value, sizeof(value), "%.3f (%+.3f)", (double)now / 1e6,
+			 nz(ms_change(now, base), 0.0005));
+		if (first)
 			col = fprintf(f, "\n    wakeup p99 ms:") - 1;
-		else if (col + len > 78) {
-			fputs("\n     ", f);
-			col = 5;
-		}
-		col += fprintf(f, "%s", item);
+		col = wrap_item(f, col, first, 5, "process",
+				report_visible(l->name[i], vis, sizeof(vis)), value);
+		first = false;
 	}
 }
 
@@ -619,7 +633,6 @@ static void text_p99_changes(FILE *f, const struct compare *c, const struct labe
 static void text_changes(FILE *f, const struct compare *c, const struct labels *l)
 {
 	char vis[VIS_SIZE];
-
 	bool any_small = false;
 
 	if (c->n < 2)
@@ -628,26 +641,20 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 	      "\nchange from base (shares in points of capacity)\n", f);
 	for (size_t v = 1; v < c->n; v++) {
 		int col = fprintf(f, "  %s:", vname(c, v));
+		bool first = true;
 
 		for (size_t i = 0; i < l->n; i++) {
 			double points;
-			char item[96];
-			int len;
+			char value[32];
 			bool small;
 
 			if (!share_change(c, l, i, v, &points, &small))
 				continue;
 			any_small |= small;
-			len = snprintf(item, sizeof(item), "%s %s%s %+.1f%s",
-				       col > 3 + (int)strlen(vname(c, v)) ? "," : "",
-				       l->kind[i] == ROW_GROUP ? "group " : "process ",
-				       report_visible(l->name[i], vis, sizeof(vis)), points,
-				       small ? "?" : "");
-			if (col + len > 78) {
-				fputs("\n   ", f);
-				col = 3;
-			}
-			col += fprintf(f, "%s", item);
+			snprintf(value, sizeof(value), "%+.1f%s", points, small ? "?" : "");
+			col = wrap_item(f, col, first, 3, l->kind[i] == ROW_GROUP ? "group" : "process",
+					report_visible(l->name[i], vis, sizeof(vis)), value);
+			first = false;
 		}
 		text_p99_changes(f, c, l, v);
 		fprintf(f, "\n    overhead %+.3f %% of capacity, switches/s %+.0f, level ops/s %+.0f\n",
