@@ -37,12 +37,13 @@ set key noenhanced
 # gnuplot's automatic margin is short of slanted labels, which then run into the key below:
 # a label of n characters at 30 degrees takes about n/4 lines, the key and its box 4 more
 set bmargin ceil(label_width / 4.0) + 5
-# the first label reaches left of the first bar by about 0.87 of its length (cos 30), less
-# the half cluster between the plot's edge and the bar (some 6 characters): the left margin
-# holds the rest (and at least the y tic labels and axis label); gnuplot's right margin, made
-# for labels that are not there, is not needed
-lm = ceil(label_width * 0.87) - 6
-set lmargin lm < 13 ? 13 : lm
+# the first label reaches left of its bar by about 8.2 pixels a character (cos 30 of the
+# font's advance), less the half slot between the plot's edge and that bar (the plot, some
+# 930 pixels less the margin, holds nitems slots): the left margin holds the rest, and at
+# least the y tic labels and axis label (90 pixels); gnuplot's right margin, made for labels
+# that are not there, is not needed
+lpx = (8.2 * label_width - 465.0 / nitems) / (1 - 0.5 / nitems) + 10
+set lmargin at screen (lpx < 90 ? 90 : lpx) / 960.0
 set rmargin 3
 if (seeds > 1) {
 	plot data skip 1 using 1:2:3:xtic(label[int(column(0)) + 1]) title 'simulated' \

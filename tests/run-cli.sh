@@ -460,13 +460,14 @@ done
 	|| bad "compare -o DIR on a sweep over names: render.sh missing or a sweep figure written"
 
 # figures of cgroups: the labels from plots/items-VARIANT.gp (gnuplot would eat a backslash
-# read from the data), "/" left out (always 1.0), and so is a cgroup that holds all the work
-# (ideal 1.0); the labels leave out the directory they all share and the title says it
+# read from the data); the leaves drawn ("/" and the slices above them left out: each level
+# would repeat the one below), and not a leaf that holds all the work (ideal 1.0); the labels
+# leave out the directory they all share and the title says it
 "$CGSIM" compare tests/cli/long-twins.yaml -o "$tmp/twf" > /dev/null 2>&1
-grep -qxF "label[2] = 'machine.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/items-base.gp" \
-	&& grep -qxF "label[4] = 'user.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/items-base.gp" \
-	&& grep -qx "nitems = 4" "$tmp/twf/plots/items-base.gp" && grep -qx "under = ''" "$tmp/twf/plots/items-base.gp" \
-	&& [ "$(sed -n 2p "$tmp/twf/base/bars.csv" | cut -d, -f4-)" = "0.500000,machine.slice" ] \
+grep -qxF "label[1] = 'machine.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/items-base.gp" \
+	&& grep -qxF "label[2] = 'user.slice/machine-qemu\x2d1\x2dvm.scope'" "$tmp/twf/plots/items-base.gp" \
+	&& grep -qx "nitems = 2" "$tmp/twf/plots/items-base.gp" && grep -qx "under = ''" "$tmp/twf/plots/items-base.gp" \
+	&& [ "$(sed -n 2p "$tmp/twf/base/bars.csv" | cut -d, -f4-)" = "0.500000,machine.slice/machine-qemu\x2d1\x2dvm.scope" ] \
 	&& ok || bad "compare -o: cgroup labels for the figures"
 if command -v gnuplot > /dev/null 2>&1; then
 	grep -qF 'user.slice/machine-qemu\x2d1\x2dvm.scope' "$tmp/twf/figures/shares-bars-base.svg" \
@@ -484,6 +485,11 @@ grep -qx "nitems = 2" "$g" && grep -qx "label\[1\] = 'a.service'" "$g" && grep -
 	&& grep -qx "ideal\[1\] = 0.[0-9]*" "$g" && grep -qx "show_ideal = 0" "$g" && grep -qx "nmarks = 1" "$g" \
 	&& grep -qx "mark_t\[1\] = 1.500000" "$g" && grep -qxF "mark_label[1] = 'write system.slice/b.service/cpu.weight 300'" "$g" \
 	&& ok || bad "figures: system.slice left out, its directory out of the labels, the timeline marked"
+# threads in the root next to a cgroup: an item of their own (Zijlstra's app at 0.8, 4 x 0.2)
+g="$tmp/cmp/plots/items-base.gp"
+grep -qxF "label[1] = '/ (its own threads)'" "$g" && grep -qx "ideal\[1\] = 0.800000" "$g" \
+	&& grep -qxF "label[2] = 'vm'" "$g" && grep -qx "nitems = 2" "$g" \
+	&& ok || bad "figures: the root's own threads"
 # no cgroup below "/": the processes drawn instead; one thread alone: no share figure at all
 "$CGSIM" compare scenarios/bursty-mix.yaml -o "$tmp/nocg" > /dev/null 2>&1
 g="$tmp/nocg/plots/items-base.gp"

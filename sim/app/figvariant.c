@@ -17,9 +17,9 @@
 #include "sim/util/util.h"
 
 /*
- * What the share figures draw, one series or bar per item: the variant's cgroups below the
- * root when it has any worth drawing (fig_group_drawn()); else its processes, when there are
- * two or more; else its threads, when there are two or more; else nothing.
+ * What the share figures draw, one series or bar per item: the variant's leaf cgroups when it
+ * has any worth drawing (find_cgroups()); else its processes, when there are two or more; else
+ * its threads, when there are two or more; else nothing.
  */
 enum item_kind { ITEM_NONE, ITEM_CGROUP, ITEM_PROCESS, ITEM_THREAD };
 
@@ -34,6 +34,8 @@ static const char *const item_what[] = {
 #define ITEMS_SHOWN_MAX 24
 /* The last this many samples of a thread's CCDF are all drawn; before them, one in n/this. */
 #define CCDF_EXACT_TAIL 200
+/* Room for any item's label whole: a cgroup path (at most 1024 bytes) and what follows it. */
+#define LABEL_SIZE 1200
 /* A timeline mark's label, the .cgs operation, is cut to what fits along the plot's height. */
 #define MARK_LABEL_MAX 56
 
@@ -44,7 +46,9 @@ struct figv {
 	enum item_kind kind;
 	size_t n;			/* items */
 	size_t *index;		/* per item: its group (cgroup), first thread (process), thread */
-	size_t *item_of;	/* per thread: its item (process and thread kinds) */
+	size_t *item_of;	/* per thread: its item (processes, threads; a cgroup's own threads) */
+	bool *own;		/* per cgroup item: the threads placed in that cgroup itself */
+	bool any_own;
 	bool *bound;		/* per item: its ideal is only an upper bound */
 	size_t *shown, nshown;	/* the items drawn, in order: all, or the ITEMS_SHOWN_MAX */
 	size_t prefix;		/* the directory every drawn cgroup is under ("a/b/"), its length */
@@ -63,14 +67,103 @@ void figv_gp_string(FILE *f, const char *name, const char *text)
 	fputs("'\n", f);
 }
 
-/*
- * Whether cgroup @i is drawn: not the root, nor a cgroup that holds all the machine's work
- * (ideal 1.0, such as a lone system.slice above the services): like the root, it would sit at
- * the whole machine and squeeze the rest.
- */
-static bool fig_group_drawn(const struct run_result *r, size_t i)
+/* A cgroup of a run by its path, for the look-ups of find_cgroups(). */
+struct by_path {
+	const char *path;
+	size_t idx;
+};
+
+static int by_path_cmp(const void *a, const void *b)
 {
-	return i > 0 && r->groups[i].ideal < 0.999;
+	return strcmp(((const struct by_path *)a)->path, ((const struct by_path *)b)->path);
+}
+
+/* Whether cgroup @g has something in it: a thread that ran, or that was meant to. */
+static bool group_used(const struct run_group *g)
+{
+	return g->ideal > 0 || g->share > 0;
+}
+
+/*
+ * The cgroups drawn, into fv->index (their number, or (size_t)-1 on -ENOMEM): the leaves of
+ * the used ones (a used cgroup none of whose children is used), and the threads placed in the
+ * root or in a cgroup above others (fv->own), so that the bars and lines partition the
+ * machine and no level repeats the one below it (the tables have every level); not the root
+ * itself, nor a leaf that holds all the machine's work (ideal 1.0): like the root, it would
+ * sit at the whole machine and say nothing. A cgroup's parent is its path less the last
+ * component, looked up in the paths sorted: n log n, whatever the depth of the tree.
+ */
+static size_t find_cgroups(struct figv *fv)
+{
+	const struct run_result *r = fv->r;
+	struct by_path *sorted = malloc((r->ngroups + 1) * sizeof(*sorted));
+	bool *inner = calloc(r->ngroups + 1, sizeof(*inner));
+	bool *holds = calloc(r->ngroups + 1, sizeof(*holds));
+	char *buf = NULL;
+	size_t n = 0;
+
+	if (!sorted || !inner || !holds)
+		goto nomem;
+	for (size_t i = 0; i < r->ngroups; i++)
+		sorted[i] = (struct by_path){ r->groups[i].path, i };
+	qsort(sorted, r->ngroups, sizeof(*sorted), by_path_cmp);
+	for (size_t i = 1; i < r->ngroups; i++) {
+		const char *slash = strrchr(r->groups[i].path, '/');
+		struct by_path key, *parent;
+
+		if (!group_used(&r->groups[i]) || !slash)
+			continue;	/* unused, or a child of the root */
+		free(buf);
+		buf = strndup(r->groups[i].path, (size_t)(slash - r->groups[i].path));
+		if (!buf)
+			goto nomem;
+		key.path = buf;
+		parent = bsearch(&key, sorted, r->ngroups, sizeof(*sorted), by_path_cmp);
+		if (parent)
+			inner[parent->idx] = true;
+	}
+	/*
+	 * A cgroup above others that holds threads itself (the root in a flat layout, a v1 or
+	 * threaded cgroup) gets an item for those threads: the root's app in Zijlstra's layout
+	 * is half the story.
+	 */
+	for (size_t t = 0; t < r->nthreads; t++) {
+		struct by_path key = { r->threads[t].cgroup, 0 }, *g;
+
+		fv->item_of[t] = SIZE_MAX;
+		g = bsearch(&key, sorted, r->ngroups, sizeof(*sorted), by_path_cmp);
+		if (g && (g->idx == 0 || inner[g->idx]))
+			holds[g->idx] = true;
+	}
+	for (size_t i = 0; i < r->ngroups; i++) {
+		if (holds[i]) {
+			fv->own[n] = true;
+			fv->index[n++] = i;
+		} else if (i && group_used(&r->groups[i]) && !inner[i] &&
+			   r->groups[i].ideal < 0.999) {
+			fv->index[n++] = i;
+		}
+	}
+	/* a cgroup's own threads: their item (the items are in the order of the groups) */
+	for (size_t t = 0; t < r->nthreads; t++) {
+		struct by_path key = { r->threads[t].cgroup, 0 }, *g;
+
+		g = bsearch(&key, sorted, r->ngroups, sizeof(*sorted), by_path_cmp);
+		for (size_t k = 0; g && holds[g->idx] && k < n; k++)
+			if (fv->own[k] && fv->index[k] == g->idx)
+				fv->item_of[t] = k;
+	}
+	/* the root's own threads alone are no comparison */
+	if (n == 1 && fv->own[0])
+		n = 0;
+	fv->any_own = false;
+	for (size_t k = 0; k < n; k++)
+		fv->any_own |= fv->own[k];
+	free(buf), free(sorted), free(inner), free(holds);
+	return n;
+nomem:
+	free(buf), free(sorted), free(inner), free(holds);
+	return (size_t)-1;
 }
 
 /* A thread by its process's name, then its place: the sort that groups a process's threads. */
@@ -195,20 +288,22 @@ static void item_values(const struct figv *fv, const struct run_result *r, enum 
 {
 	size_t items = r->ngroups + r->series_threads;
 
-	if (fv->kind == ITEM_CGROUP) {
-		for (size_t k = 0; k < fv->n; k++) {
-			const struct run_group *g = &r->groups[fv->index[k]];
+	for (size_t k = 0; k < fv->n; k++) {
+		const struct run_group *g = &r->groups[fv->index[k]];
 
+		if (fv->kind != ITEM_CGROUP || fv->own[k])
+			out[k] = 0;	/* summed from its threads below */
+		else
 			out[k] = what == VAL_SHARE ? g->share : what == VAL_IDEAL ? g->ideal :
 				 (double)r->series[row * items + fv->index[k]];
-		}
-		return;
 	}
-	for (size_t k = 0; k < fv->n; k++)
-		out[k] = 0;
+	if (fv->kind == ITEM_CGROUP && !fv->any_own)
+		return;
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
 
+		if (fv->item_of[i] == SIZE_MAX)
+			continue;	/* in a cgroup drawn as a whole */
 		out[fv->item_of[i]] += what == VAL_SHARE ? t->share : what == VAL_IDEAL ? t->ideal :
 				       (double)r->series[row * items + r->ngroups + i];
 	}
@@ -271,6 +366,7 @@ void figv_free(struct figv *fv)
 		return;
 	free(fv->index);
 	free(fv->item_of);
+	free(fv->own);
 	free(fv->bound);
 	free(fv->shown);
 	free(fv);
@@ -287,16 +383,16 @@ int figv_build(const struct compare *c, size_t v, struct figv **out)
 		fv->index = malloc(most * sizeof(*fv->index));
 		fv->item_of = malloc((r->nthreads + 1) * sizeof(*fv->item_of));
 		fv->bound = calloc(most, sizeof(*fv->bound));
+		fv->own = calloc(most, sizeof(*fv->own));
 	}
-	if (!fv || !fv->index || !fv->item_of || !fv->bound)
+	if (!fv || !fv->index || !fv->item_of || !fv->bound || !fv->own)
 		goto nomem;
 	fv->c = c;
 	fv->v = v;
 	fv->r = r;
-	for (size_t i = 1; i < r->ngroups; i++)
-		if (fig_group_drawn(r, i))
-			fv->index[fv->n++] = i;
-	if (fv->n) {
+	if ((fv->n = find_cgroups(fv)) == (size_t)-1) {
+		goto nomem;
+	} else if (fv->n) {
 		fv->kind = ITEM_CGROUP;
 		fv->prefix = common_dir(fv);
 	} else if ((fv->n = find_processes(fv)) == (size_t)-1) {
@@ -311,10 +407,11 @@ int figv_build(const struct compare *c, size_t v, struct figv **out)
 	} else {
 		fv->n = 0;
 	}
-	/* a process's ideal is a bound when one of its threads' is (the text marks it so) */
-	if (fv->kind == ITEM_PROCESS || fv->kind == ITEM_THREAD)
+	/* an item's ideal is a bound when one of its threads' is (the text marks it so) */
+	if (fv->kind != ITEM_CGROUP || fv->any_own)
 		for (size_t i = 0; i < r->nthreads; i++)
-			fv->bound[fv->item_of[i]] |= r->threads[i].ideal_bound;
+			if (fv->item_of[i] != SIZE_MAX)
+				fv->bound[fv->item_of[i]] |= r->threads[i].ideal_bound;
 	if (find_latency(fv) || find_shown(fv))
 		goto nomem;
 	*out = fv;
@@ -335,7 +432,7 @@ bool figv_series(const struct figv *fv)
 
 	/* sampled (a run shorter than one interval is not), holding every thread it needs */
 	return figv_shares(fv) && r->nsamples &&
-	       (fv->kind == ITEM_CGROUP || r->series_threads == r->nthreads);
+	       ((fv->kind == ITEM_CGROUP && !fv->any_own) || r->series_threads == r->nthreads);
 }
 
 bool figv_latency(const struct figv *fv)
@@ -343,17 +440,23 @@ bool figv_latency(const struct figv *fv)
 	return fv->nlat > 0;
 }
 
-/* Item @k's label (a cgroup: its path less the common directory; a thread: PROCESS/NAME.N). */
+/*
+ * Item @k's label (a cgroup: its path less the common directory; a cgroup's own threads:
+ * "PATH (its own threads)"; a thread: PROCESS/NAME.N), into @buf of LABEL_SIZE when made.
+ */
 static const char *item_label(const struct figv *fv, size_t k, char *buf, size_t len)
 {
 	const struct run_result *r = fv->r;
-	const struct run_thread *t = &r->threads[fv->index[k]];
 
+	if (fv->kind == ITEM_CGROUP && fv->own[k]) {
+		snprintf(buf, len, "%s (its own threads)", r->groups[fv->index[k]].path + fv->prefix);
+		return buf;
+	}
 	if (fv->kind == ITEM_CGROUP)
 		return r->groups[fv->index[k]].path + fv->prefix;
 	if (fv->kind == ITEM_PROCESS)
-		return t->process;
-	snprintf(buf, len, "%s/%s", t->process, t->name);
+		return r->threads[fv->index[k]].process;
+	snprintf(buf, len, "%s/%s", r->threads[fv->index[k]].process, r->threads[fv->index[k]].name);
 	return buf;
 }
 
@@ -388,7 +491,7 @@ static int items_writer(FILE *f, const void *ctx)
 	const struct scenario *sc = fv->r->sc;
 	double *ideal = malloc((fv->n + 1) * sizeof(*ideal));
 	size_t width = 1, nmarks = 0, arr = fv->nshown ? fv->nshown : 1;
-	char buf[1200], name[48];
+	char buf[LABEL_SIZE + 8], name[48];
 	bool bound = false;
 
 	if (!ideal)
@@ -401,7 +504,7 @@ static int items_writer(FILE *f, const void *ctx)
 		fv->nshown, fv->n, arr, arr);
 	for (size_t q = 0; q < fv->nshown; q++) {
 		size_t k = fv->shown[q];
-		char tbuf[300];
+		char tbuf[LABEL_SIZE];
 
 		/* a bound ideal marked as the text report marks it */
 		snprintf(buf, sizeof(buf), "%s%s", item_label(fv, k, tbuf, sizeof(tbuf)),
@@ -451,7 +554,7 @@ static int bars_writer(FILE *f, const void *ctx)
 	size_t ns = c->nseeds, n = fv->n;
 	double *vals = malloc((n * ns + 1) * sizeof(*vals)), *ideal = malloc((n + 1) * sizeof(*ideal));
 	double *col = malloc((ns + 1) * sizeof(*col));
-	char buf[300];
+	char buf[LABEL_SIZE];
 
 	if (!vals || !ideal || !col) {
 		free(vals), free(ideal), free(col);
@@ -484,7 +587,7 @@ static int items_series_writer(FILE *f, const void *ctx)
 	const struct run_result *r = fv->r;
 	double cap = (double)r->cpus * (double)r->interval;
 	double *row = malloc((fv->n + 1) * sizeof(*row));
-	char buf[300];
+	char buf[LABEL_SIZE];
 
 	if (!row)
 		return -ENOMEM;
@@ -546,7 +649,7 @@ static int lat_labels_writer(FILE *f, const void *ctx)
 		fv->woke, fv->nlat ? fv->nlat : 1);
 	for (size_t p = 0; p < fv->nlat; p++) {
 		const struct run_thread *t = &fv->r->threads[fv->lat[p]];
-		char name[32], label[300];
+		char name[32], label[LABEL_SIZE];
 
 		snprintf(name, sizeof(name), "tlabel[%zu]", p + 1);
 		snprintf(label, sizeof(label), "%s/%s", t->process, t->name);
