@@ -7,6 +7,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -60,13 +61,18 @@ unsigned long sim_rng_stream_seed(uint64_t seed, uint32_t index)
 
 int sim_rng_init(struct sim_rng *rng, uint64_t seed, uint32_t index)
 {
+	*rng = (struct sim_rng){ .seed = seed, .index = index };
 	rng->gsl = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!rng->gsl)
 		return -ENOMEM;
 	gsl_rng_set(rng->gsl, sim_rng_stream_seed(seed, index));
-	rng->seed = seed;
-	rng->index = index;
 	return 0;
+}
+
+void sim_rng_init_lazy(struct sim_rng *rng, uint64_t seed, uint32_t index, gsl_rng *scratch)
+{
+	assert(scratch && scratch->type == gsl_rng_mt19937);
+	*rng = (struct sim_rng){ .scratch = scratch, .seed = seed, .index = index };
 }
 
 void sim_rng_release(struct sim_rng *rng)
@@ -75,9 +81,49 @@ void sim_rng_release(struct sim_rng *rng)
 	rng->gsl = NULL;
 }
 
+static double draw_on(gsl_rng *r, const struct sim_dist *dist);
+
+/*
+ * The generator the next draw (of @dist, or a raw uniform when @dist is NULL)
+ * is made on. For a lazy stream: the scratch generator, freshly seeded, at the
+ * first draw; at the second, the stream's own state brought to where an eager
+ * stream's is after the first draw. The replay is exact because a sampler's
+ * consumption of uniforms depends only on the generator's state and the
+ * distribution's parameters, which are those of the first draw.
+ */
+static gsl_rng *stream_gen(struct sim_rng *rng, const struct sim_dist *dist)
+{
+	unsigned long s;
+
+	if (rng->gsl)
+		return rng->gsl;
+	s = sim_rng_stream_seed(rng->seed, rng->index);
+	if (rng->ndrawn == 0) {
+		rng->ndrawn = 1;
+		rng->first_raw = !dist;
+		if (dist) {
+			rng->first_kind = (uint8_t)dist->kind;
+			rng->first_a = dist->a;
+			rng->first_b = dist->b;
+		}
+		gsl_rng_set(rng->scratch, s);
+		return rng->scratch;
+	}
+	rng->gsl = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng->gsl)
+		abort();	/* only reached when the program turned GSL's handler off */
+	gsl_rng_set(rng->gsl, s);
+	if (rng->first_raw)
+		(void)gsl_rng_uniform(rng->gsl);
+	else
+		(void)draw_on(rng->gsl, &(struct sim_dist){ (enum sim_dist_kind)rng->first_kind,
+							   rng->first_a, rng->first_b });
+	return rng->gsl;
+}
+
 double sim_rng_uniform(struct sim_rng *rng)
 {
-	return gsl_rng_uniform(rng->gsl);
+	return gsl_rng_uniform(stream_gen(rng, NULL));
 }
 
 int sim_dist_validate(const struct sim_dist *dist)
@@ -122,12 +168,8 @@ static double lognormal_draw(gsl_rng *r, double m, double s)
 	return gsl_ran_lognormal(r, log(m) - sigma2 / 2, sqrt(sigma2));
 }
 
-double sim_dist_draw(struct sim_rng *rng, const struct sim_dist *dist)
+static double draw_on(gsl_rng *r, const struct sim_dist *dist)
 {
-	gsl_rng *r = rng->gsl;
-
-	assert(sim_dist_validate(dist) == 0);
-
 	switch (dist->kind) {
 	case SIM_DIST_FIXED:
 		return dist->a;
@@ -146,6 +188,15 @@ double sim_dist_draw(struct sim_rng *rng, const struct sim_dist *dist)
 	}
 	assert(!"unknown distribution kind");
 	return (double)NAN;
+}
+
+double sim_dist_draw(struct sim_rng *rng, const struct sim_dist *dist)
+{
+	assert(sim_dist_validate(dist) == 0);
+
+	if (dist->kind == SIM_DIST_FIXED)
+		return dist->a;		/* consumes nothing, so needs no state */
+	return draw_on(stream_gen(rng, dist), dist);
 }
 
 uint64_t sim_dist_to_ns(double x)

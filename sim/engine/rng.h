@@ -19,22 +19,10 @@
 #ifndef CGSIM_SIM_RNG_H
 #define CGSIM_SIM_RNG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
-
-/*
- * struct sim_rng - one random stream.
- *
- * The fields are private to sim/engine/rng.c; the struct is public so that owners
- * can embed it. @gsl is allocated by sim_rng_init() (about 5 KB of MT19937
- * state) and freed by sim_rng_release().
- */
-struct sim_rng {
-	gsl_rng *gsl;
-	uint64_t seed;		/* the scenario seed it was derived from */
-	uint32_t index;		/* the stream index it was derived from */
-};
 
 /**
  * enum sim_dist_kind - the distributions of the scenario format
@@ -71,6 +59,31 @@ struct sim_dist {
 	double b;
 };
 
+/*
+ * struct sim_rng - one random stream.
+ *
+ * The fields are private to sim/engine/rng.c; the struct is public so that owners
+ * can embed it. An eager stream (sim_rng_init()) owns its MT19937 state (@gsl,
+ * about 5 KB) from the start. A lazy stream (sim_rng_init_lazy()) owns none until
+ * its second draw: its first draw is made on a shared @scratch generator seeded
+ * for the occasion, and the second allocates @gsl, seeds it and replays the
+ * first draw (@first_*) on it before drawing, so that the values are those of an
+ * eager stream. Most simulated threads draw never (busy ones) or once (their
+ * first wakeup's noise), so most never allocate. Draws of fixed(v) consume
+ * nothing and count for nothing.
+ */
+struct sim_rng {
+	gsl_rng *gsl;		/* own state, or NULL before a lazy stream's second draw */
+	gsl_rng *scratch;	/* a lazy stream's shared generator (not owned) */
+	uint64_t seed;		/* the scenario seed it was derived from */
+	uint32_t index;		/* the stream index it was derived from */
+	/* a lazy stream's first draw, replayed at its second: */
+	uint8_t ndrawn;		/* draws made before @gsl existed: 0 or 1 */
+	bool first_raw;		/* it was sim_rng_uniform(), */
+	uint8_t first_kind;	/* else a draw of this enum sim_dist_kind */
+	double first_a, first_b;	/* with these parameters */
+};
+
 /**
  * sim_rng_stream_seed - the GSL seed of stream @index of scenario seed @seed
  * @seed:  the scenario seed
@@ -103,8 +116,26 @@ unsigned long sim_rng_stream_seed(uint64_t seed, uint32_t index);
 int sim_rng_init(struct sim_rng *rng, uint64_t seed, uint32_t index);
 
 /**
+ * sim_rng_init_lazy - set up stream @index of @seed without allocating its state
+ * @rng:     the stream; the caller owns the struct
+ * @seed:    the scenario seed
+ * @index:   the stream index
+ * @scratch: an MT19937 generator (gsl_rng_alloc(gsl_rng_mt19937)) that the
+ *           caller owns and keeps until every lazy stream on it is released;
+ *           any number of streams may share it, and the streams overwrite its
+ *           state at will
+ *
+ * The stream draws the same values as one set up by sim_rng_init() with the
+ * same @seed and @index. Its own state is allocated at its second draw that
+ * consumes random numbers (not fixed(v)); release it with sim_rng_release().
+ * That allocation cannot be reported from a draw: where it fails, GSL's error
+ * handler is called, and the program aborts if it returns.
+ */
+void sim_rng_init_lazy(struct sim_rng *rng, uint64_t seed, uint32_t index, gsl_rng *scratch);
+
+/**
  * sim_rng_release - free the stream's generator
- * @rng: a stream set up by sim_rng_init()
+ * @rng: a stream set up by sim_rng_init() or sim_rng_init_lazy()
  *
  * The struct itself is the caller's. Releasing twice is harmless.
  */

@@ -455,3 +455,83 @@ Test(sim_dist, validate_accepts_the_documented_ranges_only)
 	cr_assert_eq(sim_dist_validate(&(struct sim_dist){ SIM_DIST_NORMAL, 0, (double)NAN }),
 		     -EINVAL);
 }
+
+/*
+ * Lazy streams must draw exactly what eager streams of the same seed and index draw,
+ * whatever the first draw's kind (each sampler consumes its own number of uniforms: the
+ * ziggurat one or more, the log-normal a Gaussian's), with fixed(v) draws in between that
+ * consume nothing, and with other lazy streams reseeding the shared scratch generator
+ * between any two draws.
+ */
+static const struct sim_dist lazy_kinds[] = {
+	{ SIM_DIST_EXP, 3e6, 0 },
+	{ SIM_DIST_UNIFORM, 1, 5 },
+	{ SIM_DIST_NORMAL, 10, 4 },
+	{ SIM_DIST_LOGNORMAL, 2e6, 1e6 },
+	{ SIM_DIST_PARETO, 1.5, 2 },
+	{ SIM_DIST_FIXED, 7, 0 },
+};
+#define N_KINDS (sizeof(lazy_kinds) / sizeof(lazy_kinds[0]))
+
+/* draw i of stream j: kind (i * 5 + j) mod 6, a raw uniform every seventh */
+static double lazy_draw(struct sim_rng *r, int i, int j)
+{
+	if ((i + j) % 7 == 3)
+		return sim_rng_uniform(r);
+	return sim_dist_draw(r, &lazy_kinds[(size_t)(i * 5 + j) % N_KINDS]);
+}
+
+Test(sim_rng, lazy_streams_draw_what_eager_streams_draw)
+{
+	enum { NSTREAMS = 8, NDRAWS = 40 };
+	gsl_rng *scratch = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_rng eager[NSTREAMS], lazy[NSTREAMS];
+
+	cr_assert_not_null(scratch);
+	for (int j = 0; j < NSTREAMS; j++) {
+		cr_assert_eq(sim_rng_init(&eager[j], 42, (uint32_t)(100 + j)), 0);
+		sim_rng_init_lazy(&lazy[j], 42, (uint32_t)(100 + j), scratch);
+	}
+	/* interleaved: every stream's draw i before any stream's draw i + 1 */
+	for (int i = 0; i < NDRAWS; i++)
+		for (int j = 0; j < NSTREAMS; j++) {
+			double want = lazy_draw(&eager[j], i + j, j);
+			double got = lazy_draw(&lazy[j], i + j, j);
+
+			cr_assert_eq(got, want, "stream %d draw %d: %.17g, eager %.17g", j, i,
+				     got, want);
+		}
+	for (int j = 0; j < NSTREAMS; j++) {
+		sim_rng_release(&eager[j]);
+		sim_rng_release(&lazy[j]);
+	}
+	gsl_rng_free(scratch);
+}
+
+Test(sim_rng, lazy_stream_allocates_at_its_second_random_draw)
+{
+	gsl_rng *scratch = gsl_rng_alloc(gsl_rng_mt19937);
+	const struct sim_dist fixed = { SIM_DIST_FIXED, 5, 0 }, e = { SIM_DIST_EXP, 1, 0 };
+	struct sim_rng eager, lazy;
+	double want;
+
+	cr_assert_not_null(scratch);
+	cr_assert_eq(sim_rng_init(&eager, 3, 9), 0);
+	sim_rng_init_lazy(&lazy, 3, 9, scratch);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(sim_dist_draw(&lazy, &fixed), 5.0);
+	cr_assert_null(lazy.gsl, "fixed draws consume nothing");
+	want = sim_dist_draw(&eager, &e);
+	cr_assert_eq(sim_dist_draw(&lazy, &e), want);
+	cr_assert_null(lazy.gsl, "the first draw is made on the scratch generator");
+	/* another stream reseeds the scratch generator in between */
+	(void)sim_dist_draw(&(struct sim_rng){ .scratch = scratch, .seed = 3, .index = 10 }, &e);
+	want = sim_dist_draw(&eager, &e);
+	cr_assert_eq(sim_dist_draw(&lazy, &e), want);
+	cr_assert_not_null(lazy.gsl, "the second draw has a state of its own");
+	cr_assert_eq(gsl_rng_get(lazy.gsl), gsl_rng_get(eager.gsl));
+	sim_rng_release(&lazy);
+	sim_rng_release(&lazy);		/* twice is harmless, as for eager streams */
+	sim_rng_release(&eager);
+	gsl_rng_free(scratch);
+}
