@@ -95,7 +95,7 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 		return;
 	}
 	if (t->nlat == t->caplat) {
-		size_t k = t->caplat ? 2 * t->caplat : 64;
+		size_t k = t->caplat ? 2 * t->caplat : 1;	/* many threads wake once */
 		uint64_t *p;
 
 		if (k > m->lat_keep)
@@ -118,9 +118,9 @@ static void wait_hook(void *ctx, int tid, uint64_t since, uint64_t at)
 
 	if (!t)
 		return;
-	if (t->act_pending) {	/* the periodic activation under way runs from now */
-		t->act.start = at;
-		t->act_pending = false;
+	if (t->pa && t->pa->act_pending) {	/* the periodic activation under way runs from now */
+		t->pa->act.start = at;
+		t->pa->act_pending = false;
 	}
 	t->waits++;
 	t->wait_sum += at - since;
@@ -131,58 +131,75 @@ static void wait_hook(void *ctx, int tid, uint64_t since, uint64_t at)
 	}
 }
 
+/* t's activation records, allocated at its first activation; NULL (the run failed) on ENOMEM */
+static struct mact *activations(struct sim_machine *m, struct mthread *t)
+{
+	if (!t->pa && !(t->pa = calloc(1, sizeof(*t->pa))))
+		machine__fail(m, -ENOMEM);
+	return t->pa;
+}
+
 void machine__activation_begin(struct sim_machine *m, struct mthread *t, uint64_t exec)
 {
 	struct sched_thread_stats st;
 	uint64_t now = sim_now(&m->eng);
+	struct mact *pa = activations(m, t);
 
-	t->act = (struct sim_activation){ .idx = t->next_idx++, .period_start = t->next_period,
-					  .wakeup = now };
-	t->act_exec0 = exec;
+	if (!pa)
+		return;
+	pa->act = (struct sim_activation){ .idx = pa->next_idx++, .period_start = t->next_period,
+					   .wakeup = now };
+	pa->act_exec0 = exec;
 	/* one that follows an overrun on the CPU starts at once; others at their switch-in */
-	t->act_pending = sched_thread_stats(m->s, t->tid, &st) || !st.running;
-	if (!t->act_pending)
-		t->act.start = now;
+	pa->act_pending = sched_thread_stats(m->s, t->tid, &st) || !st.running;
+	if (!pa->act_pending)
+		pa->act.start = now;
 }
 
 /* Keep @a among t's records: all of them up to m->act_keep, then a reservoir as latency_hook. */
 static void keep_activation(struct sim_machine *m, struct mthread *t,
 			    const struct sim_activation *a)
 {
-	if (t->nacts >= m->act_keep) {
-		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)t->tid << 32) ^ t->acts_done ^
-						   0x5a5a000000000000ull)) % t->acts_done;
+	struct mact *pa = t->pa;
 
-		if (j < t->nacts)
-			t->acts[j] = *a;
+	if (pa->nacts >= m->act_keep) {
+		uint64_t j = mix64(m->seed ^ mix64(((uint64_t)t->tid << 32) ^ pa->acts_done ^
+						   0x5a5a000000000000ull)) % pa->acts_done;
+
+		if (j < pa->nacts)
+			pa->acts[j] = *a;
 		return;
 	}
-	if (t->nacts == t->capacts && UTIL_GROW(t->acts, t->capacts, t->nacts + 1)) {
+	if (pa->nacts == pa->capacts && UTIL_GROW(pa->acts, pa->capacts, pa->nacts + 1)) {
 		machine__fail(m, -ENOMEM);
 		return;
 	}
-	t->acts[t->nacts++] = *a;
+	pa->acts[pa->nacts++] = *a;
 }
 
-/* The activation under way ends now with @slack and @missed periods: counted and kept. */
+/*
+ * The activation under way (t->pa, which exists) ends now with @slack and @missed periods:
+ * counted and kept.
+ */
 static void activation_close(struct sim_machine *m, struct mthread *t, int64_t slack,
 			     uint64_t missed)
 {
 	uint64_t now = sim_now(&m->eng);
-	struct sim_activation *a = &t->act;
+	struct mact *pa = t->pa;
+	struct sim_activation *a = &pa->act;
 
 	a->end = now;
-	a->run = sched_thread_exec(m->s, t->tid, now) - t->act_exec0;
+	a->run = sched_thread_exec(m->s, t->tid, now) - pa->act_exec0;
 	a->slack = slack;
 	a->missed = missed;
-	if (t->act_pending)	/* never ran: it cannot have ended, but keep the record whole */
+	if (pa->act_pending)	/* never ran: it cannot have ended, but keep the record whole */
 		a->start = now;
-	t->acts_done++;
-	t->acts_overrun += a->slack <= 0;
-	t->acts_missed += a->missed;
-	if (t->acts_done == 1 || a->slack < t->slack_min)
-		t->slack_min = a->slack;
-	t->slack_sum += a->slack;
+	pa->acts_done++;
+	pa->acts_overrun += a->slack <= 0;
+	pa->acts_missed += a->missed;
+	if (pa->acts_done == 1 || a->slack < pa->slack_min)
+		pa->slack_min = a->slack;
+	pa->slack_sum += a->slack;
 	keep_activation(m, t, a);
 }
 
@@ -193,7 +210,11 @@ static void activation_close(struct sim_machine *m, struct mthread *t, int64_t s
 void machine__activation_end(struct sim_machine *m, struct mthread *t)
 {
 	uint64_t now = sim_now(&m->eng), p = t->spec.behavior.period_ns, first, last;
-	struct sim_activation *a = &t->act;
+	struct sim_activation *a;
+
+	if (!t->pa)
+		return;		/* none began: its allocation failed, and so did the run */
+	a = &t->pa->act;
 
 	first = (a->wakeup - a->period_start) / p + 1;	/* the first period after it began */
 	last = (now - a->period_start) / p;		/* periods 1 .. last - 1 ended by now */
@@ -211,22 +232,26 @@ void machine__timer_activation(struct sim_machine *m, struct mthread *t, uint64_
 			       uint64_t period, bool sleeps)
 {
 	uint64_t now = sim_now(&m->eng), exec = sched_thread_exec(m->s, t->tid, now);
+	struct mact *pa = activations(m, t);
 
-	if (!t->act_open) {
-		t->act = (struct sim_activation){ .idx = t->next_idx++, .period_start = t->t_first,
-						  .wakeup = t->t_first, .start = t->t_first };
-		t->act_exec0 = 0;
-		t->act_pending = false;
-		t->act_open = true;
+	if (!pa)
+		return;
+	if (!pa->act_open) {
+		pa->act = (struct sim_activation){ .idx = pa->next_idx++,
+						   .period_start = t->t_first,
+						   .wakeup = t->t_first, .start = t->t_first };
+		pa->act_exec0 = 0;
+		pa->act_pending = false;
+		pa->act_open = true;
 	}
 	activation_close(m, t, (int64_t)due - (int64_t)now,
 			 now > due && period ? (now - due) / period : 0);
-	t->act = (struct sim_activation){ .idx = t->next_idx++, .period_start = due,
-					  .wakeup = sleeps ? due : now };
-	t->act_exec0 = exec;
-	t->act_pending = sleeps;
+	pa->act = (struct sim_activation){ .idx = pa->next_idx++, .period_start = due,
+					   .wakeup = sleeps ? due : now };
+	pa->act_exec0 = exec;
+	pa->act_pending = sleeps;
 	if (!sleeps)
-		t->act.start = now;
+		pa->act.start = now;
 }
 
 void sim_machine_set_activation_keep(struct sim_machine *m, size_t keep)
@@ -325,6 +350,9 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	sim_engine_init(&m->eng);
 	m->h = h;
 	m->seed = seed;
+	m->scratch = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!m->scratch)
+		goto fail;
 	m->ncpu = cfg->cpus;
 	m->tick_ns = 1000000000ull / (cfg->tun.hz ? cfg->tun.hz : 1);
 	m->lat_keep = 1u << 20;
@@ -401,14 +429,18 @@ void sim_machine_free(struct sim_machine *m)
 			sim_rng_release(&t->rng);
 		if (t->noise_ready)
 			sim_rng_release(&t->noise);
+		free(t->affinity);
 		free(t->phases);
 		free(t->repeats);
 		free(t->timers);
 		free(t->lat);
-		free(t->acts);
+		if (t->pa)
+			free(t->pa->acts);
+		free(t->pa);
 		free(t);
 	}
 	free(m->thr);
+	gsl_rng_free(m->scratch);	/* after the streams that draw on it */
 	machine__steps_free(m);
 	free(m->cpu);
 	free(m->cg_cpu);
@@ -468,14 +500,13 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 			    !(t->repeats = calloc(b->nphases, sizeof(*t->repeats))))
 				return -ENOMEM;
 	}
-	if (sim_rng_init(&t->rng, m->seed, spec->stream))
-		return -ENOMEM;
+	/* lazy: a thread that never draws twice never allocates a generator */
+	sim_rng_init_lazy(&t->rng, m->seed, spec->stream, m->scratch);
 	t->rng_ready = true;
 	m->threads_set = true;
 	if (m->has_noise) {
 		/* a family of streams apart from the behaviours' (same index, another seed) */
-		if (sim_rng_init(&t->noise, m->seed ^ 0x6e6f697365ull, spec->stream))
-			return -ENOMEM;
+		sim_rng_init_lazy(&t->noise, m->seed ^ 0x6e6f697365ull, spec->stream, m->scratch);
 		t->noise_ready = true;
 	}
 	t->spec = *spec;
@@ -485,9 +516,13 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	if (!err && spec->policy != SCHED_THREAD_NORMAL)
 		err = sched_thread_set_policy(m->s, tid, spec->policy, now);
 	if (!err && spec->affinity) {
-		memset(t->affinity, 0, sizeof(t->affinity));
-		for (size_t w = 0; w < spec->affinity_words && w < SCHED_MAX_CPUS / 64; w++)
-			t->affinity[w] = spec->affinity[w];
+		uint64_t *aff = machine__affinity(t);
+
+		if (!aff)
+			return -ENOMEM;
+		memset(aff, 0, M_AFFINITY_WORDS * sizeof(*aff));
+		for (size_t w = 0; w < spec->affinity_words && w < M_AFFINITY_WORDS; w++)
+			aff[w] = spec->affinity[w];
 		t->has_affinity = true;
 	}
 	if (!err)

@@ -167,6 +167,14 @@ struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now
  * intersected with the affinity it asked for (set_cpus_allowed_ptr; an empty intersection
  * falls back to the cpuset, as cpuset_cpus_allowed_fallback() does).
  */
+uint64_t *machine__affinity(struct mthread *t)
+{
+	/* most threads never ask for one: 128 bytes each saved */
+	if (!t->affinity)
+		t->affinity = calloc(M_AFFINITY_WORDS, sizeof(*t->affinity));
+	return t->affinity;
+}
+
 int machine__apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now)
 {
 	uint64_t mask[SCHED_MAX_CPUS / 64], both[SCHED_MAX_CPUS / 64];

@@ -52,6 +52,27 @@ struct mtimer {
 	uint64_t next;
 };
 
+/*
+ * A thread's activations (a periodic behaviour's or timer steps'): apart from struct mthread
+ * because most threads have none.
+ */
+struct mact {
+	/* the activation under way: its record so far, whether its start is pending */
+	struct sim_activation act;
+	uint64_t act_exec0;		/* exec when it began */
+	bool act_pending;		/* begun, not yet run */
+	bool act_open;			/* a timer step's activation is under way */
+	uint64_t next_idx;		/* the next activation's index */
+	/* activations ended in the window (struct sim_thread_metrics) */
+	uint64_t acts_done, acts_overrun, acts_missed;
+	int64_t slack_min, slack_sum;
+	struct sim_activation *acts;
+	size_t nacts, capacts;
+};
+
+/* the words of a thread's own affinity mask */
+#define M_AFFINITY_WORDS (SCHED_MAX_CPUS / 64)
+
 struct mthread {
 	struct sim_event ev;		/* next wakeup or stop */
 	struct sim_machine *m;
@@ -79,8 +100,8 @@ struct mthread {
 	/* metrics */
 	int cgroup;			/* where it sits (for crediting CPU time) */
 	int sid;			/* the scheduler task group it is in */
-	bool has_affinity;		/* its own sched_setaffinity() mask */
-	uint64_t affinity[SCHED_MAX_CPUS / 64];
+	bool has_affinity;		/* its own sched_setaffinity() mask, in @affinity */
+	uint64_t *affinity;		/* M_AFFINITY_WORDS, allocated when first set */
 	int session;			/* its session's key (default: its process's pid) */
 	uint64_t credited;		/* exec already credited to cgroups */
 	uint64_t base_exec, base_wait, base_sw, base_pre, base_mig, activations;
@@ -94,17 +115,7 @@ struct mthread {
 	uint64_t overruns;		/* periodic activations that began after their period */
 	/* waits ended by a switch-in (sched_set_wait_hook()), the longest and when it was */
 	uint64_t waits, wait_sum, wait_max, wait_max_since, wait_max_at;
-	/* the periodic activation under way: its record so far, whether its start is pending */
-	struct sim_activation act;
-	uint64_t act_exec0;		/* exec when it began */
-	bool act_pending;		/* begun, not yet run */
-	bool act_open;			/* a timer step's activation is under way */
-	uint64_t next_idx;		/* the next activation's index */
-	/* activations ended in the window (struct sim_thread_metrics) */
-	uint64_t acts_done, acts_overrun, acts_missed;
-	int64_t slack_min, slack_sum;
-	struct sim_activation *acts;
-	size_t nacts, capacts;
+	struct mact *pa;		/* its activations; NULL until the first begins */
 };
 
 /* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
@@ -126,6 +137,7 @@ struct sim_machine {
 	struct sched *s;
 	struct cg_hier *h;
 	uint64_t seed;
+	gsl_rng *scratch;	/* the threads' lazy streams draw their first value on it */
 	struct sim_wakeup_noise noise;
 	uint64_t phase_ns;		/* noise.tick_phase's offset */
 	uint64_t tick_ns;
@@ -223,6 +235,8 @@ void machine__steps_free(struct sim_machine *m);
 /* machine_cgroup.c: task groups, sessions and placement from the cgroup model */
 void machine__observe(void *ctx, const struct cg_event *ev);
 int machine__apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now);
+/* @t's own affinity mask, allocated (zeroed) the first time; NULL when out of memory */
+uint64_t *machine__affinity(struct mthread *t);
 int machine__retarget(struct sim_machine *m, struct mthread *t, uint64_t now);
 struct msession *machine__session_get(struct sim_machine *m, int key, int nice);
 int machine__sid_of(const struct sim_machine *m, int cg);

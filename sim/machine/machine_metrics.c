@@ -36,9 +36,11 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 		t->delayed = 0;
 		t->overruns = 0;
 		t->waits = t->wait_sum = t->wait_max = t->wait_max_since = t->wait_max_at = 0;
-		t->acts_done = t->acts_overrun = t->acts_missed = 0;
-		t->slack_min = t->slack_sum = 0;
-		t->nacts = 0;
+		if (t->pa) {
+			t->pa->acts_done = t->pa->acts_overrun = t->pa->acts_missed = 0;
+			t->pa->slack_min = t->pa->slack_sum = 0;
+			t->pa->nacts = 0;
+		}
 	}
 	if (m->cg_cpu)
 		memset(m->cg_cpu, 0, (size_t)m->ncg * sizeof(*m->cg_cpu));
@@ -74,13 +76,20 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	out->wait_max = t->wait_max;
 	out->wait_max_since = t->wait_max_since;
 	out->wait_max_at = t->wait_max_at;
-	out->acts_done = t->acts_done;
-	out->acts_overrun = t->acts_overrun;
-	out->acts_missed = t->acts_missed;
-	out->slack_min = t->slack_min;
-	out->slack_sum = t->slack_sum;
-	out->acts = t->acts;
-	out->nacts = t->nacts;
+	if (t->pa) {
+		out->acts_done = t->pa->acts_done;
+		out->acts_overrun = t->pa->acts_overrun;
+		out->acts_missed = t->pa->acts_missed;
+		out->slack_min = t->pa->slack_min;
+		out->slack_sum = t->pa->slack_sum;
+		out->acts = t->pa->acts;
+		out->nacts = t->pa->nacts;
+	} else {
+		out->acts_done = out->acts_overrun = out->acts_missed = 0;
+		out->slack_min = out->slack_sum = 0;
+		out->acts = NULL;
+		out->nacts = 0;
+	}
 	return 0;
 }
 

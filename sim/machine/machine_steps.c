@@ -317,10 +317,15 @@ static void affinity_step(struct sim_machine *m, struct mthread *t, int mask)
 		t->has_affinity = false;
 	} else {
 		const uint64_t *w = b->masks + (size_t)mask * SIM_MASK_WORDS;
+		uint64_t *aff;
 
-		if (t->has_affinity && !memcmp(t->affinity, w, sizeof(t->affinity)))
+		if (t->has_affinity && !memcmp(t->affinity, w, M_AFFINITY_WORDS * sizeof(*w)))
 			return;
-		memcpy(t->affinity, w, sizeof(t->affinity));
+		if (!(aff = machine__affinity(t))) {
+			machine__fail(m, -ENOMEM);
+			return;
+		}
+		memcpy(aff, w, M_AFFINITY_WORDS * sizeof(*w));
 		t->has_affinity = true;
 	}
 	if (machine__apply_cpus(m, t, now))
