@@ -132,38 +132,6 @@ static inline void rotate_right(struct rb_node *x, struct rb_root_cached *root,
 }
 
 /*
- * Walk down from the root to the NULL link where @node belongs and hang it
- * there, red.  Equal nodes go right, so a node lands after its equals.  The
- * node is the new minimum exactly when the walk never turned right: every
- * node it passed is then greater than it, and it sits below the old
- * leftmost's left link.
- */
-static inline bool link_node(struct rb_node *node, struct rb_root_cached *root,
-			     rb_less_fn *less)
-{
-	struct rb_node **link = &root->root;
-	struct rb_node *parent = NULL;
-	bool leftmost = true;
-
-	while (*link) {
-		parent = *link;
-		if (less(node, parent)) {
-			link = &parent->left;
-		} else {
-			link = &parent->right;
-			leftmost = false;
-		}
-	}
-	set_parent_color(node, parent, RB_RED);
-	node->left = NULL;
-	node->right = NULL;
-	*link = node;
-	if (leftmost)
-		root->leftmost = node;
-	return leftmost;
-}
-
-/*
  * Restore the rules after a red leaf @node was linked.  Only rule (3) can be
  * broken, and only between @node and its parent: a red node does not change
  * any black height.  Each pass either moves the red-red pair two levels up
@@ -420,13 +388,9 @@ static rb_always_inline void erase(struct rb_node *node,
 		erase_fixup(fix_parent, root, cb);
 }
 
-bool rb_add_cached(struct rb_node *node, struct rb_root_cached *root,
-		   rb_less_fn *less)
+void rb_insert_color(struct rb_node *node, struct rb_root_cached *root)
 {
-	bool leftmost = link_node(node, root, less);
-
 	insert_fixup(node, root, NULL);
-	return leftmost;
 }
 
 void rb_erase_cached(struct rb_node *node, struct rb_root_cached *root)
@@ -434,24 +398,10 @@ void rb_erase_cached(struct rb_node *node, struct rb_root_cached *root)
 	erase(node, root, NULL);
 }
 
-bool rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
-			     rb_less_fn *less,
-			     const struct rb_augment_callbacks *cb)
+void rb_insert_augmented(struct rb_node *node, struct rb_root_cached *root,
+			 const struct rb_augment_callbacks *cb)
 {
-	bool leftmost = link_node(node, root, less);
-	struct rb_node *parent = rb_parent(node);
-
-	/*
-	 * First compute the new leaf alone (stop at its parent): its previous
-	 * aggregate is garbage, so "unchanged" there says nothing about the
-	 * ancestors.  Then the ancestors, whose subtrees gained the leaf; there
-	 * an unchanged aggregate does allow the early stop.
-	 */
-	cb->propagate(node, parent);
-	if (parent)
-		cb->propagate(parent, NULL);
 	insert_fixup(node, root, cb);
-	return leftmost;
 }
 
 void rb_erase_augmented_cached(struct rb_node *node, struct rb_root_cached *root,

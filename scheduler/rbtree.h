@@ -195,6 +195,57 @@ static inline bool rb_node_is_clear(const struct rb_node *node)
 }
 
 /**
+ * rb_insert_color() - rebalance after a node was linked as a red leaf.
+ * @node: the node just linked (by rb_add_cached(), which calls this).
+ * @root: the tree.
+ */
+void rb_insert_color(struct rb_node *node, struct rb_root_cached *root);
+
+/**
+ * rb_insert_augmented() - rb_insert_color() for an augmented tree.
+ * @node: the node just linked, its and its ancestors' aggregates exact.
+ * @root: the tree.
+ * @cb:   the callbacks that maintain the aggregate (rotations call them).
+ */
+void rb_insert_augmented(struct rb_node *node, struct rb_root_cached *root,
+			 const struct rb_augment_callbacks *cb);
+
+/*
+ * rb__link() - walk down from the root to the NULL link where @node belongs
+ * and hang it there, red.  Equal nodes go right, so a node lands after its
+ * equals.  The node is the new minimum exactly when the walk never turned
+ * right: every node it passed is then greater than it.
+ *
+ * Inline, with the rest of the insert out of line, because the walk is where
+ * the comparisons are: a call site that passes its own static less() gets it
+ * inlined into the loop instead of called through a pointer at every level.
+ */
+static inline bool rb__link(struct rb_node *node, struct rb_root_cached *root,
+			    rb_less_fn *less)
+{
+	struct rb_node **link = &root->root;
+	struct rb_node *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (less(node, parent)) {
+			link = &parent->left;
+		} else {
+			link = &parent->right;
+			leftmost = false;
+		}
+	}
+	node->parent_color = (uintptr_t)parent;		/* red: bit 0 clear */
+	node->left = NULL;
+	node->right = NULL;
+	*link = node;
+	if (leftmost)
+		root->leftmost = node;
+	return leftmost;
+}
+
+/**
  * rb_add_cached() - insert a node.
  * @node: the node to insert; not in any tree, its fields need no setup.
  * @root: the tree.
@@ -204,8 +255,14 @@ static inline bool rb_node_is_clear(const struct rb_node *node)
  *
  * Returns true if @node became the leftmost node.
  */
-bool rb_add_cached(struct rb_node *node, struct rb_root_cached *root,
-		   rb_less_fn *less);
+static inline bool rb_add_cached(struct rb_node *node, struct rb_root_cached *root,
+				 rb_less_fn *less)
+{
+	bool leftmost = rb__link(node, root, less);
+
+	rb_insert_color(node, root);
+	return leftmost;
+}
 
 /**
  * rb_erase_cached() - remove a node.
@@ -230,9 +287,26 @@ void rb_erase_cached(struct rb_node *node, struct rb_root_cached *root);
  *
  * Returns true if @node became the leftmost node.
  */
-bool rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
-			     rb_less_fn *less,
-			     const struct rb_augment_callbacks *cb);
+static inline bool rb_add_augmented_cached(struct rb_node *node,
+					   struct rb_root_cached *root,
+					   rb_less_fn *less,
+					   const struct rb_augment_callbacks *cb)
+{
+	bool leftmost = rb__link(node, root, less);
+	struct rb_node *parent = rb_parent(node);
+
+	/*
+	 * First compute the new leaf alone (stop at its parent): its previous
+	 * aggregate is garbage, so "unchanged" there says nothing about the
+	 * ancestors.  Then the ancestors, whose subtrees gained the leaf; there
+	 * an unchanged aggregate does allow the early stop.
+	 */
+	cb->propagate(node, parent);
+	if (parent)
+		cb->propagate(parent, NULL);
+	rb_insert_augmented(node, root, cb);
+	return leftmost;
+}
 
 /**
  * rb_erase_augmented_cached() - remove a node from an augmented tree.
