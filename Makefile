@@ -23,7 +23,10 @@
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 CC       ?= cc
-OPT      ?= -O2 -g
+# Link-time optimisation: the scheduler's hot paths cross its modules (account, queue, tick,
+# the policy's ops), and inlining across them makes a flat run about 17 % faster
+# (docs/scheduler.md, "Speed"). Same arithmetic, same output bytes.
+OPT      ?= -O2 -g -flto=auto
 SANITIZE ?=
 BUILD    ?= build
 
