@@ -47,6 +47,19 @@ void machine__credit(struct sim_machine *m, struct mthread *t)
 	t->credited = exec;
 }
 
+/* @t is switched in: remember it until the next sample credits its time. */
+void machine__ran(struct sim_machine *m, struct mthread *t)
+{
+	if (t->ran)
+		return;
+	if (UTIL_GROW(m->ran, m->capran, m->nran + 1)) {
+		machine__fail(m, -ENOMEM);
+		return;
+	}
+	m->ran[m->nran++] = t->tid;
+	t->ran = true;
+}
+
 void machine__fail(struct sim_machine *m, int err)
 {
 	if (!m->err)
@@ -118,6 +131,7 @@ static void wait_hook(void *ctx, int tid, uint64_t since, uint64_t at)
 
 	if (!t)
 		return;
+	machine__ran(ctx, t);
 	if (t->pa && t->pa->act_pending) {	/* the periodic activation under way runs from now */
 		t->pa->act.start = at;
 		t->pa->act_pending = false;
@@ -440,6 +454,7 @@ void sim_machine_free(struct sim_machine *m)
 		free(t);
 	}
 	free(m->thr);
+	free(m->ran);
 	gsl_rng_free(m->scratch);	/* after the streams that draw on it */
 	machine__steps_free(m);
 	free(m->cpu);

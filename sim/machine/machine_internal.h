@@ -79,6 +79,7 @@ struct mthread {
 	int tid;
 	bool alive;
 	bool has_spec;
+	bool ran;			/* in sim_machine.ran: may have CPU time not credited */
 	bool rng_ready;
 	enum mstate state;
 	struct sim_thread_spec spec;
@@ -154,6 +155,13 @@ struct sim_machine {
 	uint64_t window_start;
 	struct sched_stats base_st;
 	uint64_t base_events;
+	/*
+	 * The threads that may have run since the last sim_machine_cgroup_cpu_all(): switched in
+	 * since, or running then. Only they can have CPU time not yet credited to a cgroup, so
+	 * a sample costs the cgroups plus these, not every thread (docs/event-engine.md).
+	 */
+	int *ran;
+	size_t nran, capran;
 	size_t lat_keep;		/* latency samples kept per thread at most */
 	size_t act_keep;		/* activation records kept per thread at most */
 	/*
@@ -209,6 +217,7 @@ void machine__timer_activation(struct sim_machine *m, struct mthread *t, uint64_
 
 /* machine.c: growth of the per-thread and per-cgroup arrays, errors */
 void machine__credit(struct sim_machine *m, struct mthread *t);
+void machine__ran(struct sim_machine *m, struct mthread *t);
 int machine__ensure_cg(struct sim_machine *m, int id);
 void machine__fail(struct sim_machine *m, int err);
 

@@ -151,30 +151,41 @@ void machine__stat_provider(void *ctx, int cgroup, struct cg_cpu_stat *out)
 	}
 }
 
-int sim_machine_cgroup_cpu_all(const struct sim_machine *m, uint64_t *out, int n)
+int sim_machine_cgroup_cpu_all(struct sim_machine *m, uint64_t *out, int n)
 {
-	uint64_t now = sim_now(&m->eng);
+	size_t keep = 0;
 
+	/*
+	 * Credit the time of the threads that ran since the last call to their cgroups: no other
+	 * thread has any pending, its CPU time grows only while it runs and it runs only after a
+	 * switch-in, which listed it. Keep those still on a CPU listed, for their time to come.
+	 */
+	for (size_t i = 0; i < m->nran; i++) {
+		struct mthread *t = machine__mt(m, m->ran[i]);
+
+		if (!t)
+			continue;
+		if (t->alive)
+			machine__credit(m, t);
+		t->ran = false;
+	}
+	m->nran = 0;
+	for (int c = 0; c < m->ncpu; c++) {
+		struct mthread *t = machine__mt(m, sched_cpu_curr(m->s, c));
+
+		if (t && !t->ran) {
+			t->ran = true;
+			m->ran[keep++] = t->tid;	/* fits: it was listed when switched in */
+		}
+	}
+	m->nran = keep;
 	for (int cg = 0; cg < n; cg++)
 		out[cg] = 0;
-	/* credit each cgroup's own time and each live thread's pending time to every ancestor */
+	/* each cgroup's own time to it and to every ancestor */
 	for (int cg = 0; cg < m->ncg; cg++)
 		for (int a = cg; a >= 0 && m->cg_cpu[cg]; a = cg_cgroup_parent(m->h, a))
 			if (a < n)
 				out[a] += m->cg_cpu[cg];
-	for (int i = 0; i < m->nthr; i++) {
-		const struct mthread *t = m->thr[i];
-		uint64_t exec;
-
-		if (!t || !t->alive)
-			continue;
-		exec = sched_thread_exec(m->s, t->tid, now);
-		if (exec <= t->credited)
-			continue;
-		for (int a = t->cgroup; a >= 0; a = cg_cgroup_parent(m->h, a))
-			if (a < n)
-				out[a] += exec - t->credited;
-	}
 	return 0;
 }
 
