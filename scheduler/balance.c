@@ -22,6 +22,32 @@ static bool cpu_idle_for(const struct sched *s, const struct sched_cpu *rq)
 }
 
 /*
+ * The first CPU after @target, in the order target + 1, ..., ncpu - 1, 0, ..., target - 1,
+ * that runs nothing and that @t may use; -1 when there is none. A word of the mask at a time.
+ */
+static int first_idle_after(const struct sched *s, const struct sched_thread *t, int target)
+{
+	size_t nw = s->mask_words, start = (size_t)(target + 1) / 64;
+
+	for (size_t k = 0; k <= nw; k++) {
+		size_t w = (start + k) % nw;
+		uint64_t bits = s->idle_mask[w] & t->affinity[w];
+
+		if (k == 0)	/* the first word: only CPUs above target */
+			bits &= (target + 1) % 64 ? ~0ull << ((target + 1) % 64) : ~0ull;
+		if (k == nw)	/* back in the first word: only CPUs below target + 1 */
+			bits &= (target + 1) % 64 ? ~(~0ull << ((target + 1) % 64)) : 0;
+		if (bits) {
+			int c = (int)(w * 64) + __builtin_ctzll(bits);
+
+			if (c < s->ncpu && c != target)
+				return c;
+		}
+	}
+	return -1;
+}
+
+/*
  * wake_affine() (WF_TTWU without WF_SYNC: a futex wakeup, as a mutex's or a condition's, is not
  * synchronous) between the waker's CPU @this and the wakee's previous CPU @prev: the CPU
  * select_idle_sibling() starts from. One LLC domain, every CPU of capacity CAPACITY.
@@ -86,11 +112,19 @@ struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int
 		return &s->cpu[target];
 	if (prev != target && cpu_allowed(t, prev) && cpu_idle_for(s, &s->cpu[prev]))
 		return &s->cpu[prev];
-	for (int i = 1; i < n; i++) {
-		int c = (target + i) % n;
+	if (!s->any_idle) {
+		/* idle is "nothing running": the first allowed idle CPU after target, from the mask */
+		int c = s->nr_idle ? first_idle_after(s, t, target) : -1;
 
-		if (cpu_allowed(t, c) && cpu_idle_for(s, &s->cpu[c]))
+		if (c >= 0)
 			return &s->cpu[c];
+	} else {
+		for (int i = 1; i < n; i++) {
+			int c = (target + i) % n;
+
+			if (cpu_allowed(t, c) && cpu_idle_for(s, &s->cpu[c]))
+				return &s->cpu[c];
+		}
 	}
 	if (cpu_allowed(t, target))
 		return &s->cpu[target];

@@ -216,6 +216,12 @@ int sched_check(struct sched *s, char *why, size_t len)
 			     rq->cfs->h_nr_runnable);
 		if (!rq->curr)
 			idle++;
+		if (!((s->idle_mask[c / 64] >> (c % 64)) & 1) != !!rq->curr)
+			fail(&ck, "cpu %d: idle mask bit %d with %s running", c,
+			     (int)((s->idle_mask[c / 64] >> (c % 64)) & 1), rq->curr ? "a task" : "nothing");
+		if (!s->any_idle && rq->cfs->h_nr_idle)
+			fail(&ck, "cpu %d: %u SCHED_IDLE tasks but none was ever made", c,
+			     rq->cfs->h_nr_idle);
 		if (rq->curr) {
 			for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent)
 				if (se->cfs_rq->curr != se)

@@ -87,6 +87,7 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 	tg->parent = parent;
 	tg->alive = true;
 	tg->idle = idle;
+	s->any_idle |= idle;
 	tg->shares = parent ? tg_effective_shares(weight, idle) : NICE_0_LOAD;
 	tg->quota = UINT64_MAX;			/* cpu.max "max 100000" */
 	tg->period = 100 * NSEC_PER_MSEC;
@@ -153,10 +154,12 @@ struct sched *sched_new(const struct sched_config *cfg)
 	s->replan = calloc((size_t)s->ncpu, sizeof(*s->replan));
 	s->theap = calloc((size_t)s->ncpu, sizeof(*s->theap));
 	s->all_mask = calloc(s->mask_words, sizeof(uint64_t));
-	if (!s->cpu || !s->changed || !s->replan || !s->theap || !s->all_mask)
+	s->idle_mask = calloc(s->mask_words, sizeof(uint64_t));
+	if (!s->cpu || !s->changed || !s->replan || !s->theap || !s->all_mask || !s->idle_mask)
 		goto fail;
 	for (int c = 0; c < s->ncpu; c++)
 		s->all_mask[c / 64] |= 1ull << (c % 64);
+	memcpy(s->idle_mask, s->all_mask, s->mask_words * sizeof(uint64_t));
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_cpu *rq = &s->cpu[c];
 
@@ -204,6 +207,7 @@ void sched_free(struct sched *s)
 	free(s->replan);
 	free(s->theap);
 	free(s->all_mask);
+	free(s->idle_mask);
 	free(s);
 }
 
@@ -251,6 +255,7 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 		return err;
 	tg->shares = tg_effective_shares(weight, idle);
 	tg->idle = idle;
+	s->any_idle |= idle;
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = tg->se[c];
 		struct sched_cpu *rq = &s->cpu[c];
@@ -513,6 +518,7 @@ int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy p
 		sched__account_runnable(&t->se, -1, was_idle);
 	t->policy = pol;
 	t->se.idle = pol == SCHED_THREAD_IDLE;
+	s->any_idle |= t->se.idle;
 	if (t->runnable)
 		sched__account_runnable(&t->se, 1, t->se.idle);
 	if (t->se.cfs_rq)
@@ -549,7 +555,7 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	if (running) {
 		sched__put_chain(s, t);
 		rq->curr = NULL;
-		sched__idle_count(s, 1);
+		sched__idle_count(s, rq, 1);
 	}
 	if (t->se.sched_delayed)
 		sched__finish_delayed(s, t, now);

@@ -517,9 +517,12 @@ static void latency_sample(struct sched *s, struct sched_thread *t, uint64_t lat
 }
 
 /* The NOHZ kick term of plan() depends on whether any CPU is idle: replan when that flips. */
-void sched__idle_count(struct sched *s, int d)
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d)
 {
 	bool before = s->nr_idle > 0;
+	uint64_t *w = &s->idle_mask[rq->id / 64], b = 1ull << (rq->id % 64);
+
+	*w = d > 0 ? *w | b : *w & ~b;
 
 	s->nr_idle += d;
 	if (before != (s->nr_idle > 0))
@@ -584,7 +587,7 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		}
 	}
 	if (!prev != !next)
-		sched__idle_count(s, prev ? 1 : -1);
+		sched__idle_count(s, rq, prev ? 1 : -1);
 	sched__rq_dirty(s, rq, now);
 }
 

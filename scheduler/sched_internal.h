@@ -202,6 +202,14 @@ struct sched {
 	int nreplan;
 	int *theap;			/* CPUs by next tick (a binary min-heap) */
 	uint64_t *all_mask;
+	/*
+	 * CPUs with nothing running (bit c: cpu[c].curr == NULL), kept with nr_idle. Until a
+	 * SCHED_IDLE task or an idle group exists (@any_idle, never cleared), they are exactly
+	 * the CPUs select_idle_sibling() takes as idle, so wakeup placement reads the mask
+	 * instead of asking each CPU.
+	 */
+	uint64_t *idle_mask;
+	bool any_idle;
 	struct sched_stats st;
 	sched_latency_fn *latency_fn;
 	void *latency_ctx;
@@ -380,7 +388,7 @@ bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
 void sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 unsigned sched__put_chain(struct sched *s, struct sched_thread *t);
-void sched__idle_count(struct sched *s, int d);
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
 void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		     struct sched_thread *detached);
 void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
