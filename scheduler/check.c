@@ -232,6 +232,11 @@ int sched_check(struct sched *s, char *why, size_t len)
 		}
 		runnable += rq->nr_running;
 	}
+	/* the first tick, with few CPUs the cached one (tick.c), is the earliest */
+	for (int c = 0; c < s->ncpu && !ck.bad && s->ncpu <= THEAP_MIN_CPUS; c++)
+		if (s->tmin < 0 || s->cpu[c].next_tick < s->cpu[s->tmin].next_tick)
+			fail(&ck, "cpu %d ticks at %llu, before the first tick's cpu %d", c,
+			     (unsigned long long)s->cpu[c].next_tick, s->tmin);
 	if (!ck.bad && (int)idle != s->nr_idle)
 		fail(&ck, "nr_idle %d, %u CPUs idle", s->nr_idle, idle);
 	for (int i = 0; i < s->nthr && !ck.bad; i++) {

@@ -170,6 +170,7 @@ struct sched *sched_new(const struct sched_config *cfg)
 		rq->next_balance = rq->balance_interval;
 		sched__theap_set(s, c, c);
 	}
+	s->tmin = 0;	/* every CPU's next tick is UINT64_MAX, ties in CPU order */
 	s->nr_idle = s->ncpu;
 	s->jitter = cfg->seed;
 	if (grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))

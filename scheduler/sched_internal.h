@@ -201,6 +201,7 @@ struct sched {
 	int *replan;			/* stack of CPUs with ->need_plan set */
 	int nreplan;
 	int *theap;			/* CPUs by next tick (a binary min-heap) */
+	int tmin;			/* few CPUs: the one whose tick is next, -1 unknown */
 	uint64_t *all_mask;
 	/*
 	 * CPUs with nothing running (bit c: cpu[c].curr == NULL), kept with nr_idle. Until a
@@ -361,6 +362,11 @@ static inline unsigned levels_of(const struct sched_thread *t)
 
 void sched__rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
+/*
+ * Up to this many CPUs the heap of next ticks is not worth its upkeep: the next tick is the
+ * least of a few, found by a scan when the CPU that had it moves it (sched.tmin).
+ */
+#define THEAP_MIN_CPUS	8
 void sched__theap_set(struct sched *s, int i, int cpu);
 uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq);
 void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,

@@ -86,6 +86,15 @@ static void theap_fix(struct sched *s, int cpu)
 {
 	int i = s->cpu[cpu].hpos, n = s->ncpu;
 
+	if (n <= THEAP_MIN_CPUS) {
+		/* only @cpu moved: it is the new first, or the first is unknown if it was @cpu */
+		if (s->tmin == cpu)
+			s->tmin = -1;
+		else if (s->tmin >= 0 && theap_less(s, cpu, s->tmin))
+			s->tmin = cpu;
+		return;
+	}
+
 	while (i > 0 && theap_less(s, cpu, s->theap[(i - 1) / 2])) {
 		sched__theap_set(s, i, s->theap[(i - 1) / 2]);
 		i = (i - 1) / 2;
@@ -107,6 +116,26 @@ static void theap_fix(struct sched *s, int cpu)
 		}
 	}
 	sched__theap_set(s, i, cpu);
+}
+
+/* Few CPUs: find the first tick again when the CPU that had it moved its tick. */
+static void theap_settle(struct sched *s)
+{
+	if (s->ncpu <= THEAP_MIN_CPUS && s->tmin < 0) {
+		int best = 0;
+
+		for (int c = 1; c < s->ncpu; c++)
+			if (theap_less(s, c, best))
+				best = c;
+		s->tmin = best;
+	}
+}
+
+/* The CPU whose next tick comes first, ties broken as in theap_less(); valid outside the
+ * replanning of sched__finish(), which ends with theap_settle(). */
+static int theap_top(const struct sched *s)
+{
+	return s->ncpu > THEAP_MIN_CPUS ? s->theap[0] : s->tmin;
 }
 
 /*
@@ -241,6 +270,7 @@ void sched__finish(struct sched *s)
 			theap_fix(s, rq->id);
 		}
 	}
+	theap_settle(s);
 	if (s->cfg.check) {
 		char why[256];
 
@@ -257,7 +287,7 @@ void sched_advance(struct sched *s, uint64_t now)
 	if (now < s->now)
 		now = s->now;
 	for (;;) {
-		struct sched_cpu *best = &s->cpu[s->theap[0]];
+		struct sched_cpu *best = &s->cpu[theap_top(s)];
 		uint64_t bw = s->nbw ? sched__bw_next(s) : UINT64_MAX;
 
 		/* the ticks due at a time first, then the bandwidth timers due then */
@@ -286,7 +316,7 @@ int sched__enter(struct sched *s, uint64_t now)
 
 uint64_t sched_next_tick_min(const struct sched *s)
 {
-	uint64_t t = s->cpu[s->theap[0]].next_tick, bw = s->nbw ? sched__bw_next(s) : UINT64_MAX;
+	uint64_t t = s->cpu[theap_top(s)].next_tick, bw = s->nbw ? sched__bw_next(s) : UINT64_MAX;
 
 	return bw < t ? bw : t;
 }
