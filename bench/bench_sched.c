@@ -83,6 +83,7 @@ static void set_all(struct sim_machine *m, struct cg_hier *h, int bursty_every)
 
 /* The user-space instructions counter of this process, or -1 where there is none. */
 static int counter_fd = -2;
+static bool counter_said;	/* "unavailable" was printed */
 
 static void counter_start(void)
 {
@@ -137,9 +138,11 @@ static void report(const char *name, struct sim_machine *m, uint64_t sim_ns, dou
 	if (instr >= 0)
 		printf("%s_instructions_per_switch: %.0f\n", name,
 		       (double)instr / (double)(mm.switches ? mm.switches : 1));
-	else
-		printf("%s_instructions_per_switch: unavailable (no hardware counter here)\n",
-		       name);
+	else if (!counter_said) {
+		/* once, not under every case */
+		printf("instructions_per_switch: unavailable (no hardware counter here)\n");
+		counter_said = true;
+	}
 }
 
 static void run(const char *name, struct sim_machine *m, uint64_t sim_ns)
