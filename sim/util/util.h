@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -99,5 +100,12 @@ struct util_out {
 int util_out_open(struct util_out *o, const char *path, char *err, size_t errlen);
 int util_out_commit(struct util_out *o, char *err, size_t errlen);
 void util_out_abort(struct util_out *o);
+
+/* SHA-256 (FIPS 180-4), incremental: util_sha256_init(), _update() any number of times, _final(). */
+struct util_sha256 { uint32_t h[8]; uint64_t bytes; unsigned char buf[64]; size_t nbuf; };
+void util_sha256_init(struct util_sha256 *s);
+void util_sha256_update(struct util_sha256 *s, const void *data, size_t len);
+/* util_sha256_final() - the digest as 64 lowercase hex digits and a NUL in @hex. */
+void util_sha256_final(struct util_sha256 *s, char hex[65]);
 
 #endif /* CGSIM_SIM_UTIL_H */
