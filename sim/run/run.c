@@ -135,8 +135,11 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 	}
 	if (out)
 		out[strcspn(out, "\n")] = '\0';
-	res->ops[res->nops++] = (struct run_op){ ev->at, out ? out : strdup(""), refused_op(out) };
-	if (r->trace && res->ops[res->nops - 1].result) {
+	else if (!(out = strdup("")))
+		return run__fail(r, ev->pos, "out of memory");
+	/* never NULL: every report prints it (and sim/run/runio.h relies on it) */
+	res->ops[res->nops++] = (struct run_op){ ev->at, out, refused_op(out) };
+	if (r->trace) {
 		char *text = util_asprintf("timeline %s", res->ops[res->nops - 1].result);
 
 		if (!text)
