@@ -18,7 +18,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp check-scale fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -131,7 +131,8 @@ test: deps
 	    tee $(BUILD)/test.log
 	@tests/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
 
-check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp
+check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp \
+       check-scale
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
@@ -150,6 +151,10 @@ check-kernel: $(BIN)
 # The command line's contract: exit statuses, -o DIR, --json, check's exit status.
 check-cli: $(BIN)
 	tests/run-cli.sh ./$(BIN)
+
+# compare --jobs N gives the bytes of one process (docs/scale-out.md).
+check-scale: $(BIN)
+	tests/run-scale-out.sh ./$(BIN)
 
 # Every scenario's trace read back against its report (docs/trace.md).
 check-trace: $(BIN)

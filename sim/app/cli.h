@@ -35,6 +35,25 @@ unsigned cli_timeline_refusals(const struct run_result *res, const char *variant
 bool cli_parse_u64(const char *v, uint64_t *out);
 int cli_max_events(const char *usage, const char *v);
 
+/*
+ * Output formats. Each command has a table of the formats it prints on stdout, one row each:
+ * the option that asks for it (NULL in row 0, the default) first, then its printer. A new
+ * format is a row and a printer function.
+ *
+ * cli_format_asked() - the row of format table @t (@n rows of @size bytes) whose option is
+ * @a; 0 when none is. Use through CLI_FORMAT_ASKED().
+ * cli_format_set() - row @f of a table was asked for (@opt_f its option), *@chosen is the row
+ * asked for before (@opt_chosen, 0 and NULL for none): one format at most. 0, or the usage
+ * error's exit status.
+ */
+size_t cli_format_asked(const void *t, size_t n, size_t size, const char *a);
+#define CLI_FORMAT_ASKED(t, n, a) cli_format_asked((t), (n), sizeof((t)[0]), (a))
+int cli_format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_chosen,
+		   const char *usage);
+
+/* cgsim compare (sim/app/cli_compare.c). */
+int cli_compare(int argc, char **argv);
+
 /* cgsim check (sim/app/cli_check.c). */
 int cli_check(int argc, char **argv);
 

@@ -82,8 +82,34 @@ static void trace_close(struct compare *c)
 		rmdir(c->trace_dir);
 }
 
-int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
-		size_t sweep, const char *trace_dir, struct compare **out, char *err, size_t errlen)
+/*
+ * Every variant's scenario for seeds S+1 .. S+@nseeds-1 (S: the variant's seed) into
+ * c->more_sc, and the slots of their runs. 0 or a negative errno with the message in @err.
+ */
+static int load_seeds(struct compare *c, const char *file, const char *const *sets, size_t nsets,
+		      size_t sweep, size_t nseeds, char *err, size_t errlen)
+{
+	size_t m = nseeds - 1;
+	int e = 0;
+
+	c->nseeds = nseeds;
+	c->more_sc = calloc(c->n * m, sizeof(*c->more_sc));
+	c->more_res = calloc(c->n * m, sizeof(*c->more_res));
+	c->sum = calloc(c->n, sizeof(*c->sum));
+	if (!c->more_sc || !c->more_res || !c->sum) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		return -ENOMEM;
+	}
+	for (size_t v = 0; !e && v < c->n; v++)
+		for (size_t k = 1; !e && k < nseeds; k++)
+			e = seeds_load(file, c->sc[0]->text, c->sc[v]->variant, sets, nsets, sweep,
+				       c->sc[v]->seed, k, &c->more_sc[v * m + k - 1], err, errlen);
+	return e;
+}
+
+int compare_load(const char *file, const char *text, const char *const *sets, size_t nsets,
+		 size_t sweep, size_t nseeds, const char *trace_dir, struct compare **out,
+		 char *err, size_t errlen)
 {
 	struct scenario *base = scn_load_swept(file, text, NULL, sets, nsets, sweep, err, errlen);
 	struct compare *c;
@@ -106,6 +132,7 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 	}
 	c->sc[0] = base;
 	c->nseeds = 1;
+	c->sweep = sweep;
 	for (size_t v = 1; v < c->n; v++) {
 		c->sc[v] = scn_load_swept(file, base->text, base->variants[v - 1].name, sets,
 					  nsets, sweep, err, errlen);
@@ -114,16 +141,56 @@ int compare_run(const char *file, const char *text, const char *const *sets, siz
 			break;
 		}
 	}
+	if (!e && nseeds > 1)
+		e = load_seeds(c, file, sets, nsets, sweep, nseeds, err, errlen);
 	if (!e && trace_dir)
 		e = trace_open(c, trace_dir, err, errlen);
-	for (size_t v = 0; !e && v < c->n; v++)
-		e = run_scenario_trace(c->sc[v], false, c->trace ? c->trace[v].f : NULL, &c->res[v],
-				       err, errlen);
 	if (e) {
 		compare_free(c);
 		return e;
 	}
 	*out = c;
+	return 0;
+}
+
+int compare_jobs(struct compare *c, struct jobs *js)
+{
+	size_t m = c->nseeds - 1;
+
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t k = 0; k < c->nseeds; k++) {
+			int e = k ? jobs_add(js, c->more_sc[v * m + k - 1],
+					     &c->more_res[v * m + k - 1], NULL, c->sweep)
+				  : jobs_add(js, c->sc[v], &c->res[v],
+					     c->trace ? c->trace[v].f : NULL, c->sweep);
+
+			if (e)
+				return e;
+		}
+	return 0;
+}
+
+int compare_finish(struct compare *c, char *err, size_t errlen)
+{
+	size_t m = c->nseeds - 1;
+
+	for (size_t v = 0; m && v < c->n; v++) {
+		struct run_result **runs = calloc(c->nseeds, sizeof(*runs));
+		int e;
+
+		if (!runs) {
+			snprintf(err, errlen, "cgsim: out of memory");
+			return -ENOMEM;
+		}
+		runs[0] = c->res[v];
+		memcpy(runs + 1, &c->more_res[v * m], m * sizeof(*runs));
+		if ((e = seeds_sum(runs, c->nseeds, c->sc[v]->seed, &c->sum[v], err, errlen))) {
+			free(runs);
+			return e;
+		}
+		/* the sum owns the runs now */
+		memset(&c->more_res[v * m], 0, m * sizeof(*runs));
+	}
 	return 0;
 }
 
@@ -140,76 +207,14 @@ static void free_seeds(struct compare *c)
 	}
 	for (size_t j = 0; c->more_sc && j < c->n * m; j++)
 		scn_free(c->more_sc[j]);
+	for (size_t j = 0; c->more_res && j < c->n * m; j++)
+		run_free(c->more_res[j]);
 	free(c->sum);
 	free(c->more_sc);
+	free(c->more_res);
 	c->sum = NULL;
 	c->more_sc = NULL;
-}
-
-/*
- * Variant @v's runs of seeds S+1 .. into @runs[1..), then summed up with res[v] as runs[0] into
- * c->sum[v], which owns them from then on. 0 or a negative errno, the runs freed.
- */
-static int variant_seeds(struct compare *c, size_t v, const char *file, const char *const *sets,
-			 size_t nsets, size_t sweep, bool tty, char *err, size_t errlen)
-{
-	size_t m = c->nseeds - 1;
-	struct run_result **runs = calloc(c->nseeds, sizeof(*runs));
-	int e = 0;
-	size_t k;
-
-	if (!runs) {
-		snprintf(err, errlen, "cgsim: out of memory");
-		return -ENOMEM;
-	}
-	runs[0] = c->res[v];
-	for (k = 1; !e && k < c->nseeds; k++) {
-		if (tty)
-			fprintf(stderr, "\rcgsim: variant %zu of %zu, seed %zu of %zu", v + 1, c->n,
-				k + 1, c->nseeds);
-		e = seeds_run(file, c->sc[0]->text, c->sc[v]->variant, sets, nsets, sweep,
-			      c->sc[v]->seed, k, &c->more_sc[v * m + k - 1], &runs[k], err, errlen);
-	}
-	if (!e)
-		e = seeds_sum(runs, c->nseeds, c->sc[v]->seed, &c->sum[v], err, errlen);
-	if (e) {
-		for (size_t j = 1; j < c->nseeds; j++)
-			run_free(runs[j]);
-		free(runs);
-	}
-	return e;
-}
-
-int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
-		      size_t nsets, size_t sweep, size_t nseeds, char *err, size_t errlen)
-{
-	bool tty = isatty(STDERR_FILENO);
-	int e = 0;
-
-	c->nseeds = nseeds;
-	c->more_sc = calloc(c->n * (nseeds - 1) + 1, sizeof(*c->more_sc));
-	c->sum = calloc(c->n, sizeof(*c->sum));
-	if (!c->more_sc || !c->sum) {
-		e = -ENOMEM;
-		snprintf(err, errlen, "cgsim: out of memory");
-	}
-	for (size_t v = 0; !e && v < c->n; v++)
-		e = variant_seeds(c, v, file, sets, nsets, sweep, tty, err, errlen);
-	if (tty)
-		fputs("\r\033[K", stderr);
-	if (e) {
-		/* back to one seed: the sums made so far give their res[v] back */
-		for (size_t v = 0; c->sum && v < c->n; v++) {
-			if (c->sum[v]) {
-				c->sum[v]->runs[0] = NULL;
-				seeds_free(c->sum[v]);
-				c->sum[v] = NULL;
-			}
-		}
-		free_seeds(c);
-		c->nseeds = 1;
-	}
-	return e;
+	c->more_res = NULL;
 }
 
 /* Variant @v's run of seed S + @k (0: res[v]). */
@@ -1000,8 +1005,8 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 
 /* ---------------- sweeps ---------------- */
 
-int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
-	      size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen)
+int sweep_load(const char *file, const struct scenario *base, const char *const *sets,
+	       size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	int e = 0;
@@ -1014,10 +1019,9 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 	}
 	sw->base = base;
 	for (size_t k = 0; k < base->nsweep && !e; k++) {
-		e = compare_run(file, base->text, sets, nsets, k, NULL, &sw->at[k], err, errlen);
+		e = compare_load(file, base->text, sets, nsets, k, nseeds, NULL, &sw->at[k], err,
+				 errlen);
 		sw->n = k + !e;
-		if (!e && nseeds > 1)
-			e = compare_add_seeds(sw->at[k], file, sets, nsets, k, nseeds, err, errlen);
 	}
 	if (e) {
 		sweep_free(sw);
@@ -1025,6 +1029,24 @@ int sweep_run(const char *file, const struct scenario *base, const char *const *
 	}
 	*out = sw;
 	return 0;
+}
+
+int sweep_jobs(struct sweep *sw, struct jobs *js)
+{
+	int e = 0;
+
+	for (size_t k = 0; !e && k < sw->n; k++)
+		e = compare_jobs(sw->at[k], js);
+	return e;
+}
+
+int sweep_finish(struct sweep *sw, char *err, size_t errlen)
+{
+	int e = 0;
+
+	for (size_t k = 0; !e && k < sw->n; k++)
+		e = compare_finish(sw->at[k], err, errlen);
+	return e;
 }
 
 void sweep_free(struct sweep *sw)

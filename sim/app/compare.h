@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "sim/app/jobs.h"
 #include "sim/run/run.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"
@@ -21,37 +22,46 @@ struct compare {
 	struct util_out *trace;		/* per variant, when traced: DIR/VARIANT/trace.txt */
 	char *trace_dir;		/* DIR, and the directories the traces made in it */
 	bool *made_dir;			/* [0]: DIR, [1 + v]: DIR/VARIANT */
+	size_t sweep;			/* the sweep value it is at, or SCN_NO_SWEEP */
 	/*
-	 * --seeds N: @nseeds runs of each variant summed up in @sum[v], whose runs[0] is res[v]
-	 * (its seed S) and runs[k] seed S + k (its scenario @more_sc[v * (N - 1) + k - 1]); the
-	 * sums own the runs. 1: res[] alone, @sum NULL.
+	 * --seeds N: @nseeds runs of each variant, seeds S .. S + N - 1 (S: the variant's seed).
+	 * Seed S + k of variant v, k >= 1, is the scenario @more_sc[v * (N - 1) + k - 1], whose
+	 * run goes to @more_res[v * (N - 1) + k - 1] and then, once compare_finish() has summed
+	 * them up, into @sum[v], whose runs[0] is res[v]; the sums own the runs. 1: res[] alone,
+	 * @sum NULL.
 	 */
 	size_t nseeds;
 	struct scenario **more_sc;
+	struct run_result **more_res;
 	struct seeds **sum;
 };
 
 /*
- * compare_run() - load and run every variant of @file (with @nsets --set overrides each, and
- * the sweep's value @sweep, or SCN_NO_SWEEP), from @text when it is not NULL (the file's
- * bytes already read: "-" can be read only once). With @trace_dir, each variant's run is
- * traced (sim/trace/trace.h) into @trace_dir/VARIANT/trace.txt, which compare_write_dir()
- * puts in place; a comparison freed before that leaves no trace and no directory it made.
- * 0, or a negative errno with the message of the first failure in @err.
+ * A comparison is made in three steps, so that its runs can be made anywhere (here, in worker
+ * processes, in shards on other machines; sim/app/jobs.h) between loading and printing:
+ *
+ * compare_load() - load every variant of @file (with @nsets --set overrides each, and the
+ * sweep's value @sweep, or SCN_NO_SWEEP), each with @nseeds seeds (S .. S + @nseeds - 1), from
+ * @text when it is not NULL (the file's bytes already read: "-" can be read only once). With
+ * @trace_dir, seed S's run of each variant is traced (sim/trace/trace.h) into
+ * @trace_dir/VARIANT/trace.txt, which compare_write_dir() puts in place; a comparison freed
+ * before that leaves no trace and no directory it made. 0, or a negative errno with the
+ * message of the first failure in @err.
+ *
+ * compare_jobs() - append @c's runs to @js (each variant's seeds in order, variants in
+ * order). 0 or -ENOMEM.
+ *
+ * compare_finish() - once every run is in its slot: with several seeds, sum each variant's
+ * up, so that every output shows each share and machine figure as the mean over the seeds,
+ * with their spread, and marks a change from the base smaller than it. 0, or a negative errno
+ * with the message in @err.
  */
-int compare_run(const char *file, const char *text, const char *const *sets, size_t nsets,
-		size_t sweep, const char *trace_dir, struct compare **out, char *err,
-		size_t errlen);
+int compare_load(const char *file, const char *text, const char *const *sets, size_t nsets,
+		 size_t sweep, size_t nseeds, const char *trace_dir, struct compare **out,
+		 char *err, size_t errlen);
+int compare_jobs(struct compare *c, struct jobs *js);
+int compare_finish(struct compare *c, char *err, size_t errlen);
 void compare_free(struct compare *c);
-/*
- * compare_add_seeds() - run every variant of @c again with seeds S+1 .. S+@nseeds-1 (S: the
- * variant's seed; the same @sets and sweep value @sweep as compare_run() was given), so that
- * every output shows each share and machine figure as the mean over the seeds, with their
- * spread, and marks a change from the base smaller than it. 0, or a negative errno with the
- * message in @err (@c is then left as it was).
- */
-int compare_add_seeds(struct compare *c, const char *file, const char *const *sets,
-		      size_t nsets, size_t sweep, size_t nseeds, char *err, size_t errlen);
 
 /* Plain text within 80 columns (blocks of four variants), markdown, or JSON (each variant's
  * run object as `cgsim run --json` prints it, in a list). 0 or -ENOMEM. */
@@ -73,9 +83,11 @@ struct sweep {
 	struct compare **at;		/* per value */
 };
 
-/* sweep_run() - compare_run() at each value, and compare_add_seeds() when @nseeds > 1. */
-int sweep_run(const char *file, const struct scenario *base, const char *const *sets,
-	      size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen);
+/* sweep_load(), sweep_jobs(), sweep_finish(): compare_*() at each value, in order. */
+int sweep_load(const char *file, const struct scenario *base, const char *const *sets,
+	       size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen);
+int sweep_jobs(struct sweep *sw, struct jobs *js);
+int sweep_finish(struct sweep *sw, char *err, size_t errlen);
 void sweep_free(struct sweep *sw);
 /* sweep_text() - one row per value, one column per variant (the first four): the target's
  * share/ideal or its sweep.metric, or the overhead when the sweep names no target. */

@@ -41,7 +41,7 @@ static const char usage_main[] =
 	"            simulate a scenario and report CPU shares against the ideal, fairness,\n"
 	"            latencies and scheduler overhead\n"
 	"  compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"            [--max-events N]\n"
+	"            [--seeds N] [--jobs N] [--max-events N]\n"
 	"            every variant side by side: shares against the ideal, fairness,\n"
 	"            latency, switches, overhead\n"
 	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
@@ -129,33 +129,6 @@ static const char usage_shares[] =
 	"its demand, each group at its cpu.max, the excess redistributed (docs/ideal-shares.md).\n"
 	"Nothing is simulated and the timeline is not applied.\n";
 
-static const char usage_compare[] =
-	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"                     [--seeds N] [--trace] [--strict] [--max-events N]\n"
-	"\n"
-	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
-	"print them side by side: each group's and process's share of capacity against its ideal,\n"
-	"Jain's index, the largest share error, p50/p99 wakeup latency (the worst thread), context\n"
-	"switches and level operations per second, the scheduler overhead, and the change of each\n"
-	"variant from the base (shares, each process's wakeup p99, overhead). The numbers are\n"
-	"those of cgsim run --variant NAME --json.\n"
-	"\n"
-	"  --seeds N        run each variant (and each sweep value) with N seeds (1 to 1000),\n"
-	"                   S to S+N-1: the tables show the means, each share's least-greatest\n"
-	"                   and 95 % interval, and mark with ? a change from the base smaller\n"
-	"                   than the spread; the JSON gives each variant as run --seeds --json;\n"
-	"                   DIR/VARIANT/ holds seed S's run and seeds.json (not with --trace)\n"
-	"  --markdown       a markdown table instead of plain text\n"
-	"  --json           one JSON object: each variant's run object in a list\n"
-	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
-	"                   DIR/VARIANT/\n"
-	"  --trace          with -o DIR: each variant's run as ftrace text in\n"
-	"                   DIR/VARIANT/trace.txt (docs/trace.md; a sweep's runs are not traced)\n"
-	"  --strict         exit 1 when the model refuses a timeline operation of a variant\n"
-	"                   (said on stderr)\n"
-	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
-	"                   limit)\n";
-
 int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 {
 	const char *blank = strstr(usage, "\n\n"), *cmd = usage + strlen("usage: cgsim ");
@@ -180,7 +153,7 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 static int normalize_args(int argc, char **argv, char ***out)
 {
 	static const char *const valued[] = { "--seed", "--seeds", "--set", "--variant", "--max-events",
-		"--junit", "--reps", "--tolerance", "--semantics", "--trace", NULL };
+		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", NULL };
 	char **v = calloc((size_t)argc * 2 + 1, sizeof(*v));
 	int n = 0;
 	bool operands = false;
@@ -392,14 +365,8 @@ int cli_max_events(const char *usage, const char *v)
 	return -1;
 }
 
-/*
- * Output formats. Each command has a table of the formats it prints on stdout, one row each:
- * the option that asks for it (NULL in row 0, the default) first, then its printer. A new
- * format is a row and a printer function.
- */
-
-/* The row of format table @t (@n rows of @size bytes) whose option is @a; 0 when none is. */
-static size_t format_asked(const void *t, size_t n, size_t size, const char *a)
+/* Output formats (sim/app/cli.h). */
+size_t cli_format_asked(const void *t, size_t n, size_t size, const char *a)
 {
 	for (size_t i = 1; i < n; i++) {
 		/* a row's first member, its option, is where the row starts */
@@ -410,13 +377,8 @@ static size_t format_asked(const void *t, size_t n, size_t size, const char *a)
 	}
 	return 0;
 }
-#define FORMAT_ASKED(t, n, a) format_asked((t), (n), sizeof((t)[0]), (a))
 
-/*
- * Row @f of a table was asked for (@opt_f its option), *@chosen is the row asked for before
- * (@opt_chosen, 0 and NULL for none): one format at most. 0, or the usage error's exit status.
- */
-static int format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_chosen,
+int cli_format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_chosen,
 		      const char *usage)
 {
 	char both[64];
@@ -472,14 +434,14 @@ static int parse_run_opts(int argc, char **argv, const char *usage, bool full,
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = NULL;
-		size_t f = a[0] == '-' ? FORMAT_ASKED(o->formats, o->nformats, a) : 0;
+		size_t f = a[0] == '-' ? CLI_FORMAT_ASKED(o->formats, o->nformats, a) : 0;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
 			return cli_finish_stdout();
 		}
 		if (f) {
-			int rc = format_set(&o->format, f, a,
+			int rc = cli_format_set(&o->format, f, a,
 					    o->format ? o->formats[o->format].option : NULL, usage);
 
 			if (rc)
@@ -734,188 +696,6 @@ static int cmd_shares(int argc, char **argv)
 	return cli_finish_stdout();
 }
 
-static int sweep_csv_writer(FILE *f, const void *sw)
-{
-	return sweep_csv(f, sw);
-}
-
-/* DIR/sweep.csv, written atomically. */
-static int write_sweep(const char *dir, const struct sweep *sw, char *err, size_t errlen)
-{
-	return util_write_file(dir, "sweep.csv", sweep_csv_writer, sw, err, errlen);
-}
-
-/* compare's formats */
-static const struct {
-	const char *option;
-	int (*print)(FILE *f, const struct compare *c);
-	bool sweep_table;	/* followed by the sweep's table, when there is one */
-} compare_formats[] = {
-	{ NULL, compare_text, true },
-	{ "--markdown", compare_markdown, true },
-	{ "--json", compare_json, false },
-};
-
-struct compare_opts {
-	const char *file, *dir, *sets[CLI_MAX_SETS];
-	bool trace;		/* --trace: DIR/VARIANT/trace.txt */
-	bool strict;		/* --strict: a refused timeline operation fails */
-	size_t nsets;
-	size_t format;		/* index in compare_formats[] */
-	size_t seeds;		/* --seeds N; 0: one */
-};
-
-/* compare's options; returns -1 to go on, else the exit status. */
-static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		size_t f = a[0] == '-' ? FORMAT_ASKED(compare_formats, sizeof(compare_formats) /
-						      sizeof(compare_formats[0]), a) : 0;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_compare, stdout);
-			return cli_finish_stdout();
-		}
-		if (f) {
-			int rc = format_set(&o->format, f, a, o->format ?
-					    compare_formats[o->format].option : NULL, usage_compare);
-
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (!strcmp(a, "--trace")) {
-			o->trace = true;
-			continue;
-		}
-		if (!strcmp(a, "--strict")) {
-			o->strict = true;
-			continue;
-		}
-		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events") ||
-		    !strcmp(a, "--seeds")) {
-			int r;
-
-			if (i + 1 >= argc)
-				return cli_usage_error(usage_compare, "%s needs a value", a);
-			if (!strcmp(a, "--seeds")) {
-				uint64_t n;
-
-				if (!cli_parse_u64(argv[++i], &n) || n < 1 || n > SEEDS_MAX)
-					return cli_usage_error(usage_compare, "--seeds needs a number "
-							   "of runs from 1 to 1000, not '%s'", argv[i]);
-				o->seeds = (size_t)n;
-			} else if (!strcmp(a, "--max-events")) {
-				if ((r = cli_max_events(usage_compare, argv[++i])) >= 0)
-					return r;
-			} else if (!strcmp(a, "-o")) {
-				o->dir = argv[++i];
-			} else if (o->nsets >= CLI_MAX_SETS) {
-				return cli_usage_error(usage_compare, "more than %s --set options", "256");
-			} else {
-				o->sets[o->nsets++] = argv[++i];
-			}
-			continue;
-		}
-		if (a[0] == '-' && a[1])
-			return cli_usage_error(usage_compare, "unknown option '%s'", a);
-		if (o->file)
-			return cli_usage_error(usage_compare, "more than one scenario given ('%s')", a);
-		o->file = a;
-	}
-	if (!o->file)
-		return cli_usage_error(usage_compare, "%s", "no scenario given");
-	if (o->trace && !o->dir)
-		return cli_usage_error(usage_compare, "%s", "--trace writes DIR/VARIANT/trace.txt: "
-				       "give -o DIR");
-	return -1;
-}
-
-/* The tables on stdout, then where the figures are. 0 or 2. */
-static int compare_print(const struct compare_opts *o, const struct compare *c,
-			 const struct sweep *sw, bool rendered)
-{
-	bool tables = compare_formats[o->format].sweep_table;
-
-	bool md = compare_formats[o->format].print == compare_markdown;
-
-	if (compare_formats[o->format].print(stdout, c) ||
-	    (sw && tables && (md ? sweep_markdown(stdout, sw) : sweep_text(stdout, sw)))) {
-		fprintf(stderr, "cgsim: out of memory\n");
-		return 2;
-	}
-	if (o->dir && tables) {
-		if (rendered)
-			printf("\nfigures: %s/figures/ (PNG and SVG)\n", o->dir);
-		else
-			printf("\ngnuplot is not installed: the data and scripts are in %s; "
-			       "render with sh %s/render.sh\n", o->dir, o->dir);
-	}
-	return cli_finish_stdout();
-}
-
-static int cmd_compare(int argc, char **argv)
-{
-	struct compare_opts o = { 0 };
-	struct compare *c;
-	struct sweep *sw = NULL;
-	bool rendered = false;
-	char err[2048];
-	int rc = parse_compare_opts(argc, argv, &o);
-
-	if (rc >= 0)
-		return rc;
-	if (o.seeds > 1 && o.trace)
-		return cli_usage_error(usage_compare, "%s", "--trace traces one run of each variant: "
-				       "leave out --seeds");
-	/* everything -o DIR will need, before the first byte of output */
-	if (o.dir && figures_check(err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		return 2;
-	}
-	if (compare_run(o.file, NULL, o.sets, o.nsets, SCN_NO_SWEEP, o.trace ? o.dir : NULL, &c,
-			err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
-		return 2;
-	}
-	cli_notes(c->sc[0]);
-	if (o.seeds > 1 && c->sc[0]->nsweep && !strcmp(c->sc[0]->sweep_key, "seed")) {
-		fprintf(stderr, "%s: the sweep sets seed: --seeds %zu would run each value with one "
-			"seed only; leave out --seeds or sweep another key\n", o.file, o.seeds);
-		compare_free(c);
-		return 2;
-	}
-	if (o.seeds > 1 && compare_add_seeds(c, o.file, o.sets, o.nsets, SCN_NO_SWEEP, o.seeds, err,
-					     sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		compare_free(c);
-		return 2;
-	}
-	if (c->sc[0]->nsweep &&
-	    sweep_run(o.file, c->sc[0], o.sets, o.nsets, o.seeds, &sw, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");
-		compare_free(c);
-		return 2;
-	}
-	/* the files and figures first: a failure there comes before any output */
-	if (o.dir && (compare_write_dir(o.dir, c, err, sizeof(err)) ||
-		      (sw && write_sweep(o.dir, sw, err, sizeof(err))) ||
-		      figures_write(o.dir, c, sw, &rendered, err, sizeof(err)))) {
-		fprintf(stderr, "%s\n", err);
-		rc = 2;
-	} else {
-		rc = compare_print(&o, c, sw, rendered);
-	}
-	for (size_t v = 0; v < c->n; v++)
-		if (cli_timeline_refusals(c->res[v], c->sc[v]->variant) && o.strict && !rc)
-			rc = 1;
-	sweep_free(sw);
-	compare_free(c);
-	return rc;
-}
-
-
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
@@ -935,7 +715,7 @@ static int dispatch(int argc, char **argv)
 	if (!strcmp(argv[1], "shares"))
 		return cmd_shares(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
-		return cmd_compare(argc - 1, argv + 1);
+		return cli_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cli_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))

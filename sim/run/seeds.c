@@ -33,16 +33,14 @@ struct seeds_stat seeds_stat(const double *v, size_t n)
 	return s;
 }
 
-int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
-	      size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
-	      struct run_result **out, char *err, size_t errlen)
+int seeds_load(const char *path, const char *text, const char *variant, const char *const *sets,
+	       size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
+	       char *err, size_t errlen)
 {
 	const char **all;
 	char seedset[48];
-	int e;
 
 	*sc = NULL;
-	*out = NULL;
 	if (base + k < base) {
 		snprintf(err, errlen, "cgsim: %zu seeds from seed %llu pass 2^64 - 1", k + 1,
 			 (unsigned long long)base);
@@ -59,8 +57,18 @@ int seeds_run(const char *path, const char *text, const char *variant, const cha
 	all[nsets] = seedset;
 	*sc = scn_load_swept(path, text, variant, all, nsets + 1, sweep, err, errlen);
 	free(all);
-	if (!*sc)
-		return -EINVAL;
+	return *sc ? 0 : -EINVAL;
+}
+
+int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
+	      size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
+	      struct run_result **out, char *err, size_t errlen)
+{
+	int e;
+
+	*out = NULL;
+	if ((e = seeds_load(path, text, variant, sets, nsets, sweep, base, k, sc, err, errlen)))
+		return e;
 	err[0] = '\0';
 	e = run_scenario(*sc, false, out, err, errlen);
 	if (e) {

@@ -55,6 +55,14 @@ int seeds_run(const char *path, const char *text, const char *variant, const cha
 	      struct run_result **out, char *err, size_t errlen);
 
 /*
+ * seeds_load() - seeds_run()'s scenario, loaded and not run: *@sc, or NULL on failure with the
+ * message in @err (0; -ERANGE; -EINVAL).
+ */
+int seeds_load(const char *path, const char *text, const char *variant, const char *const *sets,
+	       size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
+	       char *err, size_t errlen);
+
+/*
  * seeds_sum() - sum up @runs (@n >= 1, an array from malloc()): on success *@out owns the array
  * and the runs (seeds_free()); on failure the caller keeps them. -EINVAL with a message in @err
  * when the runs do not have the same threads and groups; -ENOMEM.
