@@ -32,9 +32,9 @@ BUILD    ?= build
 
 PKGS     := gsl yaml-0.1 json-c
 # clang and libclang-rt-dev (libFuzzer and the sanitizers' runtimes, only recommended by clang)
-# build the fuzzers.
+# build the fuzzers; GNU parallel runs the scale-out recipes' test (docs/scale-out.md).
 DEB_PKGS := libgsl-dev libyaml-dev libjson-c-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev \
-            help2man
+            help2man parallel
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
@@ -152,7 +152,8 @@ check-kernel: $(BIN)
 check-cli: $(BIN)
 	tests/run-cli.sh ./$(BIN)
 
-# compare --jobs N gives the bytes of one process (docs/scale-out.md).
+# compare --jobs N, --shard I/N and merge give the bytes of one process; the docs' GNU parallel
+# and Slurm recipes (docs/scale-out.md).
 check-scale: $(BIN)
 	tests/run-scale-out.sh ./$(BIN)
 

@@ -51,8 +51,9 @@ size_t cli_format_asked(const void *t, size_t n, size_t size, const char *a);
 int cli_format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_chosen,
 		   const char *usage);
 
-/* cgsim compare (sim/app/cli_compare.c). */
+/* cgsim compare and cgsim merge (sim/app/cli_compare.c). */
 int cli_compare(int argc, char **argv);
+int cli_merge(int argc, char **argv);
 
 /* cgsim check (sim/app/cli_check.c). */
 int cli_check(int argc, char **argv);

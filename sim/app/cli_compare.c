@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cli_compare.c - cgsim compare: the command line of a comparison, whether its runs
- * are made here or in worker processes (--jobs N). Both ways end in the same printing code, so
- * that the output cannot tell them apart (docs/scale-out.md).
+ * sim/app/cli_compare.c - cgsim compare and cgsim merge: the command lines of a comparison,
+ * whether its runs are made here, in worker processes (--jobs N) or in shards put back
+ * together later (--shard I/N, then merge). Every way ends in the same printing code, so that
+ * the output cannot tell them apart (docs/scale-out.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,12 +14,14 @@
 #include "sim/app/compare.h"
 #include "sim/app/figures.h"
 #include "sim/app/jobs.h"
+#include "sim/app/report.h"
+#include "sim/app/shard.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"
 
 static const char usage_compare[] =
 	"usage: cgsim compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"                     [--seeds N] [--jobs N] [--trace] [--strict]\n"
+	"                     [--seeds N] [--jobs N] [--shard I/N] [--trace] [--strict]\n"
 	"                     [--max-events N]\n"
 	"\n"
 	"Run the base layout and every variant declared under variants:, with the same seed, and\n"
@@ -35,6 +38,8 @@ static const char usage_compare[] =
 	"                   DIR/VARIANT/ holds seed S's run and seeds.json (not with --trace)\n"
 	"  --jobs N         run N simulations at a time in worker processes (default 1; 0: one\n"
 	"                   per online CPU); the output is the same for every N\n"
+	"  --shard I/N      run only shard I of N of the runs (every Nth, from the Ith) and\n"
+	"                   write them to -o DIR for cgsim merge (docs/scale-out.md)\n"
 	"  --markdown       a markdown table instead of plain text\n"
 	"  --json           one JSON object: each variant's run object in a list\n"
 	"  -o DIR           also write DIR/compare.{txt,md,json} and each variant's CSV files in\n"
@@ -46,6 +51,19 @@ static const char usage_compare[] =
 	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
 	"                   limit)\n";
 
+static const char usage_merge[] =
+	"usage: cgsim merge SHARD_DIR... [--markdown|--json] [-o DIR] [--strict]\n"
+	"\n"
+	"Put together the shards that cgsim compare --shard I/N -o SHARD_DIR wrote, and print and\n"
+	"write exactly what the comparison run in one go prints and writes. The shards must come\n"
+	"from one scenario, one set of --set and --seeds options and one cgsim version, and all N\n"
+	"must be given, each once (docs/scale-out.md).\n"
+	"\n"
+	"  --markdown       a markdown table instead of plain text\n"
+	"  --json           one JSON object: each variant's run object in a list\n"
+	"  -o DIR           also write DIR/compare.{txt,md,json}, each variant's CSV files in\n"
+	"                   DIR/VARIANT/, the sweep's CSV files and the figures\n"
+	"  --strict         exit 1 when the model refused a timeline operation of a variant\n";
 
 static int sweep_csv_writer(FILE *f, const void *sw)
 {
@@ -77,7 +95,27 @@ struct compare_opts {
 	size_t format;		/* index in compare_formats[] */
 	size_t seeds;		/* --seeds N; 0: one */
 	size_t jobs;		/* --jobs N (0 given: the online CPUs); 1 without */
+	size_t shard, shards;	/* --shard I/N; 0/0 without */
 };
+
+/* --shard I/N: 1 <= I <= N <= SHARD_MAX. */
+static bool parse_shard(const char *v, size_t *i, size_t *n)
+{
+	const char *slash = strchr(v, '/');
+	char first[32];
+	uint64_t a, b;
+
+	if (!slash || (size_t)(slash - v) >= sizeof(first))
+		return false;
+	memcpy(first, v, (size_t)(slash - v));
+	first[slash - v] = '\0';
+	if (!cli_parse_u64(first, &a) || !cli_parse_u64(slash + 1, &b) || a < 1 || b < a ||
+	    b > SHARD_MAX)
+		return false;
+	*i = (size_t)a;
+	*n = (size_t)b;
+	return true;
+}
 
 /*
  * Whether @a is an option compare and merge share: --help (@usage printed) or a format, which
@@ -122,7 +160,7 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 			continue;
 		}
 		if (!strcmp(a, "--set") || !strcmp(a, "-o") || !strcmp(a, "--max-events") ||
-		    !strcmp(a, "--seeds") || !strcmp(a, "--jobs")) {
+		    !strcmp(a, "--seeds") || !strcmp(a, "--jobs") || !strcmp(a, "--shard")) {
 			int r;
 
 			if (i + 1 >= argc)
@@ -142,6 +180,11 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 							   "workers from 0 (one per CPU) to 1024, not "
 							   "'%s'", argv[i]);
 				o->jobs = n ? (size_t)n : jobs_online_cpus();
+			} else if (!strcmp(a, "--shard")) {
+				if (!parse_shard(argv[++i], &o->shard, &o->shards))
+					return cli_usage_error(usage_compare, "--shard needs I/N, shard I "
+							   "of N, 1 <= I <= N <= 100000, not '%s'",
+							   argv[i]);
 			} else if (!strcmp(a, "--max-events")) {
 				if ((r = cli_max_events(usage_compare, argv[++i])) >= 0)
 					return r;
@@ -165,6 +208,13 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 	if (o->trace && !o->dir)
 		return cli_usage_error(usage_compare, "%s", "--trace writes DIR/VARIANT/trace.txt: "
 				       "give -o DIR");
+	if (o->shards && !o->dir)
+		return cli_usage_error(usage_compare, "%s", "--shard writes the shard's runs to a "
+				       "directory for cgsim merge: give -o DIR");
+	if (o->shards && (o->trace || o->format))
+		return cli_usage_error(usage_compare, "%s", "--shard prints no tables and writes no "
+				       "traces: leave out --trace, --markdown and --json (give "
+				       "them to cgsim merge, or trace with one compare)");
 	if (!o->jobs)
 		o->jobs = 1;
 	return -1;
@@ -195,7 +245,8 @@ static int compare_print(const struct compare_opts *o, const struct compare *c,
 
 
 /*
- * A comparison loaded and its runs listed.
+ * A comparison loaded and its runs listed: what compare makes from the command line and merge
+ * from the shards' scenario, options and seeds, in exactly the same way.
  */
 struct plan {
 	struct compare *c;
@@ -287,6 +338,38 @@ static int plan_output(const struct compare_opts *o, struct plan *p)
 	return rc;
 }
 
+/* compare --shard I/N -o DIR: the shard's runs, and what they are, into DIR. */
+static int write_shard(const struct compare_opts *o, struct plan *p)
+{
+	const struct scenario *sc = p->c->sc[0];
+	const char *dot = strrchr(o->file, '.');
+	struct shard_info s = {
+		.version = (char *)report_version(), .scenario = (char *)o->file,
+		.text = sc->text, .sets = (char **)o->sets, .nsets = o->nsets,
+		.seeds = p->c->nseeds, .shard = o->shard, .shards = o->shards,
+	};
+	char ext[16] = "yaml", err[2048];
+	size_t mine = 0;
+
+	/* the scenario's own extension (an rt-app file is JSON), when it is a plain one */
+	if (dot && !strchr(dot, '/') && strlen(dot + 1) && strlen(dot + 1) < sizeof(ext) &&
+	    strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
+		    strlen(dot + 1))
+		snprintf(ext, sizeof(ext), "%s", dot + 1);
+	s.ext = ext;
+	shard_digests(&p->js, s.version, sc->text, o->sets, o->nsets, s.seeds, s.scenario_sha256,
+		      s.list_sha256);
+	if (shard_write(o->dir, &s, &p->js, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	for (size_t j = 0; j < p->js.n; j++)
+		mine += p->js.job[j].mine;
+	printf("shard %zu of %zu: %zu of the %zu runs in %s (job list %.12s)\n", o->shard,
+	       o->shards, mine, p->js.n, o->dir, s.list_sha256);
+	return cli_finish_stdout();
+}
+
 int cli_compare(int argc, char **argv)
 {
 	struct compare_opts o = { 0 };
@@ -300,18 +383,114 @@ int cli_compare(int argc, char **argv)
 		return cli_usage_error(usage_compare, "%s", "--trace traces one run of each variant: "
 				       "leave out --seeds");
 	/* everything -o DIR will need, before the first byte of output */
-	if (o.dir && figures_check(err, sizeof(err))) {
+	if (o.dir && !o.shards && figures_check(err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	if ((rc = plan_load(&p, o.file, NULL, o.sets, o.nsets, o.seeds, o.trace ? o.dir : NULL)))
 		return rc;
+	if (o.shards)
+		jobs_shard(&p.js, o.shard, o.shards);
 	if (jobs_run(&p.js, o.jobs, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		plan_free(&p);
 		return 2;
 	}
-	rc = plan_finish(&p) ? 2 : plan_output(&o, &p);
+	if (o.shards)
+		rc = write_shard(&o, &p);
+	else
+		rc = plan_finish(&p) ? 2 : plan_output(&o, &p);
 	plan_free(&p);
+	return rc;
+}
+
+/* merge's options into @o (its format, -o DIR, --strict) and the shard directories. */
+static int parse_merge_opts(int argc, char **argv, struct compare_opts *o, const char **dirs,
+			    size_t *ndirs)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int rc;
+
+		if (shared_opt(a, usage_merge, &o->format, &rc)) {
+			if (rc >= 0)
+				return rc;
+		} else if (!strcmp(a, "--strict")) {
+			o->strict = true;
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return cli_usage_error(usage_merge, "%s needs a value", a);
+			o->dir = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error(usage_merge, "unknown option '%s'", a);
+		} else if (*ndirs >= SHARD_MAX) {
+			return cli_usage_error(usage_merge, "more than %s shard directories", "100000");
+		} else {
+			dirs[(*ndirs)++] = a;
+		}
+	}
+	if (!*ndirs)
+		return cli_usage_error(usage_merge, "%s", "no shard directory given");
+	return -1;
+}
+
+/* The shards in @dirs read and checked against the plan made from the first one's scenario. */
+static int merge_shards(struct shard_info *s, const char **dirs, size_t n, struct plan *p)
+{
+	char err[4096], digest[65], list[65];
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (shard_read(dirs[i], &s[i], err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+	if ((rc = plan_load(p, s[0].scenario, s[0].text, (const char *const *)s[0].sets,
+			    s[0].nsets, s[0].seeds, NULL)))
+		return rc;
+	shard_digests(&p->js, report_version(), s[0].text, (const char *const *)s[0].sets,
+		      s[0].nsets, s[0].seeds, digest, list);
+	if (shard_check(s, n, &p->js, list, err, sizeof(err)) ||
+	    shard_take_runs(s, n, &p->js, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	return plan_finish(p);
+}
+
+int cli_merge(int argc, char **argv)
+{
+	struct compare_opts o = { 0 };
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	struct shard_info *s = NULL;
+	struct plan p = { 0 };
+	size_t n = 0;
+	char err[2048];
+	int rc = dirs ? parse_merge_opts(argc, argv, &o, dirs, &n) : 2;
+
+	if (!dirs)
+		fprintf(stderr, "cgsim: out of memory\n");
+	if (rc >= 0) {
+		free(dirs);
+		return rc;
+	}
+	if (o.dir && figures_check(err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		free(dirs);
+		return 2;
+	}
+	if (!(s = calloc(n, sizeof(*s)))) {
+		fprintf(stderr, "cgsim: out of memory\n");
+		free(dirs);
+		return 2;
+	}
+	rc = merge_shards(s, dirs, n, &p);
+	if (!rc)
+		rc = plan_output(&o, &p);
+	plan_free(&p);
+	for (size_t i = 0; i < n; i++)
+		shard_info_free(&s[i]);
+	free(s);
+	free(dirs);
 	return rc;
 }

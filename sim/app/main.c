@@ -41,9 +41,11 @@ static const char usage_main[] =
 	"            simulate a scenario and report CPU shares against the ideal, fairness,\n"
 	"            latencies and scheduler overhead\n"
 	"  compare SCENARIO.yaml [--set KEY=VALUE]... [--markdown|--json] [-o DIR]\n"
-	"            [--seeds N] [--jobs N] [--max-events N]\n"
+	"            [--seeds N] [--jobs N] [--shard I/N] [--max-events N]\n"
 	"            every variant side by side: shares against the ideal, fairness,\n"
 	"            latency, switches, overhead\n"
+	"  merge SHARD_DIR... [--markdown|--json] [-o DIR]\n"
+	"            the shards of compare --shard I/N put together: what compare prints\n"
 	"  shares SCENARIO.yaml [--variant NAME] [--set KEY=VALUE]... [--json]\n"
 	"            the ideal shares of a scenario's layout, computed, not simulated\n"
 	"  check [--tap] [--junit FILE] [--max-events N] SCENARIO.yaml...\n"
@@ -153,7 +155,7 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 static int normalize_args(int argc, char **argv, char ***out)
 {
 	static const char *const valued[] = { "--seed", "--seeds", "--set", "--variant", "--max-events",
-		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", NULL };
+		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", "--shard", NULL };
 	char **v = calloc((size_t)argc * 2 + 1, sizeof(*v));
 	int n = 0;
 	bool operands = false;
@@ -716,6 +718,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_shares(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cli_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return cli_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cli_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))

@@ -451,6 +451,11 @@ void report_set_version(const char *version)
 	cgsim_version = version;
 }
 
+const char *report_version(void)
+{
+	return cgsim_version;
+}
+
 void report_json_versions(FILE *f)
 {
 	fprintf(f, "\"schema_version\": %d, \"cgsim_version\": ", REPORT_SCHEMA_VERSION);

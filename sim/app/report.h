@@ -54,6 +54,7 @@ void report_live_json(FILE *f, const struct live_report *r);
  */
 #define REPORT_SCHEMA_VERSION 1
 void report_set_version(const char *version);
+const char *report_version(void);
 void report_json_versions(FILE *f);
 /*
  * report_json_head() - the opening of a run's JSON object, up to "measured_ns"; @seeds > 0 adds
