@@ -21,7 +21,9 @@
  *	latency P50 P90 P99 P999 MAX MIN MEAN SAMPLES
  *	delays DELAYS TOTAL MAX MAX_START MAX_END
  *	periodic PERIODIC PERIOD_NS ACTS_DONE ACTS_MISSED SLACK_MIN SLACK_P50 SLACK_MEAN
- *	lat NLAT V1 ... VNLAT                 the kept latency samples, in their order
+ *	lat NLAT V1 D2 ... DNLAT              the kept latency samples (sorted), each after the
+ *	                                      first as its difference from the one before,
+ *	                                      modulo 2^64
  *	acts NACTS                            then NACTS lines:
  *	act IDX PERIOD_START WAKEUP START END RUN SLACK MISSED
  *	groups NGROUPS                        then NGROUPS lines:

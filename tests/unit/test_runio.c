@@ -446,7 +446,7 @@ static const char small[] =
 	"latency 1500 2000 2000 2000 2000 1500 1750 2\n"
 	"delays 2 3500 2000 100 2100\n"
 	"periodic 1 10000000 1 0 -5 -5 -5\n"					/* 10 */
-	"lat 2 1500 2000\n"
+	"lat 2 1500 500\n"
 	"acts 1\n"
 	"act 0 100000000 100000000 100001000 101000000 1000000 -5 0\n"
 	"groups 2\n"
@@ -609,11 +609,11 @@ Test(runio, refuses_counts_beyond_limits)
 	edit_fails("threads 1", "threads 1000000000000000000", "t.run:5:9: error: "
 		   "1000000000000000000 threads: at most 100000");
 	edit_fails("threads 1", "threads 99999", "t.run:5:9: error: 99999 threads cannot be in "
-		   "the 496 bytes left of the input (truncated?)");
+		   "the 495 bytes left of the input (truncated?)");
 	edit_fails("threads 1", "threads 18446744073709551616", "t.run:5:9: error: expected "
 		   "threads (an unsigned integer), not '18446744073709551616'");
 	edit_fails("lat 2", "lat 1000000000000000000", "t.run:11:5: error: thread 1 of 1: "
-		   "1000000000000000000 latency samples cannot be in the 316 bytes left of the "
+		   "1000000000000000000 latency samples cannot be in the 315 bytes left of the "
 		   "input (truncated?)");
 	edit_fails("acts 1", "acts 40", "t.run:12:6: error: thread 1 of 1: 40 activations cannot "
 		   "be in the 299 bytes left of the input (truncated?)");
