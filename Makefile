@@ -269,7 +269,8 @@ demo: deps
 	@echo "tables: build/demo/compare.txt, compare.md, compare.json; per variant CSV files in"
 	@echo "build/demo/VARIANT/ (the thread-mode rules behind it: ./cgsim cgroupfs scenarios/thread-mode-tour.cgs)"
 
-bench: $(BENCH_BIN)
+# bench_jobs times ./cgsim itself, so the program is built first.
+bench: $(BENCH_BIN) $(BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 # Installs only what is missing, so that a machine set up once is not touched again.
