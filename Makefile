@@ -188,7 +188,7 @@ memcheck: $(BIN) $(UNIT_BIN)
 
 # libFuzzer targets in their own build tree, compiled by clang with the fuzzer's coverage
 # instrumentation and ASan/UBSan, so that they never mix objects with build/ or build/san/.
-FUZZ_TARGETS := fuzz_scenario fuzz_cgs fuzz_set
+FUZZ_TARGETS := fuzz_scenario fuzz_cgs fuzz_set fuzz_runio
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 600
@@ -199,6 +199,7 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
 FUZZ_CI_RUNS_fuzz_scenario ?= 6000
 FUZZ_CI_RUNS_fuzz_cgs      ?= 8000
 FUZZ_CI_RUNS_fuzz_set      ?= 20000
+FUZZ_CI_RUNS_fuzz_runio    ?= 100000
 
 # Inside the fuzz build the library and the targets' objects get -fsanitize=fuzzer-no-link,...;
 # only the link brings in libFuzzer's main.
@@ -212,8 +213,9 @@ fuzz-build:
 
 # Seed corpora, copied from the tests at fuzz time (never duplicated in git): scenarios for
 # fuzz_scenario, .cgs scripts for fuzz_cgs, fuzz/set.seeds (one input a line, its --set
-# strings separated by tabs, NUL bytes in the input) for fuzz_set.
-fuzz-seeds:
+# strings separated by tabs, NUL bytes in the input) for fuzz_set, the run files of shards of
+# four scenarios, cut to 0.3 s (made by ./cgsim), for fuzz_runio.
+fuzz-seeds: $(BIN)
 	rm -rf $(FUZZ_BUILD)/seeds && mkdir -p $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/seeds/%)
 	cp scenarios/*.yaml tests/bad-scenarios/*.yaml tests/cli/*.yaml $(FUZZ_BUILD)/seeds/fuzz_scenario/
 	for f in scenarios/*.json tests/bad-scenarios/*.json tests/rtapp/*/*.json; do \
@@ -222,6 +224,12 @@ fuzz-seeds:
 	    while read -r f; do cp "$$f" "$(FUZZ_BUILD)/seeds/fuzz_cgs/$$(echo "$$f" | tr / _)"; done
 	n=0; grep -v '^#' fuzz/set.seeds | while IFS= read -r l; do \
 	    n=$$((n + 1)); printf '%s' "$$l" | tr '\t' '\000' > $(FUZZ_BUILD)/seeds/fuzz_set/seed$$n; done
+	for s in zijlstra-root-vm bursty-mix timer-steps cgroup-steps; do \
+	    ./$(BIN) compare scenarios/$$s.yaml --set duration=300ms --set warmup=0 --shard 1/1 \
+	        -o $(FUZZ_BUILD)/seeds/shard-$$s > /dev/null && \
+	    for f in $(FUZZ_BUILD)/seeds/shard-$$s/run-*.txt; do \
+	        cp "$$f" "$(FUZZ_BUILD)/seeds/fuzz_runio/$$s-$${f##*/}"; done || exit 1; \
+	    rm -rf $(FUZZ_BUILD)/seeds/shard-$$s; done
 
 # Every file in fuzz/regressions/TARGET/ once: inputs that once crashed must not again.
 fuzz-regressions: fuzz-build
@@ -238,7 +246,8 @@ fuzz-ci: fuzz-regressions fuzz-seeds
 	@for t in $(FUZZ_TARGETS); do \
 	    rm -rf $(FUZZ_BUILD)/ci/$$t && mkdir -p $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/artifacts/$$t; \
 	    runs=$$(case $$t in fuzz_scenario) echo $(FUZZ_CI_RUNS_fuzz_scenario);; \
-	        fuzz_cgs) echo $(FUZZ_CI_RUNS_fuzz_cgs);; *) echo $(FUZZ_CI_RUNS_fuzz_set);; esac); \
+	        fuzz_cgs) echo $(FUZZ_CI_RUNS_fuzz_cgs);; fuzz_runio) echo $(FUZZ_CI_RUNS_fuzz_runio);; \
+	        *) echo $(FUZZ_CI_RUNS_fuzz_set);; esac); \
 	    echo "fuzz-ci: $$t, $$runs inputs"; \
 	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) -seed=1 -runs=$$runs -max_total_time=120 \
 	        -dict=fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
