@@ -289,17 +289,21 @@ static int give(struct worker *w, size_t j, char *err, size_t errlen)
 /* A whole frame at the head of @w's buffer: 1 with its parts; 0: not yet; -1: malformed. */
 static int frame(const struct worker *w, size_t *head, size_t *body, bool *ok)
 {
-	const char *nl = w->len ? memchr(w->buf, '\n', w->len) : NULL;
-	unsigned long long n;
+	const char *nl = w->len ? memchr(w->buf, '\n', w->len) : NULL, *p;
+	size_t n = 0;
 
 	if (!nl)
 		return w->len > 64 ? -1 : 0;
-	*ok = !strncmp(w->buf, "ok ", 3);
-	if ((!*ok && strncmp(w->buf, "error ", 6)) ||
-	    sscanf(w->buf + (*ok ? 3 : 6), "%llu", &n) != 1)
+	/* the buffer holds no NUL: the header is parsed up to its line break, by hand */
+	*ok = nl - w->buf >= 3 && !memcmp(w->buf, "ok ", 3);
+	if (!*ok && (nl - w->buf < 6 || memcmp(w->buf, "error ", 6)))
+		return -1;
+	for (p = w->buf + (*ok ? 3 : 6); p < nl && *p >= '0' && *p <= '9' && n < SIZE_MAX / 10; p++)
+		n = n * 10 + (size_t)(*p - '0');
+	if (p != nl || p == w->buf + (*ok ? 3 : 6))
 		return -1;
 	*head = (size_t)(nl - w->buf) + 1;
-	*body = (size_t)n;
+	*body = n;
 	return w->len - *head >= *body;
 }
 
