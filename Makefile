@@ -174,12 +174,21 @@ check-bad: $(BIN)
 
 # Criterion runs each test in a child process whose valgrind errors do not change the exit
 # status, so every process logs to a file and any error or leak found there fails the target.
+# Then compare's workers (valgrind follows a fork without --trace-children), shards and merge.
 memcheck: $(BIN) $(UNIT_BIN)
 	rm -rf $(BUILD)/memcheck && mkdir -p $(BUILD)/memcheck
 	VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
 	    tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
 	valgrind -q --leak-check=full --errors-for-leak-kinds=all --trace-children=yes \
 	    --log-file=$(BUILD)/memcheck/unit.%p.log $(UNIT_BIN) --jobs 1
+	for a in "--seeds 2 --jobs 2" "--shard 1/2 -o $(BUILD)/memcheck/s1" \
+	         "--shard 2/2 --jobs 2 -o $(BUILD)/memcheck/s2"; do \
+	    valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+	        --log-file=$(BUILD)/memcheck/compare.%p.log \
+	        ./$(BIN) compare scenarios/bursty-mix.yaml $$a > /dev/null || exit 1; done
+	valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+	    --log-file=$(BUILD)/memcheck/merge.%p.log \
+	    ./$(BIN) merge $(BUILD)/memcheck/s1 $(BUILD)/memcheck/s2 > /dev/null
 	@if grep -l . $(BUILD)/memcheck/*.log >/dev/null 2>&1; then \
 	    grep -h . $(BUILD)/memcheck/*.log; echo "memcheck: valgrind reported errors"; exit 1; fi
 	@echo "memcheck: clean"
