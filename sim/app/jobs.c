@@ -6,7 +6,7 @@
  * (copy-on-write) and needs only a job's number: it runs the jobs it is given one at a time,
  * answers each with the result as runio text (or the run's error message) on a pipe, and
  * leaves with _exit() once its requests end, so that nothing of the parent's stdio is flushed
- * twice. The parent gives each idle worker the next job in the list's order, reads the
+ * twice. The parent keeps each worker QUEUE jobs ahead, in the list's order, reads the
  * answers as they come (a result can be larger than a pipe holds, so they are read while the
  * worker writes), and parses each result into its job's slot.
  *
@@ -145,12 +145,11 @@ static int run_here(struct jobs *js, char *err, size_t errlen)
  * A worker reads job numbers ("J\n") from its request pipe and answers each on its answer
  * pipe with a frame: "ok LEN\n" and LEN bytes of runio text, or "error LEN\n" and the
  * message. It ends at the end of its requests.
- */
-/*
- * Each worker has up to QUEUE jobs given and not answered: the one it runs and the next, so that
- * it goes on to the next while its answer waits for the parent, which shares the CPUs with the
- * workers (with one job at a time, --jobs 2 on 2 CPUs ran 240 runs of a millisecond only 1.2
- * times as fast as --jobs 1: each worker idled until the parent was scheduled).
+ *
+ * Each worker has up to QUEUE jobs given and not answered: the one it runs and the next, so
+ * that it goes on to the next while its answer waits for the parent, which shares the CPUs
+ * with the workers (with one job at a time, --jobs 2 on 2 CPUs ran 240 runs of a millisecond
+ * only 1.2 times as fast as --jobs 1: each worker idled until the parent was scheduled).
  */
 #define QUEUE 2
 

@@ -53,11 +53,13 @@ void jobs_label(const struct jobs *js, size_t j, char *buf, size_t len);
 void jobs_shard(struct jobs *js, size_t i, size_t n);
 
 /*
- * jobs_run() - run every job of @js that is mine, with @workers processes at a time (1: here,
- * one after another, with no process made). On a terminal, stderr shows the count of runs
- * done. 0 with every result in its slot; or a negative errno with the message of the first
- * failure (in the list's order, "cgsim: run J of N (variant ...) failed: ...") in @err: the
- * workers still running are stopped and no result is kept.
+ * jobs_run() - run every job of @js that is mine, in @workers worker processes (1, or a single
+ * job: here, one after another, with no process made). On a terminal, stderr shows the count
+ * of runs done. 0 with every result in its slot; or a negative errno with the message of the
+ * failure first in the list's order in @err, the run's own message followed by a line
+ * "cgsim: in run J of N (variant ..., seed S)" when the list has more than one job. After a
+ * failure no job starts, those under way end, and the results made stay in their slots (the
+ * caller frees them with what owns the slots).
  */
 int jobs_run(struct jobs *js, size_t workers, char *err, size_t errlen);
 
