@@ -144,13 +144,14 @@ merge_refused "another format" "this cgsim reads shard format 1" "$tmp/empty"
 "$CGSIM" merge > /dev/null 2> "$tmp/mu.err"; st=$?
 [ $st -eq 2 ] && grep -q "no shard directory given" "$tmp/mu.err" && ok || bad "merge with no directory: exit $st"
 
-# The GNU parallel recipes of docs/scale-out.md, as written there, on localhost
+# The GNU parallel recipes of docs/scale-out.md, as written there, on localhost; the gnuplot
+# scripts named by CGSIM_PLOTS, since a cgsim under build/ finds none beside it
 if command -v parallel > /dev/null 2>&1; then
 	root=$PWD
 	mkdir -p "$tmp/bin" && ln -s "$CGSIM" "$tmp/bin/cgsim"
 	(
 		cd "$tmp" && mkdir -p p1/scenarios && cp "$root/$Z" p1/scenarios/ && cd p1 &&
-		PATH=$tmp/bin:$PATH && export PATH &&
+		PATH=$tmp/bin:$PATH && CGSIM_PLOTS=$root/plots && export PATH CGSIM_PLOTS &&
 		mkdir -p shards &&
 		parallel --jobs 4 cgsim compare scenarios/zijlstra-root-vm.yaml --seeds 10 \
 			--shard {}/4 -o shards/{} ::: 1 2 3 4 > /dev/null &&
@@ -160,7 +161,7 @@ if command -v parallel > /dev/null 2>&1; then
 		&& ok || bad "the GNU parallel recipe on one machine"
 	(
 		cd "$tmp" && mkdir -p p2/scenarios && cp "$root/$Z" p2/scenarios/ && cd p2 &&
-		PATH=$tmp/bin:$PATH && export PATH &&
+		PATH=$tmp/bin:$PATH && CGSIM_PLOTS=$root/plots && export PATH CGSIM_PLOTS &&
 		echo : > hosts &&
 		parallel --sshloginfile hosts --workdir . --transferfile scenarios/zijlstra-root-vm.yaml \
 			--return shards/{} --cleanup \
