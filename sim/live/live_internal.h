@@ -90,6 +90,22 @@ int live__stat_busy(const char *text, unsigned long long *busy);
 
 /* live__restore_path() - LIVE_STATE_DIR/@pid.restore into @buf. */
 void live__restore_path(int pid, char *buf, size_t len);
+/*
+ * live__note_restore() - write down @line ("autogroup OLD", "root-cpu") in this process's
+ * restore file before the change it undoes is made (live_cleanup.c puts back what a killed
+ * cgsim could not). 0, or -EINVAL with a reason in @err. live__forget_restore() removes the
+ * file once everything is put back.
+ */
+int live__note_restore(const char *line, char *err, size_t errlen);
+void live__forget_restore(void);
+/*
+ * live__lock() - the one live run of the machine: an exclusive lock on LIVE_STATE_DIR/live.lock,
+ * held until the returned descriptor is closed (or cgsim dies). Two live runs at once would
+ * share the CPUs they measure and restore each other's autogroup setting wrongly (the second
+ * notes the first's change as the value to put back). The descriptor, or -EBUSY naming the
+ * other run's pid, or another negative errno, with a reason in @err.
+ */
+int live__lock(char *err, size_t errlen);
 
 /* live__stats() - mean, min and max of @n values (n >= 1). */
 struct live_stat live__stats(const double *v, size_t n);

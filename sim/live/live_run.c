@@ -131,25 +131,10 @@ static void dir_file(const struct live_run *r, const char *dir, const char *file
 /* Write down, before changing it, what to put back if cgsim is killed (live_cleanup.c). */
 static int note_restore(struct live_run *r, const char *line)
 {
-	char path[128];
-	FILE *f;
+	char msg[512];
+	int e = live__note_restore(line, msg, sizeof(msg));
 
-	mkdir(LIVE_STATE_DIR, 0700);
-	live__restore_path((int)getpid(), path, sizeof(path));
-	f = fopen(path, "ae");
-	if (!f || fprintf(f, "%s\n", line) < 0 || fclose(f)) {
-		return fail(r, -EINVAL, "cgsim: cannot write %s, where a change to the system is "
-			    "noted before it is made: %s", path, strerror(errno));
-	}
-	return 0;
-}
-
-static void forget_restore(void)
-{
-	char path[128];
-
-	live__restore_path((int)getpid(), path, sizeof(path));
-	unlink(path);
+	return e ? fail(r, e, "%s", msg) : 0;
 }
 
 static void stop_helpers(struct live_run *r)
@@ -202,7 +187,7 @@ static void undo(struct live_run *r)
 		live__write(AUTOGROUP_FILE, r->autogroup_old);
 		r->autogroup_old[0] = '\0';
 	}
-	forget_restore();
+	live__forget_restore();
 }
 
 /* ---- making ---- */
@@ -640,7 +625,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	char prefix[64];
 	struct utsname u;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int e;
+	int e, lock;
 
 	*out = NULL;
 	err[0] = '\0';
@@ -649,10 +634,14 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 			    "moves threads into them");
 	if ((e = live__find_cpu(o->mountinfo, &r.mnt, err, errlen)))
 		return -EINVAL;
+	if ((lock = live__lock(err, errlen)) < 0)
+		return -EINVAL;
 	snprintf(prefix, sizeof(prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
 	snprintf(r.prefix, sizeof(r.prefix), "%s", prefix);
-	if ((e = live_plan_make(sc, r.mnt.hier, prefix, (int)cpus, &plan, err, errlen)))
+	if ((e = live_plan_make(sc, r.mnt.hier, prefix, (int)cpus, &plan, err, errlen))) {
+		close(lock);
 		return e;
+	}
 	r.plan = plan;
 	if ((e = run_scenario(sc, false, &res, err, errlen)))
 		goto out;
@@ -687,6 +676,7 @@ out:
 	free(other);
 	run_free(res);
 	live_plan_free(plan);
+	close(lock);
 	if (e) {
 		live_report_free(rep);
 		return e;

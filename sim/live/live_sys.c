@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/live/live_internal.h"
@@ -289,4 +291,63 @@ int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_
 	snprintf(err, errlen, "cgsim: no cpu controller here: no cgroup2 mount offers cpu and no "
 		 "cgroup v1 hierarchy binds it (%s)", mountinfo);
 	return -ENOENT;
+}
+
+int live__note_restore(const char *line, char *err, size_t errlen)
+{
+	char path[128];
+	FILE *f;
+
+	mkdir(LIVE_STATE_DIR, 0700);
+	live__restore_path((int)getpid(), path, sizeof(path));
+	f = fopen(path, "ae");
+	if (!f || fprintf(f, "%s\n", line) < 0 || fclose(f)) {
+		snprintf(err, errlen, "cgsim: cannot write %s, where a change to the system is "
+			 "noted before it is made: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void live__forget_restore(void)
+{
+	char path[128];
+
+	live__restore_path((int)getpid(), path, sizeof(path));
+	unlink(path);
+}
+
+int live__lock(char *err, size_t errlen)
+{
+	char path[128], who[32] = "";
+	int fd, e, n;
+
+	mkdir(LIVE_STATE_DIR, 0700);
+	snprintf(path, sizeof(path), "%s/live.lock", LIVE_STATE_DIR);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "cgsim: cannot open %s: %s", path, strerror(e));
+		return -e;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		e = errno;
+		n = (int)pread(fd, who, sizeof(who) - 1, 0);
+		who[n > 0 ? n : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		close(fd);
+		if (e != EWOULDBLOCK) {
+			snprintf(err, errlen, "cgsim: cannot lock %s: %s", path, strerror(e));
+			return -e;
+		}
+		snprintf(err, errlen, "cgsim: another live run (cgsim pid %s) is under way: two would "
+			 "measure each other and fight over the autogroup setting; wait for it",
+			 who[0] ? who : "?");
+		return -EBUSY;
+	}
+	n = snprintf(who, sizeof(who), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, who, (size_t)n, 0) != n) {
+		/* the pid is only for the message: the lock holds without it */
+	}
+	return fd;
 }
