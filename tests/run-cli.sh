@@ -334,7 +334,8 @@ cp "$CGSIM" "$tmp/moved/bin/cgsim" && cp -r plots "$tmp/moved/share/cgsim/plots"
 [ $st -eq 0 ] && ls "$tmp/elsewhere/out/figures/"*.png > /dev/null 2>&1 \
 	&& ok || bad "compare -o from a moved install: exit $st, or no figures"
 # help and version to a full device: the write fails, so the exit status says so
-for c in --help --version "run --help" "compare --help" "check --help" "cgroupfs --help"; do
+for c in --help --version "run --help" "compare --help" "check --help" "cgroupfs --help" \
+	"merge --help" "calibrate --help"; do
 	# shellcheck disable=SC2086
 	"$CGSIM" $c > /dev/full 2> /dev/null; st=$?
 	[ $st -eq 2 ] && ok || bad "cgsim $c > /dev/full: exit $st, expected 2"
@@ -598,6 +599,15 @@ CGSIM_LIVE_MOUNTINFO=/dev/null refused "(cgroupfs) with no hierarchy" \
 	"$CGSIM" cgroupfs --live tests/cgroupfs/v2/extra-kill.cgs
 CGSIM_LIVE_MOUNTINFO=/dev/null refused "with no cpu controller" "$CGSIM" validate "$SC" --live
 [ "$(wc -l < "$tmp/v.err")" -eq 1 ] && ok || bad "validate with no cpu controller: one line"
+# calibrate --live: the same, before anything is made or measured
+refused "(calibrate) without --live" "$CGSIM" calibrate
+refused "(calibrate) --reps 0" "$CGSIM" calibrate --live --reps 0
+refused "(calibrate) --round-trips 999" "$CGSIM" calibrate --live --round-trips 999
+refused "(calibrate) with a file" "$CGSIM" calibrate --live "$SC"
+refused "(calibrate) -o into a missing directory" "$CGSIM" calibrate --live -o "$tmp/nodir/c.json"
+grep -q "cannot write $tmp/nodir/c.json" "$tmp/v.err" && ok || bad "calibrate -o: $(cat "$tmp/v.err")"
+CGSIM_LIVE_MOUNTINFO=/dev/null refused "(calibrate) with no cpu controller" "$CGSIM" calibrate --live
+[ "$(id -u)" -ne 0 ] || grep -q "no cpu controller\|cpu" "$tmp/v.err" && ok || bad "calibrate: $(cat "$tmp/v.err")"
 if [ "$(id -u)" -eq 0 ]; then
 	# a v1 hierarchy in a scratch directory: the plan refuses before anything is made there
 	mkdir -p "$tmp/fakecpu"

@@ -58,7 +58,8 @@ int cli_merge(int argc, char **argv);
 /* cgsim check (sim/app/cli_check.c). */
 int cli_check(int argc, char **argv);
 
-/* cgsim validate (sim/app/cli_live.c). */
+/* cgsim validate and cgsim calibrate (sim/app/cli_live.c). */
 int cli_validate(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
 
 #endif /* CGSIM_SIM_APP_CLI_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cli_live.c - cgsim validate (docs/live.md): its options, the live run, its report.
+ * sim/app/cli_live.c - cgsim validate (docs/live.md) and cgsim calibrate (docs/overhead.md):
+ * their options, the live runs, their reports.
  */
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include "sim/app/cli.h"
 #include "sim/app/report.h"
 #include "sim/live/live.h"
+#include "sim/util/util.h"
 
 static const char usage_validate[] =
 	"usage: cgsim validate SCENARIO.yaml --live [--reps N] [--tolerance POINTS]\n"
@@ -139,4 +141,127 @@ int cli_validate(int argc, char **argv)
 	rc = live_within(rep) ? 0 : 1;
 	live_report_free(rep);
 	return cli_finish_stdout() ? 2 : rc;
+}
+
+static const char usage_calibrate[] =
+	"usage: cgsim calibrate --live [--reps N] [--round-trips N] [--json] [-o FILE]\n"
+	"\n"
+	"Measure on the running kernel what scheduling costs per event and per level of cgroup\n"
+	"hierarchy: two threads of one process, pinned to one CPU, wake each other through pipes\n"
+	"(as perf bench sched pipe does), in the root cgroup (autogroup off and on) and at depths\n"
+	"1, 2, 4 and 8: both in one cgroup, in sibling cgroups, and in separate chains. Prints the\n"
+	"median cost of a round trip (two wakeups, two switches) at each point and, per placement,\n"
+	"the least-squares fit base + per_level x depth with the slope's 95 % interval and the\n"
+	"residuals (docs/overhead.md). Needs root and the v1 cpu hierarchy; the cgroups it makes\n"
+	"(cgsim-PID-...) and the autogroup setting are undone on every exit, a signal included.\n"
+	"Run it on a quiet machine: anything else on the CPU is measured too.\n"
+	"\n"
+	"  --live             measure on this kernel (required)\n"
+	"  --reps N           repetitions of each point, 1 to 100 (default 5)\n"
+	"  --round-trips N    round trips timed per point and repetition, 1000 to 100000000\n"
+	"                     (default 200000)\n"
+	"  --json             one JSON object instead of the tables\n"
+	"  -o FILE            also write the JSON object to FILE\n"
+	"\n"
+	"Exit status: 0, or 2 for bad usage or when it cannot run here (with the reason).\n";
+
+struct cal_opts {
+	bool live, json;
+	const char *out;
+	struct live_cal_opts lo;
+};
+
+/* A whole number from @lo to @hi, digits only. */
+static bool parse_count(const char *v, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+	uint64_t n;
+
+	if (!cli_parse_u64(v, &n) || n < lo || n > hi)
+		return false;
+	*out = (unsigned long)n;
+	return true;
+}
+
+static int parse_cal_opts(int argc, char **argv, struct cal_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long n;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_calibrate, stdout);
+			return cli_finish_stdout();
+		}
+		if (!strcmp(a, "--live") || !strcmp(a, "--json")) {
+			*(!strcmp(a, "--live") ? &o->live : &o->json) = true;
+			continue;
+		}
+		if (strcmp(a, "--reps") && strcmp(a, "--round-trips") && strcmp(a, "-o"))
+			return cli_usage_error(usage_calibrate, a[0] == '-' ? "unknown option '%s'" :
+					       "calibrate takes no file ('%s')", a);
+		if (i + 1 >= argc)
+			return cli_usage_error(usage_calibrate, "%s needs a value", a);
+		if (!strcmp(a, "-o")) {
+			o->out = argv[++i];
+		} else if (!strcmp(a, "--reps")) {
+			if (!parse_count(argv[++i], 1, 100, &n))
+				return cli_usage_error(usage_calibrate, "--reps needs a number from 1 "
+						       "to 100, not '%s'", argv[i]);
+			o->lo.reps = (unsigned)n;
+		} else {
+			if (!parse_count(argv[++i], 1000, 100000000, &n))
+				return cli_usage_error(usage_calibrate, "--round-trips needs a number "
+						       "from 1000 to 100000000, not '%s'", argv[i]);
+			o->lo.round_trips = n;
+		}
+	}
+	if (!o->live)
+		return cli_usage_error(usage_calibrate, "%s", "calibrate measures the running "
+				       "kernel: --live is required");
+	return -1;
+}
+
+static int cal_json_writer(FILE *f, const void *r)
+{
+	report_cal_json(f, r);
+	return 0;
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+	struct cal_opts o = { .lo = { .reps = 5, .round_trips = 200000 } };
+	struct live_cal_report *rep;
+	struct util_out out = { 0 };
+	char err[2048];
+	const char *mi = getenv("CGSIM_LIVE_MOUNTINFO");	/* for tests: docs/live.md */
+	int rc = parse_cal_opts(argc, argv, &o), e;
+
+	if (rc >= 0)
+		return rc;
+	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
+	o.lo.progress = isatty(STDERR_FILENO);
+	/* the output file's temporary name first: a path that cannot be written fails now */
+	if (o.out && util_out_open(&out, o.out, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	e = live_calibrate(&o.lo, &rep, err, sizeof(err));
+	if (e) {
+		if (o.out)
+			util_out_abort(&out);
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: calibrate --live failed");
+		if (e == -EINTR) {
+			signal(live_stop_signal(), SIG_DFL);
+			raise(live_stop_signal());
+		}
+		return 2;
+	}
+	if (o.out && (cal_json_writer(out.f, rep), util_out_commit(&out, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		live_cal_report_free(rep);
+		return 2;
+	}
+	(o.json ? report_cal_json : report_cal_text)(stdout, rep);
+	live_cal_report_free(rep);
+	return cli_finish_stdout();
 }

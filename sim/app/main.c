@@ -56,6 +56,9 @@ static const char usage_main[] =
 	"  validate SCENARIO.yaml --live [--reps N] [--tolerance POINTS] [--set KEY=VALUE]...\n"
 	"            [--json]\n"
 	"            run the scenario on this machine's kernel too (root) and compare the shares\n"
+	"  calibrate --live [--reps N] [--round-trips N] [--json] [-o FILE]\n"
+	"            measure what a wakeup and a switch cost on this kernel per level of cgroup\n"
+	"            hierarchy (root)\n"
 	"\n"
 	"  cgsim --help, cgsim COMMAND --help, cgsim --version\n"
 	"\n"
@@ -155,7 +158,7 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 static int normalize_args(int argc, char **argv, char ***out)
 {
 	static const char *const valued[] = { "--seed", "--seeds", "--set", "--variant", "--max-events",
-		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", "--shard", NULL };
+		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", "--shard", "--round-trips", NULL };
 	char **v = calloc((size_t)argc * 2 + 1, sizeof(*v));
 	int n = 0;
 	bool operands = false;
@@ -724,5 +727,7 @@ static int dispatch(int argc, char **argv)
 		return cli_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))
 		return cli_validate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "calibrate"))
+		return cli_calibrate(argc - 1, argv + 1);
 	return cli_usage_error(usage_main, "unknown command '%s'", argv[1]);
 }

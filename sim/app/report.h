@@ -46,6 +46,9 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 /* cgsim validate --live's comparison (sim/app/report_live.c). */
 void report_live_text(FILE *f, const struct live_report *r);
 void report_live_json(FILE *f, const struct live_report *r);
+/* cgsim calibrate --live's measurements and fits (sim/app/report_live.c): costs per round trip. */
+void report_cal_text(FILE *f, const struct live_cal_report *r);
+void report_cal_json(FILE *f, const struct live_cal_report *r);
 
 /*
  * Every JSON object cgsim prints begins with "schema_version" (REPORT_SCHEMA_VERSION: it moves

@@ -73,3 +73,71 @@ void report_live_json(FILE *f, const struct live_report *r)
 	}
 	fputs("\n  ]\n}\n", f);
 }
+
+/* ---- cgsim calibrate --live ---- */
+
+static const char *cal_label(const struct live_cal_point *p)
+{
+	return p->depth ? live_cal_placement_name[p->placement]
+			: p->autogroup ? "root, autogroup" : "root";
+}
+
+void report_cal_text(FILE *f, const struct live_cal_report *r)
+{
+	fprintf(f, "calibrate on Linux %s (cgroup %s): two threads on CPU %d waking each other "
+		"through pipes,\n%lu round trips timed per point, median of %u repetition%s\n\n",
+		r->kernel, hier_name(r->hier), r->cpu, r->round_trips, r->reps,
+		r->reps == 1 ? "" : "s");
+	fprintf(f, "%-16s %5s  %10s  %10s  %10s\n", "placement", "depth", "median ns", "min",
+		"max");
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct live_cal_point *p = &r->points[i];
+
+		fprintf(f, "%-16s %5d  %10.1f  %10.1f  %10.1f\n", cal_label(p), p->depth,
+			p->median_ns, p->min_ns, p->max_ns);
+	}
+	fputs("\nper round trip: base + per_level x depth (least squares over depths 0, 1, 2, 4, "
+	      "8;\n95 % interval of the slope)\n", f);
+	for (int k = 0; k < LIVE_CAL_NPLACEMENTS; k++) {
+		const struct live_cal_fit *t = &r->fits[k];
+
+		fprintf(f, "%-9s base %7.1f ns (+-%.1f), per level %6.1f ns (%.1f to %.1f); "
+			"residuals", live_cal_placement_name[t->placement], t->base_ns, t->base_se,
+			t->per_level_ns, t->per_level_low, t->per_level_high);
+		for (size_t i = 0; i < t->n; i++)
+			fprintf(f, " %+.0f", t->residual_ns[i]);
+		fputc('\n', f);
+	}
+}
+
+void report_cal_json(FILE *f, const struct live_cal_report *r)
+{
+	fputs("{\n  ", f);
+	report_json_versions(f);
+	fputs(",\n  \"kernel\": ", f);
+	report_json_string(f, r->kernel);
+	fprintf(f, ", \"hierarchy\": \"%s\", \"cpu\": %d, \"reps\": %u, \"round_trips\": %lu,\n"
+		"  \"fits\": [", hier_name(r->hier), r->cpu, r->reps, r->round_trips);
+	for (int k = 0; k < LIVE_CAL_NPLACEMENTS; k++) {
+		const struct live_cal_fit *t = &r->fits[k];
+
+		fprintf(f, "%s\n    {\"placement\": \"%s\", \"base_ns\": %.1f, \"base_se_ns\": %.1f, "
+			"\"per_level_ns\": %.1f, \"per_level_se_ns\": %.1f, \"per_level_low\": %.1f, "
+			"\"per_level_high\": %.1f, \"residuals_ns\": [", k ? "," : "",
+			live_cal_placement_name[t->placement], t->base_ns, t->base_se,
+			t->per_level_ns, t->per_level_se, t->per_level_low, t->per_level_high);
+		for (size_t i = 0; i < t->n; i++)
+			fprintf(f, "%s%.1f", i ? ", " : "", t->residual_ns[i]);
+		fputs("]}", f);
+	}
+	fputs("\n  ],\n  \"medians\": [", f);
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct live_cal_point *p = &r->points[i];
+
+		fprintf(f, "%s\n    {\"placement\": \"%s\", \"depth\": %d, \"autogroup\": %s, "
+			"\"median_ns\": %.1f, \"min_ns\": %.1f, \"max_ns\": %.1f}", i ? "," : "",
+			p->depth ? live_cal_placement_name[p->placement] : "root", p->depth,
+			p->autogroup ? "true" : "false", p->median_ns, p->min_ns, p->max_ns);
+	}
+	fputs("\n  ]\n}\n", f);
+}

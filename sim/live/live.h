@@ -137,6 +137,72 @@ int live_stop_signal(void);
 bool live_within(const struct live_report *r);
 void live_report_free(struct live_report *r);
 
+/* ---- cgsim calibrate --live (live_calibrate.c, docs/overhead.md) ---- */
+
+/* Where the two threads of a ping-pong are, at a depth d >= 1. */
+enum live_cal_placement {
+	LIVE_CAL_SAME,		/* both in one cgroup at depth d */
+	LIVE_CAL_SIBLINGS,	/* in two sibling cgroups at depth d (one parent at d - 1) */
+	LIVE_CAL_SEPARATE,	/* in two chains of d cgroups from the root */
+	LIVE_CAL_NPLACEMENTS
+};
+extern const char *const live_cal_placement_name[LIVE_CAL_NPLACEMENTS];
+
+#define LIVE_CAL_MAX_POINTS 16
+
+/* One measured point: the cost of a round trip (two wakeups, two switches), ns. */
+struct live_cal_point {
+	enum live_cal_placement placement;	/* depth 0: both in the root cgroup */
+	int depth;
+	bool autogroup;				/* depth 0 only: in an autogroup of their own */
+	double median_ns, min_ns, max_ns;	/* over the repetitions */
+};
+
+/* cost = base + per_level x depth, least squares over one placement's points. */
+struct live_cal_fit {
+	enum live_cal_placement placement;
+	double base_ns, per_level_ns;
+	double base_se, per_level_se;		/* standard errors */
+	double per_level_low, per_level_high;	/* the slope's 95 % interval (Student's t) */
+	size_t n;				/* points fitted */
+	double residual_ns[LIVE_CAL_MAX_POINTS];	/* measured less fitted, in order of depth */
+};
+
+struct live_cal_report {
+	char kernel[128];
+	enum live_hier hier;
+	int cpu;			/* the CPU both threads ran on */
+	unsigned reps;
+	unsigned long round_trips;	/* timed per repetition and point */
+	struct live_cal_point points[LIVE_CAL_MAX_POINTS];	/* depth 0 off/on, then each
+								   placement's depths */
+	size_t npoints;
+	struct live_cal_fit fits[LIVE_CAL_NPLACEMENTS];
+};
+
+struct live_cal_opts {
+	unsigned reps;			/* >= 1 */
+	unsigned long round_trips;	/* >= 1 */
+	const char *mountinfo;
+	bool progress;			/* say on stderr what is being measured */
+};
+
+/*
+ * live_cal_fit() - the least-squares line through the @n >= 3 points (@x[i], @y[i]) into @f
+ * (all but its placement). 0, or -EINVAL when the points do not make a line (all one x).
+ */
+int live_cal_fit(const double *x, const double *y, size_t n, struct live_cal_fit *f);
+
+/**
+ * live_calibrate() - measure the ping-pong at every point @o->reps times and fit each
+ * placement (docs/overhead.md). Needs root and the v1 cpu hierarchy. 0 with *@out set;
+ * -EINVAL (cannot be done here) or -EINTR (a signal) with a one-line reason in @err;
+ * everything made is removed on every path.
+ */
+int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, char *err,
+		   size_t errlen);
+void live_cal_report_free(struct live_cal_report *r);
+
 /**
  * live_cleanup() - remove what runs killed with SIGKILL left: every PREFIX-PID-* cgroup of the
  * cpu hierarchy whose PID is not a running cgsim, after killing the helpers (comm cgsim-live) in

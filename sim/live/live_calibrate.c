@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/live/live_calibrate.c - cgsim calibrate --live: what a wakeup and a switch cost on the
+ * running kernel, per level of cgroup hierarchy (docs/overhead.md).
+ *
+ * Two threads of one helper process, pinned to one CPU, wake each other through two pipes, as
+ * `perf bench sched pipe` does: a round trip is two wakeups and two context switches, each of
+ * which walks the threads' task groups. The threads are placed at depth 0 (the root cgroup,
+ * with autogroup off and on) and at depths 1, 2, 4 and 8 in three ways: both in one cgroup
+ * ("same": a switch between them walks nothing but their leaf), in sibling cgroups
+ * ("siblings": the switch walks to their parent), and in two separate chains from the root
+ * ("separate": it walks every level of both). Each point is measured @reps times, the points
+ * interleaved so that a drift of the machine's speed spreads over all of them, and the medians
+ * are fitted by least squares, cost = base + per_level x depth, per placement.
+ *
+ * Invariant, as for validate --live: everything made (cgroups, the helper, the autogroup
+ * setting) is recorded as it is made and undone on every path out, a signal included; a
+ * change to the system is written down first (LIVE_STATE_DIR) so that --cleanup can put back
+ * what a SIGKILLed cgsim could not.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_fit.h>
+
+#include "sim/live/live_internal.h"
+#include "sim/util/util.h"
+
+static const int depths[] = { 1, 2, 4, 8 };
+#define NDEPTHS (sizeof(depths) / sizeof(depths[0]))
+#define MAX_DEPTH 8
+/* chains per placement: same 1, siblings 1 (with two leaves), separate 2 */
+#define MAX_DIRS (NDEPTHS * (MAX_DEPTH + 1) * 4 + 8)
+
+const char *const live_cal_placement_name[LIVE_CAL_NPLACEMENTS] = {
+	"same", "siblings", "separate"
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+struct cal {
+	const struct live_cal_opts *o;
+	struct live_mount mnt;
+	char prefix[64];		/* PREFIX-PID: the cgroups made are PREFIX-PID-... */
+	char *dirs[MAX_DIRS];		/* made, in order (removed in reverse) */
+	size_t ndirs;
+	char autogroup_old[8];		/* "" when not changed */
+	pid_t pid;			/* the helper, 0: none */
+	int to, from;			/* its pipes */
+	pid_t tid[2];			/* its two threads */
+	int cpu;			/* the CPU they are pinned to */
+	char *err;
+	size_t errlen;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int fail(struct cal *c, int e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(struct cal *c, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+/* ---------------- the fit ---------------- */
+
+int live_cal_fit(const double *x, const double *y, size_t n, struct live_cal_fit *f)
+{
+	double c0, c1, cov00, cov01, cov11, sumsq, t;
+
+	size_t i;
+
+	for (i = 1; i < n && x[i] == x[0]; i++)
+		;
+	/* a line needs two x at least, and its interval a third point */
+	if (n < 3 || i == n ||
+	    gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq))
+		return -EINVAL;
+	f->base_ns = c0;
+	f->per_level_ns = c1;
+	f->base_se = sqrt(cov00);
+	f->per_level_se = sqrt(cov11);
+	/* the 95 % interval of the slope: Student's t with n - 2 degrees of freedom */
+	t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 2));
+	f->per_level_low = c1 - t * f->per_level_se;
+	f->per_level_high = c1 + t * f->per_level_se;
+	f->n = n;
+	for (i = 0; i < n && i < LIVE_CAL_MAX_POINTS; i++)
+		f->residual_ns[i] = y[i] - (c0 + c1 * x[i]);
+	return 0;
+}
+
+/* ---------------- the helper ---------------- */
+
+static pid_t gettid_(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+struct pong {
+	int in, out;		/* B reads @in, writes @out */
+	int cpu;
+	int tidfd;		/* where B says its tid */
+};
+
+/* Thread B: answer every byte, forever (the process ends it). */
+static void *pong_main(void *arg)
+{
+	const struct pong *p = arg;
+	char line[32], b;
+	int n;
+
+	pin(p->cpu);
+	n = snprintf(line, sizeof(line), "%d\n", (int)gettid_());
+	if (write(p->tidfd, line, (size_t)n) != n)
+		_exit(4);
+	for (;;) {
+		if (read(p->in, &b, 1) != 1 || write(p->out, &b, 1) != 1)
+			_exit(5);
+	}
+	return NULL;
+}
+
+/* Read one line of up to @len - 1 bytes from @fd (a pipe), within @ms ms. 0 or -1. */
+static int read_line(int fd, char *buf, size_t len, int ms)
+{
+	size_t n = 0;
+
+	while (n + 1 < len) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, ms) <= 0 || read(fd, buf + n, 1) != 1)
+			return -1;
+		if (buf[n] == '\n')
+			break;
+		n++;
+	}
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * The helper (never returns): thread A says both tids, then for each "go N\n" from cgsim
+ * makes N round trips (after N / 10 not timed) and answers the nanoseconds they took.
+ */
+static _Noreturn void helper_main(int cpu, int in, int out)
+{
+	int ab[2], ba[2];
+	struct pong p;
+	pthread_t t;
+	char line[64], b = 'x', tid[32];
+	int n;
+
+	setsid();		/* a session, so an autogroup, of its own */
+	if (pipe(ab) || pipe(ba) || pin(cpu))
+		_exit(3);
+	p = (struct pong){ .in = ab[0], .out = ba[1], .cpu = cpu, .tidfd = out };
+	n = snprintf(tid, sizeof(tid), "%d\n", (int)gettid_());
+	if (write(out, tid, (size_t)n) != n || pthread_create(&t, NULL, pong_main, &p))
+		_exit(3);
+	while (!read_line(in, line, sizeof(line), -1)) {
+		unsigned long rounds = strtoul(line + 3, NULL, 10);
+		struct timespec t0, t1;
+
+		if (strncmp(line, "go ", 3) || !rounds)
+			break;
+		for (unsigned long i = 0; i < rounds / 10 + rounds; i++) {
+			if (i == rounds / 10)
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+			if (write(ab[1], &b, 1) != 1 || read(ba[0], &b, 1) != 1)
+				_exit(5);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		n = snprintf(line, sizeof(line), "%lld\n",
+			     (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL +
+				     (t1.tv_nsec - t0.tv_nsec));
+		if (write(out, line, (size_t)n) != n)
+			_exit(4);
+	}
+	_exit(0);
+}
+
+static int start_helper(struct cal *c)
+{
+	char line[32];
+
+	c->pid = live__fork_helper(&c->from, &c->to);
+	if (c->pid < 0) {
+		int e = (int)c->pid;
+
+		c->pid = 0;
+		return fail(c, e, "cgsim: cannot start the helper: %s", strerror(-e));
+	}
+	if (!c->pid)
+		helper_main(c->cpu, c->from, c->to);
+	for (int k = 0; k < 2; k++) {
+		if (read_line(c->from, line, sizeof(line), 10000) || atoi(line) <= 0)
+			return fail(c, -EINVAL, "cgsim: the helper did not start its threads");
+		c->tid[k] = (pid_t)atoi(line);
+	}
+	return 0;
+}
+
+/* ---------------- cgroups ---------------- */
+
+static int make_dir(struct cal *c, const char *rel)
+{
+	char *path;
+
+	if (c->ndirs >= MAX_DIRS)
+		return fail(c, -EINVAL, "cgsim: too many cgroups for the calibration");
+	path = util_asprintf("%s/%s", c->mnt.path, rel);
+	if (!path)
+		return fail(c, -ENOMEM, "cgsim: out of memory");
+	if (mkdir(path, 0755)) {
+		int e = errno;
+
+		free(path);
+		return fail(c, -e, "cgsim: cannot make cgroup %s: %s", rel, strerror(e));
+	}
+	c->dirs[c->ndirs++] = path;
+	return 0;
+}
+
+/*
+ * The cgroup path (relative to the hierarchy's root) of thread @k (0: A, 1: B) in placement
+ * @p at depth @d, into @buf; "" for the root. With @make, the directories are made first.
+ */
+static int place_path(struct cal *c, enum live_cal_placement p, int d, int k, bool make,
+		      char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int lv = 1; lv <= d; lv++) {
+		/* the chain is shared but for: separate (every level), siblings (the leaf) */
+		bool own = p == LIVE_CAL_SEPARATE || (p == LIVE_CAL_SIBLINGS && lv == d);
+		int w = lv == 1 ? snprintf(buf + n, len - n, "%s-%s%d%s", c->prefix,
+					   live_cal_placement_name[p], d, own ? (k ? "b" : "a") : "")
+				: snprintf(buf + n, len - n, "/l%d%s", lv, own ? (k ? "b" : "a") : "");
+
+		if (w < 0 || (size_t)w >= len - n)
+			return fail(c, -ENAMETOOLONG, "cgsim: cgroup path too long");
+		n += (size_t)w;
+		if (make) {
+			char probe[1200];
+			struct stat st;
+			int e;
+
+			snprintf(probe, sizeof(probe), "%s/%s", c->mnt.path, buf);
+			if (stat(probe, &st) && (e = make_dir(c, buf)))
+				return e;
+		}
+	}
+	return 0;
+}
+
+static int make_dirs(struct cal *c)
+{
+	char buf[1024];
+	int e;
+
+	snprintf(buf, sizeof(buf), "%s-stage", c->prefix);
+	if ((e = make_dir(c, buf)))
+		return e;
+	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++)
+		for (size_t i = 0; i < NDEPTHS; i++)
+			for (int k = 0; k < 2; k++)
+				if ((e = place_path(c, (enum live_cal_placement)p, depths[i], k,
+						    true, buf, sizeof(buf))))
+					return e;
+	return 0;
+}
+
+/*
+ * Both threads into their cgroups of placement @p at depth @d (v1: their tids to tasks). To the
+ * root, they go through PREFIX-stage first: a write to the cgroup a task is in already moves
+ * nothing, and only a move makes the kernel choose the task's group again, autogroup or not
+ * (sched_move_task()), so without it a change of sched_autogroup_enabled would not be seen.
+ */
+static int place(struct cal *c, enum live_cal_placement p, int d)
+{
+	char rel[1024], file[1200], tid[16];
+	int e;
+
+	for (int k = 0; k < 2; k++) {
+		if (d)
+			e = place_path(c, p, d, k, false, rel, sizeof(rel));
+		else
+			e = snprintf(rel, sizeof(rel), "%s-stage", c->prefix) < 0 ? -EINVAL : 0;
+		if (e)
+			return e;
+		snprintf(file, sizeof(file), "%s%s%s/tasks", c->mnt.path, rel[0] ? "/" : "", rel);
+		snprintf(tid, sizeof(tid), "%d", (int)c->tid[k]);
+		if ((e = live__write(file, tid)))
+			return fail(c, e, "cgsim: cannot move a thread to %s: %s", file,
+				    strerror(-e));
+		if (!d) {
+			snprintf(file, sizeof(file), "%s/tasks", c->mnt.path);
+			if ((e = live__write(file, tid)))
+				return fail(c, e, "cgsim: cannot move a thread to %s: %s", file,
+					    strerror(-e));
+		}
+	}
+	return 0;
+}
+
+/* ---------------- the system ---------------- */
+
+/* Autogroup on or off; the first change is written down, and put back by undo(). */
+static int set_autogroup(struct cal *c, bool on)
+{
+	char now[8], line[32];
+	int e;
+
+	if (live__read_line(LIVE_AUTOGROUP_FILE, now, sizeof(now)))
+		return on ? fail(c, -EINVAL, "cgsim: this kernel has no %s",
+				 LIVE_AUTOGROUP_FILE) : 0;
+	if (!strcmp(now, on ? "1" : "0"))
+		return 0;
+	if (!c->autogroup_old[0]) {
+		snprintf(line, sizeof(line), "autogroup %s", now);
+		if ((e = live__note_restore(line, c->err, c->errlen)))
+			return e;
+		snprintf(c->autogroup_old, sizeof(c->autogroup_old), "%s", now);
+	}
+	if ((e = live__write(LIVE_AUTOGROUP_FILE, on ? "1" : "0")))
+		return fail(c, e, "cgsim: cannot write %s: %s", LIVE_AUTOGROUP_FILE, strerror(-e));
+	return 0;
+}
+
+/* Everything made, taken back: the helper, the cgroups (deepest first), autogroup. */
+static void undo(struct cal *c)
+{
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(c->to);
+		close(c->from);
+		c->pid = 0;
+	}
+	while (c->ndirs) {
+		char *d = c->dirs[--c->ndirs];
+
+		/* the helper's threads are gone once it is reaped: the cgroups are empty */
+		for (int tries = 0; rmdir(d) && errno == EBUSY && tries < 100; tries++)
+			usleep(10000);
+		free(d);
+	}
+	if (c->autogroup_old[0]) {
+		live__write(LIVE_AUTOGROUP_FILE, c->autogroup_old);
+		c->autogroup_old[0] = '\0';
+	}
+	live__forget_restore();
+}
+
+/* ---------------- measuring ---------------- */
+
+/* One measurement of the helper: @rounds round trips, ns each. */
+static int measure(struct cal *c, unsigned long rounds, double *ns)
+{
+	char line[64];
+	int n = snprintf(line, sizeof(line), "go %lu\n", rounds);
+	long long total;
+
+	if (write(c->to, line, (size_t)n) != n)
+		return fail(c, -EIO, "cgsim: the helper is gone");
+	/* 10 ms a poll, so that a signal is seen soon; 10 minutes at most */
+	for (int waited = 0;; waited += 10) {
+		struct pollfd p = { .fd = c->from, .events = POLLIN };
+
+		if (stop_sig)
+			return fail(c, -EINTR, "cgsim: stopped by signal %d; everything made was "
+				    "removed", (int)stop_sig);
+		if (poll(&p, 1, 10) > 0)
+			break;
+		if (waited > 600000)
+			return fail(c, -ETIMEDOUT, "cgsim: the helper did not answer in 10 minutes");
+	}
+	if (read_line(c->from, line, sizeof(line), 1000) || (total = atoll(line)) <= 0)
+		return fail(c, -EIO, "cgsim: the helper's answer was lost");
+	*ns = (double)total / (double)rounds;
+	return 0;
+}
+
+/* The points, in the order of report->points. */
+static size_t points_of(struct live_cal_point *pt)
+{
+	size_t n = 0;
+
+	pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0 };
+	pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0,
+					   .autogroup = true };
+	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++)
+		for (size_t i = 0; i < NDEPTHS; i++)
+			pt[n++] = (struct live_cal_point){ .placement = (enum live_cal_placement)p,
+							   .depth = depths[i] };
+	return n;
+}
+
+static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns)
+{
+	int e;
+
+	if ((e = set_autogroup(c, pt->autogroup)))
+		return e;
+	/* moving the threads (to the root too) makes the kernel choose their group again */
+	if ((e = place(c, pt->placement, pt->depth)))
+		return e;
+	return measure(c, c->o->round_trips, ns);
+}
+
+static int run_all(struct cal *c, struct live_cal_report *r)
+{
+	size_t n = r->npoints;
+	double *v = calloc(n * c->o->reps, sizeof(*v));
+	bool tty = c->o->progress;
+	int e = 0;
+
+	if (!v)
+		return fail(c, -ENOMEM, "cgsim: out of memory");
+	/* rep-major: each repetition measures every point once */
+	for (unsigned k = 0; !e && k < c->o->reps; k++)
+		for (size_t i = 0; !e && i < n; i++) {
+			if (tty)
+				fprintf(stderr, "\rcgsim: repetition %u of %u, point %zu of %zu", k + 1,
+					c->o->reps, i + 1, n);
+			e = run_point(c, &r->points[i], &v[i * c->o->reps + k]);
+		}
+	if (tty)
+		fputs("\r\033[K", stderr);
+	for (size_t i = 0; !e && i < n; i++) {
+		double *s = &v[i * c->o->reps];
+		struct live_stat st = live__stats(s, c->o->reps);
+
+		qsort(s, c->o->reps, sizeof(*s), cmp_double);
+		r->points[i].median_ns = c->o->reps % 2 ? s[c->o->reps / 2]
+				       : (s[c->o->reps / 2 - 1] + s[c->o->reps / 2]) / 2;
+		r->points[i].min_ns = st.min;
+		r->points[i].max_ns = st.max;
+	}
+	free(v);
+	return e;
+}
+
+/* Each placement's fit over depth 0 (autogroup off) and its four depths. */
+static int fit_all(struct cal *c, struct live_cal_report *r)
+{
+	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++) {
+		double x[LIVE_CAL_MAX_POINTS], y[LIVE_CAL_MAX_POINTS];
+		size_t n = 0;
+
+		for (size_t i = 0; i < r->npoints; i++) {
+			const struct live_cal_point *pt = &r->points[i];
+
+			if (pt->autogroup || (pt->depth && pt->placement != (enum live_cal_placement)p))
+				continue;
+			x[n] = pt->depth;
+			y[n++] = pt->median_ns;
+		}
+		if (live_cal_fit(x, y, n, &r->fits[p]))
+			return fail(c, -EINVAL, "cgsim: the fit failed");
+		r->fits[p].placement = (enum live_cal_placement)p;
+	}
+	return 0;
+}
+
+/* What the machine must offer; the CPU to pin to (the last online: away from CPU 0's chores). */
+static int check_system(struct cal *c, struct live_cal_report *r)
+{
+	struct utsname u;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int e;
+
+	if (geteuid())
+		return fail(c, -EINVAL, "cgsim: calibrate --live needs root: it makes cgroups and "
+			    "moves its own threads into them");
+	if ((e = live__find_cpu(c->o->mountinfo, &c->mnt, c->err, c->errlen)))
+		return e;
+	if (c->mnt.hier != LIVE_HIER_V1)
+		return fail(c, -EINVAL, "cgsim: calibrate --live places threads through the v1 cpu "
+			    "hierarchy's tasks files; this machine offers cpu on cgroup2 only, "
+			    "which it does not handle yet (threaded cgroups)");
+	c->cpu = online > 1 ? (int)online - 1 : 0;
+	r->cpu = c->cpu;
+	r->hier = c->mnt.hier;
+	if (!uname(&u))
+		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
+	return 0;
+}
+
+int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, char *err,
+		   size_t errlen)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct cal c = { .o = o, .err = err, .errlen = errlen };
+	struct live_cal_report *r = calloc(1, sizeof(*r));
+	int e, lock = -1;
+
+	*out = NULL;
+	if (!r)
+		return fail(&c, -ENOMEM, "cgsim: out of memory");
+	r->reps = o->reps;
+	r->round_trips = o->round_trips;
+	r->npoints = points_of(r->points);
+	snprintf(c.prefix, sizeof(c.prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
+	stop_sig = 0;
+	for (int k = 0; k < 3; k++)
+		sigaction(sigs[k], &sa, &old[k]);
+	e = check_system(&c, r);
+	if (!e && (lock = live__lock(err, errlen)) < 0)
+		e = -EINVAL;
+	if (!e)
+		e = make_dirs(&c);
+	if (!e)
+		e = start_helper(&c);
+	if (!e)
+		e = run_all(&c, r);
+	undo(&c);
+	if (lock >= 0)
+		close(lock);
+	for (int k = 0; k < 3; k++)
+		sigaction(sigs[k], &old[k], NULL);
+	if (!e)
+		e = fit_all(&c, r);
+	if (e) {
+		free(r);
+		return e;
+	}
+	*out = r;
+	return 0;
+}
+
+void live_cal_report_free(struct live_cal_report *r)
+{
+	free(r);
+}
