@@ -243,7 +243,6 @@ static int compare_print(const struct compare_opts *o, const struct compare *c,
 	return cli_finish_stdout();
 }
 
-
 /*
  * A comparison loaded and its runs listed: what compare makes from the command line and merge
  * from the shards' scenario, options and seeds, in exactly the same way.

@@ -158,7 +158,8 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg)
 static int normalize_args(int argc, char **argv, char ***out)
 {
 	static const char *const valued[] = { "--seed", "--seeds", "--set", "--variant", "--max-events",
-		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", "--shard", "--round-trips", NULL };
+		"--junit", "--reps", "--tolerance", "--semantics", "--trace", "--jobs", "--shard",
+		"--round-trips", NULL };
 	char **v = calloc((size_t)argc * 2 + 1, sizeof(*v));
 	int n = 0;
 	bool operands = false;
