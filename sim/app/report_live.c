@@ -82,6 +82,20 @@ static const char *cal_label(const struct live_cal_point *p)
 			: p->autogroup ? "root, autogroup" : "root";
 }
 
+/*
+ * The points whose greatest cost is over 10 % above their least: a repetition that shared the
+ * CPU with something else (docs/overhead.md: quiet runs here spread by 1-5 %, a disturbed one
+ * by 30-50 %).
+ */
+static size_t cal_disturbed(const struct live_cal_report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->npoints; i++)
+		n += r->points[i].max_ns > 1.1 * r->points[i].min_ns;
+	return n;
+}
+
 void report_cal_text(FILE *f, const struct live_cal_report *r)
 {
 	fprintf(f, "calibrate on Linux %s (cgroup %s): two threads on CPU %d waking each other "
@@ -96,6 +110,10 @@ void report_cal_text(FILE *f, const struct live_cal_report *r)
 		fprintf(f, "%-16s %5d  %10.1f  %10.1f  %10.1f\n", cal_label(p), p->depth,
 			p->median_ns, p->min_ns, p->max_ns);
 	}
+	if (cal_disturbed(r))
+		fprintf(f, "\n%zu of the %zu points spread over 10 %% between repetitions: something "
+			"else ran on CPU %d;\nthe medians hold against a few disturbed repetitions, "
+			"more --reps against more\n", cal_disturbed(r), r->npoints, r->cpu);
 	fputs("\nper round trip: base + per_level x depth (least squares over depths 0, 1, 2, 4, "
 	      "8;\n95 % interval of the slope)\n", f);
 	for (int k = 0; k < LIVE_CAL_NPLACEMENTS; k++) {
@@ -116,8 +134,9 @@ void report_cal_json(FILE *f, const struct live_cal_report *r)
 	report_json_versions(f);
 	fputs(",\n  \"kernel\": ", f);
 	report_json_string(f, r->kernel);
-	fprintf(f, ", \"hierarchy\": \"%s\", \"cpu\": %d, \"reps\": %u, \"round_trips\": %lu,\n"
-		"  \"fits\": [", hier_name(r->hier), r->cpu, r->reps, r->round_trips);
+	fprintf(f, ", \"hierarchy\": \"%s\", \"cpu\": %d, \"reps\": %u, \"round_trips\": %lu, "
+		"\"disturbed_points\": %zu,\n  \"fits\": [", hier_name(r->hier), r->cpu, r->reps,
+		r->round_trips, cal_disturbed(r));
 	for (int k = 0; k < LIVE_CAL_NPLACEMENTS; k++) {
 		const struct live_cal_fit *t = &r->fits[k];
 
