@@ -283,7 +283,7 @@ static int place_path(struct cal *c, enum live_cal_placement p, int d, int k, bo
 			return fail(c, -ENAMETOOLONG, "cgsim: cgroup path too long");
 		n += (size_t)w;
 		if (make) {
-			char probe[1200];
+			char probe[2100];
 			struct stat st;
 			int e;
 
@@ -320,7 +320,7 @@ static int make_dirs(struct cal *c)
  */
 static int place(struct cal *c, enum live_cal_placement p, int d)
 {
-	char rel[1024], file[1200], tid[16];
+	char rel[1024], file[2100], tid[16];
 	int e;
 
 	for (int k = 0; k < 2; k++) {
