@@ -174,8 +174,10 @@ struct live_cal_report {
 	int cpu;			/* the CPU both threads ran on */
 	unsigned reps;
 	unsigned long round_trips;	/* timed per repetition and point */
-	struct live_cal_point points[LIVE_CAL_MAX_POINTS];	/* depth 0 off/on, then each
-								   placement's depths */
+	struct live_cal_point points[LIVE_CAL_MAX_POINTS];	/* depth 0 (autogroup off,
+								   then on if the kernel has
+								   it), then each placement's
+								   depths */
 	size_t npoints;
 	struct live_cal_fit fits[LIVE_CAL_NPLACEMENTS];
 };

@@ -98,7 +98,6 @@ static int fail(struct cal *c, int e, const char *fmt, ...)
 int live_cal_fit(const double *x, const double *y, size_t n, struct live_cal_fit *f)
 {
 	double c0, c1, cov00, cov01, cov11, sumsq, t;
-
 	size_t i;
 
 	for (i = 1; i < n && x[i] == x[0]; i++)
@@ -354,8 +353,7 @@ static int set_autogroup(struct cal *c, bool on)
 	int e;
 
 	if (live__read_line(LIVE_AUTOGROUP_FILE, now, sizeof(now)))
-		return on ? fail(c, -EINVAL, "cgsim: this kernel has no %s",
-				 LIVE_AUTOGROUP_FILE) : 0;
+		return 0;	/* no autogroup: no point asks for it (points_of()) */
 	if (!strcmp(now, on ? "1" : "0"))
 		return 0;
 	if (!c->autogroup_old[0]) {
@@ -424,14 +422,19 @@ static int measure(struct cal *c, unsigned long rounds, double *ns)
 	return 0;
 }
 
-/* The points, in the order of report->points. */
+/*
+ * The points, in the order of report->points; the root with autogroup on only when the kernel
+ * has autogroup (CONFIG_SCHED_AUTOGROUP: the sysctl is there).
+ */
 static size_t points_of(struct live_cal_point *pt)
 {
+	char now[8];
 	size_t n = 0;
 
 	pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0 };
-	pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0,
-					   .autogroup = true };
+	if (!live__read_line(LIVE_AUTOGROUP_FILE, now, sizeof(now)))
+		pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0,
+						   .autogroup = true };
 	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++)
 		for (size_t i = 0; i < NDEPTHS; i++)
 			pt[n++] = (struct live_cal_point){ .placement = (enum live_cal_placement)p,
