@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/run/runio.c - a run's result as text, and back (sim/run/runio.h has the format).
+ * sim/run/runio.c - a run's result as text (sim/run/runio.h has the format): the tables both
+ * directions follow, and the writer (the reader is sim/run/runio_read.c).
  *
  * Both directions follow the same tables: each line's keyword and the fields of the struct it
  * holds, each with its kind, checked against the member's type when this file compiles. A
  * field added to one of run.h's structs needs a row in a table here (the size checks below
  * fail until someone has looked).
  *
- * The writer formats into a buffer of its own and hands it to stdio in large pieces; the
- * reader walks the input once, with no copy of it, and allocates nothing that the input's size
- * does not pay for.
+ * The writer formats into a buffer of its own and hands it to stdio in large pieces.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,10 +21,8 @@
 #include <string.h>
 
 #include "sim/run/runio.h"
+#include "sim/run/runio_internal.h"
 #include "sim/util/util.h"
-
-/* The latency distribution has at most 1000 points (sim/run/run.h). */
-#define RUNIO_MAX_CDF		1000
 
 /*
  * Whether run.h's structs are still the ones the tables below cover: a new field changes the
@@ -43,116 +40,97 @@ SIZE_IS(run_activation, 64);
 
 /* ---------------- the tables ---------------- */
 
-enum kind { K_U64, K_SIZE, K_I64, K_INT, K_BOOL, K_DBL, K_STR };
-
-struct field {
-	const char *name;
-	enum kind kind;
-	size_t off;
-	int lo, hi;		/* K_INT: its range */
-};
-
 /* The offset of member @m of struct @S, which must be of type @T (else this does not compile). */
 #define AT(S, m, T) \
 	(offsetof(struct S, m) + 0 * sizeof(char[_Generic(((struct S *)0)->m, T: 1, default: -1)]))
-#define F_U64(S, m)		{ #m, K_U64, AT(S, m, uint64_t), 0, 0 }
-#define F_SIZE(S, m)		{ #m, K_SIZE, AT(S, m, size_t), 0, 0 }
-#define F_I64(S, m)		{ #m, K_I64, AT(S, m, int64_t), 0, 0 }
-#define F_INT(S, m, lo, hi)	{ #m, K_INT, AT(S, m, int), lo, hi }
-#define F_BOOL(S, m)		{ #m, K_BOOL, AT(S, m, bool), 0, 0 }
-#define F_DBL(S, m)		{ #m, K_DBL, AT(S, m, double), 0, 0 }
-#define F_STR(S, m)		{ #m, K_STR, AT(S, m, char *), 0, 0 }
-
-struct line {
-	const char *key;
-	const struct field *f;
-	size_t n;
-};
+#define F_U64(S, m)		{ #m, RUNIO_K_U64, AT(S, m, uint64_t), 0, 0 }
+#define F_SIZE(S, m)		{ #m, RUNIO_K_SIZE, AT(S, m, size_t), 0, 0 }
+#define F_I64(S, m)		{ #m, RUNIO_K_I64, AT(S, m, int64_t), 0, 0 }
+#define F_INT(S, m, lo, hi)	{ #m, RUNIO_K_INT, AT(S, m, int), lo, hi }
+#define F_BOOL(S, m)		{ #m, RUNIO_K_BOOL, AT(S, m, bool), 0, 0 }
+#define F_DBL(S, m)		{ #m, RUNIO_K_DBL, AT(S, m, double), 0, 0 }
+#define F_STR(S, m)		{ #m, RUNIO_K_STR, AT(S, m, char *), 0, 0 }
 
 #define LINE(key, fields) { key, fields, sizeof(fields) / sizeof((fields)[0]) }
 
-/* One point of the latency distribution, as the cdf section holds it. */
-struct cdf_point {
-	double ms, frac;
-};
-
-static const struct field run_f[] = {
+static const struct runio__field run_f[] = {
 	F_INT(run_result, cpus, 1, SCHED_MAX_CPUS), F_U64(run_result, measured_ns),
 	F_U64(run_result, wall_ns),
 };
-static const struct field fairness_f[] = {
+static const struct runio__field fairness_f[] = {
 	F_DBL(run_result, jain), F_DBL(run_result, max_abs_error), F_DBL(run_result, max_rel_error),
 	F_SIZE(run_result, fair_threads), F_SIZE(run_result, bound_threads),
 };
-static const struct field machine_f[] = {
+static const struct runio__field machine_f[] = {
 	F_U64(run_result, overhead_ns), F_U64(run_result, level_ops), F_U64(run_result, switches),
 	F_U64(run_result, migrations), F_U64(run_result, events),
 };
 /* the reader takes the counts of this line one by one (r_series()) */
-static const struct field series_f[] = {
+static const struct runio__field series_f[] = {
 	F_U64(run_result, interval), F_SIZE(run_result, nsamples),
 	F_SIZE(run_result, series_threads),
 };
-static const struct field thread_f[] = {
+static const struct runio__field thread_f[] = {
 	F_INT(run_thread, tid, 0, SCN_MAX_THREADS), F_STR(run_thread, process),
 	F_STR(run_thread, name), F_STR(run_thread, cgroup),
 };
-static const struct field cpu_f[] = {
+static const struct runio__field cpu_f[] = {
 	F_U64(run_thread, cpu_ns), F_U64(run_thread, wait_ns), F_U64(run_thread, switches),
 	F_U64(run_thread, migrations), F_U64(run_thread, wakeups), F_U64(run_thread, delayed),
 	F_U64(run_thread, overruns), F_DBL(run_thread, share), F_DBL(run_thread, ideal),
 	F_BOOL(run_thread, ideal_bound),
 };
-static const struct field latency_f[] = {
+static const struct runio__field latency_f[] = {
 	F_U64(run_thread, lat_p50), F_U64(run_thread, lat_p90), F_U64(run_thread, lat_p99),
 	F_U64(run_thread, lat_p999), F_U64(run_thread, lat_max), F_U64(run_thread, lat_min),
 	F_U64(run_thread, lat_mean), F_U64(run_thread, lat_samples),
 };
-static const struct field delays_f[] = {
+static const struct runio__field delays_f[] = {
 	F_U64(run_thread, delays), F_U64(run_thread, delay_total), F_U64(run_thread, delay_max),
 	F_U64(run_thread, delay_max_start), F_U64(run_thread, delay_max_end),
 };
-static const struct field periodic_f[] = {
+static const struct runio__field periodic_f[] = {
 	F_BOOL(run_thread, periodic), F_U64(run_thread, period_ns), F_U64(run_thread, acts_done),
 	F_U64(run_thread, acts_missed), F_I64(run_thread, slack_min), F_I64(run_thread, slack_p50),
 	F_I64(run_thread, slack_mean),
 };
-static const struct field act_f[] = {
+static const struct runio__field act_f[] = {
 	F_U64(run_activation, idx), F_U64(run_activation, period_start),
 	F_U64(run_activation, wakeup), F_U64(run_activation, start), F_U64(run_activation, end),
 	F_U64(run_activation, run), F_I64(run_activation, slack), F_U64(run_activation, missed),
 };
-static const struct field group_f[] = {
+static const struct runio__field group_f[] = {
 	F_INT(run_group, cgroup, 0, SCN_MAX_CGROUPS), F_STR(run_group, path),
 	F_U64(run_group, cpu_ns), F_DBL(run_group, share), F_DBL(run_group, ideal),
 };
 /* run.c leaves a timeline operation's result NULL when out of memory, never a refusal's */
-static const struct field op_f[] = {
+static const struct runio__field op_f[] = {
 	F_U64(run_op, at), F_BOOL(run_op, failed), F_STR(run_op, result),
 };
-static const struct field refused_f[] = {
+static const struct runio__field refused_f[] = {
 	F_U64(run_op, at), F_BOOL(run_op, failed), F_STR(run_op, result),
 };
-static const struct field point_f[] = { F_DBL(cdf_point, ms), F_DBL(cdf_point, frac) };
+static const struct runio__field point_f[] = {
+	F_DBL(runio__cdf_point, ms), F_DBL(runio__cdf_point, frac),
+};
 
-static const struct line run_line = LINE("run", run_f);
-static const struct line fairness_line = LINE("fairness", fairness_f);
-static const struct line machine_line = LINE("machine", machine_f);
-static const struct line thread_lines[] = {
+const struct runio__line runio__run_line = LINE("run", run_f);
+const struct runio__line runio__fairness_line = LINE("fairness", fairness_f);
+const struct runio__line runio__machine_line = LINE("machine", machine_f);
+const struct runio__line runio__thread_lines[] = {
 	LINE("thread", thread_f), LINE("cpu", cpu_f), LINE("latency", latency_f),
 	LINE("delays", delays_f), LINE("periodic", periodic_f),
 };
-static const struct line act_line = LINE("act", act_f);
-static const struct line group_line = LINE("group", group_f);
-static const struct line op_line = LINE("op", op_f);
-static const struct line refused_line = LINE("op", refused_f);
-static const struct line point_line = LINE("point", point_f);
-static const struct line series_line = LINE("series", series_f);
+const struct runio__line runio__act_line = LINE("act", act_f);
+const struct runio__line runio__group_line = LINE("group", group_f);
+const struct runio__line runio__op_line = LINE("op", op_f);
+const struct runio__line runio__refused_line = LINE("op", refused_f);
+const struct runio__line runio__point_line = LINE("point", point_f);
+const struct runio__line runio__series_line = LINE("series", series_f);
 
-#define NTHREAD_LINES	(sizeof(thread_lines) / sizeof(thread_lines[0]))
+const size_t runio__nthread_lines = sizeof(runio__thread_lines) / sizeof(runio__thread_lines[0]);
 
-/* A byte a string holds as %XX: white space, controls, the quote, '%' and all but ASCII. */
-static bool escaped(unsigned char c)
+bool runio__escaped(unsigned char c)
 {
 	return c <= 0x20 || c == '"' || c == '%' || c >= 0x7f;
 }
@@ -260,7 +238,7 @@ static void w_str(struct wr *w, const char *s)
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		char *p = w_room(w, 3);
 
-		if (escaped(*c)) {
+		if (runio__escaped(*c)) {
 			p[0] = '%';
 			p[1] = hex[*c >> 4];
 			p[2] = hex[*c & 15];
@@ -273,37 +251,37 @@ static void w_str(struct wr *w, const char *s)
 	w_put(w, "\"");
 }
 
-static void w_field(struct wr *w, const struct field *f, const void *base)
+static void w_field(struct wr *w, const struct runio__field *f, const void *base)
 {
 	const char *p = (const char *)base + f->off;
 
 	w_put(w, " ");
 	switch (f->kind) {
-	case K_U64:
+	case RUNIO_K_U64:
 		w_u64(w, *(const uint64_t *)(const void *)p);
 		break;
-	case K_SIZE:
+	case RUNIO_K_SIZE:
 		w_u64(w, *(const size_t *)(const void *)p);
 		break;
-	case K_I64:
+	case RUNIO_K_I64:
 		w_i64(w, *(const int64_t *)(const void *)p);
 		break;
-	case K_INT:
+	case RUNIO_K_INT:
 		w_i64(w, *(const int *)(const void *)p);
 		break;
-	case K_BOOL:
+	case RUNIO_K_BOOL:
 		w_put(w, *(const bool *)(const void *)p ? "1" : "0");
 		break;
-	case K_DBL:
+	case RUNIO_K_DBL:
 		w_dbl(w, *(const double *)(const void *)p);
 		break;
-	case K_STR:
+	case RUNIO_K_STR:
 		w_str(w, *(char *const *)(const void *)p);
 		break;
 	}
 }
 
-static void w_line(struct wr *w, const struct line *l, const void *base)
+static void w_line(struct wr *w, const struct runio__line *l, const void *base)
 {
 	w_put(w, l->key);
 	for (size_t i = 0; i < l->n; i++)
@@ -321,7 +299,7 @@ static void w_count(struct wr *w, const char *key, size_t n)
 }
 
 /* "KEY N", then a line of @l for each of the @n @size-byte elements of @arr. */
-static void w_records(struct wr *w, const char *key, const struct line *l, const void *arr,
+static void w_records(struct wr *w, const char *key, const struct runio__line *l, const void *arr,
 		      size_t n, size_t size)
 {
 	w_count(w, key, n);
@@ -331,20 +309,20 @@ static void w_records(struct wr *w, const char *key, const struct line *l, const
 
 static void w_thread(struct wr *w, const struct run_thread *t)
 {
-	for (size_t i = 0; i < NTHREAD_LINES; i++)
-		w_line(w, &thread_lines[i], t);
+	for (size_t i = 0; i < runio__nthread_lines; i++)
+		w_line(w, &runio__thread_lines[i], t);
 	w_put(w, "lat ");
 	w_u64(w, t->nlat);
 	w_u64_deltas(w, t->lat, t->nlat);
 	w_put(w, "\n");
-	w_records(w, "acts", &act_line, t->acts, t->nacts, sizeof(*t->acts));
+	w_records(w, "acts", &runio__act_line, t->acts, t->nacts, sizeof(*t->acts));
 }
 
 static void w_series(struct wr *w, const struct run_result *r)
 {
 	size_t items = r->ngroups + r->series_threads;
 
-	w_line(w, &series_line, r);
+	w_line(w, &runio__series_line, r);
 	for (size_t k = 0; k < r->nsamples; k++) {
 		w_put(w, "row");
 		w_u64s(w, &r->series[k * items], items);
@@ -357,672 +335,23 @@ int runio_write(FILE *f, const struct run_result *r)
 	struct wr wr = { .f = f }, *w = &wr;
 
 	w_count(w, RUNIO_MAGIC, RUNIO_VERSION);
-	w_line(w, &run_line, r);
-	w_line(w, &fairness_line, r);
-	w_line(w, &machine_line, r);
+	w_line(w, &runio__run_line, r);
+	w_line(w, &runio__fairness_line, r);
+	w_line(w, &runio__machine_line, r);
 	w_count(w, "threads", r->nthreads);
 	for (size_t i = 0; i < r->nthreads; i++)
 		w_thread(w, &r->threads[i]);
-	w_records(w, "groups", &group_line, r->groups, r->ngroups, sizeof(*r->groups));
-	w_records(w, "ops", &op_line, r->ops, r->nops, sizeof(*r->ops));
-	w_records(w, "refused", &refused_line, r->refused, r->nrefused, sizeof(*r->refused));
+	w_records(w, "groups", &runio__group_line, r->groups, r->ngroups, sizeof(*r->groups));
+	w_records(w, "ops", &runio__op_line, r->ops, r->nops, sizeof(*r->ops));
+	w_records(w, "refused", &runio__refused_line, r->refused, r->nrefused, sizeof(*r->refused));
 	w_series(w, r);
 	w_count(w, "cdf", r->ncdf);
 	for (size_t i = 0; i < r->ncdf; i++) {
-		struct cdf_point p = { r->cdf_ms[i], r->cdf_frac[i] };
+		struct runio__cdf_point p = { r->cdf_ms[i], r->cdf_frac[i] };
 
-		w_line(w, &point_line, &p);
+		w_line(w, &runio__point_line, &p);
 	}
 	w_put(w, "end\n");
 	w_flush(w);
 	return w->failed || fflush(f) || ferror(f) ? -EIO : 0;
-}
-
-/* ---------------- reading ---------------- */
-
-struct rd {
-	const char *p, *end;	/* the rest of the input */
-	const char *line;	/* where the current line starts */
-	size_t lineno;
-	const char *name;
-	char *err;
-	size_t errlen;
-	/* where the reader is, for messages: "thread 3 of 9, activation 2 of 5: " */
-	struct {
-		const char *what;
-		size_t i, n;
-	} at[2];
-	int depth;
-};
-
-/* The reader goes into @n records, each one @what (at most two deep). */
-static void push(struct rd *r, const char *what, size_t n)
-{
-	r->at[r->depth].what = what;
-	r->at[r->depth].i = 0;
-	r->at[r->depth++].n = n;
-}
-
-/* Why a token is missing. */
-enum tok_end { TOK_OK, TOK_EOF, TOK_EOL, TOK_EMPTY };
-
-static int __attribute__((format(printf, 3, 4))) fail(struct rd *r, const char *at,
-							const char *fmt, ...)
-{
-	char msg[400], where[160] = "";
-	size_t col = (size_t)(at - r->line) + 1, k = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	for (int d = 0; d < r->depth && k < sizeof(where); d++) {
-		int w = snprintf(where + k, sizeof(where) - k, "%s%s %zu of %zu%s", d ? ", " : "",
-				 r->at[d].what, r->at[d].i + 1, r->at[d].n, d + 1 == r->depth ? ": " : "");
-
-		k += w > 0 ? (size_t)w : 0;
-	}
-	util_errf(r->err, r->errlen, r->name, NULL, r->lineno > INT_MAX ? INT_MAX : (int)r->lineno,
-		  col > INT_MAX ? INT_MAX : (int)col, "%s%s", where, msg);
-	return -EINVAL;
-}
-
-static int nomem(struct rd *r)
-{
-	util_errf(r->err, r->errlen, r->name, NULL, 0, 0, "out of memory");
-	return -ENOMEM;
-}
-
-/* @s (@n bytes) as a message quotes it: at most 40 bytes of it, and no NUL. */
-static const char *shown(const char *s, size_t n, char *buf, size_t len)
-{
-	size_t k = n < 40 ? n : 40;
-
-	if (k + 4 > len)
-		k = len - 4;
-	for (size_t i = 0; i < k; i++)
-		buf[i] = s[i] ? s[i] : '?';
-	strcpy(buf + k, n > k ? "..." : "");
-	return buf;
-}
-
-/* Up to the next space or line break, from @r->p: the word's length. */
-static size_t word(struct rd *r)
-{
-	const char *s = r->p;
-
-	while (r->p < r->end && *r->p != ' ' && *r->p != '\n')
-		r->p++;
-	return (size_t)(r->p - s);
-}
-
-/* The next value of the line (after one space) into @s, @n; TOK_OK or why there is none. */
-static enum tok_end tok(struct rd *r, const char **s, size_t *n)
-{
-	if (r->p == r->end)
-		return TOK_EOF;
-	if (*r->p != ' ')
-		return TOK_EOL;
-	*s = ++r->p;
-	*n = word(r);
-	return *n ? TOK_OK : TOK_EMPTY;
-}
-
-/* The message for a value @what that tok() found missing (@why). */
-static int tok_fail(struct rd *r, enum tok_end why, const char *what)
-{
-	if (why == TOK_EOF)
-		return fail(r, r->p, "the input ends (truncated?): expected %s", what);
-	if (why == TOK_EOL)
-		return fail(r, r->p, "the line ends: expected %s", what);
-	return fail(r, r->p, "expected %s, not %s", what, r->p == r->end ? "the end of the input" :
-		    *r->p == ' ' ? "a second space" : "a space at the end of the line");
-}
-
-static int r_eol(struct rd *r)
-{
-	if (r->p == r->end)
-		return fail(r, r->p, "the input ends (truncated?): expected a line break");
-	if (*r->p != '\n')
-		return fail(r, r->p + 1, "expected the end of the line, not more values");
-	r->p++;
-	r->lineno++;
-	r->line = r->p;
-	return 0;
-}
-
-/* The keyword that starts a line: @key, or a message saying it expected @what. */
-static int r_key(struct rd *r, const char *key, const char *what)
-{
-	const char *s = r->p;
-	size_t n = word(r);
-	char buf[48];
-
-	if (n == strlen(key) && !memcmp(s, key, n))
-		return 0;
-	if (s == r->end)
-		return fail(r, s, "the input ends (truncated?): expected %s", what);
-	if (!n)
-		return fail(r, s, "expected %s, not %s", what, *s == ' ' ? "a space" : "an empty line");
-	return fail(r, s, "expected %s, not '%s'", what, shown(s, n, buf, sizeof(buf)));
-}
-
-/* Decimal digits, no sign, no leading zero, at most UINT64_MAX. */
-static bool parse_u64(const char *s, size_t n, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	/* 19 digits cannot overflow; 20 must be at most UINT64_MAX's, compared as text */
-	if (!n || n > 20 || (n > 1 && s[0] == '0') ||
-	    (n == 20 && memcmp(s, "18446744073709551615", 20) > 0))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		unsigned d = (unsigned)(unsigned char)s[i] - '0';
-
-		if (d > 9)
-			return false;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return true;
-}
-
-/* parse_u64()'s digits, with a '-' before a negative number (not "-0"). */
-static bool parse_i64(const char *s, size_t n, int64_t *v)
-{
-	bool neg = n && s[0] == '-';
-	uint64_t u;
-
-	if (!parse_u64(s + neg, n - neg, &u))
-		return false;
-	if (neg ? !u || u > (uint64_t)INT64_MAX + 1 : u > (uint64_t)INT64_MAX)
-		return false;
-	*v = !neg ? (int64_t)u : u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
-	return true;
-}
-
-/*
- * A double as w_dbl() writes it: inf, -inf, nan, -nan, or -?0x[01](.HEX{1,13})?p[+-]DEC{1,4},
- * which strtod() reads exactly (no rounding: 53 bits at most, no underflow, no overflow).
- */
-/*
- * A double as printf's %a writes it: [-]0x(0|1)[.h{1,13}]p(+|-)d{1,4}, with a value that a
- * double holds exactly (as every one %a writes does). The value is computed without strtod(),
- * a fifth of the parent's time when it reads the results of compare --jobs: the digits make an
- * integer below 2^53, which a double holds, scaled by a power of two, which is exact unless
- * it overflows or rounds, which the check below refuses.
- */
-static bool parse_dbl(const char *s, size_t n, double *v)
-{
-	size_t i = s[0] == '-', i0, nd = 0;
-	uint64_t mant;
-	long exp = 0;
-	bool neg;
-
-	if (n - i == 3 && (!memcmp(s + i, "nan", 3) || !memcmp(s + i, "inf", 3))) {
-		*v = copysign(s[i] == 'n' ? (double)NAN : (double)INFINITY, i ? -1.0 : 1.0);
-		return true;
-	}
-	if (n < i + 6 || memcmp(s + i, "0x", 2) || (s[i + 2] != '0' && s[i + 2] != '1'))
-		return false;
-	mant = (uint64_t)(s[i + 2] - '0');
-	i += 3;
-	if (s[i] == '.') {
-		for (i++; i < n && nd < 14 && ((s[i] >= '0' && s[i] <= '9') ||
-					       (s[i] >= 'a' && s[i] <= 'f')); i++, nd++)
-			mant = mant << 4 | (uint64_t)(s[i] <= '9' ? s[i] - '0' : s[i] - 'a' + 10);
-		if (nd < 1 || nd > 13)
-			return false;
-	}
-	if (i + 2 >= n || s[i] != 'p' || (s[i + 1] != '+' && s[i + 1] != '-'))
-		return false;
-	neg = s[i + 1] == '-';
-	i0 = i += 2;
-	for (; i < n && s[i] >= '0' && s[i] <= '9' && i - i0 < 4; i++)
-		exp = exp * 10 + (s[i] - '0');
-	if (i == i0 || i != n)
-		return false;
-	exp = (neg ? -exp : exp) - 4 * (long)nd;
-	*v = ldexp((double)mant, (int)exp);
-	/* a value a double holds exactly, as every one %a writes is: not rounded, not infinite */
-	if (!isfinite(*v) || ldexp(*v, (int)-exp) != (double)mant)
-		return false;
-	if (s[0] == '-')
-		*v = -*v;
-	return true;
-}
-
-static int hex_digit(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-/*
- * A string as w_str() writes it, into *@out (malloc'ed). 0,
- * -ENOMEM, or -EINVAL with *@bad at the offending byte.
- */
-static int parse_str(const char *s, size_t n, char **out, const char **bad)
-{
-	size_t k = 0;
-	char *o;
-
-	*bad = s;
-	if (n < 2 || s[0] != '"' || s[n - 1] != '"')
-		return -EINVAL;
-	if (!(o = malloc(n - 1)))
-		return -ENOMEM;
-	for (size_t i = 1; i < n - 1; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int hi, lo;
-
-		if (c == '%' && i + 2 < n - 1 && (hi = hex_digit(s[i + 1])) >= 0 &&
-		    (lo = hex_digit(s[i + 2])) >= 0 && escaped((unsigned char)(hi << 4 | lo)) &&
-		    (hi | lo)) {
-			o[k++] = (char)(hi << 4 | lo);
-			i += 2;
-		} else if (!escaped(c)) {
-			o[k++] = (char)c;
-		} else {
-			*bad = s + i;
-			free(o);
-			return -EINVAL;
-		}
-	}
-	o[k] = '\0';
-	*out = o;
-	return 0;
-}
-
-/* What field @f holds, for a message: "cpu_ns (an unsigned integer)". */
-static const char *describe(const struct field *f, char *buf, size_t len)
-{
-	static const char *const kinds[] = {
-		[K_U64] = "an unsigned integer", [K_SIZE] = "an unsigned integer",
-		[K_I64] = "an integer", [K_INT] = "an integer", [K_BOOL] = "0 or 1",
-		[K_DBL] = "a hex float as printf's %a writes it, inf, -inf, nan or -nan",
-		[K_STR] = "a string in double quotes, with %XX escapes",
-	};
-
-	if (f->kind == K_INT)
-		snprintf(buf, len, "%s (an integer from %d to %d)", f->name, f->lo, f->hi);
-	else
-		snprintf(buf, len, "%s (%s)", f->name, kinds[f->kind]);
-	return buf;
-}
-
-/* Value @s, @n of field @f into @p: 0, -EINVAL (not one) or -ENOMEM; *@bad where it fails. */
-static int parse_field(const struct field *f, const char *s, size_t n, char *p, const char **bad)
-{
-	uint64_t u;
-	int64_t i;
-
-	*bad = s;
-	switch (f->kind) {
-	case K_U64:
-		return parse_u64(s, n, (uint64_t *)(void *)p) ? 0 : -EINVAL;
-	case K_SIZE:
-		if (!parse_u64(s, n, &u) || u > SIZE_MAX)
-			return -EINVAL;
-		*(size_t *)(void *)p = (size_t)u;
-		return 0;
-	case K_I64:
-		return parse_i64(s, n, (int64_t *)(void *)p) ? 0 : -EINVAL;
-	case K_INT:
-		if (!parse_i64(s, n, &i) || i < f->lo || i > f->hi)
-			return -EINVAL;
-		*(int *)(void *)p = (int)i;
-		return 0;
-	case K_BOOL:
-		if (n != 1 || (s[0] != '0' && s[0] != '1'))
-			return -EINVAL;
-		*(bool *)(void *)p = s[0] == '1';
-		return 0;
-	case K_DBL:
-		return parse_dbl(s, n, (double *)(void *)p) ? 0 : -EINVAL;
-	case K_STR:
-		return parse_str(s, n, (char **)(void *)p, bad);
-	}
-	return -EINVAL;
-}
-
-/* The next value of the line, for field @f of the struct at @base. */
-static int r_field(struct rd *r, const struct field *f, void *base)
-{
-	char what[160], buf[48];
-	const char *s = NULL, *bad;
-	size_t n = 0;
-	enum tok_end t = tok(r, &s, &n);
-	int e;
-
-	if (t != TOK_OK)
-		return tok_fail(r, t, describe(f, what, sizeof(what)));
-	e = parse_field(f, s, n, (char *)base + f->off, &bad);
-	if (e == -ENOMEM)
-		return nomem(r);
-	if (e && bad != s)
-		return fail(r, bad, "%s: this byte is not one a string holds as it is, nor a %%XX "
-			    "escape of one that needs it", describe(f, what, sizeof(what)));
-	if (e)
-		return fail(r, s, "expected %s, not '%s'", describe(f, what, sizeof(what)),
-			    shown(s, n, buf, sizeof(buf)));
-	return 0;
-}
-
-/* What a line of @l holds, for a message: "'cpu' and its 10 values (cpu_ns ...)". */
-static const char *line_about(const struct line *l, char *buf, size_t len)
-{
-	int k = snprintf(buf, len, "'%s' and its %zu value%s (", l->key, l->n, l->n == 1 ? "" : "s");
-
-	for (size_t i = 0; i < l->n && k > 0 && (size_t)k < len; i++)
-		k += snprintf(buf + k, len - (size_t)k, "%s%s", i ? " " : "", l->f[i].name);
-	if (k > 0 && (size_t)k < len)
-		snprintf(buf + k, len - (size_t)k, ")");
-	return buf;
-}
-
-/* A line of @l into the struct at @base. */
-static int r_line(struct rd *r, const struct line *l, void *base)
-{
-	const char *s = r->p;
-	char about[300];
-	size_t n = word(r);
-	int e = 0;
-
-	if (n != strlen(l->key) || memcmp(s, l->key, n)) {
-		r->p = s;
-		return r_key(r, l->key, line_about(l, about, sizeof(about)));
-	}
-	for (size_t i = 0; i < l->n && !e; i++)
-		e = r_field(r, &l->f[i], base);
-	return e ? e : r_eol(r);
-}
-
-/* The fewest bytes a line of @l takes: each value at least one byte after its space. */
-static size_t line_min(const struct line *l)
-{
-	return strlen(l->key) + 2 * l->n + 1;
-}
-
-/* The next value of the line, an unsigned integer, @what, into *@v; *@at where it is. */
-static int r_u64(struct rd *r, const char *what, uint64_t *v, const char **at)
-{
-	size_t n = 0;
-	enum tok_end t = tok(r, at, &n);
-	char about[120], buf[48];
-
-	if (t == TOK_OK && parse_u64(*at, n, v))
-		return 0;
-	snprintf(about, sizeof(about), "%s (an unsigned integer)", what);
-	if (t != TOK_OK)
-		return tok_fail(r, t, about);
-	return fail(r, *at, "expected %s, not '%s'", about, shown(*at, n, buf, sizeof(buf)));
-}
-
-/* @n unsigned values of the line into @v, each one @what. */
-static int r_u64s(struct rd *r, uint64_t *v, size_t n, const char *what)
-{
-	const char *at;
-	int e = 0;
-
-	for (size_t i = 0; i < n && !e; i++)
-		e = r_u64(r, what, &v[i], &at);
-	return e;
-}
-
-/* What w_u64_deltas() wrote: the values back, by the same sums modulo 2^64. */
-static int r_u64_deltas(struct rd *r, uint64_t *v, size_t n, const char *what)
-{
-	const char *at;
-	int e = 0;
-
-	for (size_t i = 0; i < n && !e; i++)
-		if (!(e = r_u64(r, what, &v[i], &at)) && i)
-			v[i] += v[i - 1];
-	return e;
-}
-
-/*
- * The next value of the line, a count of @what: at most @max, and at most what the rest of the
- * input could hold at @unit bytes an element at least.
- */
-static int r_count(struct rd *r, const char *what, size_t max, size_t unit, size_t *out)
-{
-	const char *s = NULL;
-	size_t left;
-	uint64_t v;
-	int e = r_u64(r, what, &v, &s);
-
-	if (e)
-		return e;
-	if (v > max)
-		return fail(r, s, "%llu %s: at most %zu", (unsigned long long)v, what, max);
-	left = (size_t)(r->end - r->p);
-	if (v > left / unit)
-		return fail(r, s, "%llu %s cannot be in the %zu bytes left of the input (truncated?)",
-			    (unsigned long long)v, what, left);
-	*out = (size_t)v;
-	return 0;
-}
-
-/* A section's first line, "KEY N": @what counted (see r_count()), the line ended. */
-static int r_section(struct rd *r, const char *key, const char *what, size_t max, size_t unit,
-		     size_t *out)
-{
-	char about[120];
-	int e;
-
-	snprintf(about, sizeof(about), "'%s' and the number of %s", key, what);
-	if ((e = r_key(r, key, about)) || (e = r_count(r, what, max, unit, out)))
-		return e;
-	return r_eol(r);
-}
-
-/*
- * A section "KEY N" and its N lines of @l (each one @what) into a new array *@arr of @size-byte
- * elements, *@count of them: NULL when empty unless @always (run_scenario() allocates some
- * arrays even when empty). Set even on an error, for run_free(): the caller stores them
- * whatever this returns.
- */
-static int r_records(struct rd *r, const char *key, const char *what, size_t max,
-		     const struct line *l, size_t size, bool always, void **arr, size_t *count)
-{
-	char plural[40];
-	size_t n;
-	int e;
-
-	snprintf(plural, sizeof(plural), "%ss", what);
-	if ((e = r_section(r, key, plural, max, line_min(l), &n)))
-		return e;
-	if ((n || always) && !(*arr = calloc(n ? n : 1, size)))
-		return nomem(r);
-	*count = n;
-	push(r, what, n);
-	for (; r->at[r->depth - 1].i < n && !e; r->at[r->depth - 1].i++)
-		e = r_line(r, l, (char *)*arr + r->at[r->depth - 1].i * size);
-	r->depth--;
-	return e;
-}
-
-static int r_thread(struct rd *r, struct run_thread *t)
-{
-	void *p = NULL;
-	size_t n;
-	int e = 0;
-
-	for (size_t i = 0; i < NTHREAD_LINES && !e; i++)
-		e = r_line(r, &thread_lines[i], t);
-	if (e || (e = r_key(r, "lat", "'lat' and the latency samples")) ||
-	    (e = r_count(r, "latency samples", SIZE_MAX, 2, &n)))
-		return e;
-	if (n) {
-		if (!(t->lat = malloc(n * sizeof(*t->lat))))
-			return nomem(r);
-		t->nlat = n;
-	}
-	if ((e = r_u64_deltas(r, t->lat, n, "a latency sample")) || (e = r_eol(r)))
-		return e;
-	e = r_records(r, "acts", "activation", SIZE_MAX, &act_line, sizeof(*t->acts), false, &p,
-		      &t->nacts);
-	t->acts = p;
-	return e;
-}
-
-static int r_threads(struct rd *r, struct run_result *res)
-{
-	size_t n, unit = strlen("lat 0\nacts 0\n");
-	int e;
-
-	for (size_t i = 0; i < NTHREAD_LINES; i++)
-		unit += line_min(&thread_lines[i]);
-	if ((e = r_section(r, "threads", "threads", SCN_MAX_THREADS, unit, &n)))
-		return e;
-	/* allocated even when empty, as run_scenario() does */
-	if (!(res->threads = calloc(n ? n : 1, sizeof(*res->threads))))
-		return nomem(r);
-	res->nthreads = n;
-	push(r, "thread", n);
-	for (; r->at[0].i < n && !e; r->at[0].i++)
-		e = r_thread(r, &res->threads[r->at[0].i]);
-	r->depth--;
-	return e;
-}
-
-/* The groups, the timeline's operations and the refused steps. */
-static int r_lists(struct rd *r, struct run_result *res)
-{
-	void *p = NULL;
-	int e = r_records(r, "groups", "group", SCN_MAX_CGROUPS + 1, &group_line,
-			  sizeof(*res->groups), true, &p, &res->ngroups);
-
-	res->groups = p;
-	if (e)
-		return e;
-	p = NULL;
-	e = r_records(r, "ops", "timeline operation", SCN_MAX_TIMELINE, &op_line, sizeof(*res->ops),
-		      false, &p, &res->nops);
-	res->ops = p;
-	if (e)
-		return e;
-	p = NULL;
-	e = r_records(r, "refused", "refused step", SIZE_MAX, &refused_line, sizeof(*res->refused),
-		      false, &p, &res->nrefused);
-	res->refused = p;
-	return e;
-}
-
-/* "series INTERVAL NSAMPLES SERIES_THREADS", then the rows. */
-static int r_series(struct rd *r, struct run_result *res)
-{
-	size_t rows, st, items, cells;
-	const char *at;
-	int e;
-
-	if ((e = r_key(r, "series", "'series' and its interval, samples and threads")) ||
-	    (e = r_field(r, &series_f[0], res)))
-		return e;
-	at = r->p + 1;
-	if ((e = r_count(r, "samples", SIZE_MAX, strlen("row\n"), &rows)) ||
-	    (e = r_count(r, "series threads", res->nthreads, 1, &st)))
-		return e;
-	/* each value takes two bytes at least: its space and a digit */
-	items = res->ngroups + st;
-	if (items && rows > (size_t)(r->end - r->p) / 2 / items)
-		return fail(r, at, "%zu samples of %zu values cannot be in the %zu bytes left of "
-			    "the input (truncated?)", rows, items, (size_t)(r->end - r->p));
-	if ((e = r_eol(r)))
-		return e;
-	cells = rows * items;
-	/* allocated even when empty, as run_scenario() does */
-	if (!(res->series = calloc(cells ? cells : 1, sizeof(*res->series))))
-		return nomem(r);
-	res->nsamples = rows;
-	res->series_threads = st;
-	push(r, "sample", rows);
-	for (; r->at[0].i < rows && !e; r->at[0].i++) {
-		if (!(e = r_key(r, "row", "'row' and its values (groups, then threads)")) &&
-		    !(e = r_u64s(r, &res->series[r->at[0].i * items], items, "a value of the row")))
-			e = r_eol(r);
-	}
-	r->depth--;
-	return e;
-}
-
-static int r_cdf(struct rd *r, struct run_result *res)
-{
-	void *v = NULL;
-	size_t n = 0;
-	int e = r_records(r, "cdf", "point", RUNIO_MAX_CDF, &point_line, sizeof(struct cdf_point),
-			  false, &v, &n);
-	const struct cdf_point *p = v;
-
-	if (!e && n) {
-		res->cdf_ms = malloc(n * sizeof(*res->cdf_ms));
-		res->cdf_frac = malloc(n * sizeof(*res->cdf_frac));
-		if (!res->cdf_ms || !res->cdf_frac)
-			e = nomem(r);
-		for (size_t i = 0; i < n && !e; i++) {
-			res->cdf_ms[i] = p[i].ms;
-			res->cdf_frac[i] = p[i].frac;
-		}
-		res->ncdf = e ? 0 : n;
-	}
-	free(v);
-	return e;
-}
-
-/* "cgsim-run 1" */
-static int r_magic(struct rd *r)
-{
-	const char *at = r->p;
-	uint64_t v;
-	int e;
-
-	if (r->p == r->end)
-		return fail(r, r->p, "the input is empty: expected '%s %d'", RUNIO_MAGIC, RUNIO_VERSION);
-	if ((e = r_key(r, RUNIO_MAGIC, "'" RUNIO_MAGIC "' and the format's version (not a run "
-		       "file written by cgsim?)")) || (e = r_u64(r, "the format's version", &v, &at)))
-		return e;
-	if (v != RUNIO_VERSION)
-		return fail(r, at, "version %llu of the run format: this cgsim reads version %d",
-			    (unsigned long long)v, RUNIO_VERSION);
-	return r_eol(r);
-}
-
-static int r_end(struct rd *r)
-{
-	int e = r_key(r, "end", "'end'");
-
-	if (e || (e = r_eol(r)))
-		return e;
-	if (r->p != r->end)
-		return fail(r, r->p, "expected nothing after 'end' (%zu more byte%s)",
-			    (size_t)(r->end - r->p), r->end - r->p == 1 ? "" : "s");
-	return 0;
-}
-
-int runio_read(const char *text, size_t len, const char *name, const struct scenario *sc,
-	       struct run_result **out, char *err, size_t errlen)
-{
-	struct rd r = { .p = text ? text : "", .lineno = 1, .name = name, .err = err,
-			.errlen = errlen };
-	struct run_result *res;
-	int e;
-
-	*out = NULL;
-	if (errlen)
-		err[0] = '\0';
-	r.end = r.p + (text ? len : 0);
-	r.line = r.p;
-	if (!(res = calloc(1, sizeof(*res))))
-		return nomem(&r);
-	res->sc = sc;
-	if ((e = r_magic(&r)) || (e = r_line(&r, &run_line, res)) ||
-	    (e = r_line(&r, &fairness_line, res)) || (e = r_line(&r, &machine_line, res)) ||
-	    (e = r_threads(&r, res)) || (e = r_lists(&r, res)) || (e = r_series(&r, res)) ||
-	    (e = r_cdf(&r, res)) || (e = r_end(&r))) {
-		run_free(res);
-		return e;
-	}
-	*out = res;
-	return 0;
 }
