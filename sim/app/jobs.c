@@ -306,11 +306,8 @@ static int frame(const struct worker *w, size_t *head, size_t *body, bool *ok)
 	return w->len - *head >= *body;
 }
 
-/*
- * Read what worker @w has written (poll() said there is something). 1: a whole frame is in
- * its buffer; 0: not yet; -1: its answers ended (it died) or are malformed.
- */
-static int drain(struct worker *w, size_t *head, size_t *body, bool *ok)
+/* Read what worker @w has written (poll() said there is something). 0, or -1 at its end. */
+static int drain(struct worker *w)
 {
 	ssize_t got;
 
@@ -322,7 +319,7 @@ static int drain(struct worker *w, size_t *head, size_t *body, bool *ok)
 	if (got <= 0)
 		return -1;
 	w->len += (size_t)got;
-	return frame(w, head, body, ok);
+	return 0;
 }
 
 /*
@@ -437,8 +434,9 @@ static size_t next_mine(const struct jobs *js, size_t next)
 }
 
 /*
- * Take worker @w's answers after drain() said @e: every whole frame in its buffer (one read can
- * bring two), or its death, which ends every job it was given. How many jobs ended.
+ * Take worker @w's answers once drain() has read (@e 0) or met its end (@e -1): every whole
+ * frame in its buffer (one read can bring two), or its death, which ends every job it was
+ * given. How many jobs ended.
  */
 static size_t collect(struct jobs *js, struct worker *w, int e, struct failure *f)
 {
@@ -446,7 +444,7 @@ static size_t collect(struct jobs *js, struct worker *w, int e, struct failure *
 	char msg[2048];
 	bool ok;
 
-	if (e > 0)
+	if (!e)
 		e = frame(w, &head, &body, &ok);
 	while (e > 0) {
 		size_t j = w->q[0];
@@ -473,10 +471,9 @@ static void dispatch(struct jobs *js, struct worker *w, size_t nw, struct pollfd
 	char msg[2048];
 
 	for (;;) {
-		size_t head, body, ended;
+		size_t ended;
 		long i;
 		int e;
-		bool ok;
 
 		for (size_t k = 0; k < nw && f->job == NO_FAILURE && next < js->n; k++) {
 			while (w[k].pid && w[k].nq < QUEUE && f->job == NO_FAILURE && next < js->n) {
@@ -496,7 +493,7 @@ static void dispatch(struct jobs *js, struct worker *w, size_t nw, struct pollfd
 			note_failure(f, 0, -ECHILD, msg);
 			break;
 		}
-		ended = collect(js, &w[i], drain(&w[i], &head, &body, &ok), f);
+		ended = collect(js, &w[i], drain(&w[i]), f);
 		busy -= ended;
 		done += ended;
 	}
