@@ -103,6 +103,20 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 	return -1;
 }
 
+/*
+ * A live run that failed with @e: its reason @err (or @what) on stderr; stopped by a signal,
+ * everything is undone already, so end as the signal would have ended us. Else 2.
+ */
+static int live_failed(int e, const char *err, const char *what)
+{
+	fprintf(stderr, "%s\n", err[0] ? err : what);
+	if (e == -EINTR) {
+		signal(live_stop_signal(), SIG_DFL);
+		raise(live_stop_signal());
+	}
+	return 2;
+}
+
 int cli_validate(int argc, char **argv)
 {
 	struct validate_opts o = { .lo = { .reps = 3, .tolerance = 1.5 } };
@@ -128,15 +142,8 @@ int cli_validate(int argc, char **argv)
 		return 2;
 	e = live_validate(sc, &o.lo, &rep, err, sizeof(err));
 	scn_free(sc);
-	if (e) {
-		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: validate --live failed");
-		if (e == -EINTR) {
-			/* everything is undone: end as the signal would have ended us */
-			signal(live_stop_signal(), SIG_DFL);
-			raise(live_stop_signal());
-		}
-		return 2;
-	}
+	if (e)
+		return live_failed(e, err, "cgsim: validate --live failed");
 	(o.json ? report_live_json : report_live_text)(stdout, rep);
 	rc = live_within(rep) ? 0 : 1;
 	live_report_free(rep);
@@ -249,12 +256,7 @@ int cli_calibrate(int argc, char **argv)
 	if (e) {
 		if (o.out)
 			util_out_abort(&out);
-		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: calibrate --live failed");
-		if (e == -EINTR) {
-			signal(live_stop_signal(), SIG_DFL);
-			raise(live_stop_signal());
-		}
-		return 2;
+		return live_failed(e, err, "cgsim: calibrate --live failed");
 	}
 	if (o.out && (cal_json_writer(out.f, rep), util_out_commit(&out, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);

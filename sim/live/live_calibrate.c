@@ -52,13 +52,6 @@ const char *const live_cal_placement_name[LIVE_CAL_NPLACEMENTS] = {
 	"same", "siblings", "separate"
 };
 
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
 struct cal {
 	const struct live_cal_opts *o;
 	struct live_mount mnt;
@@ -408,9 +401,9 @@ static int measure(struct cal *c, unsigned long rounds, double *ns)
 	for (int waited = 0;; waited += 10) {
 		struct pollfd p = { .fd = c->from, .events = POLLIN };
 
-		if (stop_sig)
+		if (live__stopped())
 			return fail(c, -EINTR, "cgsim: stopped by signal %d; everything made was "
-				    "removed", (int)stop_sig);
+				    "removed", live__stopped());
 		if (poll(&p, 1, 10) > 0)
 			break;
 		if (waited > 600000)
@@ -536,8 +529,7 @@ static int check_system(struct cal *c, struct live_cal_report *r)
 int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, char *err,
 		   size_t errlen)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[LIVE_NSTOP_SIGS];
 	struct cal c = { .o = o, .err = err, .errlen = errlen };
 	struct live_cal_report *r = calloc(1, sizeof(*r));
 	int e, lock = -1;
@@ -549,9 +541,7 @@ int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, 
 	r->round_trips = o->round_trips;
 	r->npoints = points_of(r->points);
 	snprintf(c.prefix, sizeof(c.prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
-	stop_sig = 0;
-	for (int k = 0; k < 3; k++)
-		sigaction(sigs[k], &sa, &old[k]);
+	live__catch_stops(old);
 	e = check_system(&c, r);
 	if (!e && (lock = live__lock(err, errlen)) < 0)
 		e = -EINVAL;
@@ -564,8 +554,7 @@ int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, 
 	undo(&c);
 	if (lock >= 0)
 		close(lock);
-	for (int k = 0; k < 3; k++)
-		sigaction(sigs[k], &old[k], NULL);
+	live__release_stops(old);
 	if (!e)
 		e = fit_all(&c, r);
 	if (e) {

@@ -5,6 +5,7 @@
 #ifndef CGSIM_SIM_LIVE_INTERNAL_H
 #define CGSIM_SIM_LIVE_INTERNAL_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -106,6 +107,17 @@ void live__forget_restore(void);
  * other run's pid, or another negative errno, with a reason in @err.
  */
 int live__lock(char *err, size_t errlen);
+/*
+ * The signals that stop a live run (SIGINT, SIGTERM, SIGHUP) only record themselves while it
+ * runs, so that it can undo what it made before it ends: live__catch_stops() from the start of
+ * the work (@old keeps the handlers it replaces), live__release_stops() at its end;
+ * live__stopped() is the signal received, 0 while none; live_stop_signal() (live.h) the one
+ * to end with once everything is undone.
+ */
+#define LIVE_NSTOP_SIGS 3
+void live__catch_stops(struct sigaction old[LIVE_NSTOP_SIGS]);
+void live__release_stops(const struct sigaction old[LIVE_NSTOP_SIGS]);
+int live__stopped(void);
 
 /* live__stats() - mean, min and max of @n values (n >= 1). */
 struct live_stat live__stats(const double *v, size_t n);

@@ -27,18 +27,6 @@
 
 #define AUTOGROUP_FILE LIVE_AUTOGROUP_FILE
 
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
-int live_stop_signal(void)
-{
-	return stop_sig ? (int)stop_sig : SIGINT;
-}
-
 struct helper {
 	pid_t pid;
 	int to;			/* its input: the release */
@@ -106,7 +94,7 @@ static int wait_s(double s)
 {
 	double end = mono_s() + s;
 
-	while (!stop_sig) {
+	while (!live__stopped()) {
 		double left = end - mono_s();
 		struct timespec ts;
 
@@ -277,7 +265,7 @@ static int read_tids(struct live_run *r, size_t proc)
 		char *nl;
 		ssize_t k;
 
-		if (stop_sig)
+		if (live__stopped())
 			return -EINTR;
 		if (mono_s() > end)
 			return fail(r, -EINVAL, "cgsim: the helper of process '%s' did not start its "
@@ -592,25 +580,20 @@ static bool same_threads(const struct live_plan *p, const struct run_result *res
 static int run_reps(struct live_run *r, unsigned reps, long online, double *shares,
 		    double *other)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old[3];
-	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old[LIVE_NSTOP_SIGS];
 	int e = 0;
 
-	sigemptyset(&sa.sa_mask);
-	stop_sig = 0;
-	for (int k = 0; k < 3; k++)
-		sigaction(sigs[k], &sa, &old[k]);
+	live__catch_stops(old);
 	for (unsigned k = 0; k < reps && !e; k++) {
 		say(r, "repetition %u of %u", k + 1, reps);
 		e = repetition(r, online, shares + (size_t)k * r->plan->nthreads, &other[k]);
 	}
 	if (r->progress)
 		fputs("\r\033[K", stderr);
-	for (int k = 0; k < 3; k++)
-		sigaction(sigs[k], &old[k], NULL);
-	if (stop_sig)
+	live__release_stops(old);
+	if (live__stopped())
 		return fail(r, -EINTR, "cgsim: stopped by signal %d; everything made was removed",
-			    (int)stop_sig);
+			    live__stopped());
 	return e;
 }
 

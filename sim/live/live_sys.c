@@ -351,3 +351,38 @@ int live__lock(char *err, size_t errlen)
 	}
 	return fd;
 }
+
+/* The signal that asked a live run to stop, 0 while none has (the handler only records it). */
+static volatile sig_atomic_t stop_sig;
+static const int stop_sigs[LIVE_NSTOP_SIGS] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+void live__catch_stops(struct sigaction old[LIVE_NSTOP_SIGS])
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	stop_sig = 0;
+	for (int k = 0; k < LIVE_NSTOP_SIGS; k++)
+		sigaction(stop_sigs[k], &sa, &old[k]);
+}
+
+void live__release_stops(const struct sigaction old[LIVE_NSTOP_SIGS])
+{
+	for (int k = 0; k < LIVE_NSTOP_SIGS; k++)
+		sigaction(stop_sigs[k], &old[k], NULL);
+}
+
+int live__stopped(void)
+{
+	return (int)stop_sig;
+}
+
+int live_stop_signal(void)
+{
+	return stop_sig ? (int)stop_sig : SIGINT;
+}
