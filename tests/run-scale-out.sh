@@ -105,6 +105,17 @@ mkdir -p "$tmp/trs"
 	&& cmp -s "$tmp/tr.out" "$tmp/trm.out" \
 	&& ok || bad "merge --strict of a refused timeline operation: exit $st1/$st2, $(cat "$tmp/trm.err")"
 
+# the scenario's copy is named alike when shard and merge see an odd extension (x.y-z): both
+# take it from the name shard.json records
+cp "$B" "$tmp/odd.y-z"
+"$CGSIM" compare "$tmp/odd.y-z" --shard 1/1 -o "$tmp/oddsh" > /dev/null \
+	&& "$CGSIM" merge "$tmp/oddsh" > "$tmp/odd.out" && "$CGSIM" compare "$tmp/odd.y-z" | cmp -s - "$tmp/odd.out" \
+	&& [ -e "$tmp/oddsh/scenario.yaml" ] && ok || bad "shard of a scenario named x.y-z: $(ls "$tmp/oddsh")"
+cp "$B" "$tmp/rt.json.yaml"
+"$CGSIM" compare "$tmp/rt.json.yaml" --shard 1/1 -o "$tmp/extsh" > /dev/null \
+	&& [ -e "$tmp/extsh/scenario.yaml" ] && "$CGSIM" merge "$tmp/extsh" > /dev/null \
+	&& ok || bad "shard of a scenario named x.json.yaml: $(ls "$tmp/extsh")"
+
 # merge refuses, with exit 2 and nothing written: a missing shard, one given twice, shards of
 # another list, a tampered scenario or run, something that is no shard
 merge_refused() {

@@ -341,31 +341,21 @@ static int plan_output(const struct compare_opts *o, struct plan *p)
 static int write_shard(const struct compare_opts *o, struct plan *p)
 {
 	const struct scenario *sc = p->c->sc[0];
-	const char *dot = strrchr(o->file, '.');
 	struct shard_info s = {
 		.version = (char *)report_version(), .scenario = (char *)o->file,
 		.text = sc->text, .sets = (char **)o->sets, .nsets = o->nsets,
 		.seeds = p->c->nseeds, .shard = o->shard, .shards = o->shards,
 	};
-	char ext[16] = "yaml", err[2048];
-	size_t mine = 0;
+	char err[2048];
 
-	/* the scenario's own extension (an rt-app file is JSON), when it is a plain one */
-	if (dot && !strchr(dot, '/') && strlen(dot + 1) && strlen(dot + 1) < sizeof(ext) &&
-	    strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") ==
-		    strlen(dot + 1))
-		snprintf(ext, sizeof(ext), "%s", dot + 1);
-	s.ext = ext;
 	shard_digests(&p->js, s.version, sc->text, o->sets, o->nsets, s.seeds, s.scenario_sha256,
 		      s.list_sha256);
 	if (shard_write(o->dir, &s, &p->js, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	for (size_t j = 0; j < p->js.n; j++)
-		mine += p->js.job[j].mine;
 	printf("shard %zu of %zu: %zu of the %zu runs in %s (job list %.12s)\n", o->shard,
-	       o->shards, mine, p->js.n, o->dir, s.list_sha256);
+	       o->shards, jobs_mine(&p->js), p->js.n, o->dir, s.list_sha256);
 	return cli_finish_stdout();
 }
 

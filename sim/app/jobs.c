@@ -75,8 +75,7 @@ size_t jobs_online_cpus(void)
 	return n > 0 ? (size_t)n : 1;
 }
 
-/* How many jobs are mine. */
-static size_t count_mine(const struct jobs *js)
+size_t jobs_mine(const struct jobs *js)
 {
 	size_t n = 0;
 
@@ -115,7 +114,7 @@ static void fail_msg(const struct jobs *js, size_t j, const char *msg, char *err
 /* The jobs that are mine, here, one after another. */
 static int run_here(struct jobs *js, char *err, size_t errlen)
 {
-	size_t total = count_mine(js), done = 0;
+	size_t total = jobs_mine(js), done = 0;
 	bool tty = isatty(STDERR_FILENO);
 	char msg[2048];
 
@@ -466,7 +465,7 @@ static size_t collect(struct jobs *js, struct worker *w, int e, struct failure *
 static void dispatch(struct jobs *js, struct worker *w, size_t nw, struct pollfd *pfd,
 		     struct failure *f)
 {
-	size_t next = next_mine(js, 0), busy = 0, done = 0, total = count_mine(js);
+	size_t next = next_mine(js, 0), busy = 0, done = 0, total = jobs_mine(js);
 	bool tty = isatty(STDERR_FILENO);
 	char msg[2048];
 
@@ -531,7 +530,7 @@ static int run_workers(struct jobs *js, size_t nw, char *err, size_t errlen)
 
 int jobs_run(struct jobs *js, size_t workers, char *err, size_t errlen)
 {
-	size_t mine = count_mine(js);
+	size_t mine = jobs_mine(js);
 
 	if (workers > mine)
 		workers = mine;

@@ -51,6 +51,8 @@ void jobs_label(const struct jobs *js, size_t j, char *buf, size_t len);
  * sweep value and variant, and the expensive values do not all land in one shard.
  */
 void jobs_shard(struct jobs *js, size_t i, size_t n);
+/* jobs_mine() - how many jobs of @js are mine. */
+size_t jobs_mine(const struct jobs *js);
 
 /*
  * jobs_run() - run every job of @js that is mine, in @workers worker processes (1, or a single

@@ -62,6 +62,22 @@ void shard_digests(const struct jobs *js, const char *version, const char *text,
 
 /* ---------------- writing ---------------- */
 
+/*
+ * The scenario's copy in a shard directory: "scenario." and the scenario's own extension (an
+ * rt-app file is JSON) when it is letters and digits only, else "scenario.yaml". Writer and
+ * reader name it with this one function, from the name shard.json records.
+ */
+static void scenario_file(const char *scenario, char *buf, size_t len)
+{
+	const char *dot = strrchr(scenario, '.'), *ext = "yaml";
+	size_t n = dot ? strlen(dot + 1) : 0;
+
+	if (n && n < 16 && !strchr(dot, '/') &&
+	    strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == n)
+		ext = dot + 1;
+	snprintf(buf, len, "scenario.%s", ext);
+}
+
 static int write_text(FILE *f, const void *text)
 {
 	fputs(text, f);
@@ -73,11 +89,11 @@ static int write_run(FILE *f, const void *r)
 	return runio_write(f, r);
 }
 
-static void json_member(FILE *f, const char *name, const char *value, bool last)
+static void json_member(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "  \"%s\": ", name);
 	report_json_string(f, value);
-	fputs(last ? "\n" : ",\n", f);
+	fputs(",\n", f);
 }
 
 struct manifest_ctx {
@@ -89,27 +105,26 @@ static int write_manifest(FILE *f, const void *ctx)
 {
 	const struct shard_info *s = ((const struct manifest_ctx *)ctx)->s;
 	const struct jobs *js = ((const struct manifest_ctx *)ctx)->js;
-	size_t col = 0;
 
 	fprintf(f, "{\n  \"cgsim_shard\": %d,\n", SHARD_FORMAT);
-	json_member(f, "cgsim_version", s->version, false);
-	json_member(f, "scenario", s->scenario, false);
-	json_member(f, "scenario_sha256", s->scenario_sha256, false);
+	json_member(f, "cgsim_version", s->version);
+	json_member(f, "scenario", s->scenario);
+	json_member(f, "scenario_sha256", s->scenario_sha256);
 	fputs("  \"sets\": [", f);
 	for (size_t i = 0; i < s->nsets; i++) {
 		fputs(i ? ", " : "", f);
 		report_json_string(f, s->sets[i]);
 	}
 	fprintf(f, "],\n  \"seeds\": %zu,\n", s->seeds);
-	json_member(f, "job_list_sha256", s->list_sha256, false);
+	json_member(f, "job_list_sha256", s->list_sha256);
 	fprintf(f, "  \"jobs\": %zu,\n  \"shard\": %zu,\n  \"shards\": %zu,\n  \"runs\": [",
 		js->n, s->shard, s->shards);
 	for (size_t j = 0, k = 0; j < js->n; j++) {
 		if (!js->job[j].mine)
 			continue;
-		col = k++ % 12 ? col : 0;
-		fprintf(f, "%s%zu", k == 1 ? "" : col ? ", " : ",\n    ", j + 1);
-		col++;
+		/* twelve a line */
+		fprintf(f, "%s%zu", !k ? "" : k % 12 ? ", " : ",\n    ", j + 1);
+		k++;
 	}
 	fputs("]\n}\n", f);
 	return 0;
@@ -126,7 +141,7 @@ int shard_write(const char *dir, const struct shard_info *s, const struct jobs *
 		snprintf(err, errlen, "cgsim: cannot create %.1000s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	snprintf(name, sizeof(name), "scenario.%s", s->ext);
+	scenario_file(s->scenario, name, sizeof(name));
 	if ((e = util_write_file(dir, name, write_text, s->text, err, errlen)))
 		return e;
 	for (size_t j = 0; j < js->n; j++) {
@@ -287,7 +302,6 @@ static bool take_manifest(json_object *o, const char *file, struct shard_info *s
 			  size_t errlen)
 {
 	size_t format;
-	const char *dot;
 
 	if (!json_object_is_type(o, json_type_object)) {
 		util_errf(err, errlen, file, NULL, 0, 0, "not a JSON object");
@@ -323,15 +337,7 @@ static bool take_manifest(json_object *o, const char *file, struct shard_info *s
 	     get_size(o, file, "shards", 1, SHARD_MAX, &s->shards, err, errlen) &&
 	     get_size(o, file, "shard", 1, s->shards, &s->shard, err, errlen) &&
 	     get_runs(o, file, s, err, errlen);
-	if (!ok)
-		return false;
-	dot = strrchr(s->scenario, '.');
-	s->ext = strdup(dot && !strchr(dot, '/') && dot[1] && strlen(dot) < 16 ? dot + 1 : "yaml");
-	if (!s->ext) {
-		snprintf(err, errlen, "cgsim: out of memory");
-		return false;
-	}
-	return true;
+	return ok;
 }
 
 int shard_read(const char *dir, struct shard_info *s, char *err, size_t errlen)
@@ -359,7 +365,7 @@ int shard_read(const char *dir, struct shard_info *s, char *err, size_t errlen)
 	free(file);
 	if (!ok)
 		return -EINVAL;
-	snprintf(name, sizeof(name), "scenario.%s", s->ext);
+	scenario_file(s->scenario, name, sizeof(name));
 	if (!(s->text = read_all(dir, name, 4u << 20, &len, err, errlen)))
 		return -EINVAL;
 	util_sha256_init(&h);
@@ -383,7 +389,6 @@ void shard_info_free(struct shard_info *s)
 	free(s->dir);
 	free(s->version);
 	free(s->scenario);
-	free(s->ext);
 	free(s->text);
 	memset(s, 0, sizeof(*s));
 }

@@ -31,7 +31,6 @@ struct shard_info {
 	char *dir;
 	char *version;			/* the cgsim that ran it */
 	char *scenario;			/* the scenario's name as given on the command line */
-	char *ext;			/* its extension, for scenario.EXT */
 	char *text;			/* its bytes */
 	char scenario_sha256[65], list_sha256[65];
 	char **sets;			/* the --set overrides, in order */
@@ -52,7 +51,7 @@ void shard_digests(const struct jobs *js, const char *version, const char *text,
 		   char list_sha256[65]);
 
 /*
- * shard_write() - @dir as the shard @s (dir, ext, runs and nruns unused: the runs are @js's
+ * shard_write() - @dir as the shard @s (dir, runs and nruns unused: the runs are @js's
  * mine, their results in their slots). Every file goes through its temporary name; shard.json
  * last. 0, or a negative errno with the message in @err.
  */
