@@ -8,19 +8,26 @@
 
 #include "scheduler/sched_internal.h"
 
+/* A tick walks every level of curr (entity_tick() at each) and changes none. */
 uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq)
 {
-	return s->cfg.cost.tick_ns + s->cfg.cost.level_ns * levels_of(rq->curr);
+	return s->cfg.cost.tick_ns + s->cfg.cost.walk_ns * levels_of(rq->curr);
 }
 
-/* Overhead: the CPU spends @cost in the scheduler from max(now, whatever it owed before). */
+/*
+ * Overhead: the CPU spends the event's cost, @base_ns plus what @w walked and changed, in the
+ * scheduler from max(now, whatever it owed before).
+ */
 void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
-			       uint64_t cost, unsigned levels)
+			       uint64_t base_ns, struct sched_walk w)
 {
+	uint64_t cost = base_ns + s->cfg.cost.level_ns * w.ops + s->cfg.cost.walk_ns * w.walks;
+
 	rq->exec_start = umax(rq->exec_start, now) + cost;
 	rq->overhead += cost;
 	s->st.overhead_ns += cost;
-	s->st.level_ops += levels;
+	s->st.level_ops += w.ops;
+	s->st.level_walks += w.walks;
 }
 
 /*
@@ -178,7 +185,7 @@ void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, 
 		lone_deadlines(s, rq, n);
 		rq->overhead += n * c;
 		s->st.overhead_ns += n * c;
-		s->st.level_ops += n * levels_of(rq->curr);
+		s->st.level_walks += n * levels_of(rq->curr);
 		s->st.ticks += n;
 		rq->last_tick = last;
 	}
@@ -283,37 +290,37 @@ uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now)
  * are counted here, so that what a caller observes does not depend on tick elision.
  */
 static void pending_ticks(const struct sched *s, const struct sched_cpu *rq, uint64_t *n,
-			  uint64_t *cost, uint64_t *levels)
+			  uint64_t *cost, uint64_t *walks)
 {
 	uint64_t e, last;
 
-	*n = *cost = *levels = 0;
+	*n = *cost = *walks = 0;
 	if (!rq->curr)
 		return;
 	(void)ticks_between(s, rq, s->now, &e, &last, n);
 	*cost = *n * sched__tick_cost(s, rq);
-	*levels = *n * levels_of(rq->curr);
+	*walks = *n * levels_of(rq->curr);
 }
 
 void sched_stats(const struct sched *s, struct sched_stats *out)
 {
 	*out = s->st;
 	for (int c = 0; c < s->ncpu; c++) {
-		uint64_t n, cost, levels;
+		uint64_t n, cost, walks;
 
-		pending_ticks(s, &s->cpu[c], &n, &cost, &levels);
+		pending_ticks(s, &s->cpu[c], &n, &cost, &walks);
 		out->ticks += n;
 		out->overhead_ns += cost;
-		out->level_ops += levels;
+		out->level_walks += walks;
 	}
 }
 
 uint64_t sched_cpu_overhead(const struct sched *s, int cpu)
 {
-	uint64_t n, cost, levels;
+	uint64_t n, cost, walks;
 
 	if (cpu < 0 || cpu >= s->ncpu)
 		return 0;
-	pending_ticks(s, &s->cpu[cpu], &n, &cost, &levels);
+	pending_ticks(s, &s->cpu[cpu], &n, &cost, &walks);
 	return s->cpu[cpu].overhead + cost;
 }

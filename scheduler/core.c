@@ -736,7 +736,7 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
-	unsigned levels;
+	struct sched_walk w;
 	bool fork, stale;
 	int err, waker;
 
@@ -760,7 +760,9 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 		sched__requeue_delayed(s, t, now);
 		sched__rq_account(s, rq, now);
 		t->runnable = true;
-		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, 0);
+		/* enqueue_task_fair() stops at once, then walks every level updating averages */
+		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns,
+					  (struct sched_walk){ 0, levels_of(t) });
 		sched__check_preempt(s, rq, t, false);
 		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id, t, -1,
 				  rq->id, now);
@@ -800,12 +802,11 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	t->runnable = true;
 	t->st.runnable = true;
 	t->st.cpu = rq->id;
-	levels = sched__enqueue_task(s, t, fork, !fork, now);
+	w = sched__enqueue_task(s, t, fork, !fork, now);
 	if (stale)
 		sched__rq_account(s, rq, now);
 	t->new_task = false;
-	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns + s->cfg.cost.level_ns * levels,
-			   levels);
+	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, w);
 	sched__check_preempt(s, rq, t, fork);
 	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, t, -1,
 			  rq->id, now);
@@ -833,7 +834,8 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
-	unsigned levels = 0;
+	/* a delayed dequeue stops at the task (dequeue_entities() returns at once) */
+	struct sched_walk w = { 0, 1 };
 	bool running;
 	int err;
 
@@ -852,13 +854,12 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 	if (!running)
 		t->st.wait_ns += now - umin(t->wait_start, now);
 	if (!sched__try_delay_dequeue(s, t))
-		levels = sched__dequeue_task(s, t, true, true, now);
+		w = sched__dequeue_task(s, t, true, true, now);
 
 	t->runnable = false;
 	t->st.runnable = false;
 	t->latency_pending = false;
-	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.sleep_ns + s->cfg.cost.level_ns * levels,
-			   levels);
+	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.sleep_ns, w);
 	if (running)
 		rq->resched = true;
 	sched__rq_dirty(s, rq, now);

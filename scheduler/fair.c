@@ -314,7 +314,8 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 		.wakeup_ns = 500,
 		.sleep_ns = 300,
 		.tick_ns = 400,
-		.level_ns = 56,
+		.level_ns = 13,
+		.walk_ns = 8,
 	};
 	cfg->tick_elision = true;
 	cfg->load_attach = true;

@@ -164,12 +164,16 @@ static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
 	se->sched_delayed = false;
 }
 
-/* enqueue_task_fair(): returns the number of entities enqueued (levels). */
-unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
-			     uint64_t now)
+/*
+ * enqueue_task_fair(): returns the entities enqueued and the levels walked: both of its loops
+ * together visit every level up to the root (or a throttled queue), enqueuing until an entity
+ * is already queued and updating load averages and group weights from there up.
+ */
+struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial,
+				      bool wakeup, uint64_t now)
 {
 	struct sched_entity *se = &t->se;
-	unsigned levels = 0;
+	struct sched_walk w = { 0, 0 };
 	bool task_level = true;
 
 	sched__attach_task_load(s, t, now);	/* a new task, or one that changed queue */
@@ -179,7 +183,8 @@ unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initi
 		enqueue_entity(s, q, se, initial && task_level, wakeup, now);
 		task_level = false;
 		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
-		levels++;
+		w.ops++;
+		w.walks++;
 		sched__bw_enqueue_check(s, q, now);
 		if (q->throttled) {	/* the queue stays off the CPU: stop here */
 			se = NULL;
@@ -191,6 +196,7 @@ unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initi
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
+		w.walks++;
 		pelt_update(&q->avg, now);
 		sched__update_cfs_group(s, se, now);
 		sched__update_tg_load_avg(s, q, now);
@@ -200,7 +206,7 @@ unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initi
 	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
 	list_add_head(t->cpu, t);
-	return levels;
+	return w;
 }
 
 /*
@@ -225,23 +231,25 @@ static bool delay_group(struct sched *s, struct sched_entity *se)
 /*
  * dequeue_entities() from @se up: @se leaves its queue (@delayed: it was a delayed entity, whose
  * lag DELAY_ZERO clips), then each group entity whose queue it emptied, unless it is delayed.
- * Returns the levels dequeued.
+ * Returns the levels dequeued and walked: like the enqueue, the second loop walks on to the
+ * root (or a throttled queue) after the dequeues stop.
  */
-static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool sleep, bool delayed,
-			     uint64_t now)
+static struct sched_walk dequeue_from(struct sched *s, struct sched_entity *se, bool sleep,
+				      bool delayed, uint64_t now)
 {
-	unsigned levels = 0;
+	struct sched_walk w = { 0, 0 };
 
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
-		if (levels && delay_group(s, se))
+		if (w.ops && delay_group(s, se))
 			break;	/* the walk below updates it and the levels above */
 		dequeue_entity(s, q, se, sleep, now);
 		if (delayed && sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vlag > 0)
 			se->vlag = 0;
 		delayed = false;
-		levels++;
+		w.ops++;
+		w.walks++;
 		sleep = true;	/* upper levels go to sleep with their emptied queue */
 		if (!q->nr_queued)
 			sched__bw_return_slack(s, q);
@@ -257,21 +265,22 @@ static unsigned dequeue_from(struct sched *s, struct sched_entity *se, bool slee
 	for (; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
+		w.walks++;
 		pelt_update(&q->avg, now);
 		sched__update_cfs_group(s, se, now);
 		sched__update_tg_load_avg(s, q, now);
 		if (q->throttled)
 			break;
 	}
-	return levels;
+	return w;
 }
 
 /*
  * dequeue_task_fair(): take the task off its queue and each group entity whose queue becomes
  * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
- * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued.
+ * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued and walked.
  */
-unsigned sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 			     bool runnable_counted, uint64_t now)
 {
 	if (runnable_counted &&
@@ -282,10 +291,11 @@ unsigned sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep
 }
 
 /* A delayed group entity was picked: it leaves now (pick_next_entity(), DEQUEUE_DELAYED). */
-static void finish_delayed_group(struct sched *s, struct sched_entity *se, uint64_t now)
+static struct sched_walk finish_delayed_group(struct sched *s, struct sched_entity *se,
+					      uint64_t now)
 {
 	se->sched_delayed = false;
-	dequeue_from(s, se, true, true, now);
+	return dequeue_from(s, se, true, true, now);
 }
 
 /* DELAY_DEQUEUE: a sleeping task that is not eligible stays queued, no longer runnable. */
@@ -302,10 +312,10 @@ bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t)
 }
 
 /* finish_delayed_dequeue_entity(): the delayed task leaves for good (DELAY_ZERO clips lag). */
-void sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	t->se.sched_delayed = false;
-	sched__dequeue_task(s, t, true, false, now);
+	return sched__dequeue_task(s, t, true, false, now);
 }
 
 /* requeue_delayed_entity(): a delayed task wakes where it is. */
@@ -450,7 +460,8 @@ unsigned sched__put_chain(struct sched *s, struct sched_thread *t)
  * pick_next_task_fair()'s switch: put prev's levels and set next's, only where they differ
  * (the is_same_group walk). Returns the number of level operations.
  */
-static unsigned switch_chains(struct sched *s, struct sched_thread *prev, struct sched_thread *next)
+static unsigned switch_chains(struct sched *s, struct sched_thread *prev,
+			      struct sched_thread *next)
 {
 	struct sched_entity *se, *pse;
 	unsigned n = 0;
@@ -485,7 +496,13 @@ static unsigned switch_chains(struct sched *s, struct sched_thread *prev, struct
 	return n + 2;
 }
 
-static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uint64_t now)
+/*
+ * pick_task_fair(): descend from the root, picking at each level (a walk of that level). A
+ * delayed entity picked leaves its queue (dequeue_entities() from it up, another walk) and the
+ * pick starts again from the root. @w collects what the picks walked and dequeued.
+ */
+static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uint64_t now,
+				      struct sched_walk *w)
 {
 	for (;;) {
 		struct cfs_rq *q = rq->cfs;
@@ -494,6 +511,7 @@ static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uin
 		if (!q->nr_queued)
 			return NULL;
 		while (q) {
+			w->walks++;
 			se = s->ops->pick(s, q);
 			if (!se)
 				return NULL;
@@ -504,9 +522,9 @@ static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uin
 		if (!se->sched_delayed)
 			return se->task;
 		if (se->task)
-			sched__finish_delayed(s, se->task, now);
+			walk_add(w, sched__finish_delayed(s, se->task, now));
 		else
-			finish_delayed_group(s, se, now);
+			walk_add(w, finish_delayed_group(s, se, now));
 	}
 }
 
@@ -537,19 +555,19 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		     struct sched_thread *detached)
 {
 	struct sched_thread *prev = rq->curr, *next, *was = prev ? prev : detached;
-	unsigned levels;
+	struct sched_walk w = { 0, 0 };
 
 	rq->resched = false;
 	sched__bw_throttle_chain(s, rq, now);
-	next = pick_task(s, rq, now);
+	next = pick_task(s, rq, now, &w);
 	if (!next && sched__balance_newidle(s, rq, now))
-		next = pick_task(s, rq, now);
+		next = pick_task(s, rq, now, &w);
 	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
 	if (next == prev && !detached)
 		return;
 	if (!prev)
 		rq->last_tick = umax(rq->last_tick, grid_floor(s, now));
-	levels = switch_chains(s, prev, next);
+	w.ops += switch_chains(s, prev, next);
 	rq->curr = next;
 	if (was && was != next) {
 		was->st.running = false;
@@ -562,11 +580,10 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	if (next && next == was) {
 		/* the same task continues after a move: not a context switch */
 		next->st.running = true;
-		s->st.level_ops += levels;
+		s->st.level_ops += w.ops;
 	} else {
 		sched__trace_switch(s, rq, was, next, now);
-		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns +
-				   s->cfg.cost.level_ns * levels, levels);
+		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns, w);
 		s->st.switches++;
 		if (next) {
 			uint64_t start = rq->exec_start;

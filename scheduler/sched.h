@@ -70,16 +70,19 @@ struct sched_tunables {
 
 /*
  * The overhead model: simulated CPU time the scheduler itself consumes, charged to the CPU
- * (not to any thread) and delaying whatever runs next on it. A "level" is one hierarchy level
- * an operation touches: a task's entity and each group entity above it that the operation
- * enqueues, dequeues, puts or sets. docs/scheduler.md gives the source of every default.
+ * (not to any thread) and delaying whatever runs next on it. An event costs its base, plus
+ * walk_ns for each level of hierarchy its for_each_sched_entity() loops visit (whether or not
+ * the entity there changes), plus level_ns for each entity it enqueues, dequeues, puts or sets
+ * (a "level operation", on top of that level's visit). docs/overhead.md says what each event
+ * walks and gives the source of every default.
  */
 struct sched_costs {
 	uint64_t switch_ns;	/* each context switch (pick + switch_to), without its levels */
 	uint64_t wakeup_ns;	/* each wakeup (select_task_rq + ttwu), without its levels */
 	uint64_t sleep_ns;	/* each block, without its levels */
 	uint64_t tick_ns;	/* each tick on a busy CPU, without its levels */
-	uint64_t level_ns;	/* each level operation */
+	uint64_t level_ns;	/* each level operation (entity enqueued, dequeued, put or set) */
+	uint64_t walk_ns;	/* each level an event's loops visit */
 };
 
 struct sched_config {
@@ -295,6 +298,7 @@ uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now);
 struct sched_stats {
 	uint64_t overhead_ns;		/* CPU time spent in the scheduler, all CPUs */
 	uint64_t level_ops;		/* hierarchy level operations, all CPUs */
+	uint64_t level_walks;		/* hierarchy levels visited by events, all CPUs */
 	uint64_t switches;		/* context switches, to and from idle included (nr_switches) */
 	uint64_t migrations;		/* thread moves between CPUs (wakeup, balance, affinity) */
 	uint64_t ticks;			/* ticks on busy CPUs, processed or elided */

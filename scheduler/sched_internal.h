@@ -368,9 +368,23 @@ void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
  */
 #define THEAP_MIN_CPUS	8
 void sched__theap_set(struct sched *s, int i, int cpu);
+/*
+ * What an event did to the hierarchy, for the overhead model: @ops entities enqueued,
+ * dequeued, put or set (level operations), @walks levels its loops visited, those included.
+ */
+struct sched_walk {
+	unsigned ops, walks;
+};
+
+static inline void walk_add(struct sched_walk *w, struct sched_walk more)
+{
+	w->ops += more.ops;
+	w->walks += more.walks;
+}
+
 uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq);
 void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
-			       uint64_t cost, unsigned levels);
+			       uint64_t base_ns, struct sched_walk w);
 void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
 void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__load_changed(struct cfs_rq *q, uint64_t now);
@@ -386,12 +400,12 @@ void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old
 void sched__leaf_add(struct cfs_rq *q);
 void sched__leaf_del(struct cfs_rq *q);
 bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
-unsigned sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
+struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
 			     uint64_t now);
-unsigned sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
 			     bool runnable_counted, uint64_t now);
 bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
-void sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 unsigned sched__put_chain(struct sched *s, struct sched_thread *t);
 void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);

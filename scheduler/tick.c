@@ -186,7 +186,8 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 			if (s->ops->tick(s, q, se))
 				rq->resched = true;
 		}
-		sched__rq_charge_overhead(s, rq, T, sched__tick_cost(s, rq), levels_of(rq->curr));
+		sched__rq_charge_overhead(s, rq, T, s->cfg.cost.tick_ns,
+					  (struct sched_walk){ 0, levels_of(rq->curr) });
 	}
 	rq->dirty_from = T + 1;
 	if (T >= rq->next_balance || (s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next))

@@ -19,7 +19,8 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 ideal="--set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
        --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
-       --set scheduler.costs.level=0 --set machine.idle_exit=0"
+       --set scheduler.costs.level=0 --set scheduler.costs.walk=0
+       --set machine.idle_exit=0"
 fails=0
 runs=0
 for f in "$@"; do

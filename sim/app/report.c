@@ -552,10 +552,11 @@ void report_json(FILE *f, const struct run_result *r)
 		   "%.6f, \"threads\": %zu, \"bounded\": %zu },\n", r->jain, r->max_abs_error,
 		r->max_rel_error, r->fair_threads, r->bound_threads);
 	fprintf(f, "  \"overhead\": { \"sched_ns\": %llu, \"fraction\": %.8f, \"level_ops\": %llu, "
-		   "\"switches\": %llu, \"migrations\": %llu },\n",
+		   "\"level_walks\": %llu, \"switches\": %llu, \"migrations\": %llu },\n",
 		(unsigned long long)r->overhead_ns,
 		(double)r->overhead_ns / ((double)r->cpus * (double)r->measured_ns),
-		(unsigned long long)r->level_ops, (unsigned long long)r->switches,
+		(unsigned long long)r->level_ops, (unsigned long long)r->level_walks,
+		(unsigned long long)r->switches,
 		(unsigned long long)r->migrations);
 	json_ops(f, "timeline", r->ops, r->nops);
 	json_ops(f, "refused_steps", r->refused, r->nrefused);

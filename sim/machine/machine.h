@@ -202,7 +202,8 @@ int sim_machine_cgroup_cpu_all(struct sim_machine *m, uint64_t *out, int n);
 struct sim_machine_metrics {
 	uint64_t window_ns;		/* length of the measured window */
 	uint64_t overhead_ns;		/* scheduler overhead, all CPUs */
-	uint64_t level_ops;
+	uint64_t level_ops;		/* entities enqueued, dequeued, put or set */
+	uint64_t level_walks;		/* levels the scheduler's events visited */
 	uint64_t switches;
 	uint64_t migrations;
 	uint64_t ticks;

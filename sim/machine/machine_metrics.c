@@ -197,6 +197,7 @@ void sim_machine_metrics(const struct sim_machine *m, struct sim_machine_metrics
 	out->window_ns = sim_now(&m->eng) - m->window_start;
 	out->overhead_ns = st.overhead_ns - m->base_st.overhead_ns;
 	out->level_ops = st.level_ops - m->base_st.level_ops;
+	out->level_walks = st.level_walks - m->base_st.level_walks;
 	out->switches = st.switches - m->base_st.switches;
 	out->migrations = st.migrations - m->base_st.migrations;
 	out->ticks = st.ticks - m->base_st.ticks;

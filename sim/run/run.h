@@ -111,7 +111,7 @@ struct run_result {
 	double jain, max_abs_error, max_rel_error;
 	size_t fair_threads;	/* the threads the fairness figures are over (exact ideal) */
 	size_t bound_threads;	/* those left out: their ideal is only a bound */
-	uint64_t overhead_ns, level_ops, switches, migrations, events, wall_ns;
+	uint64_t overhead_ns, level_ops, level_walks, switches, migrations, events, wall_ns;
 	/* time series: nsamples rows of (groups then threads) CPU ns in each interval */
 	uint64_t interval;
 	size_t nsamples;

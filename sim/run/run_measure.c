@@ -339,6 +339,7 @@ int run__measure(struct runner *r, struct run_result *res)
 	sim_machine_metrics(r->m, &mm);
 	res->overhead_ns = mm.overhead_ns;
 	res->level_ops = mm.level_ops;
+	res->level_walks = mm.level_walks;
 	res->switches = mm.switches;
 	res->migrations = mm.migrations;
 	res->events = mm.events;

@@ -31,7 +31,7 @@
 #define SIZE_IS(S, n) _Static_assert(sizeof(struct S) == (n), "struct " #S " changed: add " \
 				       "its new field to sim/run/runio.c's tables, then this size")
 #if UINTPTR_MAX == UINT64_MAX
-SIZE_IS(run_result, 232);
+SIZE_IS(run_result, 240);
 SIZE_IS(run_thread, 304);
 SIZE_IS(run_group, 40);
 SIZE_IS(run_op, 24);
@@ -62,8 +62,8 @@ static const struct runio__field fairness_f[] = {
 	F_SIZE(run_result, fair_threads), F_SIZE(run_result, bound_threads),
 };
 static const struct runio__field machine_f[] = {
-	F_U64(run_result, overhead_ns), F_U64(run_result, level_ops), F_U64(run_result, switches),
-	F_U64(run_result, migrations), F_U64(run_result, events),
+	F_U64(run_result, overhead_ns), F_U64(run_result, level_ops), F_U64(run_result, level_walks),
+	F_U64(run_result, switches), F_U64(run_result, migrations), F_U64(run_result, events),
 };
 /* the reader takes the counts of this line one by one (r_series()) */
 static const struct runio__field series_f[] = {

@@ -8,13 +8,13 @@
  * must be byte-identical to those printed from the result in memory, so every field of the
  * result goes through, doubles bit for bit.
  *
- * The format, version 1. One record a line, each line a keyword and its values, separated by
+ * The format, version 2 (version 1 had no LEVEL_WALKS). One record a line, each line a keyword and its values, separated by
  * one space, ended by "\n" (no other white space, no blank line):
  *
- *	cgsim-run 1
+ *	cgsim-run 2
  *	run CPUS MEASURED_NS WALL_NS
  *	fairness JAIN MAX_ABS_ERROR MAX_REL_ERROR FAIR_THREADS BOUND_THREADS
- *	machine OVERHEAD_NS LEVEL_OPS SWITCHES MIGRATIONS EVENTS
+ *	machine OVERHEAD_NS LEVEL_OPS LEVEL_WALKS SWITCHES MIGRATIONS EVENTS
  *	threads NTHREADS                      then for each thread:
  *	thread TID PROCESS NAME CGROUP
  *	cpu CPU_NS WAIT_NS SWITCHES MIGRATIONS WAKEUPS DELAYED OVERRUNS SHARE IDEAL IDEAL_BOUND
@@ -73,7 +73,7 @@
 
 /* The first line of a run file: the format's name and version. */
 #define RUNIO_MAGIC	"cgsim-run"
-#define RUNIO_VERSION	1
+#define RUNIO_VERSION	2
 
 /* runio_write() - @r as text on @f (format above). 0, or -EIO when a write fails. */
 int runio_write(FILE *f, const struct run_result *r);

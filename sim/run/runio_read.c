@@ -613,7 +613,7 @@ static int r_cdf(struct rd *r, struct run_result *res)
 	return e;
 }
 
-/* "cgsim-run 1" */
+/* "cgsim-run 2" */
 static int r_magic(struct rd *r)
 {
 	const char *at = r->p;

@@ -153,9 +153,11 @@ static bool read_features(struct rd *r, const struct yn *t, struct sched_config 
 /* scheduler.costs: the overhead model's costs, up to 100 us each. */
 static bool read_costs(struct rd *r, const struct yn *t, struct sched_config *cfg)
 {
-	static const char *const keys[] = { "switch", "wakeup", "sleep", "tick", "level", NULL };
+	static const char *const keys[] = { "switch", "wakeup", "sleep", "tick", "level", "walk",
+					    NULL };
 	uint64_t *const field[] = { &cfg->cost.switch_ns, &cfg->cost.wakeup_ns,
-				    &cfg->cost.sleep_ns, &cfg->cost.tick_ns, &cfg->cost.level_ns };
+				    &cfg->cost.sleep_ns, &cfg->cost.tick_ns, &cfg->cost.level_ns,
+				    &cfg->cost.walk_ns };
 
 	if (!scn__want(r, t, YN_MAP, "scheduler.costs") ||
 	    !scn__known_keys(r, t, keys, "scheduler.costs"))

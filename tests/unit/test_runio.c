@@ -146,7 +146,7 @@ static void same_run(const struct run_result *a, const struct run_result *b)
 {
 	EQ(cpus); EQ(measured_ns); EQ(wall_ns);
 	EQ_D(jain); EQ_D(max_abs_error); EQ_D(max_rel_error); EQ(fair_threads); EQ(bound_threads);
-	EQ(overhead_ns); EQ(level_ops); EQ(switches); EQ(migrations); EQ(events);
+	EQ(overhead_ns); EQ(level_ops); EQ(level_walks); EQ(switches); EQ(migrations); EQ(events);
 	cr_assert_eq(a->nthreads, b->nthreads);
 	cr_assert_not_null(b->threads);
 	for (size_t i = 0; i < a->nthreads; i++)
@@ -313,8 +313,8 @@ Test(runio, empty_run_round_trips)
 	size_t len;
 	char *text = text_of(&a, &len);
 
-	cr_expect_str_eq(text, "cgsim-run 1\nrun 1 0 0\nfairness 0x0p+0 0x0p+0 0x0p+0 0 0\n"
-			 "machine 0 0 0 0 0\nthreads 0\ngroups 0\nops 0\nrefused 0\nseries 0 0 0\n"
+	cr_expect_str_eq(text, "cgsim-run 2\nrun 1 0 0\nfairness 0x0p+0 0x0p+0 0x0p+0 0 0\n"
+			 "machine 0 0 0 0 0 0\nthreads 0\ngroups 0\nops 0\nrefused 0\nseries 0 0 0\n"
 			 "cdf 0\nend\n");
 	b = read_ok(text, len, NULL);
 	same_run(&a, b);
@@ -436,10 +436,10 @@ Test(runio, real_run_round_trips)
 
 /* A small result, and its text (the format by example: tests/unit only). */
 static const char small[] =
-	"cgsim-run 1\n"								/* 1 */
+	"cgsim-run 2\n"								/* 1 */
 	"run 2 900000000 0\n"
 	"fairness 0x1p+0 0x0p+0 0x0p+0 1 0\n"
-	"machine 5 6 7 8 9\n"
+	"machine 5 6 10 7 8 9\n"
 	"threads 1\n"								/* 5 */
 	"thread 1 \"p\" \"t.1\" \"a\"\n"
 	"cpu 450000000 1000 3 1 2 0 0 0x1p-2 0x1p-2 0\n"
@@ -469,7 +469,7 @@ static struct run_result *small_run(void)
 
 	cr_assert_not_null(r);
 	*r = (struct run_result){ .cpus = 2, .measured_ns = 900000000, .jain = 1, .fair_threads = 1,
-				  .overhead_ns = 5, .level_ops = 6, .switches = 7, .migrations = 8,
+				  .overhead_ns = 5, .level_ops = 6, .level_walks = 10, .switches = 7, .migrations = 8,
 				  .events = 9, .nthreads = 1, .ngroups = 2, .nops = 1,
 				  .interval = 450000000, .nsamples = 2, .series_threads = 1, .ncdf = 1 };
 	cr_assert_not_null(r->threads = t = calloc(1, sizeof(*t)));
@@ -538,23 +538,23 @@ static void edit_fails(const char *from, const char *to, const char *want)
 
 Test(runio, refuses_what_is_not_a_run)
 {
-	read_fails("", "t.run:1:1: error: the input is empty: expected 'cgsim-run 1'");
+	read_fails("", "t.run:1:1: error: the input is empty: expected 'cgsim-run 2'");
 	{
 		struct run_result *r;
 		char err[200];
 
 		cr_expect_eq(runio_read(NULL, 0, "t.run", NULL, &r, err, sizeof(err)), -EINVAL);
-		cr_expect_str_eq(err, "t.run:1:1: error: the input is empty: expected 'cgsim-run 1'");
+		cr_expect_str_eq(err, "t.run:1:1: error: the input is empty: expected 'cgsim-run 2'");
 	}
 	edit_fails("cgsim-run", "cgsim-rum", "t.run:1:1: error: expected 'cgsim-run' and the "
 		   "format's version (not a run file written by cgsim?), not 'cgsim-rum'");
 	read_fails("name: t\nduration: 1s\n", "t.run:1:1: error: expected 'cgsim-run' and the "
 		   "format's version (not a run file written by cgsim?), not 'name:'");
-	edit_fails("cgsim-run 1", "cgsim-run 2", "t.run:1:11: error: version 2 of the run "
-		   "format: this cgsim reads version 1");
-	edit_fails("cgsim-run 1", "cgsim-run 01", "t.run:1:11: error: expected the format's "
+	edit_fails("cgsim-run 2", "cgsim-run 1", "t.run:1:11: error: version 1 of the run "
+		   "format: this cgsim reads version 2");
+	edit_fails("cgsim-run 2", "cgsim-run 01", "t.run:1:11: error: expected the format's "
 		   "version (an unsigned integer), not '01'");
-	edit_fails("cgsim-run 1\n", "cgsim-run\n", "t.run:1:10: error: the line ends: expected the "
+	edit_fails("cgsim-run 2\n", "cgsim-run\n", "t.run:1:10: error: the line ends: expected the "
 		   "format's version (an unsigned integer)");
 	edit_fails("end\n", "end\nx", "t.run:26:1: error: expected nothing after 'end' (1 more "
 		   "byte)");
@@ -658,7 +658,7 @@ Test(runio, refuses_bad_numbers)
 		   "slack_min (an integer), not '-0'");
 	edit_fails("-5 -5 -5", "-9223372036854775809 -5 -5", "t.run:10:25: error: thread 1 of "
 		   "1: expected slack_min (an integer), not '-9223372036854775809'");
-	edit_fails("run 2", "run 0", "t.run:2:5: error: expected cpus (an integer from 1 to "
+	edit_fails("\nrun 2", "\nrun 0", "t.run:2:5: error: expected cpus (an integer from 1 to "
 		   "1024), not '0'");
 	edit_fails("thread 1", "thread 100001", "t.run:6:8: error: thread 1 of 1: expected tid "
 		   "(an integer from 0 to 100000), not '100001'");
@@ -666,9 +666,9 @@ Test(runio, refuses_bad_numbers)
 		   "ideal_bound (0 or 1), not '2'");
 	edit_fails("run 2 900000000", "run 2  900000000", "t.run:2:7: error: expected "
 		   "measured_ns (an unsigned integer), not a second space");
-	edit_fails("machine 5 6 7 8 9\n", "machine 5 6 7 8 9 \n", "t.run:4:19: error: expected "
-		   "the end of the line, not more values");
-	edit_fails("machine 5 6 7 8 9\n", "machine 5 6 7 8 9\r\n", "t.run:4:17: error: expected "
+	edit_fails("machine 5 6 10 7 8 9\n", "machine 5 6 10 7 8 9 \n", "t.run:4:22: error: "
+		   "expected the end of the line, not more values");
+	edit_fails("machine 5 6 10 7 8 9\n", "machine 5 6 10 7 8 9\r\n", "t.run:4:20: error: expected "
 		   "events (an unsigned integer), not '9\\r'");
 }
 
@@ -749,7 +749,7 @@ Test(runio, refuses_lines_out_of_place)
 		   "expected idx (an unsigned integer), not a second space");
 	edit_fails("group 2 \"a\"", "grope 2 \"a\"", "t.run:16:1: error: group 2 of 2: expected "
 		   "'group' and its 5 values (cgroup path cpu_ns share ideal), not 'grope'");
-	read_fails_n("cgsim-run 1\nrun\0 2", 18, "t.run:2:1: error: expected 'run' and its 3 "
+	read_fails_n("cgsim-run 2\nrun\0 2", 18, "t.run:2:1: error: expected 'run' and its 3 "
 		     "values (cpus measured_ns wall_ns), not 'run?'");
 }
 

@@ -81,7 +81,7 @@ static void check_ok(struct sched *s, const char *when)
 		drain(s);                                                                     \
 	} while (0)
 
-static const struct sched_costs zero_cost = { 0, 0, 0, 0, 0 };
+static const struct sched_costs zero_cost = { 0, 0, 0, 0, 0, 0 };
 
 /* The non-zero costs the overhead tests use (the defaults of sched_config_default). */
 #define C_SWITCH	1000u
@@ -89,7 +89,9 @@ static const struct sched_costs zero_cost = { 0, 0, 0, 0, 0 };
 #define C_SLEEP		300u
 #define C_TICK		400u
 #define C_LEVEL		56u
-static const struct sched_costs some_cost = { C_SWITCH, C_WAKE, C_SLEEP, C_TICK, C_LEVEL };
+#define C_WALK		7u
+static const struct sched_costs some_cost = { C_SWITCH, C_WAKE, C_SLEEP, C_TICK, C_LEVEL,
+					      C_WALK };
 
 #define MS 1000000ull
 
@@ -366,16 +368,19 @@ Test(sched_api, exec_zero_cost_cfs_noelide) { exec_zero_cost(SCHED_POLICY_CFS, f
  * hierarchy depth @depth (1: in the root; 2: in a child group of the root). Woken at
  * T0 = 0.25 ms on the idle CPU:
  *   the wakeup enqueues @depth levels (the task, and the group entity since the group's queue
- *   was empty): C_WAKE + depth * C_LEVEL;
- *   the switch idle -> thread sets @depth levels: C_SWITCH + depth * C_LEVEL;
- *   each tick at 1, 2, ..., 10 ms while it runs: C_TICK + depth * C_LEVEL.
+ *   was empty), walking each: C_WAKE + depth (C_LEVEL + C_WALK);
+ *   the switch idle -> thread picks at each of @depth levels (a walk of each) and sets each:
+ *   C_SWITCH + depth (C_LEVEL + C_WALK);
+ *   each tick at 1, 2, ..., 10 ms while it runs walks every level and changes none:
+ *   C_TICK + depth C_WALK.
  * Each is CPU time the thread does not get. At T = 10.5 ms, 10 ticks have passed:
- *   exec = (T - T0) - (C_WAKE + C_SWITCH + 2 depth C_LEVEL) - 10 (C_TICK + depth C_LEVEL)
- * depth 1: 10 250 000 - 1612 - 4560 = 10 243 828 ns;
- * depth 2: 10 250 000 - 1724 - 5120 = 10 243 156 ns.
+ *   exec = (T - T0) - (C_WAKE + C_SWITCH + 2 depth (C_LEVEL + C_WALK)) - 10 (C_TICK + depth C_WALK)
+ * depth 1: 10 250 000 - 1626 - 4070 = 10 244 304 ns;
+ * depth 2: 10 250 000 - 1752 - 4140 = 10 244 108 ns.
  * Without elision every tick up to T has been processed, so the overhead charged to the CPU
- * is the sum of those costs, there was one context switch, 2 depth + 10 depth level operations
- * and 10 ticks. The wakeup latency (wakeup to first run) is C_WAKE + C_SWITCH + 2 depth C_LEVEL.
+ * is the sum of those costs, there was one context switch, 2 depth level operations, 2 depth +
+ * 10 depth levels walked and 10 ticks. The wakeup latency (wakeup to first run) is
+ * C_WAKE + C_SWITCH + 2 depth (C_LEVEL + C_WALK).
  */
 struct lat_probe {
 	int n;
@@ -396,8 +401,9 @@ static void exec_with_cost(enum sched_policy pol, bool elision, unsigned depth)
 {
 	struct sched *s = new_sched(pol, 1, elision, &some_cost, true);
 	const uint64_t T0 = 250000, T = 10500000;
-	const uint64_t wake = C_WAKE + depth * C_LEVEL, sw = C_SWITCH + depth * C_LEVEL;
-	const uint64_t tick = C_TICK + depth * C_LEVEL;
+	const uint64_t wake = C_WAKE + depth * (C_LEVEL + C_WALK);
+	const uint64_t sw = C_SWITCH + depth * (C_LEVEL + C_WALK);
+	const uint64_t tick = C_TICK + depth * C_WALK;
 	const uint64_t want = (T - T0) - wake - sw - 10 * tick;
 	struct lat_probe lp = { 0, 0, 0 };
 	struct sched_stats st;
@@ -435,8 +441,11 @@ static void exec_with_cost(enum sched_policy pol, bool elision, unsigned depth)
 		cr_expect_eq(st.overhead_ns, ov);
 		cr_expect_eq(st.switches, 1, "[%s] switches %" PRIu64, sched_policy_name(pol),
 			     st.switches);
-		cr_expect_eq(st.level_ops, 12 * depth, "[%s depth %u] level_ops %" PRIu64
-			     ", want %u", sched_policy_name(pol), depth, st.level_ops, 12 * depth);
+		cr_expect_eq(st.level_ops, 2 * depth, "[%s depth %u] level_ops %" PRIu64
+			     ", want %u", sched_policy_name(pol), depth, st.level_ops, 2 * depth);
+		cr_expect_eq(st.level_walks, 12 * depth, "[%s depth %u] level_walks %" PRIu64
+			     ", want %u", sched_policy_name(pol), depth, st.level_walks,
+			     12 * depth);
 		cr_expect_eq(st.ticks, 10, "[%s] ticks %" PRIu64, sched_policy_name(pol),
 			     st.ticks);
 		cr_expect_eq(st.ticks_processed, 10);

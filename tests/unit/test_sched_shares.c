@@ -444,12 +444,12 @@ static struct lat_result latency_run(enum sched_policy pol, uint64_t slice_ns)
 	r.p99 = percentile(tm.latency, tm.nlatency, 99);
 	/*
 	 * A wakee that preempts at once starts after its wakeup (wakeup_ns + one level
-	 * enqueued) and the switch (switch_ns + put prev + set next: two levels, all in the
-	 * root).
+	 * enqueued, and walked) and the switch (switch_ns + the pick's walk of the root +
+	 * put prev + set next: two level operations, all in the root).
 	 */
 	cfg = *sched_config(sim_machine_sched(m));
-	r.preempt_cost = cfg.cost.wakeup_ns + cfg.cost.level_ns + cfg.cost.switch_ns +
-			 2 * cfg.cost.level_ns;
+	r.preempt_cost = cfg.cost.wakeup_ns + cfg.cost.level_ns + cfg.cost.walk_ns +
+			 cfg.cost.switch_ns + cfg.cost.walk_ns + 2 * cfg.cost.level_ns;
 	stt_end();
 	return r;
 }

@@ -27,7 +27,7 @@ TestSuite(sched_yield, .fini = stt_fini);
 /* sched_prio_to_wmult[25], nice 5 (whose weight is 335), from kernel/sched/core.c */
 #define WMULT_NICE5	12820798
 
-static const struct sched_costs zero_cost = { 0, 0, 0, 0, 0 };
+static const struct sched_costs zero_cost = { 0, 0, 0, 0, 0, 0 };
 
 /* @ns of nice-0 virtual time in cgsim's units */
 static sv_t vns(uint64_t ns)
