@@ -639,5 +639,15 @@ else
 	grep -q "needs root" "$tmp/v.err" && ok || bad "validate as a user: $(cat "$tmp/v.err")"
 fi
 
+# machine.costs: a cost profile beside the scenario, overridden by scheduler.costs, or inline
+# (tests/cli/profile.yaml derives each share)
+P=tests/cli/profile.yaml
+"$CGSIM" check "$P" > /dev/null && ok || bad "check of $P"
+for v in override:0.996990 inline:0.998000; do
+	"$CGSIM" run --json "$P" --variant "${v%%:*}" > "$tmp/prof.json" 2>&1 &&
+		grep -q "\"share\": ${v#*:}" "$tmp/prof.json" && ok ||
+		bad "$P variant ${v%%:*}: $(grep share "$tmp/prof.json" | head -3)"
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

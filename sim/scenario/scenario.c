@@ -21,6 +21,67 @@ static const char *const top_keys[] = { "name", "description", "seed", "duration
 	"interval", "machine", "semantics", "scheduler", "cgroups", "sessions", "processes",
 	"timeline", "variants", "sweep", "expect", "workload", NULL };
 
+
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen);
+static char *beside(const char *path, const char *name);
+
+/*
+ * A machine cost profile (docs/overhead.md), as `cgsim calibrate --live --profile` writes it:
+ *
+ *	cgsim-costs: 1
+ *	costs: { switch: 1.2us, wakeup: 0.6us, sleep: 0.36us, tick: 0.4us, level: 13ns, walk: 8ns }
+ *	measured: { ... }	(what it was measured on; read as text, not used)
+ *
+ * Its messages name the profile's own lines. The version key comes first so that a file that
+ * is not a profile is refused before anything of it is quoted back.
+ */
+static bool read_profile(struct rd *r, const struct yn *at, struct sched_config *cfg)
+{
+	static const char *const keys[] = { "cgsim-costs", "costs", "measured", NULL };
+	char *file = beside(r->file, at->str), *text, err[2048];
+	struct rd pr = { .err = r->err, .errlen = r->errlen, .sc = r->sc };
+	const struct yn *v;
+	struct yn *root;
+	size_t len;
+
+	if (!file)
+		return scn__bad(r, at, "out of memory");
+	text = slurp(file, &len, err, sizeof(err));
+	if (!text) {
+		free(file);
+		return scn__bad(r, at, "machine.costs: %s",
+				strstr(err, ": ") ? strstr(err, ": ") + 2 : err);
+	}
+	root = yn_parse(file, text, len, r->err, r->errlen);
+	free(text);
+	pr.file = file;
+	if (!root) {
+		r->failed = true;	/* the message names the profile */
+	} else if (root->kind != YN_MAP || !(v = yn_get(root, "cgsim-costs")) ||
+		   v->kind != YN_SCALAR || strcmp(v->str, "1")) {
+		scn__bad(&pr, root, "not a cgsim cost profile: expected 'cgsim-costs: 1' first "
+			 "(a file written by cgsim calibrate --live --profile FILE)");
+	} else if (scn__known_keys(&pr, root, keys, "a cost profile")) {
+		if (!(v = yn_get(root, "costs")))
+			scn__bad(&pr, root, "a cost profile needs costs: { switch, wakeup, sleep, "
+				 "tick, level, walk }");
+		else
+			scn__read_costs(&pr, v, "costs", cfg);
+	}
+	r->failed = r->failed || pr.failed;
+	yn_free(root);
+	free(file);
+	return !r->failed;
+}
+
+/* machine.costs: a cost profile's file name, or the same costs inline. */
+static bool read_machine_costs(struct rd *r, const struct yn *v, struct sched_config *cfg)
+{
+	if (v->kind == YN_SCALAR)
+		return read_profile(r, v, cfg);
+	return scn__read_costs(r, v, "machine.costs", cfg);
+}
+
 /* Check that the expectations name variants, processes and threads that exist. */
 static bool check_names(struct rd *r, const struct yn *root)
 {
@@ -136,6 +197,8 @@ static bool read_all(struct rd *r, struct yn *root)
 	}
 	sched_config_default(&sc->sched, SCHED_POLICY_EEVDF, cpus);
 	sc->sched.tun.hz = hz;
+	if ((v = yn_get(yn_get(root, "machine"), "costs")) && !read_machine_costs(r, v, &sc->sched))
+		return false;
 	if ((v = yn_get(root, "scheduler")) && !scn__read_scheduler(r, v, &sc->sched))
 		return false;
 	if ((v = yn_get(root, "cgroups")) && !scn__read_cgroups(r, v))

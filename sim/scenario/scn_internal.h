@@ -58,6 +58,8 @@ bool scn__read_name(struct rd *r, const struct yn *n, const char *what, char **o
 bool scn__read_path(struct rd *r, const struct yn *n, const char *what, char **out);
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus);
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
+bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
+		     struct sched_config *cfg);
 bool scn__read_sessions(struct rd *r, const struct yn *m);
 bool scn__read_cpus(struct rd *r, const struct yn *n, int cpus, uint64_t *mask);
 

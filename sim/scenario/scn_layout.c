@@ -38,7 +38,7 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 		       struct scenario *sc)
 {
 	static const char *const keys[] = { "cpus", "hz", "autogroup", "timer_latency",
-					    "idle_exit", "clock_phase", NULL };
+					    "idle_exit", "clock_phase", "costs", NULL };
 	const struct yn *v;
 	long long x;
 
@@ -150,8 +150,9 @@ static bool read_features(struct rd *r, const struct yn *t, struct sched_config 
 	return true;
 }
 
-/* scheduler.costs: the overhead model's costs, up to 100 us each. */
-static bool read_costs(struct rd *r, const struct yn *t, struct sched_config *cfg)
+/* @what (scheduler.costs, machine.costs): the overhead model's costs, up to 100 us each. */
+bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
+		     struct sched_config *cfg)
 {
 	static const char *const keys[] = { "switch", "wakeup", "sleep", "tick", "level", "walk",
 					    NULL };
@@ -159,17 +160,16 @@ static bool read_costs(struct rd *r, const struct yn *t, struct sched_config *cf
 				    &cfg->cost.sleep_ns, &cfg->cost.tick_ns, &cfg->cost.level_ns,
 				    &cfg->cost.walk_ns };
 
-	if (!scn__want(r, t, YN_MAP, "scheduler.costs") ||
-	    !scn__known_keys(r, t, keys, "scheduler.costs"))
+	if (!scn__want(r, t, YN_MAP, what) || !scn__known_keys(r, t, keys, what))
 		return false;
 	for (size_t i = 0; i < t->n; i++) {
-		char what[64];
+		char key[64];
 		size_t k = 0;
 
 		while (strcmp(keys[k], t->keys[i]->str))
 			k++;	/* known_keys() found it */
-		snprintf(what, sizeof(what), "scheduler.costs.%s", keys[k]);
-		if (!scn__parse_time(r, t->kids[i], what, 0, 100000, field[k]))
+		snprintf(key, sizeof(key), "%s.%s", what, keys[k]);
+		if (!scn__parse_time(r, t->kids[i], key, 0, 100000, field[k]))
 			return false;
 	}
 	return true;
@@ -212,7 +212,7 @@ bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *
 	}
 	if (((t = yn_get(m, "tunables")) && !read_tunables(r, t, cfg)) ||
 	    ((t = yn_get(m, "features")) && !read_features(r, t, cfg)) ||
-	    ((t = yn_get(m, "costs")) && !read_costs(r, t, cfg)))
+	    ((t = yn_get(m, "costs")) && !scn__read_costs(r, t, "scheduler.costs", cfg)))
 		return false;
 	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
 		char what[64];

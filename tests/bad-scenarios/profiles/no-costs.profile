@@ -1,0 +1,2 @@
+cgsim-costs: 1
+measured: { kernel: 6.18 }
