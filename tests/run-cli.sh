@@ -609,6 +609,14 @@ refused "(calibrate) -o into a missing directory" "$CGSIM" calibrate --live -o "
 grep -q "cannot write $tmp/nodir/c.json" "$tmp/v.err" && ok || bad "calibrate -o: $(cat "$tmp/v.err")"
 CGSIM_LIVE_MOUNTINFO=/dev/null refused "(calibrate) with no cpu controller" "$CGSIM" calibrate --live
 [ "$(id -u)" -ne 0 ] || grep -q "no cpu controller\|cpu" "$tmp/v.err" && ok || bad "calibrate: $(cat "$tmp/v.err")"
+refused "(calibrate) --costs without --check" "$CGSIM" calibrate --live --costs tests/cli/machine.profile
+refused "(calibrate) -o and --profile alike" "$CGSIM" calibrate --live -o "$tmp/p" --profile "$tmp/p"
+refused "(calibrate) --check with a missing profile" "$CGSIM" calibrate --live --check --costs "$tmp/none.profile"
+grep -q "none.profile" "$tmp/v.err" && ok || bad "calibrate --costs missing: $(cat "$tmp/v.err")"
+refused "(calibrate) --check with a scenario for a profile" "$CGSIM" calibrate --live --check --costs "$SC"
+grep -q "not a cgsim cost profile" "$tmp/v.err" && ok || bad "calibrate --costs SC: $(cat "$tmp/v.err")"
+refused "(calibrate) --profile into a missing directory" "$CGSIM" calibrate --live --profile "$tmp/nodir/p"
+[ ! -e "$tmp/nodir" ] && ok || bad "calibrate --profile made a directory"
 if [ "$(id -u)" -eq 0 ]; then
 	# a v1 hierarchy in a scratch directory: the plan refuses before anything is made there
 	mkdir -p "$tmp/fakecpu"

@@ -5,11 +5,14 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "sim/app/calprofile.h"
 #include "sim/app/cli.h"
 #include "sim/app/report.h"
 #include "sim/live/live.h"
@@ -151,7 +154,8 @@ int cli_validate(int argc, char **argv)
 }
 
 static const char usage_calibrate[] =
-	"usage: cgsim calibrate --live [--reps N] [--round-trips N] [--json] [-o FILE]\n"
+	"usage: cgsim calibrate --live [--reps N] [--round-trips N] [--profile FILE]\n"
+	"                       [--check [--costs FILE]] [--json] [-o FILE]\n"
 	"\n"
 	"Measure on the running kernel what scheduling costs per event and per level of cgroup\n"
 	"hierarchy: two threads of one process, pinned to one CPU, wake each other through pipes\n"
@@ -159,22 +163,29 @@ static const char usage_calibrate[] =
 	"1, 2, 4 and 8: both in one cgroup, in sibling cgroups, and in separate chains. Prints the\n"
 	"median cost of a round trip (two wakeups, two switches) at each point and, per placement,\n"
 	"the least-squares fit base + per_level x depth with the slope's 95 % interval and the\n"
-	"residuals (docs/overhead.md). Needs root and the v1 cpu hierarchy; the cgroups it makes\n"
-	"(cgsim-PID-...) and the autogroup setting are undone on every exit, a signal included.\n"
-	"Run it on a quiet machine: anything else on the CPU is measured too.\n"
+	"residuals, then the machine cost profile those medians give the overhead model: cgsim\n"
+	"simulates the same ping-pong at every point and fits the medians to what the model walks\n"
+	"and changes there (docs/overhead.md). Needs root and the v1 cpu hierarchy; the cgroups\n"
+	"it makes (cgsim-PID-...) and the autogroup setting are undone on every exit, a signal\n"
+	"included. Run it on a quiet machine: anything else on the CPU is measured too.\n"
 	"\n"
 	"  --live             measure on this kernel (required)\n"
 	"  --reps N           repetitions of each point, 1 to 100 (default 5)\n"
 	"  --round-trips N    round trips timed per point and repetition, 1000 to 100000000\n"
 	"                     (default 200000)\n"
+	"  --profile FILE     write the cost profile to FILE, for machine: { costs: FILE }\n"
+	"  --check            predict each point's round trip with the simulated ping-pong and\n"
+	"                     compare it with the measurement (within 10 %)\n"
+	"  --costs FILE       with --check: predict with this profile, not the one just fitted\n"
 	"  --json             one JSON object instead of the tables\n"
 	"  -o FILE            also write the JSON object to FILE\n"
 	"\n"
-	"Exit status: 0, or 2 for bad usage or when it cannot run here (with the reason).\n";
+	"Exit status: 0; 1 when --check finds a point off by more than 10 %; 2 for bad usage or\n"
+	"when it cannot run here (with the reason).\n";
 
 struct cal_opts {
-	bool live, json;
-	const char *out;
+	bool live, json, check;
+	const char *out, *profile, *costs;
 	struct live_cal_opts lo;
 };
 
@@ -199,17 +210,20 @@ static int parse_cal_opts(int argc, char **argv, struct cal_opts *o)
 			fputs(usage_calibrate, stdout);
 			return cli_finish_stdout();
 		}
-		if (!strcmp(a, "--live") || !strcmp(a, "--json")) {
-			*(!strcmp(a, "--live") ? &o->live : &o->json) = true;
+		if (!strcmp(a, "--live") || !strcmp(a, "--json") || !strcmp(a, "--check")) {
+			*(!strcmp(a, "--live") ? &o->live : !strcmp(a, "--json") ? &o->json
+										: &o->check) = true;
 			continue;
 		}
-		if (strcmp(a, "--reps") && strcmp(a, "--round-trips") && strcmp(a, "-o"))
+		if (strcmp(a, "--reps") && strcmp(a, "--round-trips") && strcmp(a, "-o") &&
+		    strcmp(a, "--profile") && strcmp(a, "--costs"))
 			return cli_usage_error(usage_calibrate, a[0] == '-' ? "unknown option '%s'" :
 					       "calibrate takes no file ('%s')", a);
 		if (i + 1 >= argc)
 			return cli_usage_error(usage_calibrate, "%s needs a value", a);
-		if (!strcmp(a, "-o")) {
-			o->out = argv[++i];
+		if (!strcmp(a, "-o") || !strcmp(a, "--profile") || !strcmp(a, "--costs")) {
+			*(!strcmp(a, "-o") ? &o->out : !strcmp(a, "--profile") ? &o->profile
+									: &o->costs) = argv[++i];
 		} else if (!strcmp(a, "--reps")) {
 			if (!parse_count(argv[++i], 1, 100, &n))
 				return cli_usage_error(usage_calibrate, "--reps needs a number from 1 "
@@ -225,12 +239,75 @@ static int parse_cal_opts(int argc, char **argv, struct cal_opts *o)
 	if (!o->live)
 		return cli_usage_error(usage_calibrate, "%s", "calibrate measures the running "
 				       "kernel: --live is required");
+	if (o->costs && !o->check)
+		return cli_usage_error(usage_calibrate, "%s", "--costs FILE is the profile --check "
+				       "predicts with: give --check too");
+	if (o->out && o->profile && !strcmp(o->out, o->profile))
+		return cli_usage_error(usage_calibrate, "-o and --profile name the same file '%s'",
+				       o->out);
 	return -1;
 }
 
-static int cal_json_writer(FILE *f, const void *r)
+static int cal_json_writer(FILE *f, const void *o)
 {
-	report_cal_json(f, r);
+	report_cal_json(f, o);
+	return 0;
+}
+
+/* --check: each point's round trip predicted, against its median. */
+static int cal_check(struct calprof_outcome *o, const struct cal_opts *opts,
+		     struct calprof_check *chk, char *err, size_t errlen)
+{
+	const struct live_cal_report *r = o->r;
+
+	o->check_costs = opts->costs;
+	o->check_ok = true;
+	for (size_t i = 0; i < r->npoints; i++) {
+		struct calprof_check *c = &chk[i];
+		int e = calprof_predict(&r->points[i], opts->costs,
+					o->prof ? &o->prof->cost : NULL, r->syscalls_ns,
+					&c->predicted_ns, err, errlen);
+
+		if (e)
+			return e;
+		c->measured_ns = r->points[i].median_ns;
+		c->error = c->predicted_ns / c->measured_ns - 1;
+		o->check_ok = o->check_ok && fabs(c->error) <= CALPROF_CHECK_TOLERANCE;
+	}
+	o->check = chk;
+	return 0;
+}
+
+/* Today's date, UTC, for the profile's record of when it was measured. */
+static void today(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d", &tm))
+		snprintf(buf, len, "unknown");
+}
+
+static int cal_profile_writer(FILE *f, const void *o)
+{
+	const struct calprof_outcome *oc = o;
+	char date[16];
+
+	today(date, sizeof(date));
+	calprof_write(f, oc->prof, oc->r, date);
+	return 0;
+}
+
+/* Write @o to @path with @writer (temporary name, then rename); 0 or 2 with the reason said. */
+static int cal_write(struct util_out *u, int (*writer)(FILE *, const void *),
+		     const struct calprof_outcome *o)
+{
+	char err[2048];
+
+	if (writer(u->f, o), util_out_commit(u, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
 	return 0;
 }
 
@@ -238,8 +315,11 @@ int cli_calibrate(int argc, char **argv)
 {
 	struct cal_opts o = { .lo = { .reps = 5, .round_trips = 200000 } };
 	struct live_cal_report *rep;
-	struct util_out out = { 0 };
-	char err[2048];
+	struct util_out out = { 0 }, prof_out = { 0 };
+	struct calprof prof;
+	struct calprof_check chk[LIVE_CAL_MAX_POINTS];
+	struct calprof_outcome oc = { 0 };
+	char err[2048], fit_err[512];
 	const char *mi = getenv("CGSIM_LIVE_MOUNTINFO");	/* for tests: docs/live.md */
 	int rc = parse_cal_opts(argc, argv, &o), e;
 
@@ -247,23 +327,62 @@ int cli_calibrate(int argc, char **argv)
 		return rc;
 	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
 	o.lo.progress = isatty(STDERR_FILENO);
-	/* the output file's temporary name first: a path that cannot be written fails now */
-	if (o.out && util_out_open(&out, o.out, err, sizeof(err))) {
+	if (o.costs) {
+		/* a profile that cannot be read fails now, not after minutes of measuring */
+		struct live_cal_point root = { .placement = LIVE_CAL_SAME };
+		double rt;
+
+		if (calprof_predict(&root, o.costs, NULL, 1000, &rt, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+	}
+	/* the output files' temporary names first: a path that cannot be written fails now */
+	if ((o.out && util_out_open(&out, o.out, err, sizeof(err))) ||
+	    (o.profile && util_out_open(&prof_out, o.profile, err, sizeof(err)))) {
 		fprintf(stderr, "%s\n", err);
+		if (out.f)
+			util_out_abort(&out);
 		return 2;
 	}
 	e = live_calibrate(&o.lo, &rep, err, sizeof(err));
+	if (!e) {
+		oc.r = rep;
+		if (calprof_fit(rep, &prof, fit_err, sizeof(fit_err)))
+			oc.fit_err = fit_err;
+		else
+			oc.prof = &prof;
+		if (o.profile && !oc.prof) {
+			snprintf(err, sizeof(err), "%s", fit_err);
+			e = -EINVAL;
+		} else if (o.check && !o.costs && !oc.prof) {
+			snprintf(err, sizeof(err), "%s: nothing to check", fit_err);
+			e = -EINVAL;
+		} else if (o.check) {
+			e = cal_check(&oc, &o, chk, err, sizeof(err));
+		}
+		if (e)
+			live_cal_report_free(rep);
+	}
 	if (e) {
 		if (o.out)
 			util_out_abort(&out);
+		if (o.profile)
+			util_out_abort(&prof_out);
 		return live_failed(e, err, "cgsim: calibrate --live failed");
 	}
-	if (o.out && (cal_json_writer(out.f, rep), util_out_commit(&out, err, sizeof(err)))) {
-		fprintf(stderr, "%s\n", err);
-		live_cal_report_free(rep);
-		return 2;
+	rc = o.out ? cal_write(&out, cal_json_writer, &oc) : 0;
+	if (o.profile) {
+		if (rc)
+			util_out_abort(&prof_out);
+		else
+			rc = cal_write(&prof_out, cal_profile_writer, &oc);
 	}
-	(o.json ? report_cal_json : report_cal_text)(stdout, rep);
+	if (!rc)
+		(o.json ? report_cal_json : report_cal_text)(stdout, &oc);
 	live_cal_report_free(rep);
-	return cli_finish_stdout();
+	if (rc)
+		return rc;
+	rc = cli_finish_stdout();
+	return rc ? rc : o.check && !oc.check_ok ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "sim/app/calprofile.h"
 #include "sim/live/live.h"
 #include "sim/run/run.h"
 
@@ -47,8 +48,8 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 void report_live_text(FILE *f, const struct live_report *r);
 void report_live_json(FILE *f, const struct live_report *r);
 /* cgsim calibrate --live's measurements and fits (sim/app/report_live.c): costs per round trip. */
-void report_cal_text(FILE *f, const struct live_cal_report *r);
-void report_cal_json(FILE *f, const struct live_cal_report *r);
+void report_cal_text(FILE *f, const struct calprof_outcome *o);
+void report_cal_json(FILE *f, const struct calprof_outcome *o);
 
 /*
  * Every JSON object cgsim prints begins with "schema_version" (REPORT_SCHEMA_VERSION: it moves

@@ -4,6 +4,7 @@
  * (sim/app/report.h). Shares are fractions of capacity with 4 decimals; differences are in
  * points of capacity (100 x), as the tolerance is.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sim/app/report.h"
@@ -96,8 +97,53 @@ static size_t cal_disturbed(const struct live_cal_report *r)
 	return n;
 }
 
-void report_cal_text(FILE *f, const struct live_cal_report *r)
+static void cal_profile_text(FILE *f, const struct calprof_outcome *o)
 {
+	const struct calprof *p = o->prof;
+	const struct live_cal_report *r = o->r;
+
+	fprintf(f, "\npipe write + read, no wakeup: %.1f ns (%.1f to %.1f)\n", r->syscalls_ns,
+		r->syscalls_min_ns, r->syscalls_max_ns);
+	if (!p) {
+		fprintf(f, "no cost profile: %s\n", o->fit_err);
+		return;
+	}
+	fprintf(f, "cost profile (median = base + walk_ns x walks + level_ns x operations, the "
+		"model's\ncounts per round trip; least squares over %zu points):\n"
+		"  walk  %3" PRIu64 " ns (+-%.1f)   level %3" PRIu64 " ns (+-%.1f)   base %.0f ns "
+		"(+-%.0f)\n  switch %" PRIu64 " ns, wakeup %" PRIu64 " ns, sleep %" PRIu64 " ns "
+		"(base - 2 x %.0f ns of system calls,\n  split 1 : 0.5 : 0.3); tick %" PRIu64
+		" ns (the default)%s\n  residuals", p->n, p->cost.walk_ns, p->walk_se,
+		p->cost.level_ns, p->level_se, p->base_ns, p->base_se, p->cost.switch_ns,
+		p->cost.wakeup_ns, p->cost.sleep_ns, p->run_ns, p->cost.tick_ns,
+		p->clamped ? "; a negative constant was set to 0" : "");
+	for (size_t i = 0; i < p->n; i++)
+		fprintf(f, " %+.0f", p->residual_ns[i]);
+	fputc('\n', f);
+}
+
+static void cal_check_text(FILE *f, const struct calprof_outcome *o)
+{
+	const struct live_cal_report *r = o->r;
+
+	fprintf(f, "\ncheck: the simulated ping-pong with %s%s, each half running the measured "
+		"system calls\n%-16s %5s  %10s  %10s  %7s\n", o->check_costs ? "the profile " :
+		"the profile just fitted", o->check_costs ? o->check_costs : "", "placement",
+		"depth", "measured", "predicted", "error");
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct calprof_check *c = &o->check[i];
+
+		fprintf(f, "%-16s %5d  %10.1f  %10.1f  %+6.1f%%\n", cal_label(&r->points[i]),
+			r->points[i].depth, c->measured_ns, c->predicted_ns, 100 * c->error);
+	}
+	fprintf(f, "%s: every point within %.0f %%\n", o->check_ok ? "PASS" : "FAIL",
+		100 * CALPROF_CHECK_TOLERANCE);
+}
+
+void report_cal_text(FILE *f, const struct calprof_outcome *o)
+{
+	const struct live_cal_report *r = o->r;
+
 	fprintf(f, "calibrate on Linux %s (cgroup %s): two threads on CPU %d waking each other "
 		"through pipes,\n%lu round trips timed per point, median of %u repetition%s\n\n",
 		r->kernel, hier_name(r->hier), r->cpu, r->round_trips, r->reps,
@@ -126,10 +172,15 @@ void report_cal_text(FILE *f, const struct live_cal_report *r)
 			fprintf(f, " %+.0f", t->residual_ns[i]);
 		fputc('\n', f);
 	}
+	cal_profile_text(f, o);
+	if (o->check)
+		cal_check_text(f, o);
 }
 
-void report_cal_json(FILE *f, const struct live_cal_report *r)
+void report_cal_json(FILE *f, const struct calprof_outcome *o)
 {
+	const struct live_cal_report *r = o->r;
+
 	fputs("{\n  ", f);
 	report_json_versions(f);
 	fputs(",\n  \"kernel\": ", f);
@@ -158,5 +209,45 @@ void report_cal_json(FILE *f, const struct live_cal_report *r)
 			p->depth ? live_cal_placement_name[p->placement] : "root", p->depth,
 			p->autogroup ? "true" : "false", p->median_ns, p->min_ns, p->max_ns);
 	}
-	fputs("\n  ]\n}\n", f);
+	fprintf(f, "\n  ],\n  \"syscalls_ns\": %.1f, \"syscalls_min_ns\": %.1f, "
+		"\"syscalls_max_ns\": %.1f,\n  \"profile\": ", r->syscalls_ns, r->syscalls_min_ns,
+		r->syscalls_max_ns);
+	if (o->prof) {
+		const struct calprof *p = o->prof;
+
+		fprintf(f, "{\"switch_ns\": %" PRIu64 ", \"wakeup_ns\": %" PRIu64 ", \"sleep_ns\": %"
+			PRIu64 ", \"tick_ns\": %" PRIu64 ", \"level_ns\": %" PRIu64 ", \"walk_ns\": %"
+			PRIu64 ", \"level_se_ns\": %.2f, \"walk_se_ns\": %.2f, \"base_ns\": %.1f, "
+			"\"base_se_ns\": %.1f, \"clamped\": %s, \"residuals_ns\": [", p->cost.switch_ns,
+			p->cost.wakeup_ns, p->cost.sleep_ns, p->cost.tick_ns, p->cost.level_ns,
+			p->cost.walk_ns, p->level_se, p->walk_se, p->base_ns, p->base_se,
+			p->clamped ? "true" : "false");
+		for (size_t i = 0; i < p->n; i++)
+			fprintf(f, "%s%.1f", i ? ", " : "", p->residual_ns[i]);
+		fputs("]}", f);
+	} else {
+		fputs("null, \"profile_error\": ", f);
+		report_json_string(f, o->fit_err);
+	}
+	if (o->check) {
+		fputs(",\n  \"check\": {\"costs\": ", f);
+		if (o->check_costs)
+			report_json_string(f, o->check_costs);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"tolerance\": %.2f, \"pass\": %s, \"points\": [",
+			CALPROF_CHECK_TOLERANCE, o->check_ok ? "true" : "false");
+		for (size_t i = 0; i < r->npoints; i++) {
+			const struct calprof_check *c = &o->check[i];
+
+			fprintf(f, "%s\n    {\"placement\": \"%s\", \"depth\": %d, \"autogroup\": %s, "
+				"\"measured_ns\": %.1f, \"predicted_ns\": %.1f, \"error\": %.4f}",
+				i ? "," : "", r->points[i].depth ?
+				live_cal_placement_name[r->points[i].placement] : "root",
+				r->points[i].depth, r->points[i].autogroup ? "true" : "false",
+				c->measured_ns, c->predicted_ns, c->error);
+		}
+		fputs("\n  ]}", f);
+	}
+	fputs("\n}\n", f);
 }

@@ -170,6 +170,7 @@ struct live_cal_fit {
 
 struct live_cal_report {
 	char kernel[128];
+	char cpu_model[128];		/* /proc/cpuinfo's model name, "" when not found */
 	enum live_hier hier;
 	int cpu;			/* the CPU both threads ran on */
 	unsigned reps;
@@ -180,6 +181,8 @@ struct live_cal_report {
 								   depths */
 	size_t npoints;
 	struct live_cal_fit fits[LIVE_CAL_NPLACEMENTS];
+	/* a pipe write and read that do not block: a half round trip less the scheduler, ns */
+	double syscalls_ns, syscalls_min_ns, syscalls_max_ns;
 };
 
 struct live_cal_opts {

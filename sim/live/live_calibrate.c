@@ -173,33 +173,37 @@ static int read_line(int fd, char *buf, size_t len, int ms)
 
 /*
  * The helper (never returns): thread A says both tids, then for each "go N\n" from cgsim
- * makes N round trips (after N / 10 not timed) and answers the nanoseconds they took.
+ * makes N round trips (after N / 10 not timed) and answers the nanoseconds they took; for
+ * "sys N\n" it does the same with N writes and reads of a pipe of its own, which never block:
+ * the system calls of a round trip's half without its wakeup, sleep and switch.
  */
 static _Noreturn void helper_main(int cpu, int in, int out)
 {
-	int ab[2], ba[2];
+	int ab[2], ba[2], self[2];
 	struct pong p;
 	pthread_t t;
 	char line[64], b = 'x', tid[32];
 	int n;
 
 	setsid();		/* a session, so an autogroup, of its own */
-	if (pipe(ab) || pipe(ba) || pin(cpu))
+	if (pipe(ab) || pipe(ba) || pipe(self) || pin(cpu))
 		_exit(3);
 	p = (struct pong){ .in = ab[0], .out = ba[1], .cpu = cpu, .tidfd = out };
 	n = snprintf(tid, sizeof(tid), "%d\n", (int)gettid_());
 	if (write(out, tid, (size_t)n) != n || pthread_create(&t, NULL, pong_main, &p))
 		_exit(3);
 	while (!read_line(in, line, sizeof(line), -1)) {
-		unsigned long rounds = strtoul(line + 3, NULL, 10);
+		bool sys = !strncmp(line, "sys ", 4);
+		unsigned long rounds = strtoul(line + (sys ? 4 : 3), NULL, 10);
+		int wr = sys ? self[1] : ab[1], rd = sys ? self[0] : ba[0];
 		struct timespec t0, t1;
 
-		if (strncmp(line, "go ", 3) || !rounds)
+		if ((!sys && strncmp(line, "go ", 3)) || !rounds)
 			break;
 		for (unsigned long i = 0; i < rounds / 10 + rounds; i++) {
 			if (i == rounds / 10)
 				clock_gettime(CLOCK_MONOTONIC, &t0);
-			if (write(ab[1], &b, 1) != 1 || read(ba[0], &b, 1) != 1)
+			if (write(wr, &b, 1) != 1 || read(rd, &b, 1) != 1)
 				_exit(5);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -388,11 +392,11 @@ static void undo(struct cal *c)
 
 /* ---------------- measuring ---------------- */
 
-/* One measurement of the helper: @rounds round trips, ns each. */
-static int measure(struct cal *c, unsigned long rounds, double *ns)
+/* One measurement of the helper: @rounds round trips (@sys: pipe writes and reads), ns each. */
+static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns)
 {
 	char line[64];
-	int n = snprintf(line, sizeof(line), "go %lu\n", rounds);
+	int n = snprintf(line, sizeof(line), "%s %lu\n", sys ? "sys" : "go", rounds);
 	long long total;
 
 	if (write(c->to, line, (size_t)n) != n)
@@ -444,13 +448,21 @@ static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns)
 	/* moving the threads (to the root too) makes the kernel choose their group again */
 	if ((e = place(c, pt->placement, pt->depth)))
 		return e;
-	return measure(c, c->o->round_trips, ns);
+	return measure(c, false, c->o->round_trips, ns);
+}
+
+/* The median of @n values (sorted in place). */
+static double median_of(double *s, size_t n)
+{
+	qsort(s, n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 static int run_all(struct cal *c, struct live_cal_report *r)
 {
 	size_t n = r->npoints;
-	double *v = calloc(n * c->o->reps, sizeof(*v));
+	/* each point's repetitions, then the system calls' */
+	double *v = calloc((n + 1) * c->o->reps, sizeof(*v)), *sys = v ? v + n * c->o->reps : NULL;
 	bool tty = c->o->progress;
 	int e = 0;
 
@@ -463,6 +475,8 @@ static int run_all(struct cal *c, struct live_cal_report *r)
 				fprintf(stderr, "\rcgsim: repetition %u of %u, point %zu of %zu", k + 1,
 					c->o->reps, i + 1, n);
 			e = run_point(c, &r->points[i], &v[i * c->o->reps + k]);
+			if (!e && i == n - 1)
+				e = measure(c, true, c->o->round_trips, &sys[k]);
 		}
 	if (tty)
 		fputs("\r\033[K", stderr);
@@ -470,11 +484,16 @@ static int run_all(struct cal *c, struct live_cal_report *r)
 		double *s = &v[i * c->o->reps];
 		struct live_stat st = live__stats(s, c->o->reps);
 
-		qsort(s, c->o->reps, sizeof(*s), cmp_double);
-		r->points[i].median_ns = c->o->reps % 2 ? s[c->o->reps / 2]
-				       : (s[c->o->reps / 2 - 1] + s[c->o->reps / 2]) / 2;
+		r->points[i].median_ns = median_of(s, c->o->reps);
 		r->points[i].min_ns = st.min;
 		r->points[i].max_ns = st.max;
+	}
+	if (!e) {
+		struct live_stat st = live__stats(sys, c->o->reps);
+
+		r->syscalls_ns = median_of(sys, c->o->reps);
+		r->syscalls_min_ns = st.min;
+		r->syscalls_max_ns = st.max;
 	}
 	free(v);
 	return e;
@@ -502,6 +521,27 @@ static int fit_all(struct cal *c, struct live_cal_report *r)
 	return 0;
 }
 
+/* The "model name" of /proc/cpuinfo into @buf, "" when there is none. */
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
 /* What the machine must offer; the CPU to pin to (the last online: away from CPU 0's chores). */
 static int check_system(struct cal *c, struct live_cal_report *r)
 {
@@ -523,6 +563,7 @@ static int check_system(struct cal *c, struct live_cal_report *r)
 	r->hier = c->mnt.hier;
 	if (!uname(&u))
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
+	cpu_model(r->cpu_model, sizeof(r->cpu_model));
 	return 0;
 }
 

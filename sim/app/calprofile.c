@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/app/calprofile.c - from calibrate --live's medians to a machine cost profile, and a
+ * profile's prediction of each point (calprofile.h, docs/overhead.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_vector.h>
+
+#include "sim/app/calprofile.h"
+#include "sim/run/run.h"
+#include "sim/scenario/scenario.h"
+
+/* The simulated ping-pong: long enough for 10^4 round trips and more, after a warm-up. */
+#define PP_DURATION	"110ms"
+#define PP_WARMUP	"10ms"
+
+/* The defaults' proportions of a switch, a wakeup and a sleep (docs/scheduler.md). */
+static const double share_switch = 1.0 / 1.8, share_wakeup = 0.5 / 1.8, share_sleep = 0.3 / 1.8;
+
+/* Append to @b (of @len) at *@n; false when it is full. */
+static bool put(char *b, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static bool put(char *b, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(b + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (w < 0 || (size_t)w >= len - *n)
+		return false;
+	*n += (size_t)w;
+	return true;
+}
+
+/*
+ * The cgroup of thread @k (0: ping, 1: pong) at @pt, as calibrate places it
+ * (live_calibrate.c): "/" at depth 0; one chain s1/.../sd for both ("same"); a shared chain
+ * of d - 1 levels and a leaf each, x and y ("siblings"); chains a1/.../ad and b1/.../bd
+ * ("separate").
+ */
+static void pp_cgroup(const struct live_cal_point *pt, int k, char *b, size_t len)
+{
+	size_t n = 0;
+
+	b[0] = '\0';
+	if (!pt->depth) {
+		snprintf(b, len, "/");
+		return;
+	}
+	for (int lv = 1; lv <= pt->depth; lv++) {
+		const char *sep = lv > 1 ? "/" : "";
+
+		if (pt->placement == LIVE_CAL_SEPARATE)
+			put(b, len, &n, "%s%c%d", sep, k ? 'b' : 'a', lv);
+		else if (pt->placement == LIVE_CAL_SIBLINGS && lv == pt->depth)
+			put(b, len, &n, "%s%c", sep, k ? 'y' : 'x');
+		else
+			put(b, len, &n, "%ss%d", sep, lv);
+	}
+}
+
+/*
+ * The scenario of the ping-pong at @pt: ping runs @run_ns, wakes pong and sleeps; pong, asleep
+ * from the start, does the same back. Both in one process when they share a cgroup, so that
+ * with autogroup they share its group as the helper's threads do. Costs: the file @profile,
+ * else @cost inline.
+ */
+static int pp_text(const struct live_cal_point *pt, const char *profile,
+		   const struct sched_costs *cost, uint64_t run_ns, char *b, size_t len)
+{
+	char cg[2][256];
+	bool one = !pt->depth || pt->placement == LIVE_CAL_SAME;
+	size_t n = 0;
+	bool ok;
+
+	for (int k = 0; k < 2; k++)
+		pp_cgroup(pt, k, cg[k], sizeof(cg[k]));
+	ok = put(b, len, &n, "name: calibrate-pingpong\nduration: " PP_DURATION "\nwarmup: "
+		 PP_WARMUP "\nmachine: { cpus: 1, hz: 250, timer_latency: 0, idle_exit: 0, "
+		 "clock_phase: 0, autogroup: %s, costs: ", pt->autogroup ? "true" : "false");
+	if (profile)
+		ok = ok && put(b, len, &n, "\"%s\" }\n", profile);
+	else
+		ok = ok && put(b, len, &n, "{ switch: %" PRIu64 "ns, wakeup: %" PRIu64 "ns, "
+			       "sleep: %" PRIu64 "ns, tick: %" PRIu64 "ns, level: %" PRIu64
+			       "ns, walk: %" PRIu64 "ns } }\n", cost->switch_ns, cost->wakeup_ns,
+			       cost->sleep_ns, cost->tick_ns, cost->level_ns, cost->walk_ns);
+	ok = ok && put(b, len, &n, "scheduler: { jitter: false }\ncgroups:\n"
+		       "  /: { cgroup.subtree_control: +cpu }\n");
+	/* every prefix of both paths, each once */
+	for (int k = 0; ok && k < 2 && pt->depth; k++)
+		for (char *s = cg[k]; s; s = strchr(s + 1, '/')) {
+			size_t plen = (size_t)(strchr(s + 1, '/') ? strchr(s + 1, '/') - cg[k]
+						: (ptrdiff_t)strlen(cg[k]));
+
+			if (k && !strncmp(cg[0], cg[1], plen) &&
+			    (cg[0][plen] == '/' || !cg[0][plen]))
+				continue;	/* ping's path has it */
+			ok = put(b, len, &n, "  %.*s: { cgroup.subtree_control: +cpu }\n",
+				 (int)plen, cg[k]);
+		}
+	if (one)
+		ok = ok && put(b, len, &n, "processes:\n  pp:\n    cgroup: %s\n    threads:\n"
+			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
+			       "ns }, { resume: pp/pong.1 }, suspend ] } }\n"
+			       "      pong: { behavior: { phases: [ suspend, { run: %" PRIu64
+			       "ns }, { resume: pp/ping.1 } ] } }\n", cg[0], run_ns, run_ns);
+	else
+		ok = ok && put(b, len, &n, "processes:\n  pa:\n    cgroup: %s\n    threads:\n"
+			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
+			       "ns }, { resume: pb/pong.1 }, suspend ] } }\n  pb:\n    cgroup: %s\n"
+			       "    threads:\n      pong: { behavior: { phases: [ suspend, { run: %"
+			       PRIu64 "ns }, { resume: pa/ping.1 } ] } }\n", cg[0], run_ns, cg[1],
+			       run_ns);
+	return ok ? 0 : -ENAMETOOLONG;
+}
+
+/* Run the ping-pong at @pt; *@res is the run's result (run_free() it). */
+static int pp_run(const struct live_cal_point *pt, const char *profile,
+		  const struct sched_costs *cost, uint64_t run_ns, struct run_result **res,
+		  char *err, size_t errlen)
+{
+	char text[4096];
+	struct scenario *sc;
+	int e;
+
+	*res = NULL;
+	if (pp_text(pt, profile, cost, run_ns, text, sizeof(text))) {
+		snprintf(err, errlen, "cgsim: the ping-pong's scenario is too long");
+		return -EINVAL;
+	}
+	/* a name without a directory: a relative profile name is read from the CWD */
+	sc = scn_load("calibrate-pingpong", text, NULL, NULL, 0, err, errlen);
+	if (!sc)
+		return -EINVAL;
+	e = run_scenario(sc, false, res, err, errlen);
+	scn_free(sc);
+	return e ? -EINVAL : 0;
+}
+
+/* The round trips of a run: ping's wakeups in the measured window. */
+static uint64_t pp_round_trips(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->nthreads; i++)
+		if (!strcmp(r->threads[i].name, "ping.1"))
+			return r->threads[i].wakeups;
+	return 0;
+}
+
+int calprof_counts(const struct live_cal_point *pt, struct calprof_counts *out, char *err,
+		   size_t errlen)
+{
+	static const struct sched_costs zero;
+	struct run_result *r;
+	uint64_t n;
+	int e = pp_run(pt, NULL, &zero, 1000, &r, err, errlen);
+
+	if (e)
+		return e;
+	n = pp_round_trips(r);
+	if (!n) {
+		run_free(r);
+		snprintf(err, errlen, "cgsim: the simulated ping-pong made no round trip");
+		return -EINVAL;
+	}
+	out->walks = (double)r->level_walks / (double)n;
+	out->ops = (double)r->level_ops / (double)n;
+	out->switches = (double)r->switches / (double)n;
+	run_free(r);
+	return 0;
+}
+
+int calprof_predict(const struct live_cal_point *pt, const char *profile,
+		    const struct sched_costs *cost, double run_ns, double *rt_ns, char *err,
+		    size_t errlen)
+{
+	struct run_result *r;
+	uint64_t n;
+	int e = pp_run(pt, profile, cost, (uint64_t)llround(run_ns), &r, err, errlen);
+
+	if (e)
+		return e;
+	n = pp_round_trips(r);
+	*rt_ns = n ? (double)r->measured_ns / (double)n : (double)NAN;
+	run_free(r);
+	return n ? 0 : -EINVAL;
+}
+
+/* A non-negative fitted constant, in whole ns; *@clamped when it was negative. */
+static uint64_t whole_ns(double x, bool *clamped)
+{
+	if (x < 0) {
+		*clamped = true;
+		return 0;
+	}
+	return (uint64_t)llround(x);
+}
+
+int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err, size_t errlen)
+{
+	size_t n = r->npoints;
+	gsl_matrix *X = NULL, *cov = NULL;
+	struct sched_config def;
+	gsl_vector *y = NULL, *c = NULL;
+	gsl_multifit_linear_workspace *w = NULL;
+	gsl_error_handler_t *old;
+	double chisq, event;
+	int e = 0;
+
+	memset(out, 0, sizeof(*out));
+	sched_config_default(&def, SCHED_POLICY_EEVDF, 1);
+	out->cost = def.cost;
+	if (n < 4 || n > LIVE_CAL_MAX_POINTS) {
+		snprintf(err, errlen, "cgsim: %zu points cannot fit three constants", n);
+		return -EINVAL;
+	}
+	X = gsl_matrix_alloc(n, 3);
+	y = gsl_vector_alloc(n);
+	c = gsl_vector_alloc(3);
+	cov = gsl_matrix_alloc(3, 3);
+	w = gsl_multifit_linear_alloc(n, 3);
+	if (!X || !y || !c || !cov || !w) {
+		snprintf(err, errlen, "cgsim: out of memory");
+		e = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !e; i++) {
+		struct calprof_counts k;
+
+		e = calprof_counts(&r->points[i], &k, err, errlen);
+		gsl_matrix_set(X, i, 0, 1);
+		gsl_matrix_set(X, i, 1, k.walks);
+		gsl_matrix_set(X, i, 2, k.ops);
+		gsl_vector_set(y, i, r->points[i].median_ns);
+	}
+	if (e)
+		goto out;
+	old = gsl_set_error_handler_off();
+	if (gsl_multifit_linear(X, y, c, cov, &chisq, w)) {
+		gsl_set_error_handler(old);
+		snprintf(err, errlen, "cgsim: the least-squares fit failed");
+		e = -EINVAL;
+		goto out;
+	}
+	gsl_set_error_handler(old);
+	out->n = n;
+	out->base_ns = gsl_vector_get(c, 0);
+	out->base_se = sqrt(gsl_matrix_get(cov, 0, 0));
+	out->walk_se = sqrt(gsl_matrix_get(cov, 1, 1));
+	out->level_se = sqrt(gsl_matrix_get(cov, 2, 2));
+	out->cost.walk_ns = whole_ns(gsl_vector_get(c, 1), &out->clamped);
+	out->cost.level_ns = whole_ns(gsl_vector_get(c, 2), &out->clamped);
+	for (size_t i = 0; i < n; i++)
+		out->residual_ns[i] = gsl_vector_get(y, i) -
+				      (out->base_ns + gsl_vector_get(c, 1) * gsl_matrix_get(X, i, 1) +
+				       gsl_vector_get(c, 2) * gsl_matrix_get(X, i, 2));
+	/*
+	 * The intercept is a round trip of two halves, each the system calls (run_ns) and a
+	 * switch, a wakeup and a sleep without their levels.
+	 */
+	out->run_ns = r->syscalls_ns;
+	event = (out->base_ns - 2 * r->syscalls_ns) / 2;
+	if (!(event > 0)) {
+		snprintf(err, errlen, "cgsim: the system calls (%.0f ns a half round trip) leave "
+			 "nothing of the fitted base (%.0f ns) to the scheduler; the machine was "
+			 "disturbed?", r->syscalls_ns, out->base_ns);
+		e = -EINVAL;
+		goto out;
+	}
+	out->cost.switch_ns = (uint64_t)llround(event * share_switch);
+	out->cost.wakeup_ns = (uint64_t)llround(event * share_wakeup);
+	out->cost.sleep_ns = (uint64_t)llround(event * share_sleep);
+out:
+	gsl_multifit_linear_free(w);
+	gsl_matrix_free(cov);
+	gsl_vector_free(c);
+	gsl_vector_free(y);
+	gsl_matrix_free(X);
+	return e;
+}
+
+/* @s as a YAML double-quoted string's contents: printable ASCII but quotes and backslashes. */
+static void put_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s >= 0x20 && *s < 0x7f && *s != '"' && *s != '\\')
+			fputc(*s, f);
+}
+
+void calprof_write(FILE *f, const struct calprof *p, const struct live_cal_report *r,
+		   const char *date)
+{
+	fprintf(f, "# A machine cost profile for cgsim's overhead model, written by cgsim calibrate "
+		   "--live.\n# Use it with  machine: { costs: FILE }  (docs/overhead.md). tick is "
+		   "the default: not measured.\ncgsim-costs: 1\n");
+	fprintf(f, "costs: { switch: %" PRIu64 "ns, wakeup: %" PRIu64 "ns, sleep: %" PRIu64 "ns, "
+		   "tick: %" PRIu64 "ns, level: %" PRIu64 "ns, walk: %" PRIu64 "ns }\n",
+		p->cost.switch_ns, p->cost.wakeup_ns, p->cost.sleep_ns, p->cost.tick_ns,
+		p->cost.level_ns, p->cost.walk_ns);
+	fputs("measured: { kernel: \"", f);
+	put_text(f, r->kernel);
+	fputs("\", cpu_model: \"", f);
+	put_text(f, r->cpu_model);
+	fprintf(f, "\", date: \"%s\", cpu: %d, reps: %u, round_trips: %lu, syscalls_ns: %.1f, "
+		   "base_ns: %.1f, base_se_ns: %.1f, walk_se_ns: %.2f, level_se_ns: %.2f }\n", date,
+		r->cpu, r->reps, r->round_trips, r->syscalls_ns, p->base_ns, p->base_se,
+		p->walk_se, p->level_se);
+}
