@@ -325,38 +325,89 @@ bool scn__read_variants_decl(struct rd *r, const struct yn *m)
 	return true;
 }
 
-/* sweep: { key: DOTTED.PATH, values: [V, ...], group: PATH | process: NAME } */
+/* Up to this many keys in one sweep. */
+#define SWEEP_MAX_KEYS 16
+
+/* The scalars of @n (a scalar, or a list of 1 .. @max of them) joined by ", " into *@out. */
+static bool joined(struct rd *r, const struct yn *n, size_t max, const char *what, char **out)
+{
+	size_t len = 1, at = 0;
+
+	if (n->kind == YN_SCALAR)
+		return (*out = scn__xstrdup(r, n, n->str)) != NULL;
+	if (n->kind != YN_SEQ || !n->n || n->n > max)
+		return scn__bad(r, n, "%s must be a scalar or a list of 1 to %zu scalars", what, max);
+	for (size_t j = 0; j < n->n; j++) {
+		if (!scn__scalar(r, n->kids[j], what))
+			return false;
+		len += strlen(n->kids[j]->str) + 2;
+	}
+	if (!(*out = malloc(len)))
+		return scn__bad(r, n, "out of memory");
+	for (size_t j = 0; j < n->n; j++)
+		at += (size_t)snprintf(*out + at, len - at, "%s%s", j ? ", " : "", n->kids[j]->str);
+	return true;
+}
+
+/*
+ * sweep: { key: DOTTED.PATH or [PATH, ...], values: [V, ...] (each a list of one value per key
+ * for a list of keys), labels: [L, ...], group: PATH | process: NAME | thread: NAME }.
+ * sweep_key and sweep_values are what reports show: the keys and the values joined by ", ",
+ * or the labels.
+ */
 bool scn__read_sweep(struct rd *r, const struct yn *m)
 {
-	static const char *const keys[] = { "key", "values", "group", "process", "thread",
-					    "metric", NULL };
+	static const char *const keys[] = { "key", "values", "labels", "group", "process",
+					    "thread", "metric", NULL };
 	struct scenario *sc = r->sc;
-	const struct yn *v;
+	const struct yn *v, *key, *labels;
+	size_t nkeys;
 
 	if (!scn__want(r, m, YN_MAP, "sweep") || !scn__known_keys(r, m, keys, "sweep"))
 		return false;
 	sc->sweep_pos = scn__pos_of(m);
-	if (!(v = yn_get(m, "key")))
+	if (!(key = yn_get(m, "key")))
 		return scn__bad(r, m, "sweep needs key (a dotted path, e.g. "
-				"processes.app.threads.worker.count)");
-	if (!scn__scalar(r, v, "sweep.key") || !(sc->sweep_key = scn__xstrdup(r, v, v->str)))
+				"processes.app.threads.worker.count, or a list of them)");
+	if (!joined(r, key, SWEEP_MAX_KEYS, "sweep.key", &sc->sweep_key))
 		return false;
-	if (strpbrk(v->str, "'\"`$\\ \t"))
-		return scn__bad(r, v, "sweep.key is a dotted path: no quotes, blanks or '$'");
+	nkeys = key->kind == YN_SEQ ? key->n : 1;
+	for (size_t j = 0; j < nkeys; j++) {
+		const struct yn *k = key->kind == YN_SEQ ? key->kids[j] : key;
+
+		if (strpbrk(k->str, "'\"`$\\ \t"))
+			return scn__bad(r, k, "sweep.key is a dotted path: no quotes, blanks or '$'");
+	}
 	if (!(v = yn_get(m, "values")))
 		return scn__bad(r, m, "sweep needs values (a list)");
 	if (!scn__want(r, v, YN_SEQ, "sweep.values"))
 		return false;
 	if (!v->n || v->n > 1000)
 		return scn__bad(r, v, "sweep.values must have 1 to 1000 values");
+	labels = yn_get(m, "labels");
+	if (labels && (!scn__want(r, labels, YN_SEQ, "sweep.labels")))
+		return false;
+	if (labels && labels->n != v->n)
+		return scn__bad(r, labels, "sweep.labels must have one label a value (%zu), not %zu",
+				v->n, labels->n);
 	sc->sweep_values = calloc(v->n, sizeof(*sc->sweep_values));
 	if (!sc->sweep_values)
 		return scn__bad(r, v, "out of memory");
 	for (size_t i = 0; i < v->n; i++) {
-		if (!scn__scalar(r, v->kids[i], "a sweep value"))
+		const struct yn *x = v->kids[i];
+
+		if (key->kind == YN_SEQ && (x->kind != YN_SEQ || x->n != nkeys))
+			return scn__bad(r, x, "a value of a sweep over %zu keys is a list of %zu "
+					"values, one a key", nkeys, nkeys);
+		if (key->kind != YN_SEQ && !scn__scalar(r, x, "a sweep value"))
 			return false;
-		if (!(sc->sweep_values[sc->nsweep++] = scn__xstrdup(r, v->kids[i], v->kids[i]->str)))
+		if (labels && !scn__scalar(r, labels->kids[i], "a sweep label"))
 			return false;
+		if (!(labels ? (sc->sweep_values[i] = scn__xstrdup(r, labels->kids[i],
+								   labels->kids[i]->str)) != NULL
+			     : joined(r, x, nkeys, "a sweep value", &sc->sweep_values[i])))
+			return false;
+		sc->nsweep++;
 	}
 	sc->sweep_target = SCN_T_MACHINE;
 	if ((v = yn_get(m, "group"))) {

@@ -253,25 +253,46 @@ static bool put_new(struct rd *r, struct yn *root, const struct dpath *d, struct
 	return scn__bad(r, at, "a key of the override ends with a dot");
 }
 
+/* One value of the sweep written at one key (see apply_sweep_value()). */
+static bool put_sweep_value(struct rd *r, struct yn *root, const struct yn *key,
+			    const struct yn *v)
+{
+	struct yn *val;
+
+	if (key->kind != YN_SCALAR || v->kind != YN_SCALAR)
+		return scn__bad(r, v, "a sweep value is a scalar");
+	val = yn_copy(v);
+	if (!val)
+		return scn__bad(r, v, "out of memory");
+	val->quoted = false;
+	return put_at(r, root, key->str, val, v);
+}
+
 /*
- * The sweep's value @k written at its key, as the file has it: the value's node, with its
- * place, so that a value that cannot be applied is reported where the file says it. Its text
- * counts as --set text would (a quoted "4" is still a number), since the values are words.
+ * The sweep's value @k written at its key (or, for a list of keys, each of its parts at the
+ * key of the same rank), as the file has it: the value's node, with its place, so that a value
+ * that cannot be applied is reported where the file says it. Its text counts as --set text
+ * would (a quoted "4" is still a number), since the values are words. scn__read_sweep() has
+ * checked the shapes when the file was read; a variant's or --set's change to the sweep is
+ * checked again here.
  */
 static bool apply_sweep_value(struct rd *r, struct yn *root, size_t k)
 {
 	const struct yn *sw = yn_get(root, "sweep"), *key = yn_get(sw, "key");
-	const struct yn *vals = yn_get(sw, "values");
-	struct yn *val;
+	const struct yn *vals = yn_get(sw, "values"), *v;
 
-	if (!key || key->kind != YN_SCALAR || !vals || vals->kind != YN_SEQ || k >= vals->n ||
-	    vals->kids[k]->kind != YN_SCALAR)
+	if (!key || !vals || vals->kind != YN_SEQ || k >= vals->n)
 		return scn__bad(r, sw, "the sweep has no value %zu", k + 1);
-	val = yn_copy(vals->kids[k]);
-	if (!val)
-		return scn__bad(r, vals->kids[k], "out of memory");
-	val->quoted = false;
-	return put_at(r, root, key->str, val, vals->kids[k]);
+	v = vals->kids[k];
+	if (key->kind != YN_SEQ)
+		return put_sweep_value(r, root, key, v);
+	if (v->kind != YN_SEQ || v->n != key->n)
+		return scn__bad(r, v, "a value of a sweep over %zu keys is a list of %zu values",
+				key->n, key->n);
+	for (size_t j = 0; j < key->n; j++)
+		if (!put_sweep_value(r, root, key->kids[j], v->kids[j]))
+			return false;
+	return true;
 }
 
 /* Apply the variant's set: entries, the --set overrides, then the sweep's value @sweep. */
