@@ -308,14 +308,17 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 		.tunable_scaling = SCHED_SCALING_LOG,
 		.hz = 1000,
 	};
-	/* docs/scheduler.md "Overhead model": level_ns is the measured per-level slope there. */
+	/*
+	 * docs/overhead.md: each the median of three calibrations of this project's machine
+	 * (calibrate --live); tick_ns is an estimate, not measured.
+	 */
 	cfg->cost = (struct sched_costs){
-		.switch_ns = 1000,
-		.wakeup_ns = 500,
-		.sleep_ns = 300,
+		.switch_ns = 478,
+		.wakeup_ns = 239,
+		.sleep_ns = 143,
 		.tick_ns = 400,
-		.level_ns = 13,
-		.walk_ns = 8,
+		.level_ns = 16,
+		.walk_ns = 9,
 	};
 	cfg->tick_elision = true;
 	cfg->load_attach = true;
