@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/scenario/scn_internal.h"
 #include "sim/util/util.h"
@@ -40,12 +41,19 @@ static bool read_profile(struct rd *r, const struct yn *at, struct sched_config 
 	static const char *const keys[] = { "cgsim-costs", "costs", "measured", NULL };
 	char *file = beside(r->file, at->str), *text, err[2048];
 	struct rd pr = { .err = r->err, .errlen = r->errlen, .sc = r->sc };
+	struct stat st;
 	const struct yn *v;
 	struct yn *root;
 	size_t len;
 
 	if (!file)
 		return scn__bad(r, at, "out of memory");
+	/* a FIFO or a device named by a hostile file would block or never end */
+	if (!stat(file, &st) && !S_ISREG(st.st_mode)) {
+		scn__bad(r, at, "machine.costs: %s is not a regular file (a cost profile)", file);
+		free(file);
+		return false;
+	}
 	text = slurp(file, &len, err, sizeof(err));
 	if (!text) {
 		free(file);
