@@ -278,10 +278,11 @@ static struct sched_walk dequeue_from(struct sched *s, struct sched_entity *se, 
 /*
  * dequeue_task_fair(): take the task off its queue and each group entity whose queue becomes
  * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
- * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued and walked.
+ * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued and
+ * walked.
  */
 struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-			     bool runnable_counted, uint64_t now)
+				      bool runnable_counted, uint64_t now)
 {
 	if (runnable_counted &&
 	    sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))

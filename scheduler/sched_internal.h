@@ -400,10 +400,10 @@ void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old
 void sched__leaf_add(struct cfs_rq *q);
 void sched__leaf_del(struct cfs_rq *q);
 bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
-struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial, bool wakeup,
-			     uint64_t now);
+struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial,
+				      bool wakeup, uint64_t now);
 struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-			     bool runnable_counted, uint64_t now);
+				      bool runnable_counted, uint64_t now);
 bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
 struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
