@@ -156,6 +156,11 @@ struct live_cal_point {
 	int depth;
 	bool autogroup;				/* depth 0 only: in an autogroup of their own */
 	double median_ns, min_ns, max_ns;	/* over the repetitions */
+	/*
+	 * Involuntary switches of the two threads per round trip (median over the repetitions):
+	 * a wakeup that preempted the writer before it blocked.
+	 */
+	double preempted;
 };
 
 /* cost = base + per_level x depth, least squares over one placement's points. */

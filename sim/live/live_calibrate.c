@@ -392,9 +392,39 @@ static void undo(struct cal *c)
 
 /* ---------------- measuring ---------------- */
 
-/* One measurement of the helper: @rounds round trips (@sys: pipe writes and reads), ns each. */
-static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns)
+/* The involuntary context switches of thread @tid of the helper so far; -1 when unknown. */
+static long long nonvoluntary(const struct cal *c, pid_t tid)
 {
+	char path[64], line[128];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)c->pid, (int)tid);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "nonvoluntary_ctxt_switches:", 27))
+			n = atoll(line + 27);
+	fclose(f);
+	return n;
+}
+
+/* Both threads' involuntary switches so far, -1 when unknown. */
+static long long preemptions(const struct cal *c)
+{
+	long long a = nonvoluntary(c, c->tid[0]), b = nonvoluntary(c, c->tid[1]);
+
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/*
+ * One measurement of the helper: @rounds round trips (@sys: pipe writes and reads), ns each;
+ * *@pre (unless NULL) the threads' involuntary switches per round trip, the untimed ones
+ * included, NAN when /proc does not say.
+ */
+static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns, double *pre)
+{
+	long long p0 = pre ? preemptions(c) : -1, p1;
 	char line[64];
 	int n = snprintf(line, sizeof(line), "%s %lu\n", sys ? "sys" : "go", rounds);
 	long long total;
@@ -416,6 +446,11 @@ static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns)
 	if (read_line(c->from, line, sizeof(line), 1000) || (total = atoll(line)) <= 0)
 		return fail(c, -EIO, "cgsim: the helper's answer was lost");
 	*ns = (double)total / (double)rounds;
+	if (pre) {
+		p1 = preemptions(c);
+		*pre = p0 < 0 || p1 < p0 ? (double)NAN
+					 : (double)(p1 - p0) / (double)(rounds / 10 + rounds);
+	}
 	return 0;
 }
 
@@ -439,7 +474,7 @@ static size_t points_of(struct live_cal_point *pt)
 	return n;
 }
 
-static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns)
+static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns, double *pre)
 {
 	int e;
 
@@ -448,7 +483,7 @@ static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns)
 	/* moving the threads (to the root too) makes the kernel choose their group again */
 	if ((e = place(c, pt->placement, pt->depth)))
 		return e;
-	return measure(c, false, c->o->round_trips, ns);
+	return measure(c, false, c->o->round_trips, ns, pre);
 }
 
 /* The median of @n values (sorted in place). */
@@ -461,8 +496,9 @@ static double median_of(double *s, size_t n)
 static int run_all(struct cal *c, struct live_cal_report *r)
 {
 	size_t n = r->npoints;
-	/* each point's repetitions, then the system calls' */
-	double *v = calloc((n + 1) * c->o->reps, sizeof(*v)), *sys = v ? v + n * c->o->reps : NULL;
+	/* each point's repetitions, then the system calls', then each point's preemptions */
+	double *v = calloc((2 * n + 1) * c->o->reps, sizeof(*v));
+	double *sys = v ? v + n * c->o->reps : NULL, *pre = v ? sys + c->o->reps : NULL;
 	bool tty = c->o->progress;
 	int e = 0;
 
@@ -474,9 +510,10 @@ static int run_all(struct cal *c, struct live_cal_report *r)
 			if (tty)
 				fprintf(stderr, "\rcgsim: repetition %u of %u, point %zu of %zu", k + 1,
 					c->o->reps, i + 1, n);
-			e = run_point(c, &r->points[i], &v[i * c->o->reps + k]);
+			e = run_point(c, &r->points[i], &v[i * c->o->reps + k],
+				      &pre[i * c->o->reps + k]);
 			if (!e && i == n - 1)
-				e = measure(c, true, c->o->round_trips, &sys[k]);
+				e = measure(c, true, c->o->round_trips, &sys[k], NULL);
 		}
 	if (tty)
 		fputs("\r\033[K", stderr);
@@ -487,6 +524,7 @@ static int run_all(struct cal *c, struct live_cal_report *r)
 		r->points[i].median_ns = median_of(s, c->o->reps);
 		r->points[i].min_ns = st.min;
 		r->points[i].max_ns = st.max;
+		r->points[i].preempted = median_of(&pre[i * c->o->reps], c->o->reps);
 	}
 	if (!e) {
 		struct live_stat st = live__stats(sys, c->o->reps);
