@@ -48,9 +48,9 @@ static bool put(char *b, size_t len, size_t *n, const char *fmt, ...)
 
 /*
  * The cgroup of thread @k (0: ping, 1: pong) at @pt, as calibrate places it
- * (live_calibrate.c): "/" at depth 0; one chain s1/.../sd for both ("same"); a shared chain
- * of d - 1 levels and a leaf each, x and y ("siblings"); chains a1/.../ad and b1/.../bd
- * ("separate").
+ * (live_calibrate.c): "/" at depth 0, else a chain of depth levels whose shared levels are
+ * s1, s2, ... and whose levels of each thread's own (live_cal_level_own()) are aL and bL. A
+ * cgroup2 point's threaded cgroups are domains here: the scheduler sees the same task groups.
  */
 static void pp_cgroup(const struct live_cal_point *pt, int k, char *b, size_t len)
 {
@@ -61,16 +61,9 @@ static void pp_cgroup(const struct live_cal_point *pt, int k, char *b, size_t le
 		snprintf(b, len, "/");
 		return;
 	}
-	for (int lv = 1; lv <= pt->depth; lv++) {
-		const char *sep = lv > 1 ? "/" : "";
-
-		if (pt->placement == LIVE_CAL_SEPARATE)
-			put(b, len, &n, "%s%c%d", sep, k ? 'b' : 'a', lv);
-		else if (pt->placement == LIVE_CAL_SIBLINGS && lv == pt->depth)
-			put(b, len, &n, "%s%c", sep, k ? 'y' : 'x');
-		else
-			put(b, len, &n, "%ss%d", sep, lv);
-	}
+	for (int lv = 1; lv <= pt->depth; lv++)
+		put(b, len, &n, "%s%c%d", lv > 1 ? "/" : "",
+		    live_cal_level_own(pt, lv) ? (k ? 'b' : 'a') : 's', lv);
 }
 
 /*

@@ -155,6 +155,11 @@ struct live_cal_point {
 	enum live_cal_placement placement;	/* depth 0: both in the root cgroup */
 	int depth;
 	bool autogroup;				/* depth 0 only: in an autogroup of their own */
+	/*
+	 * cgroup2: the threads' chains hang below one domain at depth 1 (their process's; the
+	 * levels below it are threaded cgroups), so even separate chains share level 1.
+	 */
+	bool threaded;
 	double median_ns, min_ns, max_ns;	/* over the repetitions */
 	/*
 	 * Involuntary switches of the two threads per round trip (median over the repetitions):
@@ -196,6 +201,14 @@ struct live_cal_opts {
 	const char *mountinfo;
 	bool progress;			/* say on stderr what is being measured */
 };
+
+/*
+ * live_cal_level_own() - whether level @lv (1 .. @pt->depth) of @pt's chains is a cgroup of
+ * each thread's own, not shared: every level of separate chains, the leaf of siblings, none of
+ * one cgroup; never level 1 when @pt->threaded. A point whose chains would split at level 1
+ * there (siblings or separate at depth 1 on cgroup2) is not measured.
+ */
+bool live_cal_level_own(const struct live_cal_point *pt, int lv);
 
 /*
  * live_cal_fit() - the least-squares line through the @n >= 3 points (@x[i], @y[i]) into @f

@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -61,6 +62,7 @@ struct cal {
 	char autogroup_old[8];		/* "" when not changed */
 	pid_t pid;			/* the helper, 0: none */
 	int to, from;			/* its pipes */
+	bool v2;			/* cgroup2: the threads go to threaded cgroups */
 	pid_t tid[2];			/* its two threads */
 	int cpu;			/* the CPU they are pinned to */
 	char *err;
@@ -258,21 +260,57 @@ static int make_dir(struct cal *c, const char *rel)
 	return 0;
 }
 
+bool live_cal_level_own(const struct live_cal_point *pt, int lv)
+{
+	if (pt->threaded && lv == 1)
+		return false;
+	return pt->placement == LIVE_CAL_SEPARATE ||
+	       (pt->placement == LIVE_CAL_SIBLINGS && lv == pt->depth);
+}
+
+/* Write @value to the file @name of cgroup @rel (relative to the hierarchy's root). */
+static int cal_write(struct cal *c, const char *rel, const char *name, const char *value)
+{
+	char file[2100];
+	int e;
+
+	snprintf(file, sizeof(file), "%s%s%s/%s", c->mnt.path, rel[0] ? "/" : "", rel, name);
+	if ((e = live__write(file, value)))
+		return fail(c, e, "cgsim: cannot write '%s' to %s: %s", value, file, strerror(-e));
+	return 0;
+}
+
 /*
- * The cgroup path (relative to the hierarchy's root) of thread @k (0: A, 1: B) in placement
- * @p at depth @d, into @buf; "" for the root. With @make, the directories are made first.
+ * cgroup2: a cgroup just made at level @lv of @pt's chains gets ready for threads. Below level
+ * 1 it is threaded (the process stays in the level-1 domain, its thread root); a level with
+ * levels below it passes the cpu controller on (the level-1 domain before any process is in
+ * it, which the no-internal-process rule asks; a threaded cgroup any time).
  */
-static int place_path(struct cal *c, enum live_cal_placement p, int d, int k, bool make,
+static int ready_v2(struct cal *c, const struct live_cal_point *pt, int lv, const char *rel)
+{
+	int e;
+
+	if (lv > 1 && (e = cal_write(c, rel, "cgroup.type", "threaded")))
+		return e;
+	return lv < pt->depth ? cal_write(c, rel, "cgroup.subtree_control", "+cpu") : 0;
+}
+
+/*
+ * The cgroup path (relative to the hierarchy's root) of thread @k (0: A, 1: B) at point @pt
+ * (depth >= 1), into @buf, the path to level @upto at most. With @make, the directories are
+ * made first (and made ready for threads on cgroup2).
+ */
+static int place_path(struct cal *c, const struct live_cal_point *pt, int k, int upto, bool make,
 		      char *buf, size_t len)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int lv = 1; lv <= d; lv++) {
-		/* the chain is shared but for: separate (every level), siblings (the leaf) */
-		bool own = p == LIVE_CAL_SEPARATE || (p == LIVE_CAL_SIBLINGS && lv == d);
+	for (int lv = 1; lv <= pt->depth && lv <= upto; lv++) {
+		bool own = live_cal_level_own(pt, lv);
 		int w = lv == 1 ? snprintf(buf + n, len - n, "%s-%s%d%s", c->prefix,
-					   live_cal_placement_name[p], d, own ? (k ? "b" : "a") : "")
+					   live_cal_placement_name[pt->placement], pt->depth,
+					   own ? (k ? "b" : "a") : "")
 				: snprintf(buf + n, len - n, "/l%d%s", lv, own ? (k ? "b" : "a") : "");
 
 		if (w < 0 || (size_t)w >= len - n)
@@ -284,14 +322,16 @@ static int place_path(struct cal *c, enum live_cal_placement p, int d, int k, bo
 			int e;
 
 			snprintf(probe, sizeof(probe), "%s/%s", c->mnt.path, buf);
-			if (stat(probe, &st) && (e = make_dir(c, buf)))
+			if (!stat(probe, &st))
+				continue;	/* the other thread's, shared */
+			if ((e = make_dir(c, buf)) || (c->v2 && (e = ready_v2(c, pt, lv, buf))))
 				return e;
 		}
 	}
 	return 0;
 }
 
-static int make_dirs(struct cal *c)
+static int make_dirs(struct cal *c, const struct live_cal_report *r)
 {
 	char buf[1024];
 	int e;
@@ -299,44 +339,64 @@ static int make_dirs(struct cal *c)
 	snprintf(buf, sizeof(buf), "%s-stage", c->prefix);
 	if ((e = make_dir(c, buf)))
 		return e;
-	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++)
-		for (size_t i = 0; i < NDEPTHS; i++)
-			for (int k = 0; k < 2; k++)
-				if ((e = place_path(c, (enum live_cal_placement)p, depths[i], k,
-						    true, buf, sizeof(buf))))
-					return e;
+	for (size_t i = 0; i < r->npoints; i++)
+		for (int k = 0; k < 2 && r->points[i].depth; k++)
+			if ((e = place_path(c, &r->points[i], k, INT_MAX, true, buf, sizeof(buf))))
+				return e;
 	return 0;
 }
 
 /*
- * Both threads into their cgroups of placement @p at depth @d (v1: their tids to tasks). To the
- * root, they go through PREFIX-stage first: a write to the cgroup a task is in already moves
- * nothing, and only a move makes the kernel choose the task's group again, autogroup or not
- * (sched_move_task()), so without it a change of sched_autogroup_enabled would not be seen.
+ * cgroup2: the helper process into the level-1 domain of @pt (or, at depth 0, through
+ * PREFIX-stage to the root: see place()), then each thread to its threaded cgroup below.
  */
-static int place(struct cal *c, enum live_cal_placement p, int d)
+static int place_v2(struct cal *c, const struct live_cal_point *pt)
 {
-	char rel[1024], file[2100], tid[16];
+	char rel[1024], id[16];
 	int e;
 
+	snprintf(id, sizeof(id), "%d", (int)c->pid);
+	if (!pt->depth) {
+		snprintf(rel, sizeof(rel), "%s-stage", c->prefix);
+		return (e = cal_write(c, rel, "cgroup.procs", id)) ? e
+								 : cal_write(c, "", "cgroup.procs", id);
+	}
+	if ((e = place_path(c, pt, 0, 1, false, rel, sizeof(rel))) ||
+	    (e = cal_write(c, rel, "cgroup.procs", id)))
+		return e;
+	for (int k = 0; k < 2 && pt->depth > 1; k++) {
+		snprintf(id, sizeof(id), "%d", (int)c->tid[k]);
+		if ((e = place_path(c, pt, k, INT_MAX, false, rel, sizeof(rel))) ||
+		    (e = cal_write(c, rel, "cgroup.threads", id)))
+			return e;
+	}
+	return 0;
+}
+
+/*
+ * Both threads into their cgroups at @pt (v1: their tids to tasks; cgroup2: place_v2()). To
+ * the root, they go through PREFIX-stage first: a write to the cgroup a task is in already
+ * moves nothing, and only a move makes the kernel choose the task's group again, autogroup or
+ * not (sched_move_task()), so without it a change of sched_autogroup_enabled would not be seen.
+ */
+static int place(struct cal *c, const struct live_cal_point *pt)
+{
+	char rel[1024], tid[16];
+	int e;
+
+	if (c->v2)
+		return place_v2(c, pt);
 	for (int k = 0; k < 2; k++) {
-		if (d)
-			e = place_path(c, p, d, k, false, rel, sizeof(rel));
+		if (pt->depth)
+			e = place_path(c, pt, k, INT_MAX, false, rel, sizeof(rel));
 		else
 			e = snprintf(rel, sizeof(rel), "%s-stage", c->prefix) < 0 ? -EINVAL : 0;
 		if (e)
 			return e;
-		snprintf(file, sizeof(file), "%s%s%s/tasks", c->mnt.path, rel[0] ? "/" : "", rel);
 		snprintf(tid, sizeof(tid), "%d", (int)c->tid[k]);
-		if ((e = live__write(file, tid)))
-			return fail(c, e, "cgsim: cannot move a thread to %s: %s", file,
-				    strerror(-e));
-		if (!d) {
-			snprintf(file, sizeof(file), "%s/tasks", c->mnt.path);
-			if ((e = live__write(file, tid)))
-				return fail(c, e, "cgsim: cannot move a thread to %s: %s", file,
-					    strerror(-e));
-		}
+		if ((e = cal_write(c, rel, "tasks", tid)) ||
+		    (!pt->depth && (e = cal_write(c, "", "tasks", tid))))
+			return e;
 	}
 	return 0;
 }
@@ -458,7 +518,7 @@ static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns, do
  * The points, in the order of report->points; the root with autogroup on only when the kernel
  * has autogroup (CONFIG_SCHED_AUTOGROUP: the sysctl is there).
  */
-static size_t points_of(struct live_cal_point *pt)
+static size_t points_of(struct live_cal_point *pt, bool threaded)
 {
 	char now[8];
 	size_t n = 0;
@@ -468,9 +528,14 @@ static size_t points_of(struct live_cal_point *pt)
 		pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0,
 						   .autogroup = true };
 	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++)
-		for (size_t i = 0; i < NDEPTHS; i++)
-			pt[n++] = (struct live_cal_point){ .placement = (enum live_cal_placement)p,
-							   .depth = depths[i] };
+		for (size_t i = 0; i < NDEPTHS; i++) {
+			struct live_cal_point x = { .placement = (enum live_cal_placement)p,
+						    .depth = depths[i], .threaded = threaded };
+
+			/* on cgroup2 two chains cannot part at level 1, their process's */
+			if (!(threaded && x.depth == 1 && p != LIVE_CAL_SAME))
+				pt[n++] = x;
+		}
 	return n;
 }
 
@@ -481,7 +546,7 @@ static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns,
 	if ((e = set_autogroup(c, pt->autogroup)))
 		return e;
 	/* moving the threads (to the root too) makes the kernel choose their group again */
-	if ((e = place(c, pt->placement, pt->depth)))
+	if ((e = place(c, pt)))
 		return e;
 	return measure(c, false, c->o->round_trips, ns, pre);
 }
@@ -592,10 +657,21 @@ static int check_system(struct cal *c, struct live_cal_report *r)
 			    "moves its own threads into them");
 	if ((e = live__find_cpu(c->o->mountinfo, &c->mnt, c->err, c->errlen)))
 		return e;
-	if (c->mnt.hier != LIVE_HIER_V1)
-		return fail(c, -EINVAL, "cgsim: calibrate --live places threads through the v1 cpu "
-			    "hierarchy's tasks files; this machine offers cpu on cgroup2 only, "
-			    "which it does not handle yet (threaded cgroups)");
+	c->v2 = c->mnt.hier == LIVE_HIER_V2;
+	if (c->v2) {
+		/* the root must give its children cpu: cgsim does not change that for you */
+		char path[2100], ctl[256], *w, *save = NULL;
+		bool cpu = false;
+
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", c->mnt.path);
+		if (!live__read_line(path, ctl, sizeof(ctl)))
+			for (w = strtok_r(ctl, " ", &save); w; w = strtok_r(NULL, " ", &save))
+				cpu = cpu || !strcmp(w, "cpu");
+		if (!cpu)
+			return fail(c, -EINVAL, "cgsim: the cgroup2 root at %s does not give its "
+				    "children the cpu controller; enable it first (echo +cpu > "
+				    "%s) and run again", c->mnt.path, path);
+	}
 	c->cpu = online > 1 ? (int)online - 1 : 0;
 	r->cpu = c->cpu;
 	r->hier = c->mnt.hier;
@@ -618,14 +694,14 @@ int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, 
 		return fail(&c, -ENOMEM, "cgsim: out of memory");
 	r->reps = o->reps;
 	r->round_trips = o->round_trips;
-	r->npoints = points_of(r->points);
 	snprintf(c.prefix, sizeof(c.prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
 	live__catch_stops(old);
 	e = check_system(&c, r);
+	r->npoints = points_of(r->points, c.v2);
 	if (!e && (lock = live__lock(err, errlen)) < 0)
 		e = -EINVAL;
 	if (!e)
-		e = make_dirs(&c);
+		e = make_dirs(&c, r);
 	if (!e)
 		e = start_helper(&c);
 	if (!e)

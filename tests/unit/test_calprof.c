@@ -40,6 +40,26 @@ static void expect_counts(struct live_cal_point pt, double walks, double ops)
 	cr_expect(fabs(k.switches - 2) < 0.01, "%.4f switches a round trip, want 2", k.switches);
 }
 
+/*
+ * On cgroup2 the two threads' chains share level 1, their process's domain (the levels below
+ * are threaded cgroups): separate chains at depth d leave the task and levels 2 .. d
+ * unshared, 8 d operations; siblings below it are as on v1.
+ */
+static struct live_cal_point threaded(enum live_cal_placement p, int depth)
+{
+	return (struct live_cal_point){ .placement = p, .depth = depth, .threaded = true };
+}
+
+Test(calprof, counts_per_round_trip_threaded)
+{
+	for (int d = 2; d <= 8; d *= 2) {
+		expect_counts(threaded(LIVE_CAL_SAME, d), 6 * (d + 1), 8);
+		expect_counts(threaded(LIVE_CAL_SIBLINGS, d), 6 * (d + 1), 16);
+		expect_counts(threaded(LIVE_CAL_SEPARATE, d), 6 * (d + 1), 8 * d);
+	}
+	expect_counts(threaded(LIVE_CAL_SAME, 1), 12, 8);
+}
+
 Test(calprof, counts_per_round_trip)
 {
 	expect_counts(point(LIVE_CAL_SAME, 0, false), 6, 8);

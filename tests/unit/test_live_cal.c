@@ -58,3 +58,23 @@ Test(live_cal, refuses_what_makes_no_line)
 	cr_expect_eq(live_cal_fit(x1, y, 3, &f), -EINVAL, "one depth: no slope");
 	cr_expect_eq(live_cal_fit(depth, y, 2, &f), -EINVAL, "two points: no interval");
 }
+
+/* Which levels of a point's chains are each thread's own (live_cal_level_own()). */
+Test(live_cal, levels_own)
+{
+	struct live_cal_point sep = { .placement = LIVE_CAL_SEPARATE, .depth = 4 };
+	struct live_cal_point sib = { .placement = LIVE_CAL_SIBLINGS, .depth = 4 };
+	struct live_cal_point same = { .placement = LIVE_CAL_SAME, .depth = 4 };
+
+	for (int lv = 1; lv <= 4; lv++) {
+		cr_expect(live_cal_level_own(&sep, lv), "separate: level %d is own", lv);
+		cr_expect_eq(live_cal_level_own(&sib, lv), lv == 4, "siblings: level %d", lv);
+		cr_expect(!live_cal_level_own(&same, lv), "same: level %d is shared", lv);
+	}
+	/* cgroup2: level 1 is the process's domain, shared by both threads */
+	sep.threaded = sib.threaded = true;
+	cr_expect(!live_cal_level_own(&sep, 1));
+	for (int lv = 2; lv <= 4; lv++)
+		cr_expect(live_cal_level_own(&sep, lv), "threaded separate: level %d is own", lv);
+	cr_expect(live_cal_level_own(&sib, 4) && !live_cal_level_own(&sib, 3));
+}
