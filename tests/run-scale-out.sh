@@ -57,6 +57,23 @@ F=tests/cli/sweep-run-fails.yaml
 "$CGSIM" compare "$B" --jobs 2 --max-events 1000 > /dev/null 2> "$tmp/w.err"; st=$?
 [ $st -eq 2 ] && grep -q "the work limit" "$tmp/w.err" && grep -q "^cgsim: in run 1 of " "$tmp/w.err" \
 	&& ok || bad "--max-events in a worker: exit $st, $(cat "$tmp/w.err")"
+# a worker that dies (killed here as soon as it exists) fails the command with the signal and
+# the run it held, and nothing is written; the other worker is reaped, no process is left
+D=scenarios/depth-overhead.yaml
+"$CGSIM" compare "$D" --set duration=60s --seeds 4 --jobs 2 -o "$tmp/k" > "$tmp/k.out" 2> "$tmp/k.err" &
+cg=$!
+w=
+for _ in $(seq 200); do
+	w=$(pgrep -P $cg | head -n 1)
+	[ -n "$w" ] && break
+	sleep 0.05
+done
+[ -n "$w" ] && kill -KILL "$w"
+wait $cg; st=$?
+[ -n "$w" ] && [ $st -eq 2 ] && [ ! -e "$tmp/k" ] && [ ! -s "$tmp/k.out" ] \
+	&& grep -qx 'cgsim: the worker was killed by signal 9 (Killed)' "$tmp/k.err" \
+	&& grep -q '^cgsim: in run [0-9]* of 40 (' "$tmp/k.err" && [ -z "$(pgrep -f "$tmp/k")" ] \
+	&& ok || bad "a killed worker: worker '$w', exit $st, $(cat "$tmp/k.err")"
 # usage errors
 for args in "--jobs -1" "--jobs 1025" "--jobs x" "--shard 0/2" "--shard 3/2" "--shard 1" \
 	"--shard 1/100001" "--shard 1/2" "--shard 1/2 --json -o $tmp/u" "--shard 1/2 --trace -o $tmp/u"; do
