@@ -231,17 +231,16 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 		e = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n && !e; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct calprof_counts k;
 
-		e = calprof_counts(&r->points[i], &k, err, errlen);
+		if ((e = calprof_counts(&r->points[i], &k, err, errlen)))
+			goto out;
 		gsl_matrix_set(X, i, 0, 1);
 		gsl_matrix_set(X, i, 1, k.walks);
 		gsl_matrix_set(X, i, 2, k.ops);
 		gsl_vector_set(y, i, r->points[i].median_ns);
 	}
-	if (e)
-		goto out;
 	old = gsl_set_error_handler_off();
 	if (gsl_multifit_linear(X, y, c, cov, &chisq, w)) {
 		gsl_set_error_handler(old);

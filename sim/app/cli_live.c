@@ -181,8 +181,9 @@ static const char usage_calibrate[] =
 	"  --json             one JSON object instead of the tables\n"
 	"  -o FILE            also write the JSON object to FILE\n"
 	"\n"
-	"Exit status: 0; 1 when --check finds a point off by more than 10 %; 2 for bad usage or\n"
-	"when it cannot run here (with the reason).\n";
+	"Exit status: 0; 1 when --check finds a point off by more than 10 %; 2 for bad usage,\n"
+	"when it cannot run here (with the reason), or when no profile could be fitted or\n"
+	"simulated for --profile or --check (the measurement is still printed and written).\n";
 
 struct cal_opts {
 	bool live, json, check;
@@ -347,24 +348,6 @@ int cli_calibrate(int argc, char **argv)
 		return 2;
 	}
 	e = live_calibrate(&o.lo, &rep, err, sizeof(err));
-	if (!e) {
-		oc.r = rep;
-		if (calprof_fit(rep, &prof, fit_err, sizeof(fit_err)))
-			oc.fit_err = fit_err;
-		else
-			oc.prof = &prof;
-		if (o.profile && !oc.prof) {
-			snprintf(err, sizeof(err), "%s", fit_err);
-			e = -EINVAL;
-		} else if (o.check && !o.costs && !oc.prof) {
-			snprintf(err, sizeof(err), "%s: nothing to check", fit_err);
-			e = -EINVAL;
-		} else if (o.check) {
-			e = cal_check(&oc, &o, chk, err, sizeof(err));
-		}
-		if (e)
-			live_cal_report_free(rep);
-	}
 	if (e) {
 		if (o.out)
 			util_out_abort(&out);
@@ -372,9 +355,23 @@ int cli_calibrate(int argc, char **argv)
 			util_out_abort(&prof_out);
 		return live_failed(e, err, "cgsim: calibrate --live failed");
 	}
+	oc.r = rep;
+	if (calprof_fit(rep, &prof, fit_err, sizeof(fit_err)))
+		oc.fit_err = fit_err;
+	else
+		oc.prof = &prof;
+	/*
+	 * What the measurement gives is kept (-o, the report) even when a step after it fails:
+	 * no profile to write (or check) when the fit failed, or a check that cannot simulate.
+	 */
+	err[0] = '\0';
+	if ((o.profile || (o.check && !o.costs)) && !oc.prof)
+		snprintf(err, sizeof(err), "%s", fit_err);
+	else if (o.check && cal_check(&oc, &o, chk, err, sizeof(err)))
+		oc.check = NULL;
 	rc = o.out ? cal_write(&out, cal_json_writer, &oc) : 0;
 	if (o.profile) {
-		if (rc)
+		if (rc || err[0])
 			util_out_abort(&prof_out);
 		else
 			rc = cal_write(&prof_out, cal_profile_writer, &oc);
@@ -385,5 +382,9 @@ int cli_calibrate(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = cli_finish_stdout();
+	if (err[0]) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
 	return rc ? rc : o.check && !oc.check_ok ? 1 : 0;
 }
