@@ -647,6 +647,10 @@ else
 	grep -q "needs root" "$tmp/v.err" && ok || bad "validate as a user: $(cat "$tmp/v.err")"
 fi
 
+# post keeps a wakeup that resume loses (tests/cli/post-kept.yaml derives both shares)
+"$CGSIM" check tests/cli/post-kept.yaml > /dev/null && ok || bad "check of tests/cli/post-kept.yaml"
+"$CGSIM" run --json tests/cli/post-kept.yaml --variant resume 2>&1 | grep '"name": "b.1"' |
+	grep -q '"share": 0.050000' && ok || bad "post-kept, variant resume: not 0.05"
 # machine.costs: a cost profile beside the scenario, overridden by scheduler.costs, or inline
 # (tests/cli/profile.yaml derives each share)
 P=tests/cli/profile.yaml

@@ -82,6 +82,7 @@ struct mthread {
 	bool ran;			/* in sim_machine.ran: may have CPU time not credited */
 	bool rng_ready;
 	enum mstate state;
+	uint64_t posts;		/* post steps waiting for its next suspend (a pipe's data) */
 	struct sim_thread_spec spec;
 	struct sim_phase *phases;
 	struct sim_rng rng;

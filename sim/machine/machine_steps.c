@@ -381,12 +381,18 @@ bool machine__step(struct sim_machine *m, struct mthread *t, const struct sim_ph
 		unlock_step(m, t, p->obj);
 		return true;
 	case SIM_STEP_SUSPEND:
+		if (t->posts) {		/* a post came first: no sleep (a pipe with data) */
+			t->posts--;
+			return true;
+		}
 		block(m, t, M_SUSPENDED);
 		return false;
 	case SIM_STEP_RESUME:
 		o = machine__mt(m, p->obj);
 		if (o && o != t && o->alive && o->state == M_SUSPENDED)
 			wake_blocked(m, o, t);
+		else if (o && o != t && o->alive && p->count)
+			o->posts++;	/* post: kept for its next suspend; resume: lost */
 		return true;
 	case SIM_STEP_WAIT:
 		wait_step(m, t, p->obj, p->obj2);

@@ -318,10 +318,11 @@ static bool read_step(struct rd *r, const struct yn *st, struct scn_threads *t, 
 		p->kind = SIM_STEP_TIMER;
 		return read_timer(r, v, t, p);
 	}
-	if (!strcmp(key, "resume")) {
+	if (!strcmp(key, "resume") || !strcmp(key, "post")) {
 		p->kind = SIM_STEP_RESUME;
-		if (!scn__scalar(r, v, "resume") || !strchr(v->str, '/'))
-			return scn__bad(r, v, "a resume step names a thread as PROCESS/NAME.N");
+		p->count = key[0] == 'p';	/* post: a wakeup kept until the thread suspends */
+		if (!scn__scalar(r, v, key) || !strchr(v->str, '/'))
+			return scn__bad(r, v, "a %s step names a thread as PROCESS/NAME.N", key);
 		t->step_pos[t->spec.behavior.nphases - 1] = scn__pos_of(v);
 		return (t->resume[t->spec.behavior.nphases - 1] = scn__xstrdup(r, v, v->str));
 	}
