@@ -78,6 +78,15 @@ void report_live_json(FILE *f, const struct live_report *r)
 
 /* ---- cgsim calibrate --live ---- */
 
+/* "KEY": X (or null when X is not a number), then @end. */
+static void json_number(FILE *f, const char *key, double x, const char *end)
+{
+	if (isnan(x))
+		fprintf(f, "\"%s\": null%s", key, end);
+	else
+		fprintf(f, "\"%s\": %.4f%s", key, x, end);
+}
+
 static const char *cal_label(const struct live_cal_point *p)
 {
 	return p->depth ? live_cal_placement_name[p->placement]
@@ -149,16 +158,16 @@ void report_cal_text(FILE *f, const struct calprof_outcome *o)
 		"through pipes,\n%lu round trips timed per point, median of %u repetition%s\n\n",
 		r->kernel, hier_name(r->hier), r->cpu, r->round_trips, r->reps,
 		r->reps == 1 ? "" : "s");
-	fprintf(f, "%-16s %5s  %10s  %10s  %10s  %9s\n", "placement", "depth", "median ns", "min",
-		"max", "preempted");
+	fprintf(f, "%-16s %5s  %10s  %10s  %10s  %9s  %7s\n", "placement", "depth", "median ns",
+		"min", "max", "preempted", "blocked");
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct live_cal_point *p = &r->points[i];
 
-		fprintf(f, "%-16s %5d  %10.1f  %10.1f  %10.1f  %9.3f\n", cal_label(p), p->depth,
-			p->median_ns, p->min_ns, p->max_ns, p->preempted);
+		fprintf(f, "%-16s %5d  %10.1f  %10.1f  %10.1f  %9.3f  %7.3f\n", cal_label(p),
+			p->depth, p->median_ns, p->min_ns, p->max_ns, p->preempted, p->voluntary);
 	}
-	fputs("(preempted: the threads' involuntary switches per round trip, a wakeup that preempted "
-	      "the\nwriter before it blocked)\n", f);
+	fputs("(per round trip, the threads' switches: preempted, a writer preempted by the reader it "
+	      "woke;\nblocked, a thread that went to sleep)\n", f);
 	if (cal_disturbed(r))
 		fprintf(f, "\n%zu of the %zu points spread over 10 %% between repetitions: something "
 			"else ran on CPU %d;\nthe medians hold against a few disturbed repetitions, "
@@ -208,13 +217,11 @@ void report_cal_json(FILE *f, const struct calprof_outcome *o)
 		const struct live_cal_point *p = &r->points[i];
 
 		fprintf(f, "%s\n    {\"placement\": \"%s\", \"depth\": %d, \"autogroup\": %s, "
-			"\"median_ns\": %.1f, \"min_ns\": %.1f, \"max_ns\": %.1f, \"preempted\": ",
-			i ? "," : "", p->depth ? live_cal_placement_name[p->placement] : "root",
-			p->depth, p->autogroup ? "true" : "false", p->median_ns, p->min_ns, p->max_ns);
-		if (isnan(p->preempted))
-			fputs("null}", f);
-		else
-			fprintf(f, "%.4f}", p->preempted);
+			"\"median_ns\": %.1f, \"min_ns\": %.1f, \"max_ns\": %.1f, ", i ? "," : "",
+			p->depth ? live_cal_placement_name[p->placement] : "root", p->depth,
+			p->autogroup ? "true" : "false", p->median_ns, p->min_ns, p->max_ns);
+		json_number(f, "preempted", p->preempted, ", ");
+		json_number(f, "blocked", p->voluntary, "}");
 	}
 	fprintf(f, "\n  ],\n  \"syscalls_ns\": %.1f, \"syscalls_min_ns\": %.1f, "
 		"\"syscalls_max_ns\": %.1f,\n  \"profile\": ", r->syscalls_ns, r->syscalls_min_ns,

@@ -162,10 +162,12 @@ struct live_cal_point {
 	bool threaded;
 	double median_ns, min_ns, max_ns;	/* over the repetitions */
 	/*
-	 * Involuntary switches of the two threads per round trip (median over the repetitions):
-	 * a wakeup that preempted the writer before it blocked.
+	 * The two threads' context switches per round trip (medians over the repetitions):
+	 * involuntary (a wakeup that preempted the writer before it blocked) and voluntary (a
+	 * thread that blocked). Without preemption each round trip has two voluntary switches;
+	 * with it, the reader's answer finds the writer runnable and only the reader blocks.
 	 */
-	double preempted;
+	double preempted, voluntary;
 };
 
 /* cost = base + per_level x depth, least squares over one placement's points. */

@@ -452,9 +452,13 @@ static void undo(struct cal *c)
 
 /* ---------------- measuring ---------------- */
 
-/* The involuntary context switches of thread @tid of the helper so far; -1 when unknown. */
-static long long nonvoluntary(const struct cal *c, pid_t tid)
+/*
+ * The context switches of thread @tid of the helper so far, voluntary (it blocked) or not (it
+ * was preempted); -1 when unknown.
+ */
+static long long ctxt_switches(const struct cal *c, pid_t tid, bool voluntary)
 {
+	const char *key = voluntary ? "voluntary_ctxt_switches:" : "nonvoluntary_ctxt_switches:";
 	char path[64], line[128];
 	long long n = -1;
 	FILE *f;
@@ -463,28 +467,36 @@ static long long nonvoluntary(const struct cal *c, pid_t tid)
 	if (!(f = fopen(path, "r")))
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "nonvoluntary_ctxt_switches:", 27))
-			n = atoll(line + 27);
+		if (!strncmp(line, key, strlen(key)))
+			n = atoll(line + strlen(key));
 	fclose(f);
 	return n;
 }
 
-/* Both threads' involuntary switches so far, -1 when unknown. */
-static long long preemptions(const struct cal *c)
+/* Both threads' switches of one kind so far, -1 when unknown. */
+static long long both_switches(const struct cal *c, bool voluntary)
 {
-	long long a = nonvoluntary(c, c->tid[0]), b = nonvoluntary(c, c->tid[1]);
+	long long a = ctxt_switches(c, c->tid[0], voluntary);
+	long long b = ctxt_switches(c, c->tid[1], voluntary);
 
 	return a < 0 || b < 0 ? -1 : a + b;
 }
 
+/* (@n1 - @n0) per round trip of @rounds (and the untimed tenth), NAN when unknown. */
+static double per_round(long long n0, long long n1, unsigned long rounds)
+{
+	return n0 < 0 || n1 < n0 ? (double)NAN : (double)(n1 - n0) / (double)(rounds / 10 + rounds);
+}
+
 /*
  * One measurement of the helper: @rounds round trips (@sys: pipe writes and reads), ns each;
- * *@pre (unless NULL) the threads' involuntary switches per round trip, the untimed ones
- * included, NAN when /proc does not say.
+ * *@pre and *@vol (unless @pre is NULL) the threads' involuntary and voluntary switches per
+ * round trip, the untimed ones included, NAN when /proc does not say.
  */
-static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns, double *pre)
+static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns, double *pre,
+		   double *vol)
 {
-	long long p0 = pre ? preemptions(c) : -1, p1;
+	long long p0 = pre ? both_switches(c, false) : -1, v0 = pre ? both_switches(c, true) : -1;
 	char line[64];
 	int n = snprintf(line, sizeof(line), "%s %lu\n", sys ? "sys" : "go", rounds);
 	long long total;
@@ -507,9 +519,8 @@ static int measure(struct cal *c, bool sys, unsigned long rounds, double *ns, do
 		return fail(c, -EIO, "cgsim: the helper's answer was lost");
 	*ns = (double)total / (double)rounds;
 	if (pre) {
-		p1 = preemptions(c);
-		*pre = p0 < 0 || p1 < p0 ? (double)NAN
-					 : (double)(p1 - p0) / (double)(rounds / 10 + rounds);
+		*pre = per_round(p0, both_switches(c, false), rounds);
+		*vol = per_round(v0, both_switches(c, true), rounds);
 	}
 	return 0;
 }
@@ -539,7 +550,8 @@ static size_t points_of(struct live_cal_point *pt, bool threaded)
 	return n;
 }
 
-static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns, double *pre)
+static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns, double *pre,
+		     double *vol)
 {
 	int e;
 
@@ -548,7 +560,7 @@ static int run_point(struct cal *c, const struct live_cal_point *pt, double *ns,
 	/* moving the threads (to the root too) makes the kernel choose their group again */
 	if ((e = place(c, pt)))
 		return e;
-	return measure(c, false, c->o->round_trips, ns, pre);
+	return measure(c, false, c->o->round_trips, ns, pre, vol);
 }
 
 /* The median of @n values (sorted in place). */
@@ -561,9 +573,10 @@ static double median_of(double *s, size_t n)
 static int run_all(struct cal *c, struct live_cal_report *r)
 {
 	size_t n = r->npoints;
-	/* each point's repetitions, then the system calls', then each point's preemptions */
-	double *v = calloc((2 * n + 1) * c->o->reps, sizeof(*v));
+	/* each point's repetitions, the system calls', each point's preemptions and blocks */
+	double *v = calloc((3 * n + 1) * c->o->reps, sizeof(*v));
 	double *sys = v ? v + n * c->o->reps : NULL, *pre = v ? sys + c->o->reps : NULL;
+	double *vol = v ? pre + n * c->o->reps : NULL;
 	bool tty = c->o->progress;
 	int e = 0;
 
@@ -576,9 +589,9 @@ static int run_all(struct cal *c, struct live_cal_report *r)
 				fprintf(stderr, "\rcgsim: repetition %u of %u, point %zu of %zu", k + 1,
 					c->o->reps, i + 1, n);
 			e = run_point(c, &r->points[i], &v[i * c->o->reps + k],
-				      &pre[i * c->o->reps + k]);
+				      &pre[i * c->o->reps + k], &vol[i * c->o->reps + k]);
 			if (!e && i == n - 1)
-				e = measure(c, true, c->o->round_trips, &sys[k], NULL);
+				e = measure(c, true, c->o->round_trips, &sys[k], NULL, NULL);
 		}
 	if (tty)
 		fputs("\r\033[K", stderr);
@@ -590,6 +603,7 @@ static int run_all(struct cal *c, struct live_cal_report *r)
 		r->points[i].min_ns = st.min;
 		r->points[i].max_ns = st.max;
 		r->points[i].preempted = median_of(&pre[i * c->o->reps], c->o->reps);
+		r->points[i].voluntary = median_of(&vol[i * c->o->reps], c->o->reps);
 	}
 	if (!e) {
 		struct live_stat st = live__stats(sys, c->o->reps);
