@@ -261,10 +261,9 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 				      (out->base_ns + gsl_vector_get(c, 1) * gsl_matrix_get(X, i, 1) +
 				       gsl_vector_get(c, 2) * gsl_matrix_get(X, i, 2));
 	/*
-	 * The intercept is a round trip of two halves, each the system calls (run_ns) and a
-	 * switch, a wakeup and a sleep without their levels.
+	 * The intercept is a round trip of two halves, each the system calls and a switch, a
+	 * wakeup and a sleep without their levels.
 	 */
-	out->run_ns = r->syscalls_ns;
 	event = (out->base_ns - 2 * r->syscalls_ns) / 2;
 	if (!(event > 0)) {
 		snprintf(err, errlen, "cgsim: the system calls (%.0f ns a half round trip) leave "

@@ -30,7 +30,6 @@ struct calprof {
 	struct sched_costs cost;	/* the profile: tick_ns is the default, not measured */
 	double base_ns, base_se;	/* the fit's intercept: a round trip without its levels */
 	double walk_se, level_se;	/* standard errors of walk_ns and level_ns */
-	double run_ns;			/* the system calls of a half round trip (measured) */
 	size_t n;			/* points fitted */
 	double residual_ns[LIVE_CAL_MAX_POINTS];	/* in the report's order of points */
 	bool clamped;			/* a fitted constant came out negative and was set to 0 */

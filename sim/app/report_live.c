@@ -125,7 +125,7 @@ static void cal_profile_text(FILE *f, const struct calprof_outcome *o)
 		"(base - 2 x %.0f ns of system calls,\n  split 1 : 0.5 : 0.3); tick %" PRIu64
 		" ns (the default)%s\n  residuals", p->n, p->cost.walk_ns, p->walk_se,
 		p->cost.level_ns, p->level_se, p->base_ns, p->base_se, p->cost.switch_ns,
-		p->cost.wakeup_ns, p->cost.sleep_ns, p->run_ns, p->cost.tick_ns,
+		p->cost.wakeup_ns, p->cost.sleep_ns, r->syscalls_ns, p->cost.tick_ns,
 		p->clamped ? "; a negative constant was set to 0" : "");
 	for (size_t i = 0; i < p->n; i++)
 		fprintf(f, " %+.0f", p->residual_ns[i]);

@@ -156,8 +156,9 @@ struct live_cal_point {
 	int depth;
 	bool autogroup;				/* depth 0 only: in an autogroup of their own */
 	/*
-	 * cgroup2: the threads' chains hang below one domain at depth 1 (their process's; the
-	 * levels below it are threaded cgroups), so even separate chains share level 1.
+	 * cgroup2 (every point there): the threads' chains hang below one domain at depth 1
+	 * (their process's; the levels below it are threaded cgroups), so even separate chains
+	 * share level 1, and the process moves through cgroup.procs.
 	 */
 	bool threaded;
 	double median_ns, min_ns, max_ns;	/* over the repetitions */

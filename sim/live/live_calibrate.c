@@ -62,7 +62,6 @@ struct cal {
 	char autogroup_old[8];		/* "" when not changed */
 	pid_t pid;			/* the helper, 0: none */
 	int to, from;			/* its pipes */
-	bool v2;			/* cgroup2: the threads go to threaded cgroups */
 	pid_t tid[2];			/* its two threads */
 	int cpu;			/* the CPU they are pinned to */
 	char *err;
@@ -324,7 +323,7 @@ static int place_path(struct cal *c, const struct live_cal_point *pt, int k, int
 			snprintf(probe, sizeof(probe), "%s/%s", c->mnt.path, buf);
 			if (!stat(probe, &st))
 				continue;	/* the other thread's, shared */
-			if ((e = make_dir(c, buf)) || (c->v2 && (e = ready_v2(c, pt, lv, buf))))
+			if ((e = make_dir(c, buf)) || (pt->threaded && (e = ready_v2(c, pt, lv, buf))))
 				return e;
 		}
 	}
@@ -384,7 +383,7 @@ static int place(struct cal *c, const struct live_cal_point *pt)
 	char rel[1024], tid[16];
 	int e;
 
-	if (c->v2)
+	if (pt->threaded)
 		return place_v2(c, pt);
 	for (int k = 0; k < 2; k++) {
 		if (pt->depth)
@@ -534,10 +533,10 @@ static size_t points_of(struct live_cal_point *pt, bool threaded)
 	char now[8];
 	size_t n = 0;
 
-	pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0 };
+	pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .threaded = threaded };
 	if (!live__read_line(LIVE_AUTOGROUP_FILE, now, sizeof(now)))
-		pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .depth = 0,
-						   .autogroup = true };
+		pt[n++] = (struct live_cal_point){ .placement = LIVE_CAL_SAME, .autogroup = true,
+						   .threaded = threaded };
 	for (int p = 0; p < LIVE_CAL_NPLACEMENTS; p++)
 		for (size_t i = 0; i < NDEPTHS; i++) {
 			struct live_cal_point x = { .placement = (enum live_cal_placement)p,
@@ -671,8 +670,7 @@ static int check_system(struct cal *c, struct live_cal_report *r)
 			    "moves its own threads into them");
 	if ((e = live__find_cpu(c->o->mountinfo, &c->mnt, c->err, c->errlen)))
 		return e;
-	c->v2 = c->mnt.hier == LIVE_HIER_V2;
-	if (c->v2) {
+	if (c->mnt.hier == LIVE_HIER_V2) {
 		/* the root must give its children cpu: cgsim does not change that for you */
 		char path[2100], ctl[256], *w, *save = NULL;
 		bool cpu = false;
@@ -711,7 +709,7 @@ int live_calibrate(const struct live_cal_opts *o, struct live_cal_report **out, 
 	snprintf(c.prefix, sizeof(c.prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
 	live__catch_stops(old);
 	e = check_system(&c, r);
-	r->npoints = points_of(r->points, c.v2);
+	r->npoints = points_of(r->points, c.mnt.hier == LIVE_HIER_V2);
 	if (!e && (lock = live__lock(err, errlen)) < 0)
 		e = -EINVAL;
 	if (!e)
