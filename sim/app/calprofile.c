@@ -47,23 +47,30 @@ static bool put(char *b, size_t len, size_t *n, const char *fmt, ...)
 }
 
 /*
- * The cgroup of thread @k (0: ping, 1: pong) at @pt, as calibrate places it
- * (live_calibrate.c): "/" at depth 0, else a chain of depth levels whose shared levels are
- * s1, s2, ... and whose levels of each thread's own (live_cal_level_own()) are aL and bL. A
- * cgroup2 point's threaded cgroups are domains here: the scheduler sees the same task groups.
+ * The cgroups of @pt's chains as calibrate places the threads (live_calibrate.c), one
+ * `cgroups:` line each into @b, and the two threads' own (0: ping, 1: pong) into @cg: "/" at
+ * depth 0, else depth levels, the shared ones s1, s2, ... and those of each thread's own
+ * (live_cal_level_own()) aL and bL. A cgroup2 point's threaded cgroups are domains here: the
+ * scheduler sees the same task groups.
  */
-static void pp_cgroup(const struct live_cal_point *pt, int k, char *b, size_t len)
+static bool pp_cgroups(const struct live_cal_point *pt, char cg[2][256], char *b, size_t len,
+		       size_t *n)
 {
-	size_t n = 0;
+	size_t at[2] = { 0, 0 };
+	bool ok = true;
 
-	b[0] = '\0';
-	if (!pt->depth) {
-		snprintf(b, len, "/");
-		return;
-	}
-	for (int lv = 1; lv <= pt->depth; lv++)
-		put(b, len, &n, "%s%c%d", lv > 1 ? "/" : "",
-		    live_cal_level_own(pt, lv) ? (k ? 'b' : 'a') : 's', lv);
+	snprintf(cg[0], sizeof(cg[0]), "%s", pt->depth ? "" : "/");
+	snprintf(cg[1], sizeof(cg[1]), "%s", cg[0]);
+	for (int lv = 1; ok && lv <= pt->depth; lv++)
+		for (int k = 0; ok && k < 2; k++) {
+			ok = put(cg[k], sizeof(cg[k]), &at[k], "%s%c%d", lv > 1 ? "/" : "",
+				 live_cal_level_own(pt, lv) ? (k ? 'b' : 'a') : 's', lv);
+			/* a level both threads share is one cgroup */
+			if (ok && (!k || strcmp(cg[0], cg[1])))
+				ok = put(b, len, n, "  %s: { cgroup.subtree_control: +cpu }\n",
+					 cg[k]);
+		}
+	return ok;
 }
 
 /*
@@ -80,8 +87,6 @@ static int pp_text(const struct live_cal_point *pt, const char *profile,
 	size_t n = 0;
 	bool ok;
 
-	for (int k = 0; k < 2; k++)
-		pp_cgroup(pt, k, cg[k], sizeof(cg[k]));
 	ok = put(b, len, &n, "name: calibrate-pingpong\nduration: " PP_DURATION "\nwarmup: "
 		 PP_WARMUP "\nmachine: { cpus: 1, hz: 250, timer_latency: 0, idle_exit: 0, "
 		 "clock_phase: 0, autogroup: %s, costs: ", pt->autogroup ? "true" : "false");
@@ -93,19 +98,7 @@ static int pp_text(const struct live_cal_point *pt, const char *profile,
 			       "ns, walk: %" PRIu64 "ns } }\n", cost->switch_ns, cost->wakeup_ns,
 			       cost->sleep_ns, cost->tick_ns, cost->level_ns, cost->walk_ns);
 	ok = ok && put(b, len, &n, "scheduler: { jitter: false }\ncgroups:\n"
-		       "  /: { cgroup.subtree_control: +cpu }\n");
-	/* every prefix of both paths, each once */
-	for (int k = 0; ok && k < 2 && pt->depth; k++)
-		for (char *s = cg[k]; s; s = strchr(s + 1, '/')) {
-			size_t plen = (size_t)(strchr(s + 1, '/') ? strchr(s + 1, '/') - cg[k]
-						: (ptrdiff_t)strlen(cg[k]));
-
-			if (k && !strncmp(cg[0], cg[1], plen) &&
-			    (cg[0][plen] == '/' || !cg[0][plen]))
-				continue;	/* ping's path has it */
-			ok = put(b, len, &n, "  %.*s: { cgroup.subtree_control: +cpu }\n",
-				 (int)plen, cg[k]);
-		}
+		       "  /: { cgroup.subtree_control: +cpu }\n") && pp_cgroups(pt, cg, b, len, &n);
 	if (one)
 		ok = ok && put(b, len, &n, "processes:\n  pp:\n    cgroup: %s\n    threads:\n"
 			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
