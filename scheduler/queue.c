@@ -579,9 +579,10 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		}
 	}
 	if (next && next == was) {
-		/* the same task continues after a move: not a context switch */
+		/* the same task continues after a move: not a context switch, nothing charged */
 		next->st.running = true;
 		s->st.level_ops += w.ops;
+		s->st.level_walks += w.walks;
 	} else {
 		sched__trace_switch(s, rq, was, next, now);
 		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns, w);
