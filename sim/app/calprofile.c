@@ -59,8 +59,8 @@ static bool pp_cgroups(const struct live_cal_point *pt, char cg[2][256], char *b
 	size_t at[2] = { 0, 0 };
 	bool ok = true;
 
-	snprintf(cg[0], sizeof(cg[0]), "%s", pt->depth ? "" : "/");
-	snprintf(cg[1], sizeof(cg[1]), "%s", cg[0]);
+	for (int k = 0; k < 2; k++)
+		snprintf(cg[k], sizeof(cg[k]), "%s", pt->depth ? "" : "/");
 	for (int lv = 1; ok && lv <= pt->depth; lv++)
 		for (int k = 0; ok && k < 2; k++) {
 			ok = put(cg[k], sizeof(cg[k]), &at[k], "%s%c%d", lv > 1 ? "/" : "",
