@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/account.c - time: charging the running thread's progress to every level of its
- * hierarchy (update_curr), the ticks accounted without being processed (in closed form), the
- * overhead model, and the read-only views of progress and cost the driver and reports use.
+ * scheduler/account.c - time: charging the running thread's CPU time to every level of its
+ * hierarchy (update_curr) by the clock, the scheduler's own time included as the kernel does,
+ * while its own work advances only outside the scheduler; the ticks accounted without being
+ * processed (in closed form), the overhead model, and the read-only views of progress and cost
+ * the driver and reports use.
  */
 #include <errno.h>
 
@@ -74,11 +76,19 @@ static uint64_t ticks_between(const struct sched *s, const struct sched_cpu *rq,
 	return prog;
 }
 
-/* Charge @delta ns of progress to every level of curr (update_curr at each level). */
-static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, uint64_t now)
+/*
+ * Charge curr @delta ns of CPU time at every level (update_curr at each level) and credit its
+ * own work with @prog ns. The kernel charges the running task by the clock, the scheduler's own
+ * time included (rq_clock_task() counts it, only IRQ time and steal being taken out, and this
+ * model's ticks are not IRQ time: CONFIG_IRQ_TIME_ACCOUNTING off), so @delta is wall time
+ * since rq->charge_from while @prog leaves out the time the CPU spent in the scheduler.
+ */
+static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, uint64_t prog,
+			uint64_t now)
 {
 	struct sched_entity *se;
 
+	rq->curr->work += prog;
 	if (!delta)
 		return;
 	for (se = &rq->curr->se; se; se = se->parent) {
@@ -94,46 +104,62 @@ static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, u
 	}
 }
 
-/*
- * The progress curr has made, since its last charge, when the i-th (1-based) of the ticks
- * after rq->last_tick arrives: ticks that come while the CPU is still in the scheduler find no
- * progress, the first one after finds T - e, and each later one P - c more (ticks_between()).
- */
-struct tick_series {
-	uint64_t n0, base, step;
-};
-
-static struct tick_series tick_series(const struct sched *s, const struct sched_cpu *rq)
+/* Charge curr by the clock up to @to (nothing when it is charged that far already). */
+static void charge_to(struct sched *s, struct sched_cpu *rq, uint64_t to, uint64_t prog,
+		      uint64_t now)
 {
-	uint64_t P = s->tick_ns, c = sched__tick_cost(s, rq), e = rq->exec_start;
-	uint64_t T = rq->last_tick + P;
-	struct tick_series ts = { 0, 0, c < P ? P - c : 0 };
+	uint64_t delta = to > rq->charge_from ? to - rq->charge_from : 0;
 
-	while (e >= T) {
-		e += c;
-		T += P;
-		ts.n0++;
-	}
-	ts.base = T - e;
-	return ts;
+	rq->charge_from = umax(rq->charge_from, to);
+	charge_curr(s, rq, delta, prog, now);
 }
 
-static uint64_t prog_at(const struct tick_series *ts, uint64_t i)
+/*
+ * Where the next task's charge starts. The kernel charges a task from the rq clock that
+ * __schedule() used to switch to it: read on entry, after a sleeping task's dequeue is
+ * decided, so a sleep and the switch are the next task's; but a wakeup that asks for a
+ * reschedule skips that read (wakeup_preempt()'s rq_clock_skip_update()), so the switch uses
+ * the wakeup's clock and the wakee's enqueue is the next task's too, whether it is the wakee
+ * or the task that was running and is picked again. A task that goes on running after a
+ * wakeup that did not reschedule is charged for it by the clock. All of which is: the task on
+ * the CPU after a switch at @now is charged from @now, or from where the charge of the CPU's
+ * time stands if that is later (an idle CPU's wakeup, below).
+ */
+void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now)
 {
-	return i <= ts->n0 ? 0 : ts->base + (i - ts->n0 - 1) * ts->step;
+	rq->charge_from = umax(now, rq->charge_from);
+}
+
+/*
+ * A tick that asks for a reschedule: the switch reads the clock again after the tick's own
+ * work, which the task that was running pays, as it pays for a tick that changes nothing.
+ */
+void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	if (rq->curr)
+		charge_to(s, rq, rq->exec_start, 0, now);
+}
+
+/*
+ * An idle CPU's wakeup runs after the CPU left its idle state (the idle exit, which no task
+ * is charged for): the task it brings is charged from there, its enqueue included.
+ */
+void sched__rq_charge_from_wakeup(struct sched_cpu *rq, uint64_t now)
+{
+	rq->charge_from = umax(now, rq->exec_start);
 }
 
 /*
  * EEVDF refreshes the deadline of an entity alone on its queue at every tick that finds its
  * request used up (update_deadline() without a resched). Such ticks change nothing else, so
- * they are elided and their refreshes replayed here: for each such level, find the elided ticks
- * at which v reached the deadline (a binary search over the n ticks, progress being monotone
- * in the tick index) and set deadline = v(tick) + vslice there, as the tick would have.
+ * they are elided and their refreshes replayed here. The i-th tick after rq->last_tick comes
+ * at T_i = last_tick + i P, and its update_curr() charges curr up to T_i: the first tick that
+ * reaches the deadline is the first with T_i - charge_from >= need, and it sets
+ * deadline = v(T_i) + vslice, as the tick would have.
  */
 static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 {
-	struct tick_series ts;
-	bool have = false;
+	uint64_t P = s->tick_ns, c0 = rq->charge_from, last = rq->last_tick;
 
 	if (!s->ops->deadlines)
 		return;
@@ -142,29 +168,23 @@ static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 
 		if (se->cfs_rq->nr_queued != 1)
 			continue;
-		if (!have) {
-			ts = tick_series(s, rq);
-			have = true;
-		}
 		while (from <= n) {
 			sv_t v0 = se->vruntime;
-			uint64_t need = sched__sv_to_ns_ceil(se->deadline - v0, se), lo = from, hi = n;
+			uint64_t need = sched__sv_to_ns_ceil(se->deadline - v0, se), i;
 
-			if (prog_at(&ts, n) < need)
+			/* the first tick index i >= from with last + i P >= c0 + need */
+			if (need > UINT64_MAX - c0)
 				break;
-			while (lo < hi) {	/* the first tick index with progress >= need */
-				uint64_t mid = lo + (hi - lo) / 2;
-
-				if (prog_at(&ts, mid) >= need)
-					hi = mid;
-				else
-					lo = mid + 1;
-			}
+			i = c0 + need > last ? (c0 + need - last + P - 1) / P : 0;
+			if (i < from)
+				i = from;
+			if (i > n)
+				break;
 			if (!se->custom_slice)
 				se->slice = s->base_slice;
-			se->deadline = v0 + sched__calc_delta_fair(prog_at(&ts, lo), se) +
+			se->deadline = v0 + sched__calc_delta_fair(last + i * P - c0, se) +
 				       sched__calc_delta_fair(se->slice, se);
-			from = lo + 1;
+			from = i + 1;
 		}
 	}
 }
@@ -194,7 +214,7 @@ void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, 
 		e = now;
 	}
 	rq->exec_start = e;
-	charge_curr(s, rq, prog, now);
+	charge_to(s, rq, now, prog, now);
 }
 
 /*
@@ -280,9 +300,20 @@ uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now)
 
 	if (!t)
 		return 0;
-	if (t->cpu && t->cpu->curr == t)
-		return t->se.sum_exec + rq_peek_progress(s, t->cpu, now);
+	if (t->cpu && t->cpu->curr == t && now > t->cpu->charge_from)
+		return t->se.sum_exec + (now - t->cpu->charge_from);
 	return t->se.sum_exec;
+}
+
+uint64_t sched_thread_work(const struct sched *s, int tid, uint64_t now)
+{
+	const struct sched_thread *t = sched__thr_get(s, tid);
+
+	if (!t)
+		return 0;
+	if (t->cpu && t->cpu->curr == t)
+		return t->work + rq_peek_progress(s, t->cpu, now);
+	return t->work;
 }
 
 /*

@@ -585,6 +585,8 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 		s->st.level_walks += w.walks;
 	} else {
 		sched__trace_switch(s, rq, was, next, now);
+		if (next)
+			sched__rq_charge_next(rq, now);
 		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns, w);
 		s->st.switches++;
 		if (next) {

@@ -292,8 +292,17 @@ int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats
  * it is scheduled by: its nice's, or WEIGHT_IDLEPRIO under SCHED_IDLE. -ENOENT for no thread.
  */
 int sched_thread_tg(const struct sched *s, int tid, uint32_t *weight);
-/* sched_thread_exec() - the thread's CPU time at @now (including the part not yet accounted). */
+/*
+ * sched_thread_exec() - the thread's CPU time at @now (including the part not yet accounted):
+ * what the kernel's sum_exec_runtime counts, the scheduler's time spent while it was on the CPU
+ * included (docs/scheduler.md, "Overhead model").
+ */
 uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now);
+/*
+ * sched_thread_work() - the thread's own progress at @now: its CPU time less the scheduler's
+ * (the time its bursts of work have had).
+ */
+uint64_t sched_thread_work(const struct sched *s, int tid, uint64_t now);
 
 struct sched_stats {
 	uint64_t overhead_ns;		/* CPU time spent in the scheduler, all CPUs */

@@ -148,6 +148,7 @@ struct sched_thread {
 	bool latency_pending;		/* woke and has not run since */
 	bool exiting;			/* its last switch out is its exit */
 	uint64_t last_ran;		/* when it was last switched out, for cache hotness */
+	uint64_t work;			/* its own progress: se.sum_exec less the scheduler's time */
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
 	bool on_list;
 	struct sched_thread_stats st;
@@ -158,6 +159,7 @@ struct sched_cpu {
 	struct cfs_rq *cfs;		/* the root group's queue: rq->cfs */
 	struct sched_thread *curr;
 	uint64_t exec_start;		/* curr progresses from here; pushed by overhead */
+	uint64_t charge_from;		/* curr is charged from here (the kernel's exec_start) */
 	uint64_t overhead;
 	uint64_t last_tick;		/* the last grid tick accounted (processed or elided) */
 	uint64_t next_tick;		/* the next tick that must be processed */
@@ -387,6 +389,9 @@ void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t n
 			       uint64_t base_ns, struct sched_walk w);
 void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
 void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__rq_charge_from_wakeup(struct sched_cpu *rq, uint64_t now);
+void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now);
 void sched__load_changed(struct cfs_rq *q, uint64_t now);
 bool sched__tg_update_due(const struct cfs_rq *q);
 void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);

@@ -192,6 +192,8 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 	rq->dirty_from = T + 1;
 	if (T >= rq->next_balance || (s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next))
 		sched__balance_tick(s, rq, T);
+	if (rq->resched)
+		sched__rq_charge_tick(s, rq, T);
 	sched__resched_if_needed(s, rq, T);
 	s->in_tick = false;
 	rq_mark(s, rq);
@@ -203,8 +205,8 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
  * CPU is quiescent (the last processed tick found every load average settled, no group weight
  * moved, no tg update pending, and nothing happened on the CPU since), no balance is due, and
  * no level's policy horizon (a deadline or protection reached, a CFS slice used up) has passed.
- * Horizons assume progress at full speed from exec_start, which is never later than the truth,
- * so a planned tick can only be early, never late (docs/scheduler.md, "Tick elision").
+ * Horizons are CPU time charged to curr, which runs with the clock from charge_from: the tick
+ * planned is the first at which a horizon can have passed (docs/scheduler.md, "Tick elision").
  */
 static void plan(struct sched *s, struct sched_cpu *rq)
 {
@@ -244,8 +246,8 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 				h = left;
 		}
 
-		if (h != UINT64_MAX && h < UINT64_MAX - rq->exec_start)
-			next = umin(next, umax(first, grid_ceil(s, rq->exec_start + h)));
+		if (h != UINT64_MAX && h < UINT64_MAX - rq->charge_from)
+			next = umin(next, umax(first, grid_ceil(s, rq->charge_from + h)));
 	}
 	rq->next_tick = next;
 }

@@ -60,7 +60,7 @@ V=tests/cli/lat-variant.yaml
 "$CGSIM" run tests/cli/periodic-alone.yaml -o "$tmp/pa" > "$tmp/pa.txt"
 grep -qx 'p/t.1                 100        0        0       7.997    7.997    7.997' "$tmp/pa.txt" \
 	&& ok || bad "periodic-alone: the text's periodic block"
-[ "$(sed -n 2p "$tmp/pa/activations.csv")" = "p,t.1,1,10000000,10000000,10003000,12003000,2000000,10000000,7997000,3000,0,0" ] \
+[ "$(sed -n 2p "$tmp/pa/activations.csv")" = "p,t.1,1,10000000,10000000,10003000,12003000,2003000,10000000,7997000,3000,0,0" ] \
 	&& [ "$(wc -l < "$tmp/pa/activations.csv")" -eq 101 ] && [ "$(cut -d, -f10 "$tmp/pa/activations.csv" | sort -u | head -n 1)" = 7997000 ] \
 	&& ok || bad "periodic-alone: activations.csv"
 "$CGSIM" run tests/cli/periodic-overrun.yaml --json -o "$tmp/po" > "$tmp/po.json"
@@ -124,10 +124,10 @@ tail -n 1 "$tmp/check" | grep -qx '1 passed, 1 failed' && ok || bad "check: no c
 [ $st -eq 1 ] && [ "$(sed -n 1p "$tmp/tap" | cut -c1-5)" = "ok 1 " ] && \
 	[ "$(sed -n 2p "$tmp/tap" | cut -c1-9)" = "not ok 2 " ] && grep -qx '1\.\.2' "$tmp/tap" \
 	&& ok || bad "check --tap: exit $st, $(cat "$tmp/tap")"
-# (one busy thread at HZ 1000 in the root: 1 - 1000 ticks/s x (tick_ns + walk_ns) = 0.99959)
+# (one busy thread alone: every ns of the CPU is charged to it, its ticks' too: 1.0000)
 grep -q '<testsuites name="cgsim check" tests="2" failures="1" errors="0">' "$tmp/j.xml" && \
 	grep -q '<testcase classname="tests/cli/failing.yaml" name="tests/cli/failing.yaml:9 \[base\] thread p/w.1 share"/>' "$tmp/j.xml" && \
-	grep -q '<failure message="tests/cli/failing.yaml:10 \[base\] thread p/w.1 share 0.9996' "$tmp/j.xml" \
+	grep -q '<failure message="tests/cli/failing.yaml:10 \[base\] thread p/w.1 share 1.0000' "$tmp/j.xml" \
 	&& ok || bad "check --junit: $(cat "$tmp/j.xml")"
 "$CGSIM" check --junit "$tmp/j2.xml" tests/bad-scenarios/empty.yaml > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && grep -q 'errors="1"' "$tmp/j2.xml" && grep -q '<error message=' "$tmp/j2.xml" \
@@ -652,13 +652,13 @@ fi
 "$CGSIM" run --json tests/cli/post-kept.yaml --variant resume 2>&1 | grep '"name": "b.1"' |
 	grep -q '"share": 0.050000' && ok || bad "post-kept, variant resume: not 0.05"
 # machine.costs: a cost profile beside the scenario, overridden by scheduler.costs, or inline
-# (tests/cli/profile.yaml derives each share)
+# (tests/cli/profile.yaml derives each overhead)
 P=tests/cli/profile.yaml
 "$CGSIM" check "$P" > /dev/null && ok || bad "check of $P"
-for v in override:0.996990 inline:0.998000; do
+for v in override:0.00301000 inline:0.00200000; do
 	"$CGSIM" run --json "$P" --variant "${v%%:*}" > "$tmp/prof.json" 2>&1 &&
-		grep -q "\"share\": ${v#*:}" "$tmp/prof.json" && ok ||
-		bad "$P variant ${v%%:*}: $(grep share "$tmp/prof.json" | head -3)"
+		grep -q "\"fraction\": ${v#*:}" "$tmp/prof.json" && ok ||
+		bad "$P variant ${v%%:*}: $(grep fraction "$tmp/prof.json" | head -3)"
 done
 
 echo "cli: $pass passed, $fail failed"

@@ -52,7 +52,7 @@ static void refresh_cpu(struct sim_machine *m, struct mcpu *c)
 	if (c->tid != cur) {
 		/* the thread that was here left: if its work is done it ends its burst now */
 		if (old && old->state == M_ACTIVE && old->target != UINT64_MAX &&
-		    sched_thread_exec(m->s, old->tid, now) >= old->target)
+		    sched_thread_work(m->s, old->tid, now) >= old->target)
 			push_todo(m, old->tid);
 		c->tid = cur;
 	}
@@ -62,8 +62,8 @@ static void refresh_cpu(struct sim_machine *m, struct mcpu *c)
 		return;
 	}
 	{
-		uint64_t exec = sched_thread_exec(m->s, cur, now);
-		uint64_t left = t->target > exec ? t->target - exec : 0;
+		uint64_t work = sched_thread_work(m->s, cur, now);
+		uint64_t left = t->target > work ? t->target - work : 0;
 
 		machine__arm(m, &c->ev, sched_cpu_finish_time(m->s, c->id, now, left));
 	}
@@ -83,7 +83,7 @@ void machine__sync(struct sim_machine *m)
 			struct mthread *t = machine__mt(m, m->todo[--m->ntodo]);
 
 			if (t && t->state == M_ACTIVE &&
-			    sched_thread_exec(m->s, t->tid, sim_now(&m->eng)) >= t->target)
+			    sched_thread_work(m->s, t->tid, sim_now(&m->eng)) >= t->target)
 				end_burst(m, t);
 			continue;
 		}
@@ -104,14 +104,14 @@ static uint64_t draw(struct mthread *t, const struct sim_dist *d)
 /* Start an activation of @len ns of work at now (waking the thread if it sleeps). */
 static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 {
-	uint64_t now = sim_now(&m->eng), exec = sched_thread_exec(m->s, t->tid, now);
+	uint64_t now = sim_now(&m->eng), work = sched_thread_work(m->s, t->tid, now);
 
-	t->target = len == UINT64_MAX || exec > UINT64_MAX - len ? UINT64_MAX : exec + len;
+	t->target = len == UINT64_MAX || work > UINT64_MAX - len ? UINT64_MAX : work + len;
 	/* a phases behaviour's run step after a run step, or after a wakeup, is not a wakeup */
 	if (t->spec.behavior.kind != SIM_BEHAV_PHASES || t->state != M_ACTIVE)
 		t->activations++;
 	if (t->spec.behavior.kind == SIM_BEHAV_PERIODIC)
-		machine__activation_begin(m, t, exec);
+		machine__activation_begin(m, t, sched_thread_exec(m->s, t->tid, now));
 	if (t->state == M_ASLEEP && t->noise_ready) {
 		/* a sleep's timer: late by what go_to_sleep() drew, maybe on an idle CPU */
 		uint64_t exit = sim_dist_draw_ns(&t->noise, &m->noise.idle_exit);
@@ -324,7 +324,7 @@ void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev)
 	struct mthread *t = machine__mt(m, c->tid);
 
 	sched_advance(m->s, sim_now(eng));
-	if (t && t->state == M_ACTIVE && sched_thread_exec(m->s, t->tid, sim_now(eng)) >= t->target)
+	if (t && t->state == M_ACTIVE && sched_thread_work(m->s, t->tid, sim_now(eng)) >= t->target)
 		end_burst(m, t);
 	machine__sync(m);
 }

@@ -89,7 +89,7 @@ struct mthread {
 	struct sim_rng noise;		/* the machine's wakeup noise (struct sim_wakeup_noise) */
 	bool noise_ready;
 	uint64_t due;			/* when the current sleep ends (the timer's target) */
-	uint64_t target;		/* exec value at which the current burst ends; UINT64_MAX: busy */
+	uint64_t target;		/* work value at which the current burst ends; UINT64_MAX: busy */
 	uint64_t next_period;
 	size_t phase;
 	uint32_t loop;

@@ -109,7 +109,7 @@ static void wake_blocked(struct sim_machine *m, struct mthread *t, const struct 
 	uint64_t now = sim_now(&m->eng);
 	uint64_t exit = t->noise_ready ? sim_dist_draw_ns(&t->noise, &m->noise.idle_exit) : 0;
 
-	t->target = sched_thread_exec(m->s, t->tid, now) + 1;
+	t->target = sched_thread_work(m->s, t->tid, now) + 1;
 	t->activations++;
 	t->state = M_ACTIVE;
 	if (sched_wakeup_by(m->s, t->tid, by->tid, now, exit))

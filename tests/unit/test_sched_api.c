@@ -373,10 +373,15 @@ Test(sched_api, exec_zero_cost_cfs_noelide) { exec_zero_cost(SCHED_POLICY_CFS, f
  *   C_SWITCH + depth (C_LEVEL + C_WALK);
  *   each tick at 1, 2, ..., 10 ms while it runs walks every level and changes none:
  *   C_TICK + depth C_WALK.
- * Each is CPU time the thread does not get. At T = 10.5 ms, 10 ticks have passed:
- *   exec = (T - T0) - (C_WAKE + C_SWITCH + 2 depth (C_LEVEL + C_WALK)) - 10 (C_TICK + depth C_WALK)
+ * Each is CPU time the thread's work does not get. At T = 10.5 ms, 10 ticks have passed:
+ *   work = (T - T0) - (C_WAKE + C_SWITCH + 2 depth (C_LEVEL + C_WALK)) - 10 (C_TICK + depth C_WALK)
  * depth 1: 10 250 000 - 1626 - 4070 = 10 244 304 ns;
  * depth 2: 10 250 000 - 1752 - 4140 = 10 244 108 ns.
+ * Its CPU time is what the kernel charges it, by the clock (rq_clock_task(), which counts the
+ * scheduler's own time): the wakeup asks for a reschedule, so the switch reuses the wakeup's
+ * clock reading (rq_clock_skip_update()) and the thread is charged from the wakeup on, its
+ * enqueue, the switch and the ticks included: exec = T - T0 = 10 250 000 ns, and when the
+ * switch is done, exec = C_WAKE + C_SWITCH + 2 depth (C_LEVEL + C_WALK) with no work yet.
  * Without elision every tick up to T has been processed, so the overhead charged to the CPU
  * is the sum of those costs, there was one context switch, 2 depth level operations, 2 depth +
  * 10 depth levels walked and 10 ticks. The wakeup latency (wakeup to first run) is
@@ -404,7 +409,7 @@ static void exec_with_cost(enum sched_policy pol, bool elision, unsigned depth)
 	const uint64_t wake = C_WAKE + depth * (C_LEVEL + C_WALK);
 	const uint64_t sw = C_SWITCH + depth * (C_LEVEL + C_WALK);
 	const uint64_t tick = C_TICK + depth * C_WALK;
-	const uint64_t want = (T - T0) - wake - sw - 10 * tick;
+	const uint64_t want = (T - T0) - wake - sw - 10 * tick, charged = T - T0;
 	struct lat_probe lp = { 0, 0, 0 };
 	struct sched_stats st;
 	uint64_t e;
@@ -423,14 +428,20 @@ static void exec_with_cost(enum sched_policy pol, bool elision, unsigned depth)
 	cr_expect_eq(lp.lat, wake + sw, "[%s depth %u] latency %" PRIu64 ", want %" PRIu64,
 		     sched_policy_name(pol), depth, lp.lat, wake + sw);
 	e = sched_thread_exec(s, 1, T0 + wake + sw);
-	cr_expect_eq(e, 0, "[%s depth %u] exec %" PRIu64 " before the overhead is paid",
+	cr_expect_eq(e, wake + sw, "[%s depth %u] exec %" PRIu64 " when the switch is paid, want %"
+		     PRIu64, sched_policy_name(pol), depth, e, wake + sw);
+	e = sched_thread_work(s, 1, T0 + wake + sw);
+	cr_expect_eq(e, 0, "[%s depth %u] work %" PRIu64 " before the overhead is paid",
 		     sched_policy_name(pol), depth, e);
 	sched_advance(s, T);
 	drain(s);
-	e = sched_thread_exec(s, 1, T);
-	cr_expect_eq(e, want, "[%s elision=%d depth %u] exec at 10.5 ms: %" PRIu64
+	e = sched_thread_work(s, 1, T);
+	cr_expect_eq(e, want, "[%s elision=%d depth %u] work at 10.5 ms: %" PRIu64
 		     ", want %" PRIu64 " (diff %lld)", sched_policy_name(pol), elision, depth, e,
 		     want, (long long)e - (long long)want);
+	e = sched_thread_exec(s, 1, T);
+	cr_expect_eq(e, charged, "[%s elision=%d depth %u] exec at 10.5 ms: %" PRIu64
+		     ", want %" PRIu64, sched_policy_name(pol), elision, depth, e, charged);
 	if (!elision) {
 		uint64_t ov = sched_cpu_overhead(s, 0);
 
@@ -456,7 +467,8 @@ static void exec_with_cost(enum sched_policy pol, bool elision, unsigned depth)
 	cr_expect_eq(sched_cpu_curr(s, 0), -1);
 	sched_advance(s, 3 * T);
 	drain(s);
-	cr_expect_eq(sched_thread_exec(s, 1, 3 * T), want);
+	cr_expect_eq(sched_thread_work(s, 1, 3 * T), want);
+	cr_expect_eq(sched_thread_exec(s, 1, 3 * T), charged);
 	check_ok(s, "exec_with_cost");
 	free_sched();
 }
@@ -475,19 +487,21 @@ Test(sched_api, exec_with_cost_group_cfs_noelide) { exec_with_cost(SCHED_POLICY_
 
 /*
  * Two nice-0 threads on one CPU, the second woken 3.3 ms after the first. The CPU is never
- * idle from T0 on, so at every T: exec1 + exec2 + overhead = T - T0 (with zero costs the
- * overhead is 0; with costs and no elision every charge up to T is in sched_cpu_overhead(),
- * T being mid-tick so no charge straddles it). Equal weights: at any instant one is ahead of
- * the other by at most about one request: CFS slice 6 ms / 2 = 3 ms, checked at ticks, so a
- * run lasts up to 4 ms; EEVDF lag is bounded by a slice plus a tick. 8 ms (two such runs)
- * leaves room for the start-up placement.
+ * idle from T0 on and the kernel charges every ns of it to the task on it, the scheduler's
+ * time included, from the first wakeup's clock reading (exec_with_cost above): at every T,
+ * exec1 + exec2 = T - T0. Their own work gets the rest: work1 + work2 + overhead = T - T0
+ * (with costs and no elision every charge up to T is in sched_cpu_overhead(), T being mid-tick
+ * so no charge straddles it; with zero costs the overhead is 0). Equal weights: at any instant
+ * one is ahead of the other by at most about one request: CFS slice 6 ms / 2 = 3 ms, checked
+ * at ticks, so a run lasts up to 4 ms; EEVDF lag is bounded by a slice plus a tick. 8 ms (two
+ * such runs) leaves room for the start-up placement.
  */
 static void two_threads(enum sched_policy pol, const struct sched_costs *cost, bool elision)
 {
 	struct sched *s = new_sched(pol, 1, elision, cost, true);
 	const uint64_t T0 = 100000;
 	static const uint64_t at[] = { 3500000, 17500000, 250500000, 1000500000 };
-	uint64_t e1 = 0, e2 = 0, ov;
+	uint64_t e1 = 0, e2 = 0, w1, w2, ov;
 
 	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
 	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
@@ -498,10 +512,15 @@ static void two_threads(enum sched_policy pol, const struct sched_costs *cost, b
 		drain(s);
 		e1 = sched_thread_exec(s, 1, at[i]);
 		e2 = sched_thread_exec(s, 2, at[i]);
+		w1 = sched_thread_work(s, 1, at[i]);
+		w2 = sched_thread_work(s, 2, at[i]);
 		ov = cost == &zero_cost ? 0 : sched_cpu_overhead(s, 0);
-		cr_expect_eq(e1 + e2 + ov, at[i] - T0, "[%s] at %" PRIu64 ": exec %" PRIu64
+		cr_expect_eq(e1 + e2, at[i] - T0, "[%s] at %" PRIu64 ": exec %" PRIu64 " + %"
+			     PRIu64 " != %" PRIu64, sched_policy_name(pol), at[i], e1, e2,
+			     at[i] - T0);
+		cr_expect_eq(w1 + w2 + ov, at[i] - T0, "[%s] at %" PRIu64 ": work %" PRIu64
 			     " + %" PRIu64 " + overhead %" PRIu64 " != %" PRIu64,
-			     sched_policy_name(pol), at[i], e1, e2, ov, at[i] - T0);
+			     sched_policy_name(pol), at[i], w1, w2, ov, at[i] - T0);
 	}
 	cr_expect(llabs((long long)e1 - (long long)e2) <= 8000000,
 		  "[%s] after 1 s: exec %" PRIu64 " vs %" PRIu64, sched_policy_name(pol), e1, e2);
