@@ -24,6 +24,8 @@
 /* The simulated ping-pong: long enough for 10^4 round trips and more, after a warm-up. */
 #define PP_DURATION	"110ms"
 #define PP_WARMUP	"10ms"
+/* The system calls of a half round trip in the simulation that counts (2.1-2.3 us measured). */
+#define PP_COUNT_RUN_NS	2000
 
 /* The defaults' proportions of a switch, a wakeup and a sleep (docs/scheduler.md). */
 static const double share_switch = 1.0 / 1.8, share_wakeup = 0.5 / 1.8, share_sleep = 0.3 / 1.8;
@@ -74,16 +76,22 @@ static bool pp_cgroups(const struct live_cal_point *pt, char cg[2][256], char *b
 }
 
 /*
- * The scenario of the ping-pong at @pt: ping runs @run_ns, wakes pong and sleeps; pong, asleep
- * from the start, does the same back. Both in one process when they share a cgroup, so that
- * with autogroup they share its group as the helper's threads do. Costs: the file @profile,
- * else @cost inline.
+ * The scenario of the ping-pong at @pt: each thread runs the first half of its @run_ns of
+ * system calls (the read that returns, the write up to its wakeup), posts the other, runs the
+ * second half (the rest of the write, the read up to where it blocks) and suspends; a post
+ * that finds the other thread not yet suspended is kept, as the pipe keeps the byte, and its
+ * suspend then goes on at once. With the scheduler's time charged to the task on the CPU, the
+ * writer has run longer than the reader it wakes and is preempted by it, as in the kernel
+ * (docs/overhead.md, "The simulated ping-pong"). Both threads in one process when they share
+ * a cgroup, so that with autogroup they share its group as the helper's threads do. Costs: the
+ * file @profile, else @cost inline.
  */
 static int pp_text(const struct live_cal_point *pt, const char *profile,
 		   const struct sched_costs *cost, uint64_t run_ns, char *b, size_t len)
 {
 	char cg[2][256];
 	bool one = !pt->depth || pt->placement == LIVE_CAL_SAME;
+	uint64_t a = run_ns / 2, z = run_ns - run_ns / 2;
 	size_t n = 0;
 	bool ok;
 
@@ -102,16 +110,17 @@ static int pp_text(const struct live_cal_point *pt, const char *profile,
 	if (one)
 		ok = ok && put(b, len, &n, "processes:\n  pp:\n    cgroup: %s\n    threads:\n"
 			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
-			       "ns }, { resume: pp/pong.1 }, suspend ] } }\n"
+			       "ns }, { post: pp/pong.1 }, { run: %" PRIu64 "ns }, suspend ] } }\n"
 			       "      pong: { behavior: { phases: [ suspend, { run: %" PRIu64
-			       "ns }, { resume: pp/ping.1 } ] } }\n", cg[0], run_ns, run_ns);
+			       "ns }, { post: pp/ping.1 }, { run: %" PRIu64 "ns } ] } }\n", cg[0], a,
+			       z, a, z);
 	else
 		ok = ok && put(b, len, &n, "processes:\n  pa:\n    cgroup: %s\n    threads:\n"
 			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
-			       "ns }, { resume: pb/pong.1 }, suspend ] } }\n  pb:\n    cgroup: %s\n"
-			       "    threads:\n      pong: { behavior: { phases: [ suspend, { run: %"
-			       PRIu64 "ns }, { resume: pa/ping.1 } ] } }\n", cg[0], run_ns, cg[1],
-			       run_ns);
+			       "ns }, { post: pb/pong.1 }, { run: %" PRIu64 "ns }, suspend ] } }\n"
+			       "  pb:\n    cgroup: %s\n    threads:\n      pong: { behavior: { "
+			       "phases: [ suspend, { run: %" PRIu64 "ns }, { post: pa/ping.1 }, "
+			       "{ run: %" PRIu64 "ns } ] } }\n", cg[0], a, z, cg[1], a, z);
 	return ok ? 0 : -ENAMETOOLONG;
 }
 
@@ -138,34 +147,49 @@ static int pp_run(const struct live_cal_point *pt, const char *profile,
 	return e ? -EINVAL : 0;
 }
 
-/* The round trips of a run: ping's wakeups in the measured window. */
-static uint64_t pp_round_trips(const struct run_result *r)
+/*
+ * The round trips of a run of @run_ns per half: which thread blocks in a round trip changes
+ * from time to time, so they are counted by the work done. The CPU is never idle in the
+ * measured window, so its threads' work is the window less the scheduler's time, and a round
+ * trip is two halves of work plus 1 ns for each thread woken from its wait
+ * (docs/scenario-format.md, "suspend"). *@wakeups: the wakeups in the window.
+ */
+static double pp_round_trips(const struct run_result *r, uint64_t run_ns, uint64_t *wakeups)
 {
+	uint64_t w = 0;
+
 	for (size_t i = 0; i < r->nthreads; i++)
-		if (!strcmp(r->threads[i].name, "ping.1"))
-			return r->threads[i].wakeups;
-	return 0;
+		w += r->threads[i].wakeups;
+	*wakeups = w;
+	if (r->overhead_ns + w >= r->measured_ns)
+		return 0;
+	return (double)(r->measured_ns - r->overhead_ns - w) / (2.0 * (double)run_ns);
 }
 
 int calprof_counts(const struct live_cal_point *pt, struct calprof_counts *out, char *err,
 		   size_t errlen)
 {
-	static const struct sched_costs zero;
+	struct sched_config def;
 	struct run_result *r;
-	uint64_t n;
-	int e = pp_run(pt, NULL, &zero, 1000, &r, err, errlen);
+	uint64_t w;
+	double n;
+	int e;
+
+	sched_config_default(&def, SCHED_POLICY_EEVDF, 1);
+	e = pp_run(pt, NULL, &def.cost, PP_COUNT_RUN_NS, &r, err, errlen);
 
 	if (e)
 		return e;
-	n = pp_round_trips(r);
-	if (!n) {
+	n = pp_round_trips(r, PP_COUNT_RUN_NS, &w);
+	if (!(n > 0)) {
 		run_free(r);
 		snprintf(err, errlen, "cgsim: the simulated ping-pong made no round trip");
 		return -EINVAL;
 	}
-	out->walks = (double)r->level_walks / (double)n;
-	out->ops = (double)r->level_ops / (double)n;
-	out->switches = (double)r->switches / (double)n;
+	out->walks = (double)r->level_walks / n;
+	out->ops = (double)r->level_ops / n;
+	out->switches = (double)r->switches / n;
+	out->wakeups = (double)w / n;
 	run_free(r);
 	return 0;
 }
@@ -174,16 +198,21 @@ int calprof_predict(const struct live_cal_point *pt, const char *profile,
 		    const struct sched_costs *cost, double run_ns, double *rt_ns, char *err,
 		    size_t errlen)
 {
+	uint64_t half = run_ns >= 2 ? (uint64_t)llround(run_ns) : 2, w;
 	struct run_result *r;
-	uint64_t n;
-	int e = pp_run(pt, profile, cost, (uint64_t)llround(run_ns), &r, err, errlen);
+	double n;
+	int e = pp_run(pt, profile, cost, half, &r, err, errlen);
 
 	if (e)
 		return e;
-	n = pp_round_trips(r);
-	*rt_ns = n ? (double)r->measured_ns / (double)n : (double)NAN;
+	n = pp_round_trips(r, half, &w);
+	*rt_ns = n > 0 ? (double)r->measured_ns / n : (double)NAN;
 	run_free(r);
-	return n ? 0 : -EINVAL;
+	if (!(n > 0)) {
+		snprintf(err, errlen, "cgsim: the simulated ping-pong made no round trip");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* A non-negative fitted constant, in whole ns; *@clamped when it was negative. */
@@ -204,7 +233,7 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 	gsl_vector *y = NULL, *c = NULL;
 	gsl_multifit_linear_workspace *w = NULL;
 	gsl_error_handler_t *old;
-	double chisq, event;
+	double chisq, event, events = 0;
 	int e = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -229,6 +258,8 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 
 		if ((e = calprof_counts(&r->points[i], &k, err, errlen)))
 			goto out;
+		/* the events of a round trip, weighted as their base costs are split below */
+		events += k.switches * share_switch + k.wakeups * (share_wakeup + share_sleep);
 		gsl_matrix_set(X, i, 0, 1);
 		gsl_matrix_set(X, i, 1, k.walks);
 		gsl_matrix_set(X, i, 2, k.ops);
@@ -254,10 +285,14 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 				      (out->base_ns + gsl_vector_get(c, 1) * gsl_matrix_get(X, i, 1) +
 				       gsl_vector_get(c, 2) * gsl_matrix_get(X, i, 2));
 	/*
-	 * The intercept is a round trip of two halves, each the system calls and a switch, a
-	 * wakeup and a sleep without their levels.
+	 * The intercept is a round trip without its levels: two halves of system calls and the
+	 * events the simulation counts in a round trip (two switches, and a wakeup and a sleep
+	 * for each time a thread blocks), their mean over the points. Split in the defaults'
+	 * proportions (switch : wakeup : sleep = 1 : 0.5 : 0.3): with E the mean of
+	 * (switches + 0.8 wakeups) / 1.8, intercept - 2 system calls = 1.8 E switch_ns, so
+	 * event = that / E and each cost is its share of event.
 	 */
-	event = (out->base_ns - 2 * r->syscalls_ns) / 2;
+	event = (out->base_ns - 2 * r->syscalls_ns) / (events / (double)n);
 	if (!(event > 0)) {
 		snprintf(err, errlen, "cgsim: the system calls (%.0f ns a half round trip) leave "
 			 "nothing of the fitted base (%.0f ns) to the scheduler; the machine was "

@@ -4,8 +4,9 @@
  * prediction (docs/overhead.md, "From the measurement to a profile").
  *
  * calibrate --live measures a pipe ping-pong's round trip at each of its points. cgsim
- * simulates the same ping-pong (two threads on one CPU, each running the measured system
- * calls of its half and then waking the other and sleeping) to learn what the model walks and
+ * simulates the same ping-pong (two threads on one CPU, each running half of the system calls
+ * of its half round trip, waking the other, running the other half and waiting; the writer is
+ * mostly preempted by the reader it wakes, as on the kernel) to learn what the model walks and
  * changes per round trip at each point; the measured medians are fitted to those counts by
  * least squares, which gives walk_ns and level_ns, and the intercept less the system calls
  * gives the events' base costs. The prediction runs the simulation again with a profile's
@@ -23,7 +24,7 @@
 
 /* What the model does per round trip of the simulated ping-pong at one point. */
 struct calprof_counts {
-	double walks, ops, switches;
+	double walks, ops, switches, wakeups;	/* a wakeup per block: the sleeps too */
 };
 
 struct calprof {
@@ -54,17 +55,20 @@ struct calprof_outcome {
 };
 
 /*
- * calprof_counts() - simulate the ping-pong at point @pt with every cost 0 and count what the
- * model walks and changes per round trip. 0, or -EINVAL with a message in @err.
+ * calprof_counts() - simulate the ping-pong at point @pt with the default costs (which set
+ * who is preempted, not what an event walks) and 2,000 ns of system calls a half, and count
+ * the switches, wakeups, levels walked and level operations per round trip. 0, or -EINVAL
+ * with a message in @err.
  */
 int calprof_counts(const struct live_cal_point *pt, struct calprof_counts *out, char *err,
 		   size_t errlen);
 
 /*
  * calprof_fit() - fit @r's medians to the simulated counts (median = base + walk_ns x walks +
- * level_ns x ops) and split base - 2 x the system calls over a switch, a wakeup and a sleep in
- * the proportions of the defaults (1 : 0.5 : 0.3). -EINVAL when the points cannot be fitted or
- * the system calls leave nothing to split.
+ * level_ns x ops) and split base - 2 x the system calls over the round trip's switches,
+ * wakeups and sleeps with a switch, a wakeup and a sleep in the proportions of the defaults
+ * (1 : 0.5 : 0.3). -EINVAL when the points cannot be fitted or the system calls leave nothing
+ * to split.
  */
 int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err, size_t errlen);
 
