@@ -309,16 +309,16 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 		.hz = 1000,
 	};
 	/*
-	 * docs/overhead.md: each the median of three calibrations of this project's machine
+	 * docs/overhead.md: each the median of five calibrations of this project's machine
 	 * (calibrate --live); tick_ns is an estimate, not measured.
 	 */
 	cfg->cost = (struct sched_costs){
-		.switch_ns = 478,
-		.wakeup_ns = 239,
-		.sleep_ns = 143,
+		.switch_ns = 672,
+		.wakeup_ns = 336,
+		.sleep_ns = 202,
 		.tick_ns = 400,
-		.level_ns = 16,
-		.walk_ns = 9,
+		.level_ns = 24,
+		.walk_ns = 19,
 	};
 	cfg->tick_elision = true;
 	cfg->load_attach = true;
