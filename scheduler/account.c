@@ -131,13 +131,14 @@ void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now)
 }
 
 /*
- * A tick that asks for a reschedule: the switch reads the clock again after the tick's own
- * work, which the task that was running pays, as it pays for a tick that changes nothing.
+ * A tick (and its balance) that asks for a reschedule: the switch reads the clock again after
+ * the tick's own work, which the task that was running pays, as it pays by the clock for a
+ * tick that changes nothing. Charged only then, so that elided and processed ticks charge
+ * alike: a tick that reschedules is never elided.
  */
 void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
-	if (rq->curr)
-		charge_to(s, rq, rq->exec_start, 0, now);
+	charge_to(s, rq, rq->exec_start, 0, now);
 }
 
 /*

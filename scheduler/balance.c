@@ -472,6 +472,7 @@ static void next_balance(struct sched *s, struct sched_cpu *rq, uint64_t T)
  * periodic balance when due (sched_balance_trigger, then the softirq: blocked averages first),
  * and the NOHZ kick (nohz_balancer_kick): every 32 ms the blocked load of idle CPUs is
  * decayed, and when this CPU has tasks waiting each idle CPU whose balance is due balances.
+ * A reschedule it asks of @rq is the caller's to make, after the tick is charged.
  */
 void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
@@ -518,7 +519,6 @@ void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 		sched__update_blocked_averages(s, rq, T);
 		balance_rq(s, rq, T, rq->curr ? LB_NOT_IDLE : LB_IDLE);
 		next_balance(s, rq, T);
-		sched__resched_if_needed(s, rq, T);
 	}
 }
 

@@ -192,7 +192,7 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 	rq->dirty_from = T + 1;
 	if (T >= rq->next_balance || (s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next))
 		sched__balance_tick(s, rq, T);
-	if (rq->resched)
+	if (rq->resched && rq->curr)
 		sched__rq_charge_tick(s, rq, T);
 	sched__resched_if_needed(s, rq, T);
 	s->in_tick = false;

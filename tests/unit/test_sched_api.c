@@ -534,6 +534,45 @@ Test(sched_api, two_threads_cost_eevdf) { two_threads(SCHED_POLICY_EEVDF, &some_
 Test(sched_api, two_threads_cost_cfs) { two_threads(SCHED_POLICY_CFS, &some_cost, false); }
 
 /*
+ * Who pays for the scheduler's time (docs/scheduler.md, "Overhead model"): EEVDF on one CPU at
+ * HZ 1000, wakeup W = 500, switch S = 1000, sleep Z = 300 and tick K = 400 ns, nothing per
+ * level. Threads 1 and 2 are woken at T0 = 0.25 ms, 1 first on the idle CPU: 1 runs, charged
+ * from T0 (its own wakeup, the switch to it and 2's wakeup included, 2's not preempting a
+ * thread protected to its deadline); its work starts after 2W + S. Its request (0.7 ms on one
+ * CPU) is used up at the tick at 1 ms, which reschedules: the switch reads the clock again
+ * after the tick, so 1 pays the tick (exec 750,000 + K) and 2 is charged from 1 ms + K, its
+ * switch included. 2 sleeps at 1.3 ms: the sleep and the switch back are 1's, charged from
+ * 1.3 ms.
+ */
+Test(sched_api, who_pays_the_scheduler)
+{
+	const struct sched_costs c = { .switch_ns = 1000, .wakeup_ns = 500, .sleep_ns = 300,
+				       .tick_ns = 400 };
+	struct sched *s = new_sched(SCHED_POLICY_EEVDF, 1, true, &c, true);
+	const uint64_t T0 = 250000, K = 400, S = 1000, W = 500, Z = 300;
+
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, T0));
+	OK(sched_wakeup(s, 2, T0));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	sched_advance(s, 1200000);
+	drain(s);
+	cr_assert_eq(sched_cpu_curr(s, 0), 2, "the tick at 1 ms hands the CPU to 2");
+	cr_expect_eq(sched_thread_exec(s, 1, 1200000), 750000 + K);
+	cr_expect_eq(sched_thread_work(s, 1, 1200000), 750000 - 2 * W - S);
+	cr_expect_eq(sched_thread_exec(s, 2, 1200000), 200000 - K);
+	cr_expect_eq(sched_thread_work(s, 2, 1200000), 200000 - K - S);
+	OK(sched_sleep(s, 2, 1300000));
+	cr_assert_eq(sched_cpu_curr(s, 0), 1);
+	cr_expect_eq(sched_thread_exec(s, 2, 1400000), 300000 - K);
+	cr_expect_eq(sched_thread_exec(s, 1, 1400000), 750000 + K + 100000);
+	cr_expect_eq(sched_thread_work(s, 1, 1400000), 750000 - 2 * W - S + 100000 - Z - S);
+	check_ok(s, "who_pays_the_scheduler");
+	free_sched();
+}
+
+/*
  * sched.h: sched_stats.switches counts context switches "to and from idle included", as the
  * kernel's nr_switches counts every context_switch(), the idle task being a task. A thread
  * that runs once and sleeps makes two: idle -> thread, thread -> idle. A second thread woken
