@@ -142,12 +142,16 @@ void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now)
 }
 
 /*
- * An idle CPU's wakeup runs after the CPU left its idle state (the idle exit, which no task
- * is charged for): the task it brings is charged from there, its enqueue included.
+ * A wakeup's overhead. On an idle CPU it runs after the CPU left its idle state (the idle
+ * exit, which no task is charged for): the task it brings is charged from there, its enqueue
+ * included.
  */
-void sched__rq_charge_from_wakeup(struct sched_cpu *rq, uint64_t now)
+void sched__rq_charge_wakeup(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			     struct sched_walk w)
 {
-	rq->charge_from = umax(now, rq->exec_start);
+	if (!rq->curr)
+		rq->charge_from = umax(now, rq->exec_start);
+	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, w);
 }
 
 /*

@@ -760,11 +760,8 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 		sched__requeue_delayed(s, t, now);
 		sched__rq_account(s, rq, now);
 		t->runnable = true;
-		if (!rq->curr)
-			sched__rq_charge_from_wakeup(rq, now);
 		/* enqueue_task_fair() stops at once, then walks every level updating averages */
-		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns,
-					  (struct sched_walk){ 0, levels_of(t) });
+		sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
 		sched__check_preempt(s, rq, t, false);
 		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id, t, -1,
 				  rq->id, now);
@@ -808,9 +805,7 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	if (stale)
 		sched__rq_account(s, rq, now);
 	t->new_task = false;
-	if (!rq->curr)
-		sched__rq_charge_from_wakeup(rq, now);
-	sched__rq_charge_overhead(s, rq, now, s->cfg.cost.wakeup_ns, w);
+	sched__rq_charge_wakeup(s, rq, now, w);
 	sched__check_preempt(s, rq, t, fork);
 	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, t, -1,
 			  rq->id, now);

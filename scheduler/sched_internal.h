@@ -389,7 +389,8 @@ void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t n
 			       uint64_t base_ns, struct sched_walk w);
 void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
 void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__rq_charge_from_wakeup(struct sched_cpu *rq, uint64_t now);
+void sched__rq_charge_wakeup(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			     struct sched_walk w);
 void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now);
 void sched__load_changed(struct cfs_rq *q, uint64_t now);
