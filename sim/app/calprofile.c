@@ -76,12 +76,25 @@ static bool pp_cgroups(const struct live_cal_point *pt, char cg[2][256], char *b
 }
 
 /*
- * The scenario of the ping-pong at @pt: each thread runs the first half of its @run_ns of
- * system calls (the read that returns, the write up to its wakeup), posts the other, runs the
- * second half (the rest of the write, the read up to where it blocks) and suspends; a post
- * that finds the other thread not yet suspended is kept, as the pipe keeps the byte, and its
- * suspend then goes on at once. With the scheduler's time charged to the task on the CPU, the
- * writer has run longer than the reader it wakes and is preempted by it, as in the kernel
+ * One thread of the ping-pong, into @b: @name runs the first half @a of its system calls (the
+ * read that returns, the write up to its wakeup), posts @peer, runs the second half @z (the
+ * rest of the write, the read up to where it blocks) and suspends; a post that finds the other
+ * thread not yet suspended is kept, as the pipe keeps the byte, and its suspend then goes on
+ * at once. @first starts at 1 ms; the other starts suspended.
+ */
+static bool pp_thread(char *b, size_t len, size_t *n, const char *name, const char *peer,
+		      bool first, uint64_t a, uint64_t z)
+{
+	return put(b, len, n, "      %s: { %sbehavior: { phases: [ %s{ run: %" PRIu64 "ns }, "
+		   "{ post: %s }, { run: %" PRIu64 "ns }%s ] } }\n", name,
+		   first ? "start: 1ms, " : "", first ? "" : "suspend, ", a, peer, z,
+		   first ? ", suspend" : "");
+}
+
+/*
+ * The scenario of the ping-pong at @pt, @run_ns of system calls a half round trip split evenly
+ * around the post (pp_thread()). With the scheduler's time charged to the task on the CPU,
+ * the writer has run longer than the reader it wakes and is preempted by it, as in the kernel
  * (docs/overhead.md, "The simulated ping-pong"). Both threads in one process when they share
  * a cgroup, so that with autogroup they share its group as the helper's threads do. Costs: the
  * file @profile, else @cost inline.
@@ -91,10 +104,14 @@ static int pp_text(const struct live_cal_point *pt, const char *profile,
 {
 	char cg[2][256];
 	bool one = !pt->depth || pt->placement == LIVE_CAL_SAME;
+	const char *pa = one ? "pp" : "pa", *pb = one ? "pp" : "pb";
 	uint64_t a = run_ns / 2, z = run_ns - run_ns / 2;
+	char ping[16], pong[16];
 	size_t n = 0;
 	bool ok;
 
+	snprintf(ping, sizeof(ping), "%s/ping.1", pa);
+	snprintf(pong, sizeof(pong), "%s/pong.1", pb);
 	ok = put(b, len, &n, "name: calibrate-pingpong\nduration: " PP_DURATION "\nwarmup: "
 		 PP_WARMUP "\nmachine: { cpus: 1, hz: 250, timer_latency: 0, idle_exit: 0, "
 		 "clock_phase: 0, autogroup: %s, costs: ", pt->autogroup ? "true" : "false");
@@ -107,30 +124,30 @@ static int pp_text(const struct live_cal_point *pt, const char *profile,
 			       cost->sleep_ns, cost->tick_ns, cost->level_ns, cost->walk_ns);
 	ok = ok && put(b, len, &n, "scheduler: { jitter: false }\ncgroups:\n"
 		       "  /: { cgroup.subtree_control: +cpu }\n") && pp_cgroups(pt, cg, b, len, &n);
-	if (one)
-		ok = ok && put(b, len, &n, "processes:\n  pp:\n    cgroup: %s\n    threads:\n"
-			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
-			       "ns }, { post: pp/pong.1 }, { run: %" PRIu64 "ns }, suspend ] } }\n"
-			       "      pong: { behavior: { phases: [ suspend, { run: %" PRIu64
-			       "ns }, { post: pp/ping.1 }, { run: %" PRIu64 "ns } ] } }\n", cg[0], a,
-			       z, a, z);
-	else
-		ok = ok && put(b, len, &n, "processes:\n  pa:\n    cgroup: %s\n    threads:\n"
-			       "      ping: { start: 1ms, behavior: { phases: [ { run: %" PRIu64
-			       "ns }, { post: pb/pong.1 }, { run: %" PRIu64 "ns }, suspend ] } }\n"
-			       "  pb:\n    cgroup: %s\n    threads:\n      pong: { behavior: { "
-			       "phases: [ suspend, { run: %" PRIu64 "ns }, { post: pa/ping.1 }, "
-			       "{ run: %" PRIu64 "ns } ] } }\n", cg[0], a, z, cg[1], a, z);
+	ok = ok && put(b, len, &n, "processes:\n  %s:\n    cgroup: %s\n    threads:\n", pa, cg[0]) &&
+	     pp_thread(b, len, &n, "ping", pong, true, a, z);
+	if (!one)
+		ok = ok && put(b, len, &n, "  %s:\n    cgroup: %s\n    threads:\n", pb, cg[1]);
+	ok = ok && pp_thread(b, len, &n, "pong", ping, false, a, z);
 	return ok ? 0 : -ENAMETOOLONG;
 }
 
-/* Run the ping-pong at @pt; *@res is the run's result (run_free() it). */
+/*
+ * Run the ping-pong at @pt with @run_ns a half; *@res is the run's result (run_free() it),
+ * *@trips its round trips and *@wakeups the wakeups in the measured window. Which thread
+ * blocks in a round trip changes from time to time, so round trips are counted by the work
+ * done: the CPU is never idle in the window, so its threads' work is the window less the
+ * scheduler's time, and a round trip is two halves of work plus 1 ns for each thread woken
+ * from its wait (docs/scenario-format.md, "suspend").
+ */
 static int pp_run(const struct live_cal_point *pt, const char *profile,
 		  const struct sched_costs *cost, uint64_t run_ns, struct run_result **res,
-		  char *err, size_t errlen)
+		  double *trips, uint64_t *wakeups, char *err, size_t errlen)
 {
 	char text[4096];
+	struct run_result *r;
 	struct scenario *sc;
+	uint64_t w = 0;
 	int e;
 
 	*res = NULL;
@@ -142,28 +159,21 @@ static int pp_run(const struct live_cal_point *pt, const char *profile,
 	sc = scn_load("calibrate-pingpong", text, NULL, NULL, 0, err, errlen);
 	if (!sc)
 		return -EINVAL;
-	e = run_scenario(sc, false, res, err, errlen);
+	e = run_scenario(sc, false, &r, err, errlen);
 	scn_free(sc);
-	return e ? -EINVAL : 0;
-}
-
-/*
- * The round trips of a run of @run_ns per half: which thread blocks in a round trip changes
- * from time to time, so they are counted by the work done. The CPU is never idle in the
- * measured window, so its threads' work is the window less the scheduler's time, and a round
- * trip is two halves of work plus 1 ns for each thread woken from its wait
- * (docs/scenario-format.md, "suspend"). *@wakeups: the wakeups in the window.
- */
-static double pp_round_trips(const struct run_result *r, uint64_t run_ns, uint64_t *wakeups)
-{
-	uint64_t w = 0;
-
+	if (e)
+		return -EINVAL;
 	for (size_t i = 0; i < r->nthreads; i++)
 		w += r->threads[i].wakeups;
+	if (r->overhead_ns + w >= r->measured_ns) {
+		run_free(r);
+		snprintf(err, errlen, "cgsim: the simulated ping-pong made no round trip");
+		return -EINVAL;
+	}
+	*trips = (double)(r->measured_ns - r->overhead_ns - w) / (2.0 * (double)run_ns);
 	*wakeups = w;
-	if (r->overhead_ns + w >= r->measured_ns)
-		return 0;
-	return (double)(r->measured_ns - r->overhead_ns - w) / (2.0 * (double)run_ns);
+	*res = r;
+	return 0;
 }
 
 int calprof_counts(const struct live_cal_point *pt, struct calprof_counts *out, char *err,
@@ -176,16 +186,9 @@ int calprof_counts(const struct live_cal_point *pt, struct calprof_counts *out, 
 	int e;
 
 	sched_config_default(&def, SCHED_POLICY_EEVDF, 1);
-	e = pp_run(pt, NULL, &def.cost, PP_COUNT_RUN_NS, &r, err, errlen);
-
+	e = pp_run(pt, NULL, &def.cost, PP_COUNT_RUN_NS, &r, &n, &w, err, errlen);
 	if (e)
 		return e;
-	n = pp_round_trips(r, PP_COUNT_RUN_NS, &w);
-	if (!(n > 0)) {
-		run_free(r);
-		snprintf(err, errlen, "cgsim: the simulated ping-pong made no round trip");
-		return -EINVAL;
-	}
 	out->walks = (double)r->level_walks / n;
 	out->ops = (double)r->level_ops / n;
 	out->switches = (double)r->switches / n;
@@ -201,17 +204,12 @@ int calprof_predict(const struct live_cal_point *pt, const char *profile,
 	uint64_t half = run_ns >= 2 ? (uint64_t)llround(run_ns) : 2, w;
 	struct run_result *r;
 	double n;
-	int e = pp_run(pt, profile, cost, half, &r, err, errlen);
+	int e = pp_run(pt, profile, cost, half, &r, &n, &w, err, errlen);
 
 	if (e)
 		return e;
-	n = pp_round_trips(r, half, &w);
-	*rt_ns = n > 0 ? (double)r->measured_ns / n : (double)NAN;
+	*rt_ns = (double)r->measured_ns / n;
 	run_free(r);
-	if (!(n > 0)) {
-		snprintf(err, errlen, "cgsim: the simulated ping-pong made no round trip");
-		return -EINVAL;
-	}
 	return 0;
 }
 

@@ -55,10 +55,10 @@ struct calprof_outcome {
 };
 
 /*
- * calprof_counts() - simulate the ping-pong at point @pt with the default costs (which set
- * who is preempted, not what an event walks) and 2,000 ns of system calls a half, and count
- * the switches, wakeups, levels walked and level operations per round trip. 0, or -EINVAL
- * with a message in @err.
+ * calprof_counts() - simulate the ping-pong at point @pt with the default costs (they decide
+ * who preempts whom, and so what a round trip walks) and 2,000 ns of system calls a half,
+ * and count the switches, wakeups, levels walked and level operations per round trip. 0, or
+ * -EINVAL with a message in @err.
  */
 int calprof_counts(const struct live_cal_point *pt, struct calprof_counts *out, char *err,
 		   size_t errlen);
