@@ -393,6 +393,7 @@ static int r_u64(struct rd *r, const char *what, uint64_t *v, const char **at)
 	enum tok_end t = tok(r, at, &n);
 	char about[120], buf[48];
 
+	*v = 0;		/* defined on every path: fail()'s non-zero return is not visible here */
 	if (t == TOK_OK && parse_u64(*at, n, v))
 		return 0;
 	snprintf(about, sizeof(about), "%s (an unsigned integer)", what);
@@ -435,6 +436,7 @@ static int r_count(struct rd *r, const char *what, size_t max, size_t unit, size
 	uint64_t v;
 	int e = r_u64(r, what, &v, &s);
 
+	*out = 0;
 	if (e)
 		return e;
 	if (v > max)
