@@ -37,7 +37,10 @@ DEB_PKGS := libgsl-dev libyaml-dev libjson-c-dev libcriterion-dev gnuplot-nox pk
             help2man parallel
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-        -Wdouble-promotion -Wvla -Wwrite-strings -fno-common -Werror
+        -Wdouble-promotion -Wvla -Wwrite-strings -fno-common
+# Warnings are errors in `make test` (and so in CI), which sets WERROR=-Werror for every build
+# it makes; a user's plain `make` warns but builds, whatever compiler or OPT they bring.
+WERROR   ?=
 # Recursive (=) on purpose: pkg-config runs when a recipe needs the flags, which is after
 # `make deps` has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
@@ -52,7 +55,7 @@ endif
 
 # override: CFLAGS=... on the command line adds to these instead of replacing them.
 override CPPFLAGS += -I. -D_POSIX_C_SOURCE=200809L
-override CFLAGS   += $(OPT) $(WARN) $(SANFLAGS) -pthread -MMD -MP
+override CFLAGS   += $(OPT) $(WARN) $(WERROR) $(SANFLAGS) -pthread -MMD -MP
 override LDFLAGS  += $(SANFLAGS) -pthread
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -125,9 +128,9 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # $(BUILD)/test.log.
 test: deps
 	@mkdir -p $(BUILD)
-	@{ $(MAKE) --no-print-directory check && \
-	   $(MAKE) --no-print-directory SANITIZE=address,undefined BUILD=build/san check && \
-	   $(MAKE) --no-print-directory fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
+	@{ $(MAKE) --no-print-directory WERROR=-Werror check && \
+	   $(MAKE) --no-print-directory WERROR=-Werror SANITIZE=address,undefined BUILD=build/san check && \
+	   $(MAKE) --no-print-directory WERROR=-Werror fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
 	    tee $(BUILD)/test.log
 	@tests/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
 
