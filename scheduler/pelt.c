@@ -20,7 +20,6 @@
  */
 #include "scheduler/sched_internal.h"
 
-#define PELT_PERIOD_NS	1024000ull
 /* y * 2^32 rounded down (the kernel's runnable_avg_yN_inv[1], 0xfa83b2da). */
 #define PELT_Y		4202935002ull
 
@@ -31,21 +30,7 @@ static uint64_t decay(uint64_t sum)
 
 uint64_t pelt_full(void)
 {
-	static uint64_t full;
-
-	if (!full) {
-		uint64_t sum = 0, next;
-
-		/* Monotone and bounded, so it reaches its fixed point (about 1024 / (1 - y)). */
-		for (;;) {
-			next = decay(sum) + 1024 * 1024;
-			if (next == sum)
-				break;
-			sum = next;
-		}
-		full = sum;
-	}
-	return full;
+	return PELT_FULL;
 }
 
 void pelt_init(struct pelt *p, uint64_t now)
@@ -57,8 +42,8 @@ void pelt_init(struct pelt *p, uint64_t now)
 static uint64_t avg_of(uint64_t sum)
 {
 	if (sum < (1ull << 53))
-		return sum * 1024 / pelt_full();
-	return (uint64_t)(((unsigned __int128)sum * 1024) / pelt_full());
+		return sum * 1024 / PELT_FULL;
+	return (uint64_t)(((unsigned __int128)sum * 1024) / PELT_FULL);
 }
 
 /* One period end: fold the period's integral into the sum. */
@@ -74,18 +59,11 @@ static void boundary(struct pelt *p)
 	p->period++;
 }
 
-void pelt_update(struct pelt *p, uint64_t now)
+/* pelt_update()'s slow path: @now is at or past the end of the open period. */
+void pelt__cross(struct pelt *p, uint64_t now)
 {
-	uint64_t end, target;
+	uint64_t end = (p->period + 1) * PELT_PERIOD_NS, target;
 
-	if (now <= p->last)
-		return;
-	end = (p->period + 1) * PELT_PERIOD_NS;
-	if (now < end) {
-		p->acc += p->x * (now - p->last);
-		p->last = now;
-		return;
-	}
 	/* the open period ends */
 	p->acc += p->x * (end - p->last);
 	boundary(p);

@@ -448,8 +448,31 @@ void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
 void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
 
 /* pelt.c */
+#define PELT_PERIOD_NS	1024000ull
+/*
+ * Where sum settles for x = 1024: the fixed point of sum = floor(sum * y) + 1024 * 1024 with
+ * y = 0xfa83b2da / 2^32 (test_sched_load.c iterates to it). A constant, so that averages
+ * divide by it with a multiply.
+ */
+#define PELT_FULL	48934946ull
+
 void pelt_init(struct pelt *p, uint64_t now);
-void pelt_update(struct pelt *p, uint64_t now);
+void pelt__cross(struct pelt *p, uint64_t now);
+/*
+ * pelt_update() - bring @p to @now. Most calls find it there already or still in its open
+ * period, which costs a compare or a multiply-add here; crossing a period end is pelt__cross().
+ */
+static inline void pelt_update(struct pelt *p, uint64_t now)
+{
+	if (now <= p->last)
+		return;
+	if (now < (p->period + 1) * PELT_PERIOD_NS) {
+		p->acc += p->x * (now - p->last);
+		p->last = now;
+		return;
+	}
+	pelt__cross(p, now);
+}
 /* pelt_set() - update to @now, then the signal becomes @x */
 void pelt_set(struct pelt *p, uint64_t now, uint64_t x);
 /* pelt_stable() - would the average stay what it is while x stays constant? */

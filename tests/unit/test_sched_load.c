@@ -76,6 +76,24 @@ Test(sched_load, rising_average_follows_the_series)
 	}
 }
 
+/*
+ * pelt_full() is the fixed point of the series under x = 1024: sum = floor(sum * y) + 1024 *
+ * 1024, with y the kernel's runnable_avg_yN_inv[1] / 2^32. Iterated here from 0.
+ */
+Test(sched_load, full_is_the_fixed_point_of_the_series)
+{
+	uint64_t sum = 0, next;
+
+	for (;;) {
+		next = (uint64_t)(((unsigned __int128)sum * 0xfa83b2daull) >> 32) + 1024 * 1024;
+		if (next == sum)
+			break;
+		sum = next;
+	}
+	cr_expect_eq(pelt_full(), sum);
+	cr_expect_eq(pelt_full(), 48934946);
+}
+
 /* A new task starts with full load (init_entity_runnable_average()). */
 Test(sched_load, new_task_starts_full)
 {
