@@ -237,6 +237,16 @@ int sched_check(struct sched *s, char *why, size_t len)
 		if (s->tmin < 0 || s->cpu[c].next_tick < s->cpu[s->tmin].next_tick)
 			fail(&ck, "cpu %d ticks at %llu, before the first tick's cpu %d", c,
 			     (unsigned long long)s->cpu[c].next_tick, s->tmin);
+	/* with many CPUs, each heap slot holds its CPU's key and no slot precedes its parent */
+	for (int i = 0; i < s->ncpu && !ck.bad && s->ncpu > THEAP_MIN_CPUS; i++) {
+		const struct sched_theap *e = &s->theap[i], *up = &s->theap[(i - 1) / 2];
+		const struct sched_cpu *rq = &s->cpu[e->cpu];
+
+		if (s->hpos[e->cpu] != i || e->tick != rq->next_tick || e->tie != rq->tie)
+			fail(&ck, "tick heap slot %d does not hold cpu %d's key", i, e->cpu);
+		else if (i && (e->tick < up->tick || (e->tick == up->tick && e->tie < up->tie)))
+			fail(&ck, "tick heap slot %d precedes its parent", i);
+	}
 	if (!ck.bad && (int)idle != s->nr_idle)
 		fail(&ck, "nr_idle %d, %u CPUs idle", s->nr_idle, idle);
 	for (int i = 0; i < s->nthr && !ck.bad; i++) {

@@ -153,9 +153,11 @@ struct sched *sched_new(const struct sched_config *cfg)
 	s->changed = calloc((size_t)s->ncpu, sizeof(*s->changed));
 	s->replan = calloc((size_t)s->ncpu, sizeof(*s->replan));
 	s->theap = calloc((size_t)s->ncpu, sizeof(*s->theap));
+	s->hpos = calloc((size_t)s->ncpu, sizeof(*s->hpos));
 	s->all_mask = calloc(s->mask_words, sizeof(uint64_t));
 	s->idle_mask = calloc(s->mask_words, sizeof(uint64_t));
-	if (!s->cpu || !s->changed || !s->replan || !s->theap || !s->all_mask || !s->idle_mask)
+	if (!s->cpu || !s->changed || !s->replan || !s->theap || !s->hpos || !s->all_mask ||
+	    !s->idle_mask)
 		goto fail;
 	for (int c = 0; c < s->ncpu; c++)
 		s->all_mask[c / 64] |= 1ull << (c % 64);
@@ -207,6 +209,7 @@ void sched_free(struct sched *s)
 	free(s->changed);
 	free(s->replan);
 	free(s->theap);
+	free(s->hpos);
 	free(s->all_mask);
 	free(s->idle_mask);
 	free(s);

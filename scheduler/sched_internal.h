@@ -172,7 +172,6 @@ struct sched_cpu {
 	bool resched;
 	bool changed;			/* queued in s->changed */
 	bool need_plan;			/* queued in s->replan */
-	int hpos;			/* index in s->theap */
 	struct sched_thread *lhead, *ltail;	/* queued tasks, most recently picked first */
 	/* the CPU's utilisation and runnable averages (x = 1024 while running, 1024 per task) */
 	struct pelt util, runnable;
@@ -202,7 +201,8 @@ struct sched {
 	int nchanged;
 	int *replan;			/* stack of CPUs with ->need_plan set */
 	int nreplan;
-	int *theap;			/* CPUs by next tick (a binary min-heap) */
+	struct sched_theap *theap;	/* CPUs by next tick (a binary min-heap) */
+	int *hpos;			/* each CPU's index in theap (apart: sifting writes it) */
 	int tmin;			/* few CPUs: the one whose tick is next, -1 unknown */
 	uint64_t *all_mask;
 	/*
@@ -369,6 +369,16 @@ void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
  * least of a few, found by a scan when the CPU that had it moves it (sched.tmin).
  */
 #define THEAP_MIN_CPUS	8
+/*
+ * A heap slot carries a copy of its CPU's key, so that sifting compares within the heap's own
+ * few cache lines instead of loading a struct sched_cpu per comparison (with 64 CPUs ticking
+ * together that was most of the replanning's time).
+ */
+struct sched_theap {
+	uint64_t tick;			/* = cpu[cpu].next_tick */
+	uint64_t tie;			/* = cpu[cpu].tie */
+	int cpu;
+};
 void sched__theap_set(struct sched *s, int i, int cpu);
 /*
  * What an event did to the hierarchy, for the overhead model: @ops entities enqueued,

@@ -69,6 +69,16 @@ static bool theap_less(const struct sched *s, int a, int b)
 	return a < b;
 }
 
+/* theap_less() on two heap slots: the same order, from the copies of the keys. */
+static inline bool slot_less(const struct sched_theap *x, const struct sched_theap *y)
+{
+	if (x->tick != y->tick)
+		return x->tick < y->tick;
+	if (x->tie != y->tie)
+		return x->tie < y->tie;
+	return x->cpu < y->cpu;
+}
+
 /* The tie-break rank of @rq's next tick (0 without jitter: CPU order). */
 static void set_tie(const struct sched *s, struct sched_cpu *rq)
 {
@@ -78,13 +88,20 @@ static void set_tie(const struct sched *s, struct sched_cpu *rq)
 
 void sched__theap_set(struct sched *s, int i, int cpu)
 {
-	s->theap[i] = cpu;
-	s->cpu[cpu].hpos = i;
+	s->theap[i] = (struct sched_theap){ s->cpu[cpu].next_tick, s->cpu[cpu].tie, cpu };
+	s->hpos[cpu] = i;
+}
+
+static inline void slot_put(struct sched *s, int i, const struct sched_theap *e)
+{
+	s->theap[i] = *e;
+	s->hpos[e->cpu] = i;
 }
 
 static void theap_fix(struct sched *s, int cpu)
 {
-	int i = s->cpu[cpu].hpos, n = s->ncpu;
+	int i = s->hpos[cpu], n = s->ncpu;
+	struct sched_theap e = { s->cpu[cpu].next_tick, s->cpu[cpu].tie, cpu };
 
 	if (n <= THEAP_MIN_CPUS) {
 		/* only @cpu moved: it is the new first, or the first is unknown if it was @cpu */
@@ -95,27 +112,24 @@ static void theap_fix(struct sched *s, int cpu)
 		return;
 	}
 
-	while (i > 0 && theap_less(s, cpu, s->theap[(i - 1) / 2])) {
-		sched__theap_set(s, i, s->theap[(i - 1) / 2]);
+	while (i > 0 && slot_less(&e, &s->theap[(i - 1) / 2])) {
+		slot_put(s, i, &s->theap[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
 	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = cpu;
+		int l = 2 * i + 1, r = l + 1, m = i;
+		const struct sched_theap *least = &e;
 
-		if (l < n && theap_less(s, s->theap[l], m))
-			m = s->theap[l];
-		if (r < n && theap_less(s, s->theap[r], m))
-			m = s->theap[r];
-		if (m == cpu)
+		if (l < n && slot_less(&s->theap[l], least))
+			least = &s->theap[m = l];
+		if (r < n && slot_less(&s->theap[r], least))
+			least = &s->theap[m = r];
+		if (m == i)
 			break;
-		{
-			int j = s->cpu[m].hpos;
-
-			sched__theap_set(s, i, m);
-			i = j;
-		}
+		slot_put(s, i, least);
+		i = m;
 	}
-	sched__theap_set(s, i, cpu);
+	slot_put(s, i, &e);
 }
 
 /* Few CPUs: find the first tick again when the CPU that had it moved its tick. */
@@ -135,7 +149,7 @@ static void theap_settle(struct sched *s)
  * replanning of sched__finish(), which ends with theap_settle(). */
 static int theap_top(const struct sched *s)
 {
-	return s->ncpu > THEAP_MIN_CPUS ? s->theap[0] : s->tmin;
+	return s->ncpu > THEAP_MIN_CPUS ? s->theap[0].cpu : s->tmin;
 }
 
 /*
