@@ -147,6 +147,8 @@ static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
 {
 	if (!c)
 		return a;
+	if ((a | b) <= UINT32_MAX)	/* the product fits: one 64-bit division */
+		return a * b / c;
 	return (uint64_t)(((unsigned __int128)a * b) / c);
 }
 

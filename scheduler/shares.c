@@ -67,7 +67,9 @@ uint64_t sched__calc_group_shares(const struct cfs_rq *q)
 	int64_t tg_weight = tg->load_avg - (int64_t)q->tg_load_avg_contrib + (int64_t)load;
 	uint64_t shares = tg->shares;
 
-	if (tg_weight > 0)
+	if (tg_weight > 0 && (tg->shares | load) <= UINT32_MAX)	/* the usual case, in 64 bits */
+		shares = tg->shares * load / (uint64_t)tg_weight;
+	else if (tg_weight > 0)
 		shares = (uint64_t)(((unsigned __int128)tg->shares * load) / (uint64_t)tg_weight);
 	else
 		shares = tg->shares * load;
