@@ -26,6 +26,20 @@ struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 	return s->thr[tid];
 }
 
+/*
+ * A zeroed object on its own cache lines: entities and queues are laid out by cache line
+ * (sched_internal.h), which holds only if the object starts on one.
+ */
+static void *zalloc_lines(size_t size)
+{
+	size_t n = (size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, n);
+
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
 static int grow(void **arr, int *n, int need, size_t elem)
 {
 	int m = *n ? *n : 16;
@@ -102,11 +116,11 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = NULL;
 
-		tg->cfs_rq[c] = malloc(sizeof(struct cfs_rq));
+		tg->cfs_rq[c] = zalloc_lines(sizeof(struct cfs_rq));
 		if (!tg->cfs_rq[c])
 			goto fail;
 		if (parent) {
-			se = calloc(1, sizeof(*se));
+			se = zalloc_lines(sizeof(*se));
 			if (!se)
 				goto fail;
 			tg->se[c] = se;

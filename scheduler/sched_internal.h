@@ -45,31 +45,42 @@ struct sched_cpu;
 struct sched_tg;
 struct sched_thread;
 
+/*
+ * The layouts of struct sched_entity and struct cfs_rq follow their hot paths: charging curr
+ * and picking walk every level of a chain, so what those read comes first, by cache line.
+ * Queues and group entities start on a line (core.c allocates them so); a task's entity
+ * starts its struct sched_thread, 16-byte aligned, which measured better for a flat layout
+ * of many threads than aligning those too. Order matters for speed only.
+ */
 struct sched_entity {
+	/* line 1: the tree walk (node, deadline) and the charge (vruntime) */
 	struct rb_node node;
-	sv_t vruntime;
-	sv_t deadline;		/* EEVDF; relative while rel_deadline */
-	sv_t min_vruntime;	/* EEVDF augmentation: min vruntime over the subtree */
-	sv_t vlag;		/* EEVDF: V - v saved at dequeue */
-	sv_t vprot;		/* EEVDF: protected up to this vruntime (RUN_TO_PARITY) */
-	sv_t inc;		/* vruntime per ns: 2^32 * 1024 / weight */
-	uint64_t min_slice;	/* augmentation: min slice over the subtree */
-	uint64_t weight;	/* load.weight, scaled (<< 10) */
-	uint32_t wd;		/* scale_load_down(weight) */
-	uint64_t slice;		/* EEVDF request size, ns */
-	uint64_t sum_exec;
-	uint64_t prev_sum_exec;
-	uint64_t qseq;		/* when it entered the tree: the tie-breaker among equal keys */
-	struct sched_entity *parent;	/* NULL at the top level */
-	struct cfs_rq *cfs_rq;		/* the queue this entity is (or would be) on */
-	struct cfs_rq *my_q;		/* group entities: the group's queue on this CPU */
-	struct sched_thread *task;	/* task entities */
 	int depth;			/* 0 for entities queued on the CPU's root queue */
 	bool on_rq;
 	bool custom_slice;
 	bool rel_deadline;
 	bool sched_delayed;
+	sv_t vruntime;
+	sv_t deadline;		/* EEVDF; relative while rel_deadline */
+	/* line 2: the rest of the charge (update_curr() and the policy's check) and the walk up */
+	sv_t inc;		/* vruntime per ns: 2^32 * 1024 / weight */
+	sv_t vprot;		/* EEVDF: protected up to this vruntime (RUN_TO_PARITY) */
+	uint64_t sum_exec;
+	struct sched_entity *parent;	/* NULL at the top level */
+	struct cfs_rq *cfs_rq;		/* the queue this entity is (or would be) on */
+	uint64_t slice;		/* EEVDF request size, ns */
+	/* line 3: the augmentation (read with line 1 in tree walks), the rest */
+	sv_t min_vruntime;	/* EEVDF augmentation: min vruntime over the subtree */
+	uint64_t min_slice;	/* augmentation: min slice over the subtree */
+	struct cfs_rq *my_q;		/* group entities: the group's queue on this CPU */
+	struct sched_thread *task;	/* task entities */
+	uint64_t weight;	/* load.weight, scaled (<< 10) */
+	uint64_t qseq;		/* when it entered the tree: the tie-breaker among equal keys */
+	uint32_t wd;		/* scale_load_down(weight) */
 	bool idle;			/* SCHED_IDLE task or idle group */
+	/* colder */
+	sv_t vlag;		/* EEVDF: V - v saved at dequeue */
+	uint64_t prev_sum_exec;
 	/*
 	 * The entity's runnable-time average (x = 1024 while on_rq): the kernel's se->avg with
 	 * load_sum unweighted, so its load_avg is weight x avg / 1024. A task's is attached to
@@ -80,31 +91,35 @@ struct sched_entity {
 };
 
 struct cfs_rq {
+	/* line 1: read at every charge, pick and tick of a level */
 	struct rb_root_cached tree;	/* queued entities except curr */
-	uint64_t load;			/* Σ weight of on_rq entities, curr included */
+	struct sched_entity *curr;
 	unsigned nr_queued;		/* on_rq entities, curr and delayed included */
-	unsigned h_nr_runnable;		/* runnable tasks in this queue's subtree */
-	unsigned h_nr_idle;		/* of which SCHED_IDLE or under an idle group */
+	bool runtime_enabled;		/* bandwidth: the group has a finite quota */
+	bool throttled;
+	bool on_leaf;			/* in rq->leaf */
 	sv_t min_vruntime;		/* monotonic; EEVDF's v0 */
 	sv_t sum_w_vruntime;		/* EEVDF: Σ (v - v0) * wd over the tree */
+	/* line 2: queueing */
 	int64_t sum_weight;		/* EEVDF: Σ wd over the tree */
-	struct sched_entity *curr, *next, *last;
+	uint64_t load;			/* Σ weight of on_rq entities, curr included */
+	unsigned h_nr_runnable;		/* runnable tasks in this queue's subtree */
+	unsigned h_nr_idle;		/* of which SCHED_IDLE or under an idle group */
+	struct sched_entity *next, *last;
 	struct sched_entity *skip;	/* CFS: the yielder to pass over (set_skip_buddy) */
+	struct sched_entity *se;	/* the group's entity on this CPU (NULL for the root) */
+	uint64_t qseq;			/* entries into the tree so far (sched_entity.qseq) */
+	/* load tracking */
 	struct sched_tg *tg;
 	struct sched_cpu *rq;
-	struct sched_entity *se;	/* the group's entity on this CPU (NULL for the root) */
 	struct pelt avg;
 	uint64_t tg_load_avg_contrib;
 	uint64_t last_tg_update;
 	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime: its alone */
-	uint64_t qseq;			/* entries into the tree so far (sched_entity.qseq) */
 	/* bandwidth control (bandwidth.c) */
-	bool runtime_enabled;		/* the group has a finite quota */
-	bool throttled;
 	int64_t runtime_remaining;	/* ns this queue may still run before asking the pool */
 	uint64_t throttled_clock;	/* when it was throttled */
 	struct cfs_rq *tnext;		/* next in the group's throttled list */
-	bool on_leaf;			/* in rq->leaf */
 };
 
 struct sched_tg {
