@@ -223,7 +223,7 @@ static void activation_close(struct sim_machine *m, struct mthread *t, int64_t s
  */
 void machine__activation_end(struct sim_machine *m, struct mthread *t)
 {
-	uint64_t now = sim_now(&m->eng), p = t->spec.behavior.period_ns, first, last;
+	uint64_t now = sim_now(&m->eng), p = t->b->period_ns, first, last;
 	struct sim_activation *a;
 
 	if (!t->pa)
@@ -444,7 +444,6 @@ void sim_machine_free(struct sim_machine *m)
 		if (t->noise_ready)
 			sim_rng_release(&t->noise);
 		free(t->affinity);
-		free(t->phases);
 		free(t->repeats);
 		free(t->timers);
 		free(t->lat);
@@ -454,6 +453,11 @@ void sim_machine_free(struct sim_machine *m)
 		free(t);
 	}
 	free(m->thr);
+	for (size_t i = 0; i < m->nbehav; i++) {
+		free((void *)m->behav[i]->phases);
+		free(m->behav[i]);
+	}
+	free(m->behav);
 	free(m->ran);
 	gsl_rng_free(m->scratch);	/* after the streams that draw on it */
 	machine__steps_free(m);
@@ -466,6 +470,74 @@ void sim_machine_free(struct sim_machine *m)
 	free(m->todo);
 	sched_free(m->s);
 	free(m);
+}
+
+const struct sim_behavior machine__no_behavior = { .kind = SIM_BEHAV_NONE };
+
+static bool same_dist(const struct sim_dist *x, const struct sim_dist *y)
+{
+	return x->kind == y->kind && x->a == y->a && x->b == y->b;
+}
+
+static bool same_phase(const struct sim_phase *x, const struct sim_phase *y)
+{
+	return x->kind == y->kind && same_dist(&x->d, &y->d) && x->ns == y->ns &&
+	       x->obj == y->obj && x->obj2 == y->obj2 && x->count == y->count &&
+	       x->flags == y->flags;
+}
+
+/*
+ * Is @b equal to @have (a copy made by share_behavior())? Field by field, the caller's
+ * padding bytes being no part of it; masks and paths by address, as the caller keeps them
+ * for the run's life.
+ */
+static bool same_behavior(const struct sim_behavior *have, const struct sim_behavior *b)
+{
+	if (have->kind != b->kind || !same_dist(&have->run, &b->run) ||
+	    !same_dist(&have->sleep, &b->sleep) || have->period_ns != b->period_ns ||
+	    have->nphases != b->nphases || have->loops != b->loops || have->masks != b->masks ||
+	    have->nmasks != b->nmasks || have->paths != b->paths || have->npaths != b->npaths)
+		return false;
+	for (size_t i = 0; i < b->nphases; i++)
+		if (!same_phase(&have->phases[i], &b->phases[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The machine's copy of @b, phases included: the last one made when @b equals it (threads
+ * of one spec come one after another), else a new one. The copies live as long as the
+ * machine; a copy's phases are never written.
+ */
+static const struct sim_behavior *share_behavior(struct sim_machine *m,
+						 const struct sim_behavior *b)
+{
+	struct sim_behavior *c;
+	struct sim_phase *ph = NULL;
+
+	if (m->nbehav && same_behavior(m->behav[m->nbehav - 1], b))
+		return m->behav[m->nbehav - 1];
+	if (m->nbehav == m->capbehav) {
+		size_t cap = m->capbehav ? 2 * m->capbehav : 4;
+		struct sim_behavior **n = realloc(m->behav, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->behav = n;
+		m->capbehav = cap;
+	}
+	if (b->nphases && !(ph = malloc(b->nphases * sizeof(*ph))))
+		return NULL;
+	if (!(c = malloc(sizeof(*c)))) {
+		free(ph);
+		return NULL;
+	}
+	*c = *b;
+	if (ph)
+		memcpy(ph, b->phases, b->nphases * sizeof(*ph));
+	c->phases = ph;
+	m->behav[m->nbehav++] = c;
+	return c;
 }
 
 int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec)
@@ -505,11 +577,11 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	default:
 		return -EINVAL;
 	}
+	if (!(t->b = share_behavior(m, b))) {
+		t->b = &machine__no_behavior;
+		return -ENOMEM;
+	}
 	if (b->kind == SIM_BEHAV_PHASES) {
-		t->phases = malloc(b->nphases * sizeof(*t->phases));
-		if (!t->phases)
-			return -ENOMEM;
-		memcpy(t->phases, b->phases, b->nphases * sizeof(*t->phases));
 		for (size_t i = 0; i < b->nphases && !t->repeats; i++)
 			if (b->phases[i].kind == SIM_STEP_REPEAT &&
 			    !(t->repeats = calloc(b->nphases, sizeof(*t->repeats))))
@@ -524,8 +596,10 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 		sim_rng_init_lazy(&t->noise, m->seed ^ 0x6e6f697365ull, spec->stream, m->scratch);
 		t->noise_ready = true;
 	}
-	t->spec = *spec;
-	t->spec.behavior.phases = t->phases;
+	t->nice = spec->nice;
+	t->policy = spec->policy;
+	t->slice_ns = spec->slice_ns;
+	t->stop_ns = spec->stop_ns;
 	t->has_spec = true;
 	err = sched_thread_set_nice(m->s, tid, spec->nice, now);
 	if (!err && spec->policy != SCHED_THREAD_NORMAL)

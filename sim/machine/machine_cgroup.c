@@ -150,6 +150,7 @@ struct mthread *machine__thread_add(struct sim_machine *m, int tid, uint64_t now
 	t->tid = tid;
 	t->relock = -1;
 	t->alive = true;
+	t->b = &machine__no_behavior;
 	t->cgroup = cg_thread_cgroup(m->h, tid);
 	t->session = session;
 	t->sid = tg;

@@ -108,9 +108,9 @@ static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 
 	t->target = len == UINT64_MAX || work > UINT64_MAX - len ? UINT64_MAX : work + len;
 	/* a phases behaviour's run step after a run step, or after a wakeup, is not a wakeup */
-	if (t->spec.behavior.kind != SIM_BEHAV_PHASES || t->state != M_ACTIVE)
+	if (t->b->kind != SIM_BEHAV_PHASES || t->state != M_ACTIVE)
 		t->activations++;
-	if (t->spec.behavior.kind == SIM_BEHAV_PERIODIC)
+	if (t->b->kind == SIM_BEHAV_PERIODIC)
 		machine__activation_begin(m, t, sched_thread_exec(m->s, t->tid, now));
 	if (t->state == M_ASLEEP && t->noise_ready) {
 		/* a sleep's timer: late by what go_to_sleep() drew, maybe on an idle CPU */
@@ -158,7 +158,7 @@ static bool no_cpu(enum sim_step_kind k)
  */
 static void phases_next(struct sim_machine *m, struct mthread *t)
 {
-	const struct sim_behavior *b = &t->spec.behavior;
+	const struct sim_behavior *b = t->b;
 	uint64_t now = sim_now(&m->eng), wake;
 
 	t->rt_end = 0;
@@ -178,7 +178,7 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 				return;
 			}
 		}
-		p = &t->phases[t->phase++];
+		p = &t->b->phases[t->phase++];
 		if (t->state != M_ACTIVE && !no_cpu(p->kind)) {
 			/*
 			 * A thread makes its calls when it runs: back from a sleep (or at its
@@ -200,8 +200,8 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 			wake = draw(t, &p->d);
 			activate(m, t, wake);
 			t->rt_end = machine__later(now, wake);
-			machine__arm(m, &t->ev, t->spec.stop_ns ? machine__umin(t->rt_end,
-						t->spec.stop_ns) : t->rt_end);
+			machine__arm(m, &t->ev, t->stop_ns ? machine__umin(t->rt_end,
+						t->stop_ns) : t->rt_end);
 			return;
 		case SIM_STEP_TIMER:
 			if (machine__timer_step(m, t, p, &wake)) {
@@ -234,7 +234,7 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 static void end_burst(struct sim_machine *m, struct mthread *t)
 {
 	uint64_t now = sim_now(&m->eng);
-	const struct sim_behavior *b = &t->spec.behavior;
+	const struct sim_behavior *b = t->b;
 
 	switch (b->kind) {
 	case SIM_BEHAV_PERIODIC:
@@ -264,10 +264,10 @@ void machine__thread_event(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct mthread *t = sim_container_of(ev, struct mthread, ev);
 	struct sim_machine *m = t->m;
-	const struct sim_behavior *b = &t->spec.behavior;
+	const struct sim_behavior *b = t->b;
 	uint64_t now = sim_now(eng);
 
-	if (t->spec.stop_ns && now >= t->spec.stop_ns) {
+	if (t->stop_ns && now >= t->stop_ns) {
 		if (t->state == M_ACTIVE && sched_sleep(m->s, t->tid, now))
 			machine__fail(m, -EINVAL);
 		t->state = M_DONE;
@@ -281,8 +281,8 @@ void machine__thread_event(struct sim_engine *eng, struct sim_event *ev)
 		 */
 		t->rt_end = 0;
 		activate(m, t, 1);
-		if (t->spec.stop_ns)
-			machine__arm(m, &t->ev, t->spec.stop_ns);
+		if (t->stop_ns)
+			machine__arm(m, &t->ev, t->stop_ns);
 		machine__sync(m);
 		return;
 	}
@@ -312,8 +312,8 @@ void machine__thread_event(struct sim_engine *eng, struct sim_event *ev)
 		break;
 	}
 	/* a stop time still to come is the thread event's job while it is at work */
-	if (t->spec.stop_ns && t->state == M_ACTIVE && !sim_event_pending(&t->ev))
-		machine__arm(m, &t->ev, t->spec.stop_ns);
+	if (t->stop_ns && t->state == M_ACTIVE && !sim_event_pending(&t->ev))
+		machine__arm(m, &t->ev, t->stop_ns);
 	machine__sync(m);
 }
 

@@ -83,8 +83,16 @@ struct mthread {
 	bool rng_ready;
 	enum mstate state;
 	uint64_t posts;		/* post steps waiting for its next suspend (a pipe's data) */
-	struct sim_thread_spec spec;
-	struct sim_phase *phases;
+	/*
+	 * Its behaviour, shared with the threads given an equal one (machine.c, share_behavior():
+	 * a scenario's "count: 10000" is one behaviour, not 10,000 copies), phases included. What
+	 * of the spec the thread changes as it runs (phase steps) is its own.
+	 */
+	const struct sim_behavior *b;
+	int nice;
+	enum sched_thread_policy policy;
+	uint64_t slice_ns;
+	uint64_t stop_ns;		/* 0: never */
 	struct sim_rng rng;
 	struct sim_rng noise;		/* the machine's wakeup noise (struct sim_wakeup_noise) */
 	bool noise_ready;
@@ -188,11 +196,16 @@ struct sim_machine {
 	size_t ntimer;
 	struct sim_step_failure *fails;	/* cgroup steps refused */
 	size_t nfails, capfails;
+	struct sim_behavior **behav;	/* the threads' behaviours, each with its own phases */
+	size_t nbehav, capbehav;
 	int *todo;			/* threads whose burst ended while off-CPU */
 	int ntodo;
 	size_t captodo;
 	int err;
 };
+
+/* The behaviour of a thread not given one (SIM_BEHAV_NONE: it never runs). */
+extern const struct sim_behavior machine__no_behavior;
 
 static inline struct mthread *machine__mt(const struct sim_machine *m, int tid)
 {

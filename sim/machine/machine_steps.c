@@ -289,8 +289,8 @@ size_t sim_machine_step_failures(const struct sim_machine *m,
 static void cgroup_step(struct sim_machine *m, struct mthread *t, const struct sim_phase *p,
 			size_t i)
 {
-	const char *path = p->obj >= 0 && (size_t)p->obj < t->spec.behavior.npaths
-			   ? t->spec.behavior.paths[p->obj] : NULL;
+	const char *path = p->obj >= 0 && (size_t)p->obj < t->b->npaths
+			   ? t->b->paths[p->obj] : NULL;
 	char file[1200], tid[16];
 	int cg, e;
 
@@ -308,7 +308,7 @@ static void cgroup_step(struct sim_machine *m, struct mthread *t, const struct s
 
 static void affinity_step(struct sim_machine *m, struct mthread *t, int mask)
 {
-	const struct sim_behavior *b = &t->spec.behavior;
+	const struct sim_behavior *b = t->b;
 	uint64_t now = sim_now(&m->eng);
 
 	if (mask < 0 || (size_t)mask >= b->nmasks) {
@@ -341,19 +341,19 @@ static void attr_step(struct sim_machine *m, struct mthread *t, const struct sim
 
 	switch (p->kind) {
 	case SIM_STEP_NICE:
-		if (t->spec.nice != p->obj && !(e = sched_thread_set_nice(m->s, t->tid, p->obj, now)))
-			t->spec.nice = p->obj;
+		if (t->nice != p->obj && !(e = sched_thread_set_nice(m->s, t->tid, p->obj, now)))
+			t->nice = p->obj;
 		break;
 	case SIM_STEP_POLICY:
-		if (t->spec.policy != (enum sched_thread_policy)p->obj &&
+		if (t->policy != (enum sched_thread_policy)p->obj &&
 		    !(e = sched_thread_set_policy(m->s, t->tid, (enum sched_thread_policy)p->obj,
 						  now)))
-			t->spec.policy = (enum sched_thread_policy)p->obj;
+			t->policy = (enum sched_thread_policy)p->obj;
 		break;
 	case SIM_STEP_SLICE:
-		if (t->spec.slice_ns != p->ns &&
+		if (t->slice_ns != p->ns &&
 		    !(e = sched_thread_set_slice(m->s, t->tid, p->ns, now)))
-			t->spec.slice_ns = p->ns;
+			t->slice_ns = p->ns;
 		break;
 	case SIM_STEP_AFFINITY:
 		affinity_step(m, t, p->obj);

@@ -479,3 +479,41 @@ Test(sched_machine, sleep_past_the_clock_is_forever)
 		      "the busy thread has %.4f of the CPU", stt_share(stt_cpu(m, p + 1), 1, STT_SEC / 2));
 	stt_end();
 }
+
+/*
+ * sim_machine_set_thread() copies what the spec points to: a caller may give the next thread
+ * the same phases array with other steps in it. Threads given equal behaviours share one copy
+ * (machine.c), which must not make the second thread run the first one's steps. Two threads
+ * on two CPUs, each alone on its CPU after the first balance: run 1 ms, sleep 9 ms has 0.1 of
+ * a CPU, run 3 ms, sleep 7 ms 0.3 (a wakeup on an idle CPU waits for nothing; the scheduler's
+ * few microseconds a cycle are charged to the thread and stay within the tolerance).
+ */
+Test(sched_machine, each_thread_runs_the_steps_it_was_given)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	struct sim_phase ph[2];
+	struct sim_thread_spec sp;
+	int p;
+
+	p = stt_proc(h, "w", 2, NULL);
+	m = stt_machine(h, SCHED_POLICY_EEVDF, 2, 1, true, true);
+	memset(&sp, 0, sizeof(sp));
+	memset(ph, 0, sizeof(ph));
+	sp.behavior.kind = SIM_BEHAV_PHASES;
+	sp.behavior.phases = ph;
+	sp.behavior.nphases = 2;
+	ph[0] = (struct sim_phase){ .kind = SIM_STEP_RUN, .d = { SIM_DIST_FIXED, 1e6, 0 } };
+	ph[1] = (struct sim_phase){ .kind = SIM_STEP_SLEEP, .d = { SIM_DIST_FIXED, 9e6, 0 } };
+	stt_set(m, p, &sp);
+	ph[0].d.a = 3e6;
+	ph[1].d.a = 7e6;
+	stt_set(m, p + 1, &sp);
+	ph[0].d.a = ph[1].d.a = 5e9;	/* what the caller does with its array afterwards */
+	stt_run(m, STT_SEC / 2, 2 * STT_SEC);
+	cr_expect_float_eq(stt_share(stt_cpu(m, p), 1, 2 * STT_SEC), 0.1, 0.002,
+			   "run 1 ms, sleep 9 ms: %.4f", stt_share(stt_cpu(m, p), 1, 2 * STT_SEC));
+	cr_expect_float_eq(stt_share(stt_cpu(m, p + 1), 1, 2 * STT_SEC), 0.3, 0.002,
+			   "run 3 ms, sleep 7 ms: %.4f", stt_share(stt_cpu(m, p + 1), 1, 2 * STT_SEC));
+	stt_end();
+}
