@@ -67,6 +67,11 @@ void pelt__cross(struct pelt *p, uint64_t now)
 	/* the open period ends */
 	p->acc += p->x * (end - p->last);
 	boundary(p);
+	if (now < end + PELT_PERIOD_NS) {	/* the usual case: @now is in the next period */
+		p->acc = p->x * (now - end);
+		p->last = now;
+		return;
+	}
 	target = now / PELT_PERIOD_NS;		/* the period holding @now */
 	if (!p->settled && p->period < target) {
 		/*
