@@ -82,6 +82,11 @@ struct mthread {
 	bool ran;			/* in sim_machine.ran: may have CPU time not credited */
 	bool rng_ready;
 	enum mstate state;
+	/* what every switch in or out reads (refresh_cpu(), wait_hook()): with the above, one line */
+	uint64_t target;		/* work value at which the current burst ends; UINT64_MAX: busy */
+	struct mact *pa;		/* its activations; NULL until the first begins */
+	/* waits ended by a switch-in (sched_set_wait_hook()), the longest and when it was */
+	uint64_t waits, wait_sum, wait_max;
 	uint64_t posts;		/* post steps waiting for its next suspend (a pipe's data) */
 	/*
 	 * Its behaviour, shared with the threads given an equal one (machine.c, share_behavior():
@@ -97,7 +102,6 @@ struct mthread {
 	struct sim_rng noise;		/* the machine's wakeup noise (struct sim_wakeup_noise) */
 	bool noise_ready;
 	uint64_t due;			/* when the current sleep ends (the timer's target) */
-	uint64_t target;		/* work value at which the current burst ends; UINT64_MAX: busy */
 	uint64_t next_period;
 	size_t phase;
 	uint32_t loop;
@@ -123,9 +127,7 @@ struct mthread {
 	uint64_t lat_sum;		/* the seen latencies' sum, for their exact mean */
 	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
 	uint64_t overruns;		/* periodic activations that began after their period */
-	/* waits ended by a switch-in (sched_set_wait_hook()), the longest and when it was */
-	uint64_t waits, wait_sum, wait_max, wait_max_since, wait_max_at;
-	struct mact *pa;		/* its activations; NULL until the first begins */
+	uint64_t wait_max_since, wait_max_at;	/* the longest wait's start and end */
 };
 
 /* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
