@@ -361,12 +361,12 @@ static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 
 		if (in_tree)
 			tree_del(q, se);
-		se->vruntime = V - (V - se->vruntime) * (sv_t)old / (sv_t)weight;
-		se->deadline = V + (se->deadline - V) * (sv_t)old / (sv_t)weight;
+		se->vruntime = V - sched__scale_sv(V - se->vruntime, old, weight);
+		se->deadline = V + sched__scale_sv(se->deadline - V, old, weight);
 	} else {
-		se->vlag = se->vlag * (sv_t)old / (sv_t)weight;
+		se->vlag = sched__scale_sv(se->vlag, old, weight);
 		if (se->rel_deadline)
-			se->deadline = se->deadline * (sv_t)old / (sv_t)weight;
+			se->deadline = sched__scale_sv(se->deadline, old, weight);
 	}
 	sched__set_weight(se, weight, wmult);
 	if (in_tree)

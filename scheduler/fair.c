@@ -141,6 +141,24 @@ void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 	}
 }
 
+/*
+ * x * num / den, truncated toward zero as C divides, for 0 < num, den < 2^31. With x in 64 bits
+ * (a lag or a relative deadline: |x| < 2^31 ns of virtual time) it splits as x = q den + r,
+ * |r| < den, so x num / den = q num + r num / den, where q num and r num share x's sign and
+ * truncation passes over the integer part: two 64-bit divisions instead of the compiler's
+ * 128-bit one, the same quotient. Otherwise, or should q num overflow, the 128-bit division.
+ */
+sv_t sched__scale_sv(sv_t x, uint64_t num, uint64_t den)
+{
+	if (x >= INT64_MIN && x <= INT64_MAX && num < (1ull << 31) && den < (1ull << 31)) {
+		int64_t x64 = (int64_t)x, q = x64 / (int64_t)den, r = x64 % (int64_t)den, qn;
+
+		if (!__builtin_mul_overflow(q, (int64_t)num, &qn))
+			return (sv_t)qn + r * (int64_t)num / (int64_t)den;
+	}
+	return x * (sv_t)num / (sv_t)den;
+}
+
 /* ---------------- CFS slices ---------------- */
 
 static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)

@@ -309,6 +309,9 @@ uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
 void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
 void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
 sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq);
+/* x * num / den for num, den > 0, truncated toward zero: a reweight's rescaling, in 64-bit
+ * divisions where the values allow */
+sv_t sched__scale_sv(sv_t x, uint64_t num, uint64_t den);
 bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
 uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
 void sched__clear_buddies(struct sched_entity *se);
