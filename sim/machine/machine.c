@@ -474,9 +474,25 @@ void sim_machine_free(struct sim_machine *m)
 
 const struct sim_behavior machine__no_behavior = { .kind = SIM_BEHAV_NONE };
 
+/* The same double to the bit (== would take -0.0 for 0.0). */
+static bool same_bits(double x, double y)
+{
+	uint64_t a, b;
+
+	memcpy(&a, &x, sizeof(a));
+	memcpy(&b, &y, sizeof(b));
+	return a == b;
+}
+
 static bool same_dist(const struct sim_dist *x, const struct sim_dist *y)
 {
-	return x->kind == y->kind && x->a == y->a && x->b == y->b;
+	return x->kind == y->kind && same_bits(x->a, y->a) && same_bits(x->b, y->b);
+}
+
+/* The phases a behaviour has: only a phases behaviour's count, whatever the others carry. */
+static size_t nphases_of(const struct sim_behavior *b)
+{
+	return b->kind == SIM_BEHAV_PHASES ? b->nphases : 0;
 }
 
 static bool same_phase(const struct sim_phase *x, const struct sim_phase *y)
@@ -495,10 +511,11 @@ static bool same_behavior(const struct sim_behavior *have, const struct sim_beha
 {
 	if (have->kind != b->kind || !same_dist(&have->run, &b->run) ||
 	    !same_dist(&have->sleep, &b->sleep) || have->period_ns != b->period_ns ||
-	    have->nphases != b->nphases || have->loops != b->loops || have->masks != b->masks ||
-	    have->nmasks != b->nmasks || have->paths != b->paths || have->npaths != b->npaths)
+	    nphases_of(have) != nphases_of(b) || have->loops != b->loops ||
+	    have->masks != b->masks || have->nmasks != b->nmasks || have->paths != b->paths ||
+	    have->npaths != b->npaths)
 		return false;
-	for (size_t i = 0; i < b->nphases; i++)
+	for (size_t i = 0; i < nphases_of(b); i++)
 		if (!same_phase(&have->phases[i], &b->phases[i]))
 			return false;
 	return true;
@@ -514,19 +531,20 @@ static const struct sim_behavior *share_behavior(struct sim_machine *m,
 {
 	struct sim_behavior *c;
 	struct sim_phase *ph = NULL;
+	size_t n = nphases_of(b);
 
 	if (m->nbehav && same_behavior(m->behav[m->nbehav - 1], b))
 		return m->behav[m->nbehav - 1];
 	if (m->nbehav == m->capbehav) {
 		size_t cap = m->capbehav ? 2 * m->capbehav : 4;
-		struct sim_behavior **n = realloc(m->behav, cap * sizeof(*n));
+		struct sim_behavior **grown = realloc(m->behav, cap * sizeof(*grown));
 
-		if (!n)
+		if (!grown)
 			return NULL;
-		m->behav = n;
+		m->behav = grown;
 		m->capbehav = cap;
 	}
-	if (b->nphases && !(ph = malloc(b->nphases * sizeof(*ph))))
+	if (n && !(ph = malloc(n * sizeof(*ph))))
 		return NULL;
 	if (!(c = malloc(sizeof(*c)))) {
 		free(ph);
@@ -534,8 +552,9 @@ static const struct sim_behavior *share_behavior(struct sim_machine *m,
 	}
 	*c = *b;
 	if (ph)
-		memcpy(ph, b->phases, b->nphases * sizeof(*ph));
+		memcpy(ph, b->phases, n * sizeof(*ph));
 	c->phases = ph;
+	c->nphases = n;
 	m->behav[m->nbehav++] = c;
 	return c;
 }
