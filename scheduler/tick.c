@@ -58,18 +58,6 @@ void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now)
  * from (seed, T) alone, so that it does not depend on which ticks are processed and which
  * elided (a real machine's ticks race; CPU 0 does not always go first).
  */
-static bool theap_less(const struct sched *s, int a, int b)
-{
-	const struct sched_cpu *x = &s->cpu[a], *y = &s->cpu[b];
-
-	if (x->next_tick != y->next_tick)
-		return x->next_tick < y->next_tick;
-	if (x->tie != y->tie)
-		return x->tie < y->tie;
-	return a < b;
-}
-
-/* theap_less() on two heap slots: the same order, from the copies of the keys. */
 static inline bool slot_less(const struct sched_theap *x, const struct sched_theap *y)
 {
 	if (x->tick != y->tick)
@@ -77,6 +65,20 @@ static inline bool slot_less(const struct sched_theap *x, const struct sched_the
 	if (x->tie != y->tie)
 		return x->tie < y->tie;
 	return x->cpu < y->cpu;
+}
+
+/* CPU @cpu's key as a heap slot holds it. */
+static inline struct sched_theap slot_of(const struct sched *s, int cpu)
+{
+	return (struct sched_theap){ s->cpu[cpu].next_tick, s->cpu[cpu].tie, cpu };
+}
+
+/* The same order on two CPUs' current keys (few CPUs: no heap to read them from). */
+static bool theap_less(const struct sched *s, int a, int b)
+{
+	struct sched_theap x = slot_of(s, a), y = slot_of(s, b);
+
+	return slot_less(&x, &y);
 }
 
 /* The tie-break rank of @rq's next tick (0 without jitter: CPU order). */
@@ -88,7 +90,7 @@ static void set_tie(const struct sched *s, struct sched_cpu *rq)
 
 void sched__theap_set(struct sched *s, int i, int cpu)
 {
-	s->theap[i] = (struct sched_theap){ s->cpu[cpu].next_tick, s->cpu[cpu].tie, cpu };
+	s->theap[i] = slot_of(s, cpu);
 	s->hpos[cpu] = i;
 }
 
@@ -101,7 +103,7 @@ static inline void slot_put(struct sched *s, int i, const struct sched_theap *e)
 static void theap_fix(struct sched *s, int cpu)
 {
 	int i = s->hpos[cpu], n = s->ncpu;
-	struct sched_theap e = { s->cpu[cpu].next_tick, s->cpu[cpu].tie, cpu };
+	struct sched_theap e;
 
 	if (n <= THEAP_MIN_CPUS) {
 		/* only @cpu moved: it is the new first, or the first is unknown if it was @cpu */
@@ -112,6 +114,7 @@ static void theap_fix(struct sched *s, int cpu)
 		return;
 	}
 
+	e = slot_of(s, cpu);
 	while (i > 0 && slot_less(&e, &s->theap[(i - 1) / 2])) {
 		slot_put(s, i, &s->theap[(i - 1) / 2]);
 		i = (i - 1) / 2;
