@@ -562,7 +562,7 @@ static const struct sim_behavior *share_behavior(struct sim_machine *m,
 int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec)
 {
 	struct mthread *t = machine__mt(m, tid);
-	const struct sim_behavior *b = &spec->behavior;
+	const struct sim_behavior *b = &spec->behavior, *shared;
 	uint64_t now = sim_now(&m->eng);
 	int err;
 
@@ -596,10 +596,10 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 	default:
 		return -EINVAL;
 	}
-	if (!(t->b = share_behavior(m, b))) {
-		t->b = &machine__no_behavior;
+	shared = share_behavior(m, b);
+	if (!shared)
 		return -ENOMEM;
-	}
+	t->b = shared;
 	if (b->kind == SIM_BEHAV_PHASES) {
 		for (size_t i = 0; i < b->nphases && !t->repeats; i++)
 			if (b->phases[i].kind == SIM_STEP_REPEAT &&
