@@ -109,7 +109,13 @@ static void charge_to(struct sched *s, struct sched_cpu *rq, uint64_t to, uint64
 		      uint64_t now)
 {
 	uint64_t delta = to > rq->charge_from ? to - rq->charge_from : 0;
+	struct sched_thread *t = rq->curr;
 
+	if (delta) {
+		if (t->charged_to != rq->charge_from)
+			t->charged_since = rq->charge_from;
+		t->charged_to = to;
+	}
 	rq->charge_from = umax(rq->charge_from, to);
 	charge_curr(s, rq, delta, prog, now);
 }
@@ -299,15 +305,25 @@ uint64_t sched_cpu_finish_time(struct sched *s, int cpu, uint64_t now, uint64_t 
 	return progress_time(s, rq, done + work_ns);
 }
 
+/*
+ * A thread's CPU time as a function of the clock alone: a charge that ran ahead of @now (to the
+ * end of a tick's or a switch's work) counts only up to @now, and curr's time since its charge
+ * is added. So the CPU times read at two instants never add up to more than the CPUs had
+ * between them, wherever the instants fall.
+ */
 uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now)
 {
 	const struct sched_thread *t = sched__thr_get(s, tid);
+	uint64_t e;
 
 	if (!t)
 		return 0;
+	e = t->se.sum_exec;
+	if (t->charged_to > now)
+		e -= t->charged_to - umax(now, t->charged_since);
 	if (t->cpu && t->cpu->curr == t && now > t->cpu->charge_from)
-		return t->se.sum_exec + (now - t->cpu->charge_from);
-	return t->se.sum_exec;
+		e += now - t->cpu->charge_from;
+	return e;
 }
 
 uint64_t sched_thread_work(const struct sched *s, int tid, uint64_t now)

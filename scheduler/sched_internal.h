@@ -164,6 +164,10 @@ struct sched_thread {
 	bool exiting;			/* its last switch out is its exit */
 	uint64_t last_ran;		/* when it was last switched out, for cache hotness */
 	uint64_t work;			/* its own progress: se.sum_exec less the scheduler's time */
+	/* se.sum_exec counts its CPU time up to charged_to, which can be ahead of the clock (a
+	 * charge runs to the end of the scheduler's work in progress); its charges since
+	 * charged_since have been one unbroken stretch */
+	uint64_t charged_since, charged_to;
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
 	bool on_list;
 	struct sched_thread_stats st;

@@ -528,6 +528,50 @@ static void two_threads(enum sched_policy pol, const struct sched_costs *cost, b
 	free_sched();
 }
 
+/*
+ * Two such threads, woken together, read at every instant, also inside the scheduler's work at a tick and a
+ * switch: a charge runs to the end of that work, ahead of the clock, and a thread's CPU time
+ * must still count only what the clock has reached. At every t, exec1 + exec2 = t - T0 (the
+ * CPU is never idle and charged by the clock), and neither ever goes back.
+ */
+static void exec_every_instant(enum sched_policy pol, bool elision)
+{
+	struct sched *s = new_sched(pol, 1, elision, &some_cost, true);
+	struct sched_config cfg;
+	const uint64_t T0 = 100000;
+	uint64_t P, last1 = 0, last2 = 0;
+
+	sched_config_default(&cfg, pol, 1);
+	P = 1000000000ull / cfg.tun.hz;
+
+	OK(sched_thread_new(s, 1, 0, 0, 0, 0));
+	OK(sched_thread_new(s, 2, 0, 0, 0, 0));
+	OK(sched_wakeup(s, 1, T0));
+	OK(sched_wakeup(s, 2, T0));
+	for (uint64_t T = P; T <= 60 * P; T += P)
+		for (uint64_t off = 0; off < 2000; off += 97) {
+			uint64_t t = T + off, e1, e2;
+
+			sched_advance(s, t);
+			drain(s);
+			e1 = sched_thread_exec(s, 1, t);
+			e2 = sched_thread_exec(s, 2, t);
+			cr_assert_eq(e1 + e2, t - T0, "[%s] at %" PRIu64 ": exec %" PRIu64 " + %"
+				     PRIu64 " != %" PRIu64, sched_policy_name(pol), t, e1, e2,
+				     t - T0);
+			cr_assert(e1 >= last1 && e2 >= last2, "[%s] at %" PRIu64 ": exec went back",
+				  sched_policy_name(pol), t);
+			last1 = e1;
+			last2 = e2;
+		}
+	check_ok(s, "exec_every_instant");
+	free_sched();
+}
+
+Test(sched_api, exec_every_instant_eevdf) { exec_every_instant(SCHED_POLICY_EEVDF, true); }
+Test(sched_api, exec_every_instant_cfs) { exec_every_instant(SCHED_POLICY_CFS, true); }
+Test(sched_api, exec_every_instant_eevdf_noelide) { exec_every_instant(SCHED_POLICY_EEVDF, false); }
+
 Test(sched_api, two_threads_zero_cost_eevdf) { two_threads(SCHED_POLICY_EEVDF, &zero_cost, true); }
 Test(sched_api, two_threads_zero_cost_cfs) { two_threads(SCHED_POLICY_CFS, &zero_cost, true); }
 Test(sched_api, two_threads_cost_eevdf) { two_threads(SCHED_POLICY_EEVDF, &some_cost, false); }
