@@ -244,6 +244,7 @@ const struct sched_policy_ops sched_cfs_ops = {
 	.augmented = false,
 	.deadlines = false,
 	.cfs_buddies = true,
+	.keep_empty_weight = false,
 	.less = less_vruntime,
 	.place = place,
 	.dequeued = dequeued,

@@ -377,6 +377,7 @@ const struct sched_policy_ops sched_eevdf_ops = {
 	.augmented = true,
 	.deadlines = true,
 	.cfs_buddies = false,
+	.keep_empty_weight = true,
 	.less = less_deadline,
 	.place = place,
 	.dequeued = dequeued,

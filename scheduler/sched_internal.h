@@ -264,6 +264,8 @@ struct sched_policy_ops {
 				 * DELAY_DEQUEUE applies (EEVDF) */
 	bool cfs_buddies;	/* the pre-6.6 buddies: next marked early on wakeup, last for
 				 * the preempted, both cache hot to the balancer (CFS) */
+	bool keep_empty_weight;	/* update_cfs_group() leaves a group entity whose queue is
+				 * empty at its weight, for DELAY_DEQUEUE (6.13+, 6.12.y) */
 	/* tree order */
 	rb_less_fn *less;
 	/* place @se on @cfs_rq before enqueue; @initial for a new task, @wakeup after a sleep */

@@ -99,12 +99,21 @@ void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t w
 	sched__rq_dirty_quiet(s, q->rq, now);	/* the queue's average moved (or will) */
 }
 
-/* sched__update_cfs_group(): a group entity's weight from its queue's share of the group's load. */
+/*
+ * sched__update_cfs_group(): a group entity's weight from its queue's share of the group's load.
+ * Under EEVDF a group whose queue is empty keeps its entity's weight ("When a group becomes
+ * empty, preserve its weight. This matters for DELAY_DEQUEUE", 6.13 and 6.12.y): its entity may
+ * stay queued, delayed, to burn off its lag at the weight it had, and recomputing it from an
+ * empty queue would shrink it to what the queue's decaying average says, and with it the
+ * parent queue's load, level after level up a chain. CFS kernels (5.13-6.5) recompute.
+ */
 void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
 {
 	if (!se->my_q)
 		return;
 	pelt_update(&se->my_q->avg, now);
+	if (!se->my_q->load && s->ops->keep_empty_weight)
+		return;
 	sched__reweight_entity(s, se, sched__calc_group_shares(se->my_q), 0, now);
 }
 

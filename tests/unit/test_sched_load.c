@@ -264,6 +264,65 @@ Test(sched_load, blocked_queue_decays_out_of_the_group_load) { blocked(true); }
 Test(sched_load, without_blocked_updates_a_stale_contribution_stays) { blocked(false); }
 
 /*
+ * update_cfs_group() on a group whose queue has just emptied. Thread 2 of g runs on CPU 1
+ * throughout, so CPU 1 publishes about 1024; thread 1 of g, asleep on CPU 0 since 4 ms (its load
+ * has decayed to nothing), wakes there at 1 s, runs 10 ms and sleeps. While it runs, g's entity on CPU 0 weighs 1024 x 1024 / (1024 + 1024) = 512 (load =
+ * max(queue weight 1024, a small average)). When it sleeps, the queue is empty:
+ * - EEVDF (6.13+, and 6.12.y): "When a group becomes empty, preserve its weight. This matters for
+ *   DELAY_DEQUEUE": update_cfs_group() returns at once and the entity keeps 512;
+ * - CFS (5.13-6.5): the weight is recomputed from load = max(0, a) = a, the queue's average of
+ *   about 1024 (1 - y^10), so 1024 a / (tg_load - contrib + a), well under 512.
+ */
+static void emptied_group(enum sched_policy pol)
+{
+	struct sched_config cfg;
+	struct sched *s;
+	struct sched_tg *g;
+	uint64_t before, after, a, want;
+	int64_t tgw;
+
+	sched_config_default(&cfg, pol, 2);
+	cfg.tun.hz = 250;
+	cfg.check = true;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
+	start_pinned(s, 1, 1, 0);
+	start_pinned(s, 2, 1, 1);
+	run_to(s, 4 * STT_MS);
+	cr_assert_eq(sched_sleep(s, 1, 4 * STT_MS), 0);	/* its new-task load decays away */
+	run_to(s, 1000 * STT_MS);
+	cr_assert_eq(sched_wakeup(s, 1, 1000 * STT_MS), 0);
+	drain(s);
+	run_to(s, 1010 * STT_MS);
+	before = sched_group_weight(s, 1, 0);
+	cr_expect(before >= 500 && before <= 520, "g's weight on CPU 0 while it runs: %" PRIu64
+		  ", want about 512", before);
+	cr_assert_eq(sched_sleep(s, 1, 1010 * STT_MS), 0);
+	drain(s);
+	after = sched_group_weight(s, 1, 0);
+	g = s->tg[1];
+	cr_assert_eq(g->cfs_rq[0]->load, 0);
+	if (pol == SCHED_POLICY_EEVDF) {
+		cr_expect_eq(after, before, "EEVDF: the emptied group's entity went from %" PRIu64
+			     " to %" PRIu64, before, after);
+	} else {
+		a = g->cfs_rq[0]->avg.avg;
+		tgw = g->load_avg - (int64_t)g->cfs_rq[0]->tg_load_avg_contrib + (int64_t)a;
+		cr_assert_gt(tgw, 0);
+		want = 1024 * a / (uint64_t)tgw;
+		cr_expect(a > 100 && a < 400, "the queue's average after 10 ms: %" PRIu64, a);
+		cr_expect_eq(after, want, "CFS: the emptied group's entity weighs %" PRIu64
+			     ", calc_group_shares() gives %" PRIu64, after, want);
+	}
+	cr_expect_eq(sched_check(s, NULL, 0), 0);
+}
+
+Test(sched_load, emptied_group_keeps_its_weight_eevdf) { emptied_group(SCHED_POLICY_EEVDF); }
+Test(sched_load, emptied_group_is_reweighted_cfs) { emptied_group(SCHED_POLICY_CFS); }
+
+/*
  * task_h_load() of a task alone two groups deep on its CPU, every average settled at 1024:
  * h_load(root) = 1024, each level multiplies by 1024 / (1024 + 1), and the task's own
  * division by its queue's load + 1 adds a third: 1024 (1024/1025)^3 = 1021.
