@@ -109,11 +109,9 @@ void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t w
  */
 void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
 {
-	if (!se->my_q)
+	if (!se->my_q || (!se->my_q->load && s->ops->keep_empty_weight))
 		return;
 	pelt_update(&se->my_q->avg, now);
-	if (!se->my_q->load && s->ops->keep_empty_weight)
-		return;
 	sched__reweight_entity(s, se, sched__calc_group_shares(se->my_q), 0, now);
 }
 
