@@ -146,12 +146,13 @@ Test(sched_load, reweight_rescales_the_entity_history)
 
 /* ---------------- the scheduler ---------------- */
 
-static struct sched *new_sched2(bool load_attach, bool blocked_load)
+/* A checked 2-CPU scheduler at HZ 250 under @pol. */
+static struct sched *new_sched2_pol(enum sched_policy pol, bool load_attach, bool blocked_load)
 {
 	struct sched_config cfg;
 	struct sched *s;
 
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 2);
+	sched_config_default(&cfg, pol, 2);
 	cfg.tun.hz = 250;
 	cfg.check = true;
 	cfg.load_attach = load_attach;
@@ -160,6 +161,11 @@ static struct sched *new_sched2(bool load_attach, bool blocked_load)
 	cr_assert_not_null(s);
 	stt_s = s;
 	return s;
+}
+
+static struct sched *new_sched2(bool load_attach, bool blocked_load)
+{
+	return new_sched2_pol(SCHED_POLICY_EEVDF, load_attach, blocked_load);
 }
 
 static void drain(struct sched *s)
@@ -275,18 +281,11 @@ Test(sched_load, without_blocked_updates_a_stale_contribution_stays) { blocked(f
  */
 static void emptied_group(enum sched_policy pol)
 {
-	struct sched_config cfg;
-	struct sched *s;
+	struct sched *s = new_sched2_pol(pol, true, true);
 	struct sched_tg *g;
 	uint64_t before, after, a, want;
 	int64_t tgw;
 
-	sched_config_default(&cfg, pol, 2);
-	cfg.tun.hz = 250;
-	cfg.check = true;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s);
-	stt_s = s;
 	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
 	start_pinned(s, 1, 1, 0);
 	start_pinned(s, 2, 1, 1);
