@@ -257,7 +257,6 @@ void scn_free(struct scenario *sc)
 {
 	if (!sc)
 		return;
-	free(sc->text);
 	free_names(sc->mutexes, sc->nmutexes);
 	free_names(sc->conds, sc->nconds);
 	free_names(sc->barriers, sc->nbarriers);
@@ -311,6 +310,7 @@ void scn_free(struct scenario *sc)
 	free(sc->name);
 	free(sc->description);
 	free(sc->variant);
+	scn_source_put(sc->src);
 	free(sc);
 }
 
@@ -400,21 +400,38 @@ static bool check_groups(struct rd *r)
 }
 
 
-/* Take @d's notes and origins into @sc (@d keeps its tree). */
-static bool take_doc(struct scenario *sc, struct rta_doc *d)
+/*
+ * A scenario file read and parsed once (sim/scenario/scenario.h): its bytes, its document with
+ * a workload: merged in, and what an rt-app workload brought along. Each scenario loaded from
+ * it works on a copy of @root and holds a reference: the copies' nodes name @origins.
+ */
+struct scn_source {
+	unsigned refs;
+	char *path;
+	char *text;		/* the bytes as read (a pipe can be read only once) */
+	struct yn *root;	/* never changed once read: every load copies it */
+	bool rtapp;		/* the file is an rt-app workload itself */
+	char **notes;		/* "FILE:LINE:COL: note: ..." of what cgsim ignores */
+	size_t nnotes;
+	char **origins;		/* the strings the nodes' origin fields point to */
+	size_t norigins;
+};
+
+/* Take @d's notes and origins into @s (@d keeps its tree). */
+static bool take_doc(struct scn_source *s, struct rta_doc *d)
 {
-	char **o = realloc(sc->origins, (sc->norigins + d->norigins + 1) * sizeof(*o));
-	char **n = o ? realloc(sc->notes, (sc->nnotes + d->nnotes + 1) * sizeof(*n)) : NULL;
+	char **o = realloc(s->origins, (s->norigins + d->norigins + 1) * sizeof(*o));
+	char **n = o ? realloc(s->notes, (s->nnotes + d->nnotes + 1) * sizeof(*n)) : NULL;
 
 	if (o)
-		sc->origins = o;
+		s->origins = o;
 	if (!n)
 		return false;
-	sc->notes = n;
+	s->notes = n;
 	for (size_t i = 0; i < d->norigins; i++)
-		sc->origins[sc->norigins++] = d->origins[i];
+		s->origins[s->norigins++] = d->origins[i];
 	for (size_t i = 0; i < d->nnotes; i++)
-		sc->notes[sc->nnotes++] = d->notes[i];
+		s->notes[s->nnotes++] = d->notes[i];
 	free(d->origins);
 	free(d->notes);
 	d->origins = d->notes = NULL;
@@ -483,7 +500,7 @@ static struct yn *section(struct rd *r, struct yn *root, const char *key, const 
  * workload: FILE.json: the rt-app workload's process, its taskgroups as cgroups the scenario
  * does not declare, and its duration when the scenario gives none, into @root.
  */
-static bool merge_workload(struct rd *r, struct yn *root)
+static bool merge_workload(struct rd *r, struct scn_source *s, struct yn *root)
 {
 	const struct yn *w = yn_get(root, "workload");
 	struct rta_doc d;
@@ -516,7 +533,7 @@ static bool merge_workload(struct rd *r, struct yn *root)
 		r->failed = true;	/* the message names the JSON file */
 		return false;
 	}
-	ok = take_doc(r->sc, &d) && (procs = section(r, root, "processes", w)) &&
+	ok = take_doc(s, &d) && (procs = section(r, root, "processes", w)) &&
 	     merge_entries(r, procs, yn_get(d.root, "processes"), "process");
 	if (ok && yn_get(d.root, "cgroups"))
 		ok = (cgs = section(r, root, "cgroups", w)) &&
@@ -545,65 +562,133 @@ static struct yn *parse_doc(struct rd *r, const char *path, const char *text, si
 	return d->root;
 }
 
-struct scenario *scn_load_swept(const char *path, const char *text, const char *variant,
-				const char *const *sets, size_t nsets, size_t sweep, char *err,
-				size_t errlen)
+void scn_source_put(struct scn_source *s)
+{
+	if (!s || --s->refs)
+		return;
+	yn_free(s->root);
+	free_names(s->notes, s->nnotes);
+	free_names(s->origins, s->norigins);
+	free(s->text);
+	free(s->path);
+	free(s);
+}
+
+struct scn_source *scn_source_read(const char *path, const char *text, char *err, size_t errlen)
 {
 	struct rd r = { .file = path, .err = err, .errlen = errlen };
-	char *buf = NULL;
-	size_t len;
-	struct yn *root;
+	struct scn_source *s = calloc(1, sizeof(*s));
 	struct rta_doc d;
-	struct scenario *sc = NULL;
+	size_t len;
+	bool ok;
+
+	memset(&d, 0, sizeof(d));
+	if (errlen)
+		err[0] = '\0';
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		snprintf(err, errlen, "cgsim: out of memory");
+		return NULL;
+	}
+	s->refs = 1;
+	if (!text) {
+		s->text = slurp(path, &len, err, errlen);
+	} else {
+		len = strlen(text);
+		s->text = strdup(text);
+		if (!s->text)
+			snprintf(err, errlen, "cgsim: out of memory");
+	}
+	ok = s->text && (s->root = parse_doc(&r, path, s->text, len, &d));
+	if (ok) {
+		d.root = NULL;	/* the source's now */
+		s->rtapp = r.rtapp;
+		ok = take_doc(s, &d);
+		if (!ok)
+			snprintf(err, errlen, "cgsim: out of memory");
+		/* a workload: is the file's own content: merged once, before any override */
+		ok = ok && (s->rtapp || merge_workload(&r, s, s->root));
+	}
+	rta_doc_free(&d);
+	if (!ok) {
+		scn_source_put(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct scn_source *scn_source_get(struct scn_source *s)
+{
+	s->refs++;
+	return s;
+}
+
+const char *scn_source_path(const struct scn_source *s)
+{
+	return s->path;
+}
+
+/* @sc's copies of the source's notes, said once per file (cli_notes()) but kept by each. */
+static bool copy_notes(struct scenario *sc, const struct scn_source *s)
+{
+	if (!s->nnotes)
+		return true;
+	sc->notes = calloc(s->nnotes, sizeof(*sc->notes));
+	if (!sc->notes)
+		return false;
+	for (; sc->nnotes < s->nnotes; sc->nnotes++)
+		if (!(sc->notes[sc->nnotes] = strdup(s->notes[sc->nnotes])))
+			return false;
+	return true;
+}
+
+struct scenario *scn_source_load(struct scn_source *s, const char *variant,
+				 const char *const *sets, size_t nsets, size_t sweep, char *err,
+				 size_t errlen)
+{
+	struct rd r = { .file = s->path, .err = err, .errlen = errlen, .rtapp = s->rtapp };
+	struct yn *root = yn_copy(s->root);
+	struct scenario *sc = root ? calloc(1, sizeof(*sc)) : NULL;
 	bool ok;
 
 	if (errlen)
 		err[0] = '\0';
-	if (!text) {
-		buf = slurp(path, &len, err, errlen);
-		if (!buf)
-			return NULL;
-		text = buf;
-	} else {
-		len = strlen(text);
-	}
-	root = parse_doc(&r, path, text, len, &d);
-	d.root = NULL;	/* root is this function's now */
-	if (!root) {
-		free(buf);
-		return NULL;
-	}
-	sc = calloc(1, sizeof(*sc));
-	if (sc)
+	if (sc) {
+		sc->src = scn_source_get(s);
+		sc->text = s->text;
 		sc->origins = calloc(nsets ? nsets : 1, sizeof(*sc->origins));
-	if (!sc || !sc->origins) {
+		sc->file = strdup(s->path);
+		sc->variant = strdup(variant ? variant : "base");
+		sc->rtapp = s->rtapp;
+	}
+	ok = sc && sc->origins && sc->file && sc->variant && copy_notes(sc, s);
+	if (!ok) {
 		snprintf(err, errlen, "cgsim: out of memory");
-		ok = false;
 	} else {
 		r.sc = sc;
-		/* kept, so that variants load from these bytes: a pipe can be read only once */
-		sc->text = buf ? buf : strdup(text);
-		buf = NULL;
-		sc->file = strdup(path);
-		sc->variant = strdup(variant ? variant : "base");
-		sc->rtapp = r.rtapp;
-		ok = sc->file && sc->variant && sc->text && take_doc(sc, &d);
-		if (!ok)
-			snprintf(err, errlen, "cgsim: out of memory");
-		ok = ok && (r.rtapp || merge_workload(&r, root)) &&
-		     scn__apply_overrides(&r, root, variant, sets, nsets, sweep) &&
+		ok = scn__apply_overrides(&r, root, variant, sets, nsets, sweep) &&
 		     read_all(&r, root);
 		for (size_t i = 0; ok && variant && i < sc->nvariants; i++)
 			if (!strcmp(sc->variants[i].name, variant) && sc->variants[i].transform)
 				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);
 		ok = ok && check_groups(&r);
 	}
-	rta_doc_free(&d);
 	yn_free(root);
-	free(buf);
 	if (!ok) {
 		scn_free(sc);
 		return NULL;
 	}
+	return sc;
+}
+
+struct scenario *scn_load_swept(const char *path, const char *text, const char *variant,
+				const char *const *sets, size_t nsets, size_t sweep, char *err,
+				size_t errlen)
+{
+	struct scn_source *s = scn_source_read(path, text, err, errlen);
+	struct scenario *sc = s ? scn_source_load(s, variant, sets, nsets, sweep, err, errlen)
+			       : NULL;
+
+	scn_source_put(s);
 	return sc;
 }

@@ -143,9 +143,12 @@ struct scn_variant {
 	struct scn_pos pos;
 };
 
+struct scn_source;
+
 struct scenario {
 	char *file;
-	char *text;		/* the file's bytes as read: its variants load from them again */
+	char *text;		/* the file's bytes as read (@src's: not this scenario's to free) */
+	struct scn_source *src;	/* the file read and parsed once: other variants load from it */
 	char *name;
 	char *description;
 	char *variant;		/* the variant this was loaded for ("base") */
@@ -200,18 +203,34 @@ struct scenario {
 };
 
 /*
- * scn_load() - read scenario @path (or @text when non-NULL, named @path in messages) for
- * @variant ("base" or NULL for the file as written), applying @nsets overrides "KEY=VALUE"
- * (dotted paths into the document) after the variant's own. Returns the scenario, or NULL with
- * "FILE:LINE:COL: error: ..." (or "cgsim: ...") in @err.
- */
-struct scenario *scn_load(const char *path, const char *text, const char *variant,
-			  const char *const *sets, size_t nsets, char *err, size_t errlen);
-/*
- * scn_load_swept() - scn_load(), then the file's sweep value @sweep (0-based) written at the
- * sweep's key, after the overrides, as one more of them; SCN_NO_SWEEP for none.
+ * A scenario file is read and parsed once, into a source; each variant, seed and sweep value
+ * is then a copy of its document with the overrides applied, read into a scenario of its own.
+ *
+ * scn_source_read() - read @path (or @text when non-NULL, named @path in messages: standard
+ * input can be read only once) and parse it, an rt-app workload named by its workload: key
+ * merged in. The source, holding one reference, or NULL with "FILE:LINE:COL: error: ..." (or
+ * "cgsim: ...") in @err.
+ * scn_source_load() - the scenario of @src for @variant ("base" or NULL for the file as
+ * written), applying @nsets overrides "KEY=VALUE" (dotted paths into the document) after the
+ * variant's own, then the file's sweep value @sweep (0-based) at the sweep's key as one more
+ * (SCN_NO_SWEEP: none). The scenario holds a reference to @src (as its @src). NULL with the
+ * message in @err.
+ * scn_source_get(), scn_source_put() - take and drop a reference; the last frees the source.
  */
 #define SCN_NO_SWEEP ((size_t)-1)
+struct scn_source *scn_source_read(const char *path, const char *text, char *err,
+				   size_t errlen);
+struct scenario *scn_source_load(struct scn_source *src, const char *variant,
+				 const char *const *sets, size_t nsets, size_t sweep, char *err,
+				 size_t errlen);
+struct scn_source *scn_source_get(struct scn_source *src);
+void scn_source_put(struct scn_source *src);
+/* scn_source_path() - the path @src was read as (what its messages name). */
+const char *scn_source_path(const struct scn_source *src);
+
+/* scn_load(), scn_load_swept() - a source read, one scenario loaded from it, the source put. */
+struct scenario *scn_load(const char *path, const char *text, const char *variant,
+			  const char *const *sets, size_t nsets, char *err, size_t errlen);
 struct scenario *scn_load_swept(const char *path, const char *text, const char *variant,
 				const char *const *sets, size_t nsets, size_t sweep, char *err,
 				size_t errlen);
