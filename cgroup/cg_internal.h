@@ -164,6 +164,7 @@ struct cg_cgroup *cg__next_pre(struct cg_cgroup *d, const struct cg_cgroup *root
 int cg__file_read(struct cg_hier *h, struct cg_cgroup *c, const char *file, char **out);
 int cg__file_write(struct cg_hier *h, struct cg_cgroup *c, const char *file, const char *value);
 bool cg__file_exists(const struct cg_hier *h, const struct cg_cgroup *c, const char *file);
+int cg__bad_value(struct cg_hier *h, enum cg_rule rule, int r);
 
 /* parse.c: the kernel's kstrto*() and friends, so that odd input is refused as it refuses it */
 int cg__kstrtoull(const char *s, unsigned int base, unsigned long long *res);
@@ -181,6 +182,34 @@ void cg__buf_printf(struct cg__buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cg__buf_add(struct cg__buf *b, const char *s, size_t n);
 int cg__buf_finish(struct cg__buf *b, char **out);
+
+/*
+ * An interface file as the kernel's struct cftype: on which rule sets it exists, where, and its
+ * handlers (NULL: the operation is -EINVAL). Each controller's file keeps its own table, ended
+ * by a NULL name; files.c looks a name up in them in the order of its list.
+ */
+#define CG__SEM_V2 (1u << CG_SEM_V2)
+#define CG__SEM_RFC (1u << CG_SEM_RFC2017)
+#define CG__SEM_V1 (1u << CG_SEM_V1)
+
+enum {
+	CG__F_NOT_ON_ROOT = 1,	/* CFTYPE_NOT_ON_ROOT */
+	CG__F_CPU = 2,		/* a cpu file: needs the cpu css */
+	CG__F_CPUSET = 4,	/* cpuset file: needs the cpuset css (the root's: cpuset bound) */
+};
+
+struct cg__file_def {
+	const char *name;
+	unsigned int sems;
+	unsigned int flags;
+	int (*read)(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b);
+	int (*write)(struct cg_hier *h, struct cg_cgroup *c, const char *v);
+};
+
+extern const struct cg__file_def cg__base_files[];	/* files_base.c: cgroup.* */
+extern const struct cg__file_def cg__cpu_files[];	/* files_cpu.c: cpu.* of v2 */
+extern const struct cg__file_def cg__cpu_legacy_files[];	/* files_cpu.c: cpu.* of v1 */
+extern const struct cg__file_def cg__cpuset_files[];	/* cpuset.c: cpuset.* */
 
 /* cpuset.c */
 void cg__cpuset_init_root(struct cg_hier *h);

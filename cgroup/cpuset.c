@@ -298,3 +298,37 @@ int cg__cpuset_check(const struct cg_hier *h, const struct cg_cgroup *c)
 	compute_eff(c, &want);
 	return mask_equal(&want, &c->cpus_eff) ? 0 : -EUCLEAN;
 }
+
+/* ---- cpuset controller files (v2 dfl_files) ---------------------------------------------- */
+
+/* cpuset_common_seq_show(): FILE_CPULIST, the request ("" when none) */
+static int r_cpus(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	cg__cpulist_print(b, &c->cpus_req, h->nr_cpus);
+	return 0;
+}
+
+static int w_cpus(struct cg_hier *h, struct cg_cgroup *c, const char *v)
+{
+	return cg__cpuset_write(h, c, v);
+}
+
+/* cpuset_common_seq_show(): FILE_EFFECTIVE_CPULIST */
+static int r_cpus_eff(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	cg__cpulist_print(b, &c->cpus_eff, h->nr_cpus);
+	return 0;
+}
+
+/* cpuset's dfl_files: its cftypes on the v2 hierarchy */
+const struct cg__file_def cg__cpuset_files[] = {
+	/*
+	 * cpuset.cpus.effective is on the root too (since 5.0); cpuset.mems, .mems.effective,
+	 * .cpus.partition, .cpus.exclusive, .cpus.exclusive.effective, .cpus.isolated are not
+	 * modelled and answer ENOENT like any file the model does not have.
+	 */
+	{ "cpuset.cpus", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
+	  r_cpus, w_cpus },
+	{ "cpuset.cpus.effective", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET, r_cpus_eff, NULL },
+	{ NULL },
+};
