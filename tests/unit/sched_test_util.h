@@ -83,6 +83,49 @@ static inline void stt_fini(void)
 
 /* ---------------- driving a bare scheduler (stt_s) ---------------- */
 
+/*
+ * A scheduler for @pol on @cpus CPUs, tick elision and sched_check() after every call as given,
+ * costs @cost (NULL: sched_config_default()'s); freed by stt_sched_free() or stt_fini().
+ */
+static inline struct sched *stt_sched(enum sched_policy pol, int cpus, bool elision,
+				      const struct sched_costs *cost, bool check)
+{
+	struct sched_config cfg;
+	struct sched *s;
+
+	sched_config_default(&cfg, pol, cpus);
+	cfg.tick_elision = elision;
+	cfg.check = check;
+	if (cost)
+		cfg.cost = *cost;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s, "sched_new failed");
+	stt_s = s;
+	return s;
+}
+
+static inline void stt_sched_free(void)
+{
+	sched_free(stt_s);
+	stt_s = NULL;
+}
+
+/* What sched_set_latency_hook() reported last, and how many times. */
+struct stt_lat_probe {
+	int n;
+	int tid;
+	uint64_t lat;
+};
+
+static inline void stt_lat_hook(void *ctx, int tid, uint64_t latency_ns)
+{
+	struct stt_lat_probe *p = ctx;
+
+	p->n++;
+	p->tid = tid;
+	p->lat = latency_ns;
+}
+
 /* What the driver does after every call: drain sched_pop_changed(). */
 static inline void stt_drain(struct sched *s)
 {
