@@ -753,12 +753,66 @@ static int preorder(const struct cg_hier *h, int c, int *out, int n)
 	return n;
 }
 
-Test(cgroup_cpuset, random_operations)
+/* One random operation on @p: mkdir, rmdir, enable, a request, a migration or a CPU count. */
+static void random_op(struct cg_hier *h, const char *p)
 {
-	static const char *const paths[] = { "A", "A/B", "A/B/C", "A/D", "E", "E/F", "." };
 	static const char *const lists[] = { "", ",", "0-3", "2-5", "6-7", "1", "0-7", "4",
 					     "3-6", "0,7", "8", "abc", "all", "1-2,5" };
 	static const int sizes[] = { 2, 4, 8, 12 };
+	char file[320];
+
+	switch (rnd(7)) {
+	case 0:
+		cg_mkdir(h, p);
+		break;
+	case 1:
+		cg_rmdir(h, p);
+		break;
+	case 2:
+		snprintf(file, sizeof(file), "%s/cgroup.subtree_control", p);
+		cg_write(h, file, rnd(2) ? "+cpuset" : "-cpuset");
+		break;
+	case 3:
+	case 4:
+		snprintf(file, sizeof(file), "%s/cpuset.cpus", p);
+		cg_write(h, file, lists[rnd(sizeof(lists) / sizeof(lists[0]))]);
+		break;
+	case 5:
+		snprintf(file, sizeof(file), "%s/%s", p,
+			 rnd(2) ? "cgroup.procs" : "cgroup.threads");
+		cg_write(h, file, rnd(2) ? "P.1" : "P.2");
+		break;
+	default:
+		cg_set_nr_cpus(h, sizes[rnd(4)]);
+		break;
+	}
+}
+
+/* Non-root cgroup @c's effective set @eff is the rule's: request & parent's, else parent's. */
+static void assert_eff_rule(struct cg_hier *h, int c, const uint64_t *eff)
+{
+	char path[256], file[320], got[CGT_BUF];
+	uint64_t req[W], want[W];
+	bool any = false;
+
+	cg_path(h, c, path, sizeof(path));
+	snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
+	if (cgt_read_copy(h, file, got, sizeof(got)) == 0)
+		parse_list(got, req);
+	else
+		memset(req, 0, sizeof(req));
+	cr_assert_eq(cg_cpuset_effective(h, cg_cgroup_parent(h, c), want, W), 0);
+	for (int w = 0; w < W; w++)
+		any |= (req[w] & want[w]) != 0;
+	if (any)
+		for (int w = 0; w < W; w++)
+			want[w] &= req[w];
+	assert_mask_eq(eff, want, path);
+}
+
+Test(cgroup_cpuset, random_operations)
+{
+	static const char *const paths[] = { "A", "A/B", "A/B/C", "A/D", "E", "E/F", "." };
 
 	for (unsigned seed = 1; seed <= 40; seed++) {
 		struct cg_hier *h = cgt_new(CG_SEM_V2);
@@ -777,8 +831,6 @@ Test(cgroup_cpuset, random_operations)
 		for (int op = 0; op < 150; op++) {
 			uint64_t before[MAXCG][W], after[W];
 			bool alive[MAXCG];
-			const char *p = paths[rnd(sizeof(paths) / sizeof(paths[0]))];
-			char file[320];
 			int order[MAXCG], ev[REC_MAX], n, nev = 0, k = 0;
 
 			for (int c = 0; c < MAXCG; c++) {
@@ -787,31 +839,7 @@ Test(cgroup_cpuset, random_operations)
 					cr_assert_eq(cg_cpuset_effective(h, c, before[c], W), 0);
 			}
 			r.n = 0;
-			switch (rnd(7)) {
-			case 0:
-				cg_mkdir(h, p);
-				break;
-			case 1:
-				cg_rmdir(h, p);
-				break;
-			case 2:
-				snprintf(file, sizeof(file), "%s/cgroup.subtree_control", p);
-				cg_write(h, file, rnd(2) ? "+cpuset" : "-cpuset");
-				break;
-			case 3:
-			case 4:
-				snprintf(file, sizeof(file), "%s/cpuset.cpus", p);
-				cg_write(h, file, lists[rnd(sizeof(lists) / sizeof(lists[0]))]);
-				break;
-			case 5:
-				snprintf(file, sizeof(file), "%s/%s", p,
-					 rnd(2) ? "cgroup.procs" : "cgroup.threads");
-				cg_write(h, file, rnd(2) ? "P.1" : "P.2");
-				break;
-			default:
-				cg_set_nr_cpus(h, sizes[rnd(4)]);
-				break;
-			}
+			random_op(h, paths[rnd(sizeof(paths) / sizeof(paths[0]))]);
 			cr_assert_eq(cg_check(h), 0, "seed %u op %d: cg_check", seed, op);
 			cr_assert_lt(cg_cgroup_max_id(h), MAXCG);
 			cr_assert_leq(r.n, REC_MAX);
@@ -823,36 +851,17 @@ Test(cgroup_cpuset, random_operations)
 			n = preorder(h, 0, order, 0);
 			for (int i = 0; i < n; i++) {
 				int c = order[i];
-				char path[256], got[CGT_BUF];
-				uint64_t req[W], want[W];
-				bool changed, any = false;
 
 				cr_assert_eq(cg_cpuset_effective(h, c, after, W), 0);
-				changed = alive[c] && memcmp(after, before[c], sizeof(after));
-				if (changed) {
+				if (alive[c] && memcmp(after, before[c], sizeof(after))) {
 					cr_assert_lt(k, nev, "seed %u op %d: no event for %d", seed,
 						     op, c);
 					cr_assert_eq(ev[k], c, "seed %u op %d: event %d for %d, "
 						     "want %d", seed, op, k, ev[k], c);
 					k++;
 				}
-				if (!c)
-					continue;
-				/* the rule, from the files: request & parent's, else parent's */
-				cg_path(h, c, path, sizeof(path));
-				snprintf(file, sizeof(file), "%s/cpuset.cpus", path);
-				if (cgt_read_copy(h, file, got, sizeof(got)) == 0)
-					parse_list(got, req);
-				else
-					memset(req, 0, sizeof(req));
-				cr_assert_eq(cg_cpuset_effective(h, cg_cgroup_parent(h, c), want,
-								 W), 0);
-				for (int w = 0; w < W; w++)
-					any |= (req[w] & want[w]) != 0;
-				if (any)
-					for (int w = 0; w < W; w++)
-						want[w] &= req[w];
-				assert_mask_eq(after, want, path);
+				if (c)
+					assert_eff_rule(h, c, after);
 			}
 			cr_assert_eq(k, nev, "seed %u op %d: %d CG_EV_CPUSET, %d expected", seed,
 				     op, nev, k);

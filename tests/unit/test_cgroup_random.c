@@ -89,71 +89,57 @@ static char *snapshot(struct cg_hier *h)
 	return s;
 }
 
-static void run(enum cg_semantics sem, uint64_t seed, int nops)
+/*
+ * A random write of a random file at @d (or at the root, one time in eight); every 64th
+ * operation (@i), a refused write must leave the state as it was.
+ */
+static int random_write(struct cg_hier *h, enum cg_semantics sem, const char *d, int i)
 {
-	struct cg_hier *h = cg_hier_new(sem);
+	const char *file = FILE_AT(sem, rnd((unsigned)NF(sem)));
+	const char *v = value_for(file);
+	char path[128], *before = NULL, *after;
+	int r;
 
-	state = seed;
-	cr_assert(h);
-	cr_assert_gt(cg_proc_new(h, "P", 3), 0);
-	cr_assert_gt(cg_proc_new(h, "Q", 1), 0);
-	cr_assert_gt(cg_proc_new(h, "R", 4), 0);
-	int ok = 0, threaded_populated = 0;
-
-	for (int i = 0; i < nops; i++) {
-		const char *d = dirs[rnd(sizeof(dirs) / sizeof(dirs[0]))];
-		unsigned op = rnd(20);
-		char path[128];
-		int r;
-
-		if (op < 5) {
-			r = cg_mkdir(h, d);
-		} else if (op < 6) {
-			r = cg_rmdir(h, d);
-		} else {
-			const char *file = FILE_AT(sem, rnd((unsigned)NF(sem)));
-			const char *v = value_for(file);
-			char *before = NULL, *after;
-
-			if (rnd(8) == 0)
-				snprintf(path, sizeof(path), "%s", file);
-			else
-				snprintf(path, sizeof(path), "%s/%s", d, file);
-			if (i % 64 == 0)
-				before = snapshot(h);
-			r = cg_write(h, path, v);
-			if (before && r) {
-				after = snapshot(h);
-				cr_assert_str_eq(after, before, "failed write %s %s (%d) changed state",
-						 path, v, r);
-				free(after);
-			}
-			free(before);
-		}
-		cr_assert_eq(cg_check(h), 0, "invariants broken after op %d (seed %llu)", i,
-			     (unsigned long long)seed);
-		ok += r == 0;
-		/* count the states that matter: a populated threaded cgroup */
-		if (sem == CG_SEM_V2 && i % 16 == 0) {
-			for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
-				char p2[128], *t1 = NULL, *t2 = NULL;
-
-				snprintf(p2, sizeof(p2), "%s/cgroup.type", dirs[k]);
-				if (!cg_read(h, p2, &t1) && !strcmp(t1, "threaded\n")) {
-					snprintf(p2, sizeof(p2), "%s/cgroup.threads", dirs[k]);
-					if (!cg_read(h, p2, &t2) && t2[0])
-						threaded_populated++;
-				}
-				free(t1);
-				free(t2);
-			}
-		}
+	if (rnd(8) == 0)
+		snprintf(path, sizeof(path), "%s", file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", d, file);
+	if (i % 64 == 0)
+		before = snapshot(h);
+	r = cg_write(h, path, v);
+	if (before && r) {
+		after = snapshot(h);
+		cr_assert_str_eq(after, before, "failed write %s %s (%d) changed state", path, v,
+				 r);
+		free(after);
 	}
-	/* the sequence must exercise the model, not bounce off its first checks */
-	cr_assert_gt(ok, nops / 20, "only %d of %d operations succeeded", ok, nops);
-	if (sem == CG_SEM_V2)
-		cr_assert_gt(threaded_populated, 0, "no populated threaded cgroup was reached");
-	/* every live thread is listed in its own cgroup's thread file, exactly once */
+	free(before);
+	return r;
+}
+
+/* How many of dirs[] are threaded cgroups with threads in them. */
+static int threaded_populated_count(struct cg_hier *h)
+{
+	int n = 0;
+
+	for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+		char p2[128], *t1 = NULL, *t2 = NULL;
+
+		snprintf(p2, sizeof(p2), "%s/cgroup.type", dirs[k]);
+		if (!cg_read(h, p2, &t1) && !strcmp(t1, "threaded\n")) {
+			snprintf(p2, sizeof(p2), "%s/cgroup.threads", dirs[k]);
+			if (!cg_read(h, p2, &t2) && t2[0])
+				n++;
+		}
+		free(t1);
+		free(t2);
+	}
+	return n;
+}
+
+/* Every live thread is listed in its own cgroup's thread file, exactly once. */
+static void assert_threads_listed(struct cg_hier *h, enum cg_semantics sem)
+{
 	for (int tid = 1; tid < cg_thread_max_id(h); tid++) {
 		char cgp[256], name[64], file[300], *text = NULL, *hit;
 		int cg;
@@ -171,6 +157,42 @@ static void run(enum cg_semantics sem, uint64_t seed, int nops)
 		cr_assert(hit, "%s not listed in %s", name, file);
 		free(text);
 	}
+}
+
+static void run(enum cg_semantics sem, uint64_t seed, int nops)
+{
+	struct cg_hier *h = cg_hier_new(sem);
+
+	state = seed;
+	cr_assert(h);
+	cr_assert_gt(cg_proc_new(h, "P", 3), 0);
+	cr_assert_gt(cg_proc_new(h, "Q", 1), 0);
+	cr_assert_gt(cg_proc_new(h, "R", 4), 0);
+	int ok = 0, threaded_populated = 0;
+
+	for (int i = 0; i < nops; i++) {
+		const char *d = dirs[rnd(sizeof(dirs) / sizeof(dirs[0]))];
+		unsigned op = rnd(20);
+		int r;
+
+		if (op < 5)
+			r = cg_mkdir(h, d);
+		else if (op < 6)
+			r = cg_rmdir(h, d);
+		else
+			r = random_write(h, sem, d, i);
+		cr_assert_eq(cg_check(h), 0, "invariants broken after op %d (seed %llu)", i,
+			     (unsigned long long)seed);
+		ok += r == 0;
+		/* count the states that matter: a populated threaded cgroup */
+		if (sem == CG_SEM_V2 && i % 16 == 0)
+			threaded_populated += threaded_populated_count(h);
+	}
+	/* the sequence must exercise the model, not bounce off its first checks */
+	cr_assert_gt(ok, nops / 20, "only %d of %d operations succeeded", ok, nops);
+	if (sem == CG_SEM_V2)
+		cr_assert_gt(threaded_populated, 0, "no populated threaded cgroup was reached");
+	assert_threads_listed(h, sem);
 	cg_hier_free(h);
 }
 

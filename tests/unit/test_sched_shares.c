@@ -508,6 +508,103 @@ Test(sched_latency, custom_slice_lowers_latency_eevdf)
 
 enum workload { WL_NESTED_BUSY, WL_PERIODIC_MIX, WL_BURSTY };
 
+/* What a workload is built for, and the threads it made (the snapshot's). */
+struct wl_build {
+	enum sched_policy pol;
+	uint64_t seed;
+	bool elision, check;
+	int tids[32], n;
+};
+
+/* Threads @p .. @p + @count - 1 are the workload's. */
+static void wl_add(struct wl_build *b, int p, int count)
+{
+	for (int i = 0; i < count; i++)
+		b->tids[b->n++] = p + i;
+}
+
+/* nested(): a { x, y }, b; 2 busy threads each; 2 CPUs. */
+static struct sim_machine *wl_nested_busy(struct cg_hier *h, struct wl_build *b)
+{
+	struct sim_machine *m;
+
+	stt_cgroup(h, "a", 100);
+	stt_cgroup(h, "b", 100);
+	stt_enable_cpu(h, "a");
+	stt_cgroup(h, "a/x", 100);
+	stt_cgroup(h, "a/y", 300);
+	wl_add(b, stt_proc(h, "x", 2, "a/x"), 2);
+	wl_add(b, stt_proc(h, "y", 2, "a/y"), 2);
+	wl_add(b, stt_proc(h, "b", 2, "b"), 2);
+	m = stt_machine(h, b->pol, 2, b->seed, b->check, b->elision);
+	for (int i = 0; i < b->n; i++)
+		stt_busy(m, b->tids[i], 0);
+	return m;
+}
+
+/*
+ * One CPU: two periodic threads (one with a 0.1 ms custom slice) in a cgroup of weight 200,
+ * 3 busy threads in the root.
+ */
+static struct sim_machine *wl_periodic_mix(struct cg_hier *h, struct wl_build *b)
+{
+	struct sim_thread_spec sp;
+	struct sim_machine *m;
+
+	memset(&sp, 0, sizeof(sp));
+	stt_cgroup(h, "rt", 200);
+	wl_add(b, stt_proc(h, "per", 2, "rt"), 2);
+	wl_add(b, stt_proc(h, "busy", 3, NULL), 3);
+	m = stt_machine(h, b->pol, 1, b->seed, b->check, b->elision);
+	sp.behavior.kind = SIM_BEHAV_PERIODIC;
+	sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 1e6, 0 };
+	sp.behavior.period_ns = 10 * STT_MS;
+	stt_set(m, b->tids[0], &sp);
+	sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 3e5, 0 };
+	sp.behavior.period_ns = 4 * STT_MS;
+	sp.slice_ns = 100000;
+	sp.start_ns = 1234567;
+	stt_set(m, b->tids[1], &sp);
+	for (int i = 2; i < b->n; i++)
+		stt_busy(m, b->tids[i], i - 3);	/* nice -1, 0, 1 */
+	return m;
+}
+
+/*
+ * 4 CPUs: 6 bursty threads (run exp(2 ms), sleep exp(3 ms)) in "web" (weight 200), 4 (run
+ * exp(5 ms), sleep exp(1 ms)) in "batch" (weight 50), 2 in the root (run exp(0.3 ms), sleep
+ * exp(0.7 ms)), one of them nice 3.
+ */
+static struct sim_machine *wl_bursty(struct cg_hier *h, struct wl_build *b)
+{
+	struct sim_thread_spec sp;
+	struct sim_machine *m;
+
+	memset(&sp, 0, sizeof(sp));
+	stt_cgroup(h, "web", 200);
+	stt_cgroup(h, "batch", 50);
+	wl_add(b, stt_proc(h, "w", 6, "web"), 6);
+	wl_add(b, stt_proc(h, "bt", 4, "batch"), 4);
+	wl_add(b, stt_proc(h, "r", 2, NULL), 2);
+	m = stt_machine(h, b->pol, 4, b->seed, b->check, b->elision);
+	sp.behavior.kind = SIM_BEHAV_BURSTY;
+	for (int i = 0; i < b->n; i++) {
+		if (i < 6) {
+			sp.behavior.run = (struct sim_dist){ SIM_DIST_EXP, 2e6, 0 };
+			sp.behavior.sleep = (struct sim_dist){ SIM_DIST_EXP, 3e6, 0 };
+		} else if (i < 10) {
+			sp.behavior.run = (struct sim_dist){ SIM_DIST_EXP, 5e6, 0 };
+			sp.behavior.sleep = (struct sim_dist){ SIM_DIST_EXP, 1e6, 0 };
+		} else {
+			sp.behavior.run = (struct sim_dist){ SIM_DIST_EXP, 3e5, 0 };
+			sp.behavior.sleep = (struct sim_dist){ SIM_DIST_EXP, 7e5, 0 };
+		}
+		sp.nice = i == b->n - 1 ? 3 : 0;
+		stt_set(m, b->tids[i], &sp);
+	}
+	return m;
+}
+
 /*
  * Builds workload @wl on a fresh hierarchy and machine, runs it, snapshots every metric and
  * frees the machine. Returns the snapshot (freed by stt_fini).
@@ -515,97 +612,17 @@ enum workload { WL_NESTED_BUSY, WL_PERIODIC_MIX, WL_BURSTY };
 static struct stt_snap *workload_run(enum workload wl, enum sched_policy pol, uint64_t seed,
 				     bool elision, bool check)
 {
-	struct cg_hier *h = stt_hier();
-	struct sim_machine *m = NULL;
-	struct sim_thread_spec sp;
+	static struct sim_machine *(*const build[])(struct cg_hier *h, struct wl_build *b) = {
+		[WL_NESTED_BUSY] = wl_nested_busy,
+		[WL_PERIODIC_MIX] = wl_periodic_mix,
+		[WL_BURSTY] = wl_bursty,
+	};
+	struct wl_build b = { .pol = pol, .seed = seed, .elision = elision, .check = check };
+	struct sim_machine *m = build[wl](stt_hier(), &b);
 	struct stt_snap *sn;
-	int tids[32], n = 0, p;
 
-	memset(&sp, 0, sizeof(sp));
-	switch (wl) {
-	case WL_NESTED_BUSY:
-		/* nested(): a { x, y }, b; 2 busy threads each; 2 CPUs. */
-		stt_cgroup(h, "a", 100);
-		stt_cgroup(h, "b", 100);
-		stt_enable_cpu(h, "a");
-		stt_cgroup(h, "a/x", 100);
-		stt_cgroup(h, "a/y", 300);
-		p = stt_proc(h, "x", 2, "a/x");
-		tids[n++] = p;
-		tids[n++] = p + 1;
-		p = stt_proc(h, "y", 2, "a/y");
-		tids[n++] = p;
-		tids[n++] = p + 1;
-		p = stt_proc(h, "b", 2, "b");
-		tids[n++] = p;
-		tids[n++] = p + 1;
-		m = stt_machine(h, pol, 2, seed, check, elision);
-		for (int i = 0; i < n; i++)
-			stt_busy(m, tids[i], 0);
-		break;
-	case WL_PERIODIC_MIX:
-		/*
-		 * One CPU: two periodic threads (one with a 0.1 ms custom slice) in a cgroup of
-		 * weight 200, 3 busy threads in the root.
-		 */
-		stt_cgroup(h, "rt", 200);
-		p = stt_proc(h, "per", 2, "rt");
-		tids[n++] = p;
-		tids[n++] = p + 1;
-		p = stt_proc(h, "busy", 3, NULL);
-		tids[n++] = p;
-		tids[n++] = p + 1;
-		tids[n++] = p + 2;
-		m = stt_machine(h, pol, 1, seed, check, elision);
-		sp.behavior.kind = SIM_BEHAV_PERIODIC;
-		sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 1e6, 0 };
-		sp.behavior.period_ns = 10 * STT_MS;
-		stt_set(m, tids[0], &sp);
-		sp.behavior.run = (struct sim_dist){ SIM_DIST_FIXED, 3e5, 0 };
-		sp.behavior.period_ns = 4 * STT_MS;
-		sp.slice_ns = 100000;
-		sp.start_ns = 1234567;
-		stt_set(m, tids[1], &sp);
-		for (int i = 2; i < n; i++)
-			stt_busy(m, tids[i], i - 3);	/* nice -1, 0, 1 */
-		break;
-	case WL_BURSTY:
-		/*
-		 * 4 CPUs: 6 bursty threads (run exp(2 ms), sleep exp(3 ms)) in "web" (weight
-		 * 200), 4 (run exp(5 ms), sleep exp(1 ms)) in "batch" (weight 50), 2 in the root
-		 * (run exp(0.3 ms), sleep exp(0.7 ms)), one of them nice 3.
-		 */
-		stt_cgroup(h, "web", 200);
-		stt_cgroup(h, "batch", 50);
-		p = stt_proc(h, "w", 6, "web");
-		for (int i = 0; i < 6; i++)
-			tids[n++] = p + i;
-		p = stt_proc(h, "bt", 4, "batch");
-		for (int i = 0; i < 4; i++)
-			tids[n++] = p + i;
-		p = stt_proc(h, "r", 2, NULL);
-		tids[n++] = p;
-		tids[n++] = p + 1;
-		m = stt_machine(h, pol, 4, seed, check, elision);
-		sp.behavior.kind = SIM_BEHAV_BURSTY;
-		for (int i = 0; i < n; i++) {
-			if (i < 6) {
-				sp.behavior.run = (struct sim_dist){ SIM_DIST_EXP, 2e6, 0 };
-				sp.behavior.sleep = (struct sim_dist){ SIM_DIST_EXP, 3e6, 0 };
-			} else if (i < 10) {
-				sp.behavior.run = (struct sim_dist){ SIM_DIST_EXP, 5e6, 0 };
-				sp.behavior.sleep = (struct sim_dist){ SIM_DIST_EXP, 1e6, 0 };
-			} else {
-				sp.behavior.run = (struct sim_dist){ SIM_DIST_EXP, 3e5, 0 };
-				sp.behavior.sleep = (struct sim_dist){ SIM_DIST_EXP, 7e5, 0 };
-			}
-			sp.nice = i == n - 1 ? 3 : 0;
-			stt_set(m, tids[i], &sp);
-		}
-		break;
-	}
 	stt_run(m, STT_SEC / 2, 2 * STT_SEC);
-	sn = stt_snapshot(m, tids, n);
+	sn = stt_snapshot(m, b.tids, b.n);
 	stt_end();
 	return sn;
 }
