@@ -70,16 +70,11 @@ static void must(int r, const char *what)
 	}
 }
 
-int main(void)
+/* The layout above: 10 thread roots of 10 + 90 threaded cgroups, 100 processes. */
+static void build_tree(struct cg_hier *h)
 {
-	struct cg_hier *h = cg_hier_new(CG_SEM_V2);
-	char path[128], val[64];
-	long answers[5] = { 0 };	/* ok, EOPNOTSUPP, EBUSY, ENOENT/EEXIST, other */
-	double t0, t1;
-	int extra = 0;
+	char path[128];
 
-	if (!h)
-		return 1;
 	must(cg_write(h, "cgroup.subtree_control", "+cpu +memory"), "root +cpu");
 	for (int d = 0; d < NDOM; d++) {
 		snprintf(path, sizeof(path), "d%d", d);
@@ -109,46 +104,66 @@ int main(void)
 		snprintf(path, sizeof(path), "d%d/cgroup.procs", p % NDOM);
 		must(cg_write(h, path, name), path);
 	}
+}
+
+/* One random operation, in the mix of a busy manager; *@extra numbers the short-lived cgroups. */
+static int random_op(struct cg_hier *h, int *extra)
+{
+	unsigned op = rndn(100);
+	char cg[64], path[128], val[64];
+	char *text = NULL;
+	int r;
+
+	random_cgroup(cg, sizeof(cg));
+	if (op < 40) {		/* move one thread: legal only inside its domain */
+		snprintf(path, sizeof(path), "%s/cgroup.threads", cg);
+		snprintf(val, sizeof(val), "p%u.%u", rndn(NPROC), 1 + rndn(NTHR));
+		r = cg_write(h, path, val);
+	} else if (op < 50) {	/* move a whole process to a thread root */
+		snprintf(path, sizeof(path), "d%u/cgroup.procs", rndn(NDOM));
+		snprintf(val, sizeof(val), "p%u", rndn(NPROC));
+		r = cg_write(h, path, val);
+	} else if (op < 65) {	/* set a weight */
+		snprintf(path, sizeof(path), "%s/cpu.weight", cg);
+		snprintf(val, sizeof(val), "%u", 1 + rndn(10000));
+		r = cg_write(h, path, val);
+	} else if (op < 75) {	/* read a type */
+		snprintf(path, sizeof(path), "%s/cgroup.type", cg);
+		r = cg_read(h, path, &text);
+	} else if (op < 80) {	/* list threads */
+		snprintf(path, sizeof(path), "%s/cgroup.threads", cg);
+		r = cg_read(h, path, &text);
+	} else if (op < 85) {	/* list a thread root's processes */
+		snprintf(path, sizeof(path), "d%u/cgroup.procs", rndn(NDOM));
+		r = cg_read(h, path, &text);
+	} else if (op < 95) {	/* a short-lived cgroup: created, then removed */
+		snprintf(path, sizeof(path), "%s/x%d", cg, (*extra)++);
+		r = cg_mkdir(h, path);
+		if (!r)
+			r = cg_rmdir(h, path);
+	} else {		/* toggle cpu on a leaf's (empty) subtree_control */
+		snprintf(path, sizeof(path), "%s/cgroup.subtree_control", cg);
+		r = cg_write(h, path, rndn(2) ? "+cpu" : "-cpu");
+	}
+	free(text);
+	return r;
+}
+
+int main(void)
+{
+	struct cg_hier *h = cg_hier_new(CG_SEM_V2);
+	long answers[5] = { 0 };	/* ok, EOPNOTSUPP, EBUSY, ENOENT/EEXIST, other */
+	double t0, t1;
+	int extra = 0;
+
+	if (!h)
+		return 1;
+	build_tree(h);
 
 	t0 = now_s();
 	for (int i = 0; i < NOPS; i++) {
-		unsigned op = rndn(100);
-		char cg[64];
-		char *text = NULL;
-		int r;
+		int r = random_op(h, &extra);
 
-		random_cgroup(cg, sizeof(cg));
-		if (op < 40) {		/* move one thread: legal only inside its domain */
-			snprintf(path, sizeof(path), "%s/cgroup.threads", cg);
-			snprintf(val, sizeof(val), "p%u.%u", rndn(NPROC), 1 + rndn(NTHR));
-			r = cg_write(h, path, val);
-		} else if (op < 50) {	/* move a whole process to a thread root */
-			snprintf(path, sizeof(path), "d%u/cgroup.procs", rndn(NDOM));
-			snprintf(val, sizeof(val), "p%u", rndn(NPROC));
-			r = cg_write(h, path, val);
-		} else if (op < 65) {	/* set a weight */
-			snprintf(path, sizeof(path), "%s/cpu.weight", cg);
-			snprintf(val, sizeof(val), "%u", 1 + rndn(10000));
-			r = cg_write(h, path, val);
-		} else if (op < 75) {	/* read a type */
-			snprintf(path, sizeof(path), "%s/cgroup.type", cg);
-			r = cg_read(h, path, &text);
-		} else if (op < 80) {	/* list threads */
-			snprintf(path, sizeof(path), "%s/cgroup.threads", cg);
-			r = cg_read(h, path, &text);
-		} else if (op < 85) {	/* list a thread root's processes */
-			snprintf(path, sizeof(path), "d%u/cgroup.procs", rndn(NDOM));
-			r = cg_read(h, path, &text);
-		} else if (op < 95) {	/* a short-lived cgroup: created, then removed */
-			snprintf(path, sizeof(path), "%s/x%d", cg, extra++);
-			r = cg_mkdir(h, path);
-			if (!r)
-				r = cg_rmdir(h, path);
-		} else {		/* toggle cpu on a leaf's (empty) subtree_control */
-			snprintf(path, sizeof(path), "%s/cgroup.subtree_control", cg);
-			r = cg_write(h, path, rndn(2) ? "+cpu" : "-cpu");
-		}
-		free(text);
 		if (r == 0)
 			answers[0]++;
 		else if (r == -EOPNOTSUPP)
