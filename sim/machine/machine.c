@@ -559,6 +559,34 @@ static const struct sim_behavior *share_behavior(struct sim_machine *m,
 	return c;
 }
 
+/*
+ * Behaviour @b is one the machine can run: a known kind, valid distributions, a period, and
+ * phases whose repeats go back to an earlier step.
+ */
+static bool behavior_valid(const struct sim_behavior *b)
+{
+	switch (b->kind) {
+	case SIM_BEHAV_PERIODIC:
+		return b->period_ns && !sim_dist_validate(&b->run);
+	case SIM_BEHAV_BURSTY:
+		return !sim_dist_validate(&b->run) && !sim_dist_validate(&b->sleep);
+	case SIM_BEHAV_PHASES:
+		if (!b->nphases || !b->phases)
+			return false;
+		for (size_t i = 0; i < b->nphases; i++)
+			if (sim_dist_validate(&b->phases[i].d) ||
+			    (b->phases[i].kind == SIM_STEP_REPEAT && (b->phases[i].obj < 0 ||
+			     (size_t)b->phases[i].obj > i)))
+				return false;
+		return true;
+	case SIM_BEHAV_NONE:
+	case SIM_BEHAV_BUSY:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thread_spec *spec)
 {
 	struct mthread *t = machine__mt(m, tid);
@@ -572,30 +600,8 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 		return -EBUSY;
 	if (spec->nice < SCHED_NICE_MIN || spec->nice > SCHED_NICE_MAX)
 		return -EINVAL;
-	switch (b->kind) {
-	case SIM_BEHAV_PERIODIC:
-		if (!b->period_ns || sim_dist_validate(&b->run))
-			return -EINVAL;
-		break;
-	case SIM_BEHAV_BURSTY:
-		if (sim_dist_validate(&b->run) || sim_dist_validate(&b->sleep))
-			return -EINVAL;
-		break;
-	case SIM_BEHAV_PHASES:
-		if (!b->nphases || !b->phases)
-			return -EINVAL;
-		for (size_t i = 0; i < b->nphases; i++)
-			if (sim_dist_validate(&b->phases[i].d) ||
-			    (b->phases[i].kind == SIM_STEP_REPEAT && (b->phases[i].obj < 0 ||
-			     (size_t)b->phases[i].obj > i)))
-				return -EINVAL;
-		break;
-	case SIM_BEHAV_NONE:
-	case SIM_BEHAV_BUSY:
-		break;
-	default:
+	if (!behavior_valid(b))
 		return -EINVAL;
-	}
 	shared = share_behavior(m, b);
 	if (!shared)
 		return -ENOMEM;
