@@ -223,6 +223,54 @@ static uint64_t whole_ns(double x, bool *clamped)
 	return (uint64_t)llround(x);
 }
 
+/*
+ * The least-squares problem of report @r: a row of @X (1, walks, level operations) and @y (the
+ * median round trip) per point; in *@events the sum of the points' weighted events.
+ */
+static int fit_design(const struct live_cal_report *r, gsl_matrix *X, gsl_vector *y,
+		      double *events, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < r->npoints; i++) {
+		struct calprof_counts k;
+		int e = calprof_counts(&r->points[i], &k, err, errlen);
+
+		if (e)
+			return e;
+		/* the events of a round trip, weighted as their base costs are split below */
+		*events += k.switches * share_switch + k.wakeups * (share_wakeup + share_sleep);
+		gsl_matrix_set(X, i, 0, 1);
+		gsl_matrix_set(X, i, 1, k.walks);
+		gsl_matrix_set(X, i, 2, k.ops);
+		gsl_vector_set(y, i, r->points[i].median_ns);
+	}
+	return 0;
+}
+
+/*
+ * The intercept is a round trip without its levels: two halves of system calls and the
+ * events the simulation counts in a round trip (two switches, and a wakeup and a sleep
+ * for each time a thread blocks), their mean over the points (@mean_events). Split in the
+ * defaults' proportions (switch : wakeup : sleep = 1 : 0.5 : 0.3): with E the mean of
+ * (switches + 0.8 wakeups) / 1.8, intercept - 2 system calls = 1.8 E switch_ns, so
+ * event = that / E and each cost is its share of event.
+ */
+static int split_base(const struct live_cal_report *r, struct calprof *out, double mean_events,
+		      char *err, size_t errlen)
+{
+	double event = (out->base_ns - 2 * r->syscalls_ns) / mean_events;
+
+	if (!(event > 0)) {
+		snprintf(err, errlen, "cgsim: the system calls (%.0f ns a half round trip) leave "
+			 "nothing of the fitted base (%.0f ns) to the scheduler; the machine was "
+			 "disturbed?", r->syscalls_ns, out->base_ns);
+		return -EINVAL;
+	}
+	out->cost.switch_ns = (uint64_t)llround(event * share_switch);
+	out->cost.wakeup_ns = (uint64_t)llround(event * share_wakeup);
+	out->cost.sleep_ns = (uint64_t)llround(event * share_sleep);
+	return 0;
+}
+
 int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err, size_t errlen)
 {
 	size_t n = r->npoints;
@@ -231,7 +279,7 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 	gsl_vector *y = NULL, *c = NULL;
 	gsl_multifit_linear_workspace *w = NULL;
 	gsl_error_handler_t *old;
-	double chisq, event, events = 0;
+	double chisq, events = 0;
 	int e = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -251,18 +299,8 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 		e = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct calprof_counts k;
-
-		if ((e = calprof_counts(&r->points[i], &k, err, errlen)))
-			goto out;
-		/* the events of a round trip, weighted as their base costs are split below */
-		events += k.switches * share_switch + k.wakeups * (share_wakeup + share_sleep);
-		gsl_matrix_set(X, i, 0, 1);
-		gsl_matrix_set(X, i, 1, k.walks);
-		gsl_matrix_set(X, i, 2, k.ops);
-		gsl_vector_set(y, i, r->points[i].median_ns);
-	}
+	if ((e = fit_design(r, X, y, &events, err, errlen)))
+		goto out;
 	old = gsl_set_error_handler_off();
 	if (gsl_multifit_linear(X, y, c, cov, &chisq, w)) {
 		gsl_set_error_handler(old);
@@ -282,25 +320,7 @@ int calprof_fit(const struct live_cal_report *r, struct calprof *out, char *err,
 		out->residual_ns[i] = gsl_vector_get(y, i) -
 				      (out->base_ns + gsl_vector_get(c, 1) * gsl_matrix_get(X, i, 1) +
 				       gsl_vector_get(c, 2) * gsl_matrix_get(X, i, 2));
-	/*
-	 * The intercept is a round trip without its levels: two halves of system calls and the
-	 * events the simulation counts in a round trip (two switches, and a wakeup and a sleep
-	 * for each time a thread blocks), their mean over the points. Split in the defaults'
-	 * proportions (switch : wakeup : sleep = 1 : 0.5 : 0.3): with E the mean of
-	 * (switches + 0.8 wakeups) / 1.8, intercept - 2 system calls = 1.8 E switch_ns, so
-	 * event = that / E and each cost is its share of event.
-	 */
-	event = (out->base_ns - 2 * r->syscalls_ns) / (events / (double)n);
-	if (!(event > 0)) {
-		snprintf(err, errlen, "cgsim: the system calls (%.0f ns a half round trip) leave "
-			 "nothing of the fitted base (%.0f ns) to the scheduler; the machine was "
-			 "disturbed?", r->syscalls_ns, out->base_ns);
-		e = -EINVAL;
-		goto out;
-	}
-	out->cost.switch_ns = (uint64_t)llround(event * share_switch);
-	out->cost.wakeup_ns = (uint64_t)llround(event * share_wakeup);
-	out->cost.sleep_ns = (uint64_t)llround(event * share_sleep);
+	e = split_base(r, out, events / (double)n, err, errlen);
 out:
 	gsl_multifit_linear_free(w);
 	gsl_matrix_free(cov);
