@@ -191,10 +191,100 @@ static void check_leaves(const struct sched_cpu *rq, struct ck *ck)
 	}
 }
 
+/*
+ * Each CPU's count against its root queue, its idle mask bit, SCHED_IDLE tasks only once one
+ * was made, and curr as every level's curr. Returns the CPUs' nr_running summed, in *@idle
+ * how many have nothing running.
+ */
+static unsigned check_cpus(const struct sched *s, unsigned *idle, struct ck *ck)
+{
+	unsigned runnable = 0;
+
+	for (int c = 0; c < s->ncpu && !ck->bad; c++) {
+		const struct sched_cpu *rq = &s->cpu[c];
+
+		if (rq->cfs->h_nr_runnable != rq->nr_running)
+			fail(ck, "cpu %d: nr_running %u, root h_nr_runnable %u", c, rq->nr_running,
+			     rq->cfs->h_nr_runnable);
+		if (!rq->curr)
+			(*idle)++;
+		if (!((s->idle_mask[c / 64] >> (c % 64)) & 1) != !!rq->curr)
+			fail(ck, "cpu %d: idle mask bit %d with %s running", c,
+			     (int)((s->idle_mask[c / 64] >> (c % 64)) & 1), rq->curr ? "a task" : "nothing");
+		if (!s->any_idle && rq->cfs->h_nr_idle)
+			fail(ck, "cpu %d: %u SCHED_IDLE tasks but none was ever made", c,
+			     rq->cfs->h_nr_idle);
+		if (rq->curr) {
+			for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent)
+				if (se->cfs_rq->curr != se)
+					fail(ck, "cpu %d: level %d of curr is not its queue's curr", c,
+					     se->depth);
+			if (rq->curr->cpu != rq)
+				fail(ck, "cpu %d: curr thinks it is on another CPU", c);
+		}
+		runnable += rq->nr_running;
+	}
+	return runnable;
+}
+
+/* The next tick: the cached first one (few CPUs) or the tick heap (many), as tick.c keeps it. */
+static void check_ticks(const struct sched *s, struct ck *ck)
+{
+	/* the first tick, with few CPUs the cached one (tick.c), is the earliest */
+	for (int c = 0; c < s->ncpu && !ck->bad && s->ncpu <= THEAP_MIN_CPUS; c++)
+		if (s->tmin < 0 || s->cpu[c].next_tick < s->cpu[s->tmin].next_tick)
+			fail(ck, "cpu %d ticks at %llu, before the first tick's cpu %d", c,
+			     (unsigned long long)s->cpu[c].next_tick, s->tmin);
+	/* with many CPUs, each heap slot holds its CPU's key and no slot precedes its parent */
+	for (int i = 0; i < s->ncpu && !ck->bad && s->ncpu > THEAP_MIN_CPUS; i++) {
+		const struct sched_theap *e = &s->theap[i], *up = &s->theap[(i - 1) / 2];
+		const struct sched_cpu *rq = &s->cpu[e->cpu];
+
+		if (s->hpos[e->cpu] != i || e->tick != rq->next_tick || e->tie != rq->tie)
+			fail(ck, "tick heap slot %d does not hold cpu %d's key", i, e->cpu);
+		else if (i && (e->tick < up->tick || (e->tick == up->tick && e->tie < up->tie)))
+			fail(ck, "tick heap slot %d precedes its parent", i);
+	}
+}
+
+/*
+ * Every live thread: runnable ones queued in their group's queue on their CPU (curr or in the
+ * tree) and allowed there, sleeping ones off the queues unless delayed; the unthrottled
+ * runnable ones are the CPUs' @runnable.
+ */
+static void check_threads(const struct sched *s, unsigned runnable, struct ck *ck)
+{
+	for (int i = 0; i < s->nthr && !ck->bad; i++) {
+		const struct sched_thread *t = s->thr[i];
+
+		if (!t || !t->alive)
+			continue;
+		if (t->runnable) {
+			const struct sched_entity *se = &t->se;
+
+			if (!sched__throttled_hierarchy(se->cfs_rq))
+				runnable--;	/* throttled ones are off the CPU's count */
+			if (!se->on_rq || se->sched_delayed)
+				fail(ck, "thread %d: runnable but not queued", t->tid);
+			else if (se->cfs_rq != t->tg->cfs_rq[t->cpu->id])
+				fail(ck, "thread %d: queued outside its group's queue on its CPU",
+				     t->tid);
+			else if (se->cfs_rq->curr != se && rb_node_is_clear(&se->node))
+				fail(ck, "thread %d: neither curr nor in the tree", t->tid);
+			if (!cpu_allowed_check(t))
+				fail(ck, "thread %d: on a CPU outside its affinity", t->tid);
+		} else if (t->se.on_rq && !t->se.sched_delayed) {
+			fail(ck, "thread %d: asleep but queued", t->tid);
+		}
+	}
+	if (!ck->bad && runnable)
+		fail(ck, "runnable threads and per-CPU counts disagree");
+}
+
 int sched_check(struct sched *s, char *why, size_t len)
 {
 	struct ck ck = { why, len, false };
-	unsigned runnable = 0, idle = 0;
+	unsigned runnable, idle = 0;
 
 	for (int i = 0; i < s->ntg && !ck.bad; i++) {
 		const struct sched_tg *tg = s->tg[i];
@@ -208,71 +298,10 @@ int sched_check(struct sched *s, char *why, size_t len)
 	}
 	for (int c = 0; c < s->ncpu && !ck.bad; c++)
 		check_leaves(&s->cpu[c], &ck);
-	for (int c = 0; c < s->ncpu && !ck.bad; c++) {
-		const struct sched_cpu *rq = &s->cpu[c];
-
-		if (rq->cfs->h_nr_runnable != rq->nr_running)
-			fail(&ck, "cpu %d: nr_running %u, root h_nr_runnable %u", c, rq->nr_running,
-			     rq->cfs->h_nr_runnable);
-		if (!rq->curr)
-			idle++;
-		if (!((s->idle_mask[c / 64] >> (c % 64)) & 1) != !!rq->curr)
-			fail(&ck, "cpu %d: idle mask bit %d with %s running", c,
-			     (int)((s->idle_mask[c / 64] >> (c % 64)) & 1), rq->curr ? "a task" : "nothing");
-		if (!s->any_idle && rq->cfs->h_nr_idle)
-			fail(&ck, "cpu %d: %u SCHED_IDLE tasks but none was ever made", c,
-			     rq->cfs->h_nr_idle);
-		if (rq->curr) {
-			for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent)
-				if (se->cfs_rq->curr != se)
-					fail(&ck, "cpu %d: level %d of curr is not its queue's curr", c,
-					     se->depth);
-			if (rq->curr->cpu != rq)
-				fail(&ck, "cpu %d: curr thinks it is on another CPU", c);
-		}
-		runnable += rq->nr_running;
-	}
-	/* the first tick, with few CPUs the cached one (tick.c), is the earliest */
-	for (int c = 0; c < s->ncpu && !ck.bad && s->ncpu <= THEAP_MIN_CPUS; c++)
-		if (s->tmin < 0 || s->cpu[c].next_tick < s->cpu[s->tmin].next_tick)
-			fail(&ck, "cpu %d ticks at %llu, before the first tick's cpu %d", c,
-			     (unsigned long long)s->cpu[c].next_tick, s->tmin);
-	/* with many CPUs, each heap slot holds its CPU's key and no slot precedes its parent */
-	for (int i = 0; i < s->ncpu && !ck.bad && s->ncpu > THEAP_MIN_CPUS; i++) {
-		const struct sched_theap *e = &s->theap[i], *up = &s->theap[(i - 1) / 2];
-		const struct sched_cpu *rq = &s->cpu[e->cpu];
-
-		if (s->hpos[e->cpu] != i || e->tick != rq->next_tick || e->tie != rq->tie)
-			fail(&ck, "tick heap slot %d does not hold cpu %d's key", i, e->cpu);
-		else if (i && (e->tick < up->tick || (e->tick == up->tick && e->tie < up->tie)))
-			fail(&ck, "tick heap slot %d precedes its parent", i);
-	}
+	runnable = check_cpus(s, &idle, &ck);
+	check_ticks(s, &ck);
 	if (!ck.bad && (int)idle != s->nr_idle)
 		fail(&ck, "nr_idle %d, %u CPUs idle", s->nr_idle, idle);
-	for (int i = 0; i < s->nthr && !ck.bad; i++) {
-		const struct sched_thread *t = s->thr[i];
-
-		if (!t || !t->alive)
-			continue;
-		if (t->runnable) {
-			const struct sched_entity *se = &t->se;
-
-			if (!sched__throttled_hierarchy(se->cfs_rq))
-				runnable--;	/* throttled ones are off the CPU's count */
-			if (!se->on_rq || se->sched_delayed)
-				fail(&ck, "thread %d: runnable but not queued", t->tid);
-			else if (se->cfs_rq != t->tg->cfs_rq[t->cpu->id])
-				fail(&ck, "thread %d: queued outside its group's queue on its CPU",
-				     t->tid);
-			else if (se->cfs_rq->curr != se && rb_node_is_clear(&se->node))
-				fail(&ck, "thread %d: neither curr nor in the tree", t->tid);
-			if (!cpu_allowed_check(t))
-				fail(&ck, "thread %d: on a CPU outside its affinity", t->tid);
-		} else if (t->se.on_rq && !t->se.sched_delayed) {
-			fail(&ck, "thread %d: asleep but queued", t->tid);
-		}
-	}
-	if (!ck.bad && runnable)
-		fail(&ck, "runnable threads and per-CPU counts disagree");
+	check_threads(s, runnable, &ck);
 	return ck.bad ? -EUCLEAN : 0;
 }
