@@ -331,11 +331,14 @@ static void usage(void)
 		"busy|duty:RUN_US:PERIOD_US[,pin:CPU][,nice:N][,slice:US][,phase:US]...\n");
 }
 
-int main(int argc, char **argv)
+/*
+ * The options before the thread specs; returns the index of the first spec, or -1 (usage)
+ * for an unknown or malformed option.
+ */
+static int parse_options(int argc, char **argv, const char **out, long long *delayed_ns)
 {
 	int first = 1;
-	const char *out = NULL;
-	long long delayed_ns = 200000;
+
 	for (; first < argc && !strncmp(argv[first], "--", 2); first++) {
 		if (!strcmp(argv[first], "--setsid")) {
 			if (setsid() < 0)
@@ -344,28 +347,20 @@ int main(int argc, char **argv)
 			   sscanf(argv[first + 1], "%ld", &tick_us) == 1 && tick_us > 0) {
 			first++;
 		} else if (!strcmp(argv[first], "--out") && first + 1 < argc) {
-			out = argv[++first];
+			*out = argv[++first];
 		} else if (!strcmp(argv[first], "--delayed-ns") && first + 1 < argc &&
-			   sscanf(argv[first + 1], "%lld", &delayed_ns) == 1 && delayed_ns >= 0) {
+			   sscanf(argv[first + 1], "%lld", delayed_ns) == 1 && *delayed_ns >= 0) {
 			first++;
 		} else {
-			usage();
-			return 2;
+			return -1;
 		}
 	}
-	int n = argc - first;
-	if (n <= 0) {
-		usage();
-		return 2;
-	}
-	struct spec *s = calloc((size_t)n, sizeof *s);
-	if (!s)
-		return 1;
-	for (int i = 0; i < n; i++)
-		if (parse(argv[first + i], &s[i]) != 0) {
-			fprintf(stderr, "smp-load: bad thread spec '%s'\n", argv[first + i]);
-			return 2;
-		}
+	return first;
+}
+
+/* No window yet; a periodic thread's sample buffer, its pages touched before any window. */
+static void prepare_samples(struct spec *s, int n)
+{
 	for (int i = 0; i < n; i++) {
 		s[i].win = NO_WINDOW;
 		atomic_init(&s[i].seen, NO_WINDOW);
@@ -377,14 +372,11 @@ int main(int argc, char **argv)
 		 * leave the pages to be faulted in during the measurement */
 		memset(s[i].smp, 0xff, SAMPLES_MAX * sizeof *s[i].smp);
 	}
-	/* SIGUSR1/2 are taken by sigwait() in this thread alone: blocked here before the threads
-	 * exist, so every thread inherits the mask and none is ever interrupted by them */
-	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGUSR1);
-	sigaddset(&sigs, SIGUSR2);
-	if (pthread_sigmask(SIG_BLOCK, &sigs, NULL) != 0)
-		perror("pthread_sigmask"), exit(1);
+}
+
+/* The threads started, each ready, and their tids printed, one a line, then "ready". */
+static void start_threads(struct spec *s, int n)
+{
 	for (int i = 0; i < n; i++) {
 		pthread_t t;
 		if (pthread_create(&t, NULL, body, &s[i]) != 0)
@@ -399,6 +391,40 @@ int main(int argc, char **argv)
 		printf("%d\n", (int)s[i].tid);
 	printf("ready\n");
 	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL;
+	long long delayed_ns = 200000;
+	int first = parse_options(argc, argv, &out, &delayed_ns);
+	if (first < 0) {
+		usage();
+		return 2;
+	}
+	int n = argc - first;
+	if (n <= 0) {
+		usage();
+		return 2;
+	}
+	struct spec *s = calloc((size_t)n, sizeof *s);
+	if (!s)
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (parse(argv[first + i], &s[i]) != 0) {
+			fprintf(stderr, "smp-load: bad thread spec '%s'\n", argv[first + i]);
+			return 2;
+		}
+	prepare_samples(s, n);
+	/* SIGUSR1/2 are taken by sigwait() in this thread alone: blocked here before the threads
+	 * exist, so every thread inherits the mask and none is ever interrupted by them */
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGUSR1);
+	sigaddset(&sigs, SIGUSR2);
+	if (pthread_sigmask(SIG_BLOCK, &sigs, NULL) != 0)
+		perror("pthread_sigmask"), exit(1);
+	start_threads(s, n);
 	long long win = NO_WINDOW;
 	for (;;) {
 		int sig;
