@@ -7,12 +7,17 @@
  * so rounds at every update; keeping the 32 fraction bits makes the increment linear in delta,
  * so charging 3 ms at once or in three 1 ms ticks gives the same bits. That is what lets the
  * driver skip ticks without changing any result (docs/scheduler.md, "Tick elision").
+ *
+ * The shared types and helpers come first, then what each file defines for the others, under
+ * that file's name.
  */
 #ifndef CGSIM_SCHEDULER_SCHED_INTERNAL_H
 #define CGSIM_SCHEDULER_SCHED_INTERNAL_H
 
 #include "scheduler/rbtree.h"
 #include "scheduler/sched.h"
+
+/* ---- shared: virtual time, load units and the structures every file reads -------------------- */
 
 __extension__ typedef __int128 sv_t;		/* virtual time, 2^-32 ns units */
 #define SV_ONE_NS	((sv_t)1 << 32)
@@ -306,41 +311,7 @@ struct sched_policy_ops {
 	void (*tree_del)(struct cfs_rq *cfs_rq, struct sched_entity *se);
 };
 
-extern const struct sched_policy_ops sched_eevdf_ops;
-extern const struct sched_policy_ops sched_cfs_ops;
-
-/* fair.c: shared helpers */
-sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
-uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
-void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
-void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
-sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq);
-/* x * num / den for num, den > 0, truncated toward zero: a reweight's rescaling, in 64-bit
- * divisions where the values allow */
-sv_t sched__scale_sv(sv_t x, uint64_t num, uint64_t den);
-bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
-uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
-void sched__clear_buddies(struct sched_entity *se);
-void sched__set_next_buddy(struct sched_entity *se);
-
-static inline struct sched_entity *sched__se_of(const struct rb_node *n)
-{
-	return rb_entry(n, struct sched_entity, node);
-}
-
-static inline struct sched_entity *sched__first(const struct cfs_rq *cfs_rq)
-{
-	struct rb_node *n = rb_first_cached(&cfs_rq->tree);
-
-	return n ? sched__se_of(n) : NULL;
-}
-
-static inline bool sched__feat(const struct sched *s, enum sched_feat f)
-{
-	return s->cfg.feat[f];
-}
-
-/* ---- shared between the scheduler's files (docs/scheduler.md lists who owns what) ---- */
+/* ---- shared: small helpers and the types several files pass around --------------------------- */
 
 #define NSEC_PER_MSEC	1000000ull
 
@@ -386,8 +357,23 @@ static inline unsigned levels_of(const struct sched_thread *t)
 	return (unsigned)t->se.depth + 1;
 }
 
-void sched__rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
+static inline struct sched_entity *sched__se_of(const struct rb_node *n)
+{
+	return rb_entry(n, struct sched_entity, node);
+}
+
+static inline struct sched_entity *sched__first(const struct cfs_rq *cfs_rq)
+{
+	struct rb_node *n = rb_first_cached(&cfs_rq->tree);
+
+	return n ? sched__se_of(n) : NULL;
+}
+
+static inline bool sched__feat(const struct sched *s, enum sched_feat f)
+{
+	return s->cfg.feat[f];
+}
+
 /*
  * Up to this many CPUs the heap of next ticks is not worth its upkeep: the next tick is the
  * least of a few, found by a scan when the CPU that had it moves it (sched.tmin).
@@ -403,7 +389,6 @@ struct sched_theap {
 	uint64_t tie;			/* = cpu[cpu].tie */
 	int cpu;
 };
-void sched__theap_set(struct sched *s, int i, int cpu);
 /*
  * What an event did to the hierarchy, for the overhead model: @ops entities enqueued,
  * dequeued, put or set (level operations), @walks levels its loops visited, those included.
@@ -418,70 +403,8 @@ static inline void walk_add(struct sched_walk *w, struct sched_walk more)
 	w->walks += more.walks;
 }
 
-uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq);
-void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
-			       uint64_t base_ns, struct sched_walk w);
-void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
-void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__rq_charge_wakeup(struct sched *s, struct sched_cpu *rq, uint64_t now,
-			     struct sched_walk w);
-void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now);
-void sched__load_changed(struct cfs_rq *q, uint64_t now);
-bool sched__tg_update_due(const struct cfs_rq *q);
-void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
-uint64_t sched__calc_group_shares(const struct cfs_rq *q);
-void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
-			    uint32_t wmult, uint64_t now);
-void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
-void sched__task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
-			 uint64_t now);
-void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
-void sched__leaf_add(struct cfs_rq *q);
-void sched__leaf_del(struct cfs_rq *q);
-bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
-struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial,
-				      bool wakeup, uint64_t now);
-struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-				      bool runnable_counted, uint64_t now);
-bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
-struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
-void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
-unsigned sched__put_chain(struct sched *s, struct sched_thread *t);
-void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
-void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
-		     struct sched_thread *detached);
-void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
-/* The trace hook's events (core.c); each does nothing while no hook is set. */
-void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sched_thread *prev,
-			 const struct sched_thread *next, uint64_t now);
-void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
-		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
-void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
-			  bool fork);
-struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
-				    uint64_t now);
-bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
-uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq);
-void sched__finish(struct sched *s);
-int sched__enter(struct sched *s, uint64_t now);
-struct sched_thread *sched__thr_get(const struct sched *s, int tid);
+/* ---- scheduler/pelt.c: the load averages ----------------------------------------------------- */
 
-/* bandwidth.c */
-bool sched__bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
-void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now);
-void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__bw_return_slack(struct sched *s, struct cfs_rq *q);
-uint64_t sched__bw_next(const struct sched *s);
-void sched__bw_run(struct sched *s, uint64_t now);
-bool sched__throttled_hierarchy(const struct cfs_rq *q);
-void sched__bw_forget(struct sched *s, struct sched_tg *tg);
-/* queue.c, for throttling */
-void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
-void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
-
-/* pelt.c */
 #define PELT_PERIOD_NS	1024000ull
 /*
  * Where sum settles for x = 1024: the fixed point of sum = floor(sum * y) + 1024 * 1024 with
@@ -523,7 +446,98 @@ void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w
 void pelt_update_event(struct pelt *p, uint64_t now);
 void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x);
 
-/* shares.c: entity load averages moving with their entities */
+/* ---- scheduler/fair.c: what CFS and EEVDF share ---------------------------------------------- */
+
+sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
+uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
+void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
+void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
+sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq);
+/* x * num / den for num, den > 0, truncated toward zero: a reweight's rescaling, in 64-bit
+ * divisions where the values allow */
+sv_t sched__scale_sv(sv_t x, uint64_t num, uint64_t den);
+bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
+uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void sched__clear_buddies(struct sched_entity *se);
+void sched__set_next_buddy(struct sched_entity *se);
+
+/* ---- scheduler/eevdf.c, scheduler/cfs.c: the two policies ------------------------------------ */
+
+extern const struct sched_policy_ops sched_eevdf_ops;
+extern const struct sched_policy_ops sched_cfs_ops;
+
+/* ---- scheduler/core.c: the machine and its population ---------------------------------------- */
+
+/* The trace hook's events (core.c); each does nothing while no hook is set. */
+void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sched_thread *prev,
+			 const struct sched_thread *next, uint64_t now);
+void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
+		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
+struct sched_thread *sched__thr_get(const struct sched *s, int tid);
+
+/* ---- scheduler/queue.c: the hierarchy walks, picking and preemption -------------------------- */
+
+bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
+struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial,
+				      bool wakeup, uint64_t now);
+struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
+				      bool runnable_counted, uint64_t now);
+bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
+struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
+unsigned sched__put_chain(struct sched *s, struct sched_thread *t);
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
+void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
+		     struct sched_thread *detached);
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
+			  bool fork);
+void sched__task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			 uint64_t now);
+/* for throttling (bandwidth.c) */
+void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
+
+/* ---- scheduler/account.c: time charged, the scheduler's own included ------------------------- */
+
+uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq);
+void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			       uint64_t base_ns, struct sched_walk w);
+void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
+void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__rq_charge_wakeup(struct sched *s, struct sched_cpu *rq, uint64_t now,
+			     struct sched_walk w);
+void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now);
+
+/* ---- scheduler/tick.c: ticks processed and elided, the entry points' bookkeeping ------------- */
+
+void sched__rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__theap_set(struct sched *s, int i, int cpu);
+void sched__finish(struct sched *s);
+int sched__enter(struct sched *s, uint64_t now);
+
+/* ---- scheduler/balance.c: SMP placement and load balancing ----------------------------------- */
+
+struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
+				    uint64_t now);
+bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
+uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq);
+
+/* ---- scheduler/shares.c: group weights and the load averages of entities --------------------- */
+
+void sched__load_changed(struct cfs_rq *q, uint64_t now);
+bool sched__tg_update_due(const struct cfs_rq *q);
+void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
+uint64_t sched__calc_group_shares(const struct cfs_rq *q);
+void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
+			    uint32_t wmult, uint64_t now);
+void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
+void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
+void sched__leaf_add(struct cfs_rq *q);
+void sched__leaf_del(struct cfs_rq *q);
 void sched__entity_avg_set(struct sched_entity *se, uint64_t now);
 void sched__attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
 void sched__detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
@@ -544,5 +558,16 @@ static inline void sched__rq_signals(struct sched_cpu *rq, uint64_t now)
 	if (rq->runnable.x != r)
 		pelt_set_event(&rq->runnable, now, r);
 }
+
+/* ---- scheduler/bandwidth.c: CFS bandwidth control -------------------------------------------- */
+
+bool sched__bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
+void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now);
+void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__bw_return_slack(struct sched *s, struct cfs_rq *q);
+uint64_t sched__bw_next(const struct sched *s);
+void sched__bw_run(struct sched *s, uint64_t now);
+bool sched__throttled_hierarchy(const struct cfs_rq *q);
+void sched__bw_forget(struct sched *s, struct sched_tg *tg);
 
 #endif /* CGSIM_SCHEDULER_SCHED_INTERNAL_H */
