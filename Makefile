@@ -311,7 +311,7 @@ deps:
 # (share/cgsim, which the program finds from PREFIX or beside itself), the documentation, a
 # manual page made from --help by help2man (make deps installs it), bash completion.
 DATA_DIR := $(DESTDIR)$(PREFIX)/share/cgsim
-install: all $(BUILD)/cgsim.1
+install: all $(BUILD)/cgsim.1 $(BUILD)/cgsim.bash-completion
 	install -D -m 0755 cgsim $(DESTDIR)$(PREFIX)/bin/cgsim
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/cgsim/README.md
 	install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/cgsim/LICENSE
@@ -320,7 +320,7 @@ install: all $(BUILD)/cgsim.1
 	for f in scenarios/*.yaml scenarios/*.json scenarios/*.cgs; do \
 	    install -D -m 0644 $$f $(DATA_DIR)/$$f; done
 	install -D -m 0644 $(BUILD)/cgsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/cgsim.1
-	install -D -m 0644 sim/app/cgsim.bash-completion \
+	install -D -m 0644 $(BUILD)/cgsim.bash-completion \
 	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cgsim
 
 # Exactly what install puts there, and the directories it made once they are empty.
@@ -331,14 +331,21 @@ uninstall:
 	-cd $(DESTDIR)$(PREFIX) 2>/dev/null && rmdir -p --ignore-fail-on-non-empty bin \
 	    share/man/man1 share/bash-completion/completions share/doc 2>/dev/null
 
-# The manual page: help2man from --help and --version, the commands' own --help added.
+# The manual page: help2man from --help and --version, every command's own --help added (the
+# commands listed by cgsim --help). Both it and the bash completion come from the program's
+# option tables (sim/app/cli.h), so that neither can drift from the parser.
 $(BUILD)/cgsim.1: $(BIN)
 	@mkdir -p $(@D)
 	help2man --no-info --name='simulate the Linux fair scheduler and the cgroup hierarchy' \
 	    --version-string="$$(./$(BIN) --version | cut -d' ' -f2)" ./$(BIN) > $@.tmp
-	for c in run compare shares check cgroupfs validate; do \
+	for c in $$(./$(BIN) --help | sed -n '/^commands:/,/^$$/s/^  \([a-z][a-z]*\) .*/\1/p'); do \
 	    printf '.SH "CGSIM %s"\n.nf\n' "$$(echo $$c | tr a-z A-Z)"; \
 	    ./$(BIN) $$c --help | sed 's/\\/\\\\/g; s/^\./\\\&./'; printf '.fi\n'; done >> $@.tmp
+	mv $@.tmp $@
+
+$(BUILD)/cgsim.bash-completion: $(BIN)
+	@mkdir -p $(@D)
+	./$(BIN) --bash-completion > $@.tmp
 	mv $@.tmp $@
 
 clean:

@@ -167,6 +167,96 @@ abs=$(cd "$(dirname "$CGSIM")" && pwd)/$(basename "$CGSIM")
 "$CGSIM" run --bogus 2> "$tmp/bogus.err"; st=$?
 [ $st -eq 2 ] && [ "$(tail -n 1 "$tmp/bogus.err")" = "Try 'cgsim run --help' for more information." ] && \
 	[ "$(wc -l < "$tmp/bogus.err")" -le 6 ] && ok || bad "a bad option's short usage: $(cat "$tmp/bogus.err")"
+# one option table per command, one parser (sim/app/cli.h): --opt=VALUE is --opt VALUE for every
+# valued option of every command (merge has none but -o)
+"$CGSIM" shares "$SC" --variant interposed --json > "$tmp/eq1"
+"$CGSIM" shares --variant=interposed "$SC" --json > "$tmp/eq2"
+[ -s "$tmp/eq1" ] && cmp -s "$tmp/eq1" "$tmp/eq2" && ok || bad "shares --variant=NAME"
+"$CGSIM" run "$V" --variant slow --max-events 0 --json > "$tmp/eq1"
+"$CGSIM" run "$V" --variant=slow --max-events=0 --json > "$tmp/eq2"
+[ -s "$tmp/eq1" ] && cmp -s "$tmp/eq1" "$tmp/eq2" && ok || bad "run --variant=NAME --max-events=N"
+"$CGSIM" compare "$V" --set seed=3 --json > "$tmp/eq1"
+"$CGSIM" compare "$V" --set=seed=3 --jobs=1 --json > "$tmp/eq2"
+[ -s "$tmp/eq1" ] && cmp -s "$tmp/eq1" "$tmp/eq2" && ok || bad "compare --set=KEY=VALUE --jobs=N"
+"$CGSIM" check --junit="$tmp/eq.xml" tests/cli/failing.yaml > /dev/null; st=$?
+[ $st -eq 1 ] && grep -q '<testsuites name="cgsim check"' "$tmp/eq.xml" && ok || bad "check --junit=FILE: exit $st"
+C=tests/cgroupfs/v2/cpuset-effective.cgs
+"$CGSIM" cgroupfs --semantics v1 "$C" > "$tmp/eq1" 2>&1
+"$CGSIM" cgroupfs --semantics=v1 "$C" > "$tmp/eq2" 2>&1
+[ -s "$tmp/eq1" ] && cmp -s "$tmp/eq1" "$tmp/eq2" && ok || bad "cgroupfs --semantics=v1"
+# validate and calibrate need root and a kernel to run: past the parsing, to the value's check
+"$CGSIM" validate "$SC" --live --reps=0 2>&1 | head -n 1 |
+	grep -qx "cgsim: --reps needs a number from 1 to 100, not '0'" && ok || bad "validate --reps=0"
+"$CGSIM" validate "$SC" --live --tolerance=-1 2>&1 | head -n 1 |
+	grep -qx "cgsim: --tolerance needs points of capacity from 0 to 100, not '-1'" \
+	&& ok || bad "validate --tolerance=-1"
+"$CGSIM" calibrate --live --round-trips=999 2>&1 | head -n 1 |
+	grep -qx "cgsim: --round-trips needs a number from 1000 to 100000000, not '999'" \
+	&& ok || bad "calibrate --round-trips=999"
+"$CGSIM" calibrate --live --profile="$tmp/nodir/p" > /dev/null 2> "$tmp/eq.err"; st=$?
+[ $st -eq 2 ] && grep -q "cannot write $tmp/nodir/p" "$tmp/eq.err" && ! grep -q unknown "$tmp/eq.err" \
+	&& ok || bad "calibrate --profile=FILE: exit $st, $(cat "$tmp/eq.err")"
+"$CGSIM" calibrate --live -o "$tmp/p2" --profile="$tmp/p2" 2>&1 | head -n 1 |
+	grep -qx "cgsim: -o and --profile name the same file '$tmp/p2'" && ok || bad "calibrate --profile=FILE -o FILE"
+# after --, an operand may begin with '-'
+(cd "$tmp" && "$abs" shares --json -- -dash.yaml > /dev/null 2>&1); st=$?
+[ $st -eq 0 ] && ok || bad "shares -- -dash.yaml: exit $st"
+# the same refusals everywhere: exit 2, nothing on stdout, the message, the command's usage
+# (within 80 columns) and where its help is
+usage_error() {	# WHAT MESSAGE CMD ARGS...
+	what=$1 msg=$2 cmd=$3; shift 2
+	"$CGSIM" "$@" > "$tmp/ue.out" 2> "$tmp/ue.err"; st=$?
+	[ $st -eq 2 ] && [ ! -s "$tmp/ue.out" ] && [ "$(head -n 1 "$tmp/ue.err")" = "cgsim: $msg" ] &&
+		[ "$(sed -n 2p "$tmp/ue.err")" = "$("$CGSIM" "$cmd" --help | head -n 1)" ] &&
+		[ "$(tail -n 1 "$tmp/ue.err")" = "Try 'cgsim $cmd --help' for more information." ] &&
+		awk 'length($0) > 80 { exit 1 }' "$tmp/ue.err" \
+		&& ok || bad "$what: exit $st, $(cat "$tmp/ue.out" "$tmp/ue.err")"
+}
+for c in run shares compare merge check cgroupfs validate calibrate; do
+	usage_error "$c --foo" "unknown option '--foo'" $c --foo
+	usage_error "$c --foo=1" "unknown option '--foo'" $c --foo=1
+	usage_error "$c -x" "unknown option '-x'" $c -x
+	usage_error "$c --help=1" "--help takes no value" $c --help=1
+	"$CGSIM" $c --help > "$tmp/help"; st=$?
+	# the usage lines (up to the first blank line) within 80 columns
+	[ $st -eq 0 ] && sed '/^$/q' "$tmp/help" | awk 'length($0) > 80 { exit 1 }' \
+		&& ok || bad "$c --help: exit $st or a usage line over 80 columns"
+	# every option of the command's table in its --help, at the start of an entry
+	opts=$("$CGSIM" --bash-completion | awk -v c="$c" '$1 == c ")" { f = 1 }
+		f && /opts=/ { sub(/.*opts=./, ""); sub(/.$/, ""); print; exit }')
+	[ -n "$opts" ] && ok || bad "completion: no options for $c"
+	for o in $opts; do
+		[ "$o" = --help ] || grep -q -- "^  $o\\( \\|\$\\)" "$tmp/help" && ok || bad "$c --help lacks $o"
+	done
+done
+# abbreviations are refused (a prefix unique today would be ambiguous once an option is added)
+usage_error "run --se 5" "unknown option '--se'" run "$SC" --se 5
+usage_error "run --var=interposed" "unknown option '--var'" run "$SC" --var=interposed
+usage_error "compare --mark" "unknown option '--mark'" compare "$SC" --mark
+usage_error "calibrate --prof" "unknown option '--prof'" calibrate --live --prof "$tmp/p"
+usage_error "check --ta" "unknown option '--ta'" check --ta "$SC"
+usage_error "run --json=x" "--json takes no value" run "$SC" --json=x
+usage_error "validate --live=yes" "--live takes no value" validate "$SC" --live=yes
+usage_error "run --seed" "--seed needs a value" run "$SC" --seed
+usage_error "merge -o" "-o needs a value" merge -o
+usage_error "cgroupfs --semantics=v3" "unknown semantics 'v3' (expected v2, rfc2017 or v1)" \
+	cgroupfs --semantics=v3 "$C"
+usage_error "run two scenarios" "more than one scenario given ('$SC')" run "$SC" --json "$SC"
+# the bash completion, made by the program from the same tables
+if command -v bash > /dev/null; then
+	"$CGSIM" --bash-completion > "$tmp/compl.bash"
+	complete_words() {	# WORDS...: what completing the last word offers
+		bash -c 'shopt -s extglob; . "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+			_cgsim; echo "${COMPREPLY[*]}"' sh "$tmp/compl.bash" "$@"
+	}
+	[ "$(complete_words cgsim calibrate --pro)" = --profile ] && ok || bad "completion of calibrate --pro"
+	[ "$(complete_words cgsim cgroupfs --semantics '')" = "v2 rfc2017 v1" ] \
+		&& ok || bad "completion of cgroupfs --semantics: $(complete_words cgsim cgroupfs --semantics '')"
+	[ "$(complete_words cgsim che)" = check ] && ok || bad "completion of a command"
+	[ "$(complete_words cgsim run --var)" = --variant ] && ok || bad "completion of run --var"
+else
+	echo "cli: bash not installed, the completion not checked"
+fi
 # markdown: the header line, the change from base as a table of its own, the sweep too
 "$CGSIM" compare scenarios/zijlstra-root-vm.yaml --markdown > "$tmp/zr.md"
 [ "$(sed -n 1p "$tmp/zr.md")" = '**zijlstra-root-vm**: 2 CPUs, eevdf, seed 1, 9.0 s measured' ] && \

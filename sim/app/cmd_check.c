@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cli_check.c - cgsim check: every scenario's expect: entries judged (sim/run/expect.h),
+ * sim/app/cmd_check.c - cgsim check: every scenario's expect: entries judged (sim/run/expect.h),
  * said as text (PASS/FAIL lines and a closing "N passed, N failed"), as TAP (version 13) for
  * CI harnesses that read it, and as a JUnit XML file for those that read that.
  */
@@ -16,23 +16,39 @@
 #include "sim/scenario/scenario.h"
 #include "sim/util/util.h"
 
-static const char usage_check[] =
-	"usage: cgsim check [--tap] [--junit FILE] [--strict] [--seeds N] [--max-events N]\n"
-	"                   SCENARIO.yaml...\n"
-	"\n"
+enum { O_TAP, O_JUNIT, O_STRICT, O_SEEDS, O_MAX_EVENTS };
+
+static const struct cli_opt check_opts[] = {
+	[O_TAP] = { "tap", 0, NULL, "the lines as TAP (\"ok 1 - ...\", \"not ok 2 - ...\", then "
+		    "\"1..N\")" },
+	[O_JUNIT] = { "junit", 0, "FILE", "also write the verdicts to FILE as JUnit XML, one "
+		      "testsuite a scenario", .files = true },
+	[O_STRICT] = { "strict", 0, NULL, "a timeline operation the model refuses (said on stderr) "
+		       "fails the variant's check" },
+	[O_SEEDS] = { "seeds", 0, "N", "run each variant with seeds S to S+N-1 (N from 1 to 1000) "
+		      "and judge each entry on the mean over them (the line gives the least and "
+		      "greatest run too)" },
+	[O_MAX_EVENTS] = { "max-events", 0, "N", "the most events each run may process (default "
+			   "1000000000; 0: no limit)" },
+};
+
+static int cmd_check(int argc, char **argv);
+
+const struct cli_cmd cli_cmd_check = {
+	.name = "check",
+	.operands = "SCENARIO.yaml...",
+	.operands_last = true,
+	.operand_glob = "*.@(yaml|yml|json)",
+	.summary = "evaluate the scenarios' expect: entries; exit 1 when one fails",
+	.description =
 	"Run every variant named by each scenario's expect: entries and print one line per entry,\n"
-	"PASS or FAIL with the measured and expected values, then \"N passed, N failed\". Exit\n"
-	"status 0 when all pass, 1 when one fails, 2 when a scenario cannot be loaded or run.\n"
-	"\n"
-	"  --tap            the lines as TAP (\"ok 1 - ...\", \"not ok 2 - ...\", then \"1..N\")\n"
-	"  --junit FILE     also write the verdicts to FILE as JUnit XML, one testsuite a scenario\n"
-	"  --strict         a timeline operation the model refuses (said on stderr) fails the\n"
-	"                   variant's check\n"
-	"  --seeds N        run each variant with seeds S to S+N-1 (N from 1 to 1000) and judge\n"
-	"                   each entry on the mean over them (the line gives the least and\n"
-	"                   greatest run too)\n"
-	"  --max-events N   the most events each run may process (default 1000000000; 0: no\n"
-	"                   limit)\n";
+	"PASS or FAIL with the measured and expected values, then \"N passed, N failed\".",
+	.exit_status =
+	"Exit status 0 when all pass, 1 when one fails, 2 when a scenario cannot be loaded or run.",
+	.opts = check_opts,
+	.nopts = CLI_NOPTS(check_opts),
+	.main = cmd_check,
+};
 
 /*
  * One verdict, kept for the JUnit file: its scenario, its name (what it checks, without the
@@ -274,57 +290,66 @@ static int finish(struct check *c, int worst)
 	return worst;
 }
 
-int cli_check(int argc, char **argv)
+/* What check's arguments ask for: the options, and the scenarios in their order. */
+struct check_args {
+	struct check *c;
+	const char **files;
+	size_t nfiles;
+};
+
+/* One argument @k (from @p): -1 to go on, else the exit status. */
+static int check_arg(const struct cli_parse *p, int k, void *ctx)
+{
+	const struct cli_cmd *cmd = &cli_cmd_check;
+	struct check_args *a = ctx;
+	uint64_t sn;
+
+	switch (k) {
+	case CLI_OPERAND:
+		a->files[a->nfiles++] = p->val;
+		break;
+	case O_TAP:
+		a->c->tap = true;
+		break;
+	case O_STRICT:
+		a->c->strict = true;
+		break;
+	case O_JUNIT:
+		a->c->junit = p->val;
+		break;
+	case O_SEEDS:
+		if (!cli_parse_u64(p->val, &sn) || sn < 1 || sn > SEEDS_MAX)
+			return cli_usage_error(cmd, "--seeds needs a number of runs from 1 to 1000, "
+					       "not '%s'", p->val);
+		a->c->seeds = (size_t)sn;
+		break;
+	case O_MAX_EVENTS:
+		return cli_max_events(cmd, p->val);
+	}
+	return -1;
+}
+
+static int cmd_check(int argc, char **argv)
 {
 	struct check c = { .tap = false };
-	int worst = 0, files = 0, rc;
+	struct check_args a = { &c, calloc((size_t)argc + 1, sizeof(*a.files)), 0 };
+	int worst = 0, rc = a.files ? cli_parse(&cli_cmd_check, argc, argv, check_arg, &a) : 2;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_check, stdout);
-			return cli_finish_stdout();
-		}
-		if (!strcmp(a, "--tap")) {
-			c.tap = true;
-		} else if (!strcmp(a, "--strict")) {
-			c.strict = true;
-		} else if (!strcmp(a, "--junit") || !strcmp(a, "--max-events") ||
-			   !strcmp(a, "--seeds")) {
-			if (i + 1 >= argc)
-				return cli_usage_error(usage_check, "%s needs a value", a);
-			if (a[2] == 'j') {
-				c.junit = argv[++i];
-			} else if (!strcmp(a, "--seeds")) {
-				uint64_t sn;
-
-				if (!cli_parse_u64(argv[++i], &sn) || sn < 1 || sn > SEEDS_MAX)
-					return cli_usage_error(usage_check, "--seeds needs a number "
-							   "of runs from 1 to 1000, not '%s'", argv[i]);
-				c.seeds = (size_t)sn;
-			} else if ((rc = cli_max_events(usage_check, argv[++i])) >= 0)
-				return rc;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error(usage_check, "unknown option '%s'", a);
-		}
+	if (!a.files)
+		fputs("cgsim: out of memory\n", stderr);
+	else if (rc < 0 && !a.nfiles)
+		rc = cli_usage_error(&cli_cmd_check, "%s", "no scenario given");
+	if (rc >= 0) {
+		free(a.files);
+		return rc;
 	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--junit") || !strcmp(argv[i], "--max-events") ||
-		    !strcmp(argv[i], "--seeds")) {
-			i++;
-			continue;
-		}
-		if (!strcmp(argv[i], "--tap") || !strcmp(argv[i], "--strict"))
-			continue;
-		rc = check_file(&c, argv[i]);
-		files++;
+	for (size_t i = 0; i < a.nfiles; i++) {
+		rc = check_file(&c, a.files[i]);
 		if (rc > worst)
 			worst = rc;
 		fflush(stdout);
 	}
-	if (!files)
-		return cli_usage_error(usage_check, "%s", "no scenario given");
+	free(a.files);
 	rc = finish(&c, worst);
 	for (size_t i = 0; i < c.nv; i++) {
 		free(c.v[i].text);

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/app/cmd_cgroupfs.c - cgsim cgroupfs: a .cgs script run against the cgroup model (and
+ * with --live replayed on the running kernel, the answers side by side).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup/cgroup.h"
+#include "sim/app/cli.h"
+#include "sim/live/live.h"
+#include "sim/util/util.h"
+
+#define MAX_INPUT (64u << 20)	/* no script is larger than this: refuse rather than exhaust */
+
+enum { O_SEMANTICS, O_LIVE };
+
+static const struct cli_opt cgroupfs_opts[] = {
+	[O_SEMANTICS] = { "semantics", 0, "v2|rfc2017|v1", "the rules: v2, cgroup v2 with thread "
+			  "mode as merged in Linux 4.14 (default);\nrfc2017, Tejun Heo's February "
+			  "2017 thread-mode proposal;\nv1, the cgroup v1 cpu hierarchy (tasks, "
+			  "cpu.shares, cpu.cfs_*)", .words = "v2 rfc2017 v1" },
+	[O_LIVE] = { "live", 0, NULL, "replay it on the running kernel too (root; paths from the "
+		     "real root, names it touches must not exist; everything undone) and print "
+		     "each answer once, or \"model A, kernel B\" where they differ (docs/live.md)" },
+};
+
+static int cmd_cgroupfs(int argc, char **argv);
+
+const struct cli_cmd cli_cmd_cgroupfs = {
+	.name = "cgroupfs",
+	.operands = "FILE.cgs|-",
+	.operands_last = true,
+	.operand_glob = "*.cgs",
+	.summary = "run a cgroupfs script against the cgroup model and print the result of every "
+		   "operation (errno names as the kernel gives them)",
+	.description =
+	"Run a .cgs script (one operation per line: root-controllers, proc, mkdir, rmdir, write,\n"
+	"read; '#' starts a comment) against a new cgroup hierarchy and print\n"
+	"\"LINENO: OP ARGS -> RESULT\" for each operation. RESULT is ok, the kernel's errno name,\n"
+	"or a file's content with its lines joined by '|'.",
+	.exit_status =
+	"Exit status 0 when the script ran to its end, whatever each operation answered (with\n"
+	"--live: and the kernel answered every operation as the model); 1 with --live when an\n"
+	"answer differs; 2 for a script that cannot be run (unreadable file, unknown operation,\n"
+	"malformed line), with FILE:LINE:COL and what was expected on stderr and nothing on\n"
+	"stdout, or one that cannot be replayed here.",
+	.opts = cgroupfs_opts,
+	.nopts = CLI_NOPTS(cgroupfs_opts),
+	.main = cmd_cgroupfs,
+};
+
+/* Read all of @f into a NUL-terminated buffer; refuses NUL bytes and oversized input. */
+static int slurp(FILE *f, const char *name, char **out)
+{
+	size_t len;
+	char *buf, *nul;
+	int e = util_read_stream(f, MAX_INPUT, &buf, &len);
+
+	if (e == -EFBIG)
+		fprintf(stderr, "cgsim: %s: larger than %u MiB\n", name, MAX_INPUT >> 20);
+	else if (e && e != -ENOMEM)
+		fprintf(stderr, "cgsim: %s: read error: %s\n", name, strerror(-e));
+	if (e)
+		return e;
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		int line = 1;
+
+		for (const char *p = buf; p < nul; p++)
+			line += *p == '\n';
+		fprintf(stderr, "cgsim: %s:%d: a NUL byte: not a text file\n", name, line);
+		free(buf);
+		return -EINVAL;
+	}
+	*out = buf;
+	return 0;
+}
+
+/*
+ * The model's lines @model and the kernel's @kernel, one per operation, side by side: a line
+ * both gave once, else "PREFIX -> model A, kernel B". Returns how many differ.
+ */
+static size_t print_both(FILE *o, const char *model, const char *kernel)
+{
+	size_t differ = 0, same = 0;
+
+	while (*model || *kernel) {
+		size_t lm = strcspn(model, "\n"), lk = strcspn(kernel, "\n");
+		const char *arrow = strstr(model, " ->");
+		size_t pre = arrow && (size_t)(arrow - model) < lm ? (size_t)(arrow - model) + 3 : lm;
+
+		if (lm == lk && !memcmp(model, kernel, lm)) {
+			fprintf(o, "%.*s\n", (int)lm, model);
+			same++;
+		} else {
+			fprintf(o, "%.*s model%.*s, kernel%.*s\n", (int)pre, model, (int)(lm - pre),
+				model + pre, (int)(lk > pre ? lk - pre : 0), kernel + (lk > pre ? pre : lk));
+			differ++;
+		}
+		model += lm + (model[lm] == '\n');
+		kernel += lk + (kernel[lk] == '\n');
+	}
+	fprintf(o, "%zu operations answered alike, %zu differently\n", same, differ);
+	return differ;
+}
+
+struct cgroupfs_opts {
+	enum cg_semantics sem;
+	const char *file;
+	bool live;
+};
+
+/* One argument @k (from @p): -1 to go on, else the exit status. */
+static int cgroupfs_arg(const struct cli_parse *p, int k, void *ctx)
+{
+	const struct cli_cmd *cmd = &cli_cmd_cgroupfs;
+	struct cgroupfs_opts *o = ctx;
+
+	if (k == O_LIVE)
+		o->live = true;
+	else if (k == O_SEMANTICS && cg_semantics_parse(p->val, &o->sem))
+		return cli_usage_error(cmd, "unknown semantics '%s' (expected v2, rfc2017 or v1)",
+				       p->val);
+	else if (k == CLI_OPERAND)
+		return cli_operand_once(cmd, &o->file, p->val, "script");
+	return -1;
+}
+
+/* cgroupfs' options; returns -1 to go on, else the exit status. */
+static int parse_cgroupfs_opts(int argc, char **argv, struct cgroupfs_opts *o)
+{
+	int rc = cli_parse(&cli_cmd_cgroupfs, argc, argv, cgroupfs_arg, o);
+
+	if (rc < 0 && !o->file)
+		return cli_usage_error(&cli_cmd_cgroupfs, "%s",
+				       "no script given (a FILE.cgs or - for stdin)");
+	return rc;
+}
+
+static int cmd_cgroupfs(int argc, char **argv)
+{
+	struct cgroupfs_opts o = { .sem = CG_SEM_V2 };
+	const char *file, *mi = getenv("CGSIM_LIVE_MOUNTINFO");
+	char *text = NULL, *out = NULL, *kout = NULL, err[1024];
+	FILE *f;
+	int r = parse_cgroupfs_opts(argc, argv, &o);
+
+	if (r >= 0)
+		return r;
+	file = o.file;
+	if (!strcmp(file, "-")) {
+		f = stdin;
+		file = "<stdin>";
+	} else {
+		f = fopen(file, "rb");
+		if (!f) {
+			fprintf(stderr, "cgsim: %s: %s\n", file, strerror(errno));
+			return 2;
+		}
+	}
+	r = slurp(f, file, &text);
+	if (f != stdin)
+		fclose(f);
+	if (r)
+		return 2;
+	r = cg_script_run(o.sem, file, text, &out, err, sizeof(err));
+	if (!r && o.live)
+		r = live_cgs_replay(file, text, o.sem, mi && *mi ? mi : "/proc/self/mountinfo", &kout,
+				    err, sizeof(err));
+	free(text);
+	if (r) {
+		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: out of memory");
+		free(out);
+		return 2;
+	}
+	if (o.live)
+		r = print_both(stdout, out, kout) ? 1 : 0;
+	else
+		fputs(out, stdout);
+	free(out);
+	free(kout);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "cgsim: writing the output: %s\n", strerror(errno));
+		return 2;
+	}
+	return r;
+}
