@@ -92,6 +92,10 @@ static void latency_hook(void *ctx, int tid, uint64_t lat)
 
 	if (!t)
 		return;
+	if (t->start_lat) {	/* its start's, not a wakeup's (activate()) */
+		t->start_lat = false;
+		return;
+	}
 	t->seen++;
 	if (lat > SIM_DELAYED_NS)
 		t->delayed++;

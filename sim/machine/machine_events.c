@@ -107,8 +107,13 @@ static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 	uint64_t now = sim_now(&m->eng), work = sched_thread_work(m->s, t->tid, now);
 
 	t->target = len == UINT64_MAX || work > UINT64_MAX - len ? UINT64_MAX : work + len;
-	/* a phases behaviour's run step after a run step, or after a wakeup, is not a wakeup */
-	if (t->b->kind != SIM_BEHAV_PHASES || t->state != M_ACTIVE)
+	/*
+	 * A phases behaviour's run step after a run step, or after a wakeup, is not a wakeup; nor
+	 * is the thread's start (docs/latency.md), whose latency sample latency_hook() drops.
+	 */
+	if (!t->started)
+		t->started = t->start_lat = true;
+	else if (t->b->kind != SIM_BEHAV_PHASES || t->state != M_ACTIVE)
 		t->activations++;
 	if (t->b->kind == SIM_BEHAV_PERIODIC)
 		machine__activation_begin(m, t, sched_thread_exec(m->s, t->tid, now));

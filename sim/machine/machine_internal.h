@@ -126,6 +126,13 @@ struct mthread {
 	uint64_t lat_min;		/* the smallest of the seen latencies (0 when none) */
 	uint64_t lat_sum;		/* the seen latencies' sum, for their exact mean */
 	uint64_t delayed;		/* latencies over SIM_DELAYED_NS */
+	/*
+	 * Its start (the scheduler's new-task wakeup, the kernel's sched_wakeup_new) is not a
+	 * wakeup: @started once it began (activate() counts no activation for it); @start_lat
+	 * until its first switch-in, whose latency sample is the start's and is dropped. Never
+	 * reset with the window: a start before it stays a start.
+	 */
+	bool started, start_lat;
 	uint64_t overruns;		/* periodic activations that began after their period */
 	uint64_t wait_max_since, wait_max_at;	/* the longest wait's start and end */
 };

@@ -6,11 +6,11 @@
 # task the previous switch put there; no task is switched in on a CPU while it runs on another.
 # Against summary.json (the measured window the trace's header names): each thread's CPU time
 # rebuilt from its switch intervals, clipped to the window, its switch-ins, wakeups
-# (sched_wakeup and sched_wakeup_new) and migrations. With exact=1 (a run whose overhead costs
-# and idle exit are 0) the CPU time must equal cpu_ns within the timestamps' truncation to
-# microseconds; otherwise it may exceed cpu_ns by the overhead the CPU spent while the thread
-# was switched in, and must not fall short of it. Prints one line per failure; exit status 1
-# on any.
+# (sched_wakeup; a thread's start, sched_wakeup_new, is not one: docs/latency.md) and
+# migrations. With exact=1 (a run whose overhead costs and idle exit are 0) the CPU time must
+# equal cpu_ns within the timestamps' truncation to microseconds; otherwise it may exceed
+# cpu_ns by the overhead the CPU spent while the thread was switched in, and must not fall
+# short of it. Prints one line per failure; exit status 1 on any.
 function fail(msg) { print FILENAME ": " msg; bad = 1 }
 function us(s,   p) { p = index(s, "."); return (substr(s, 1, p - 1) * 1000000) + substr(s, p + 1) }
 function arg(key,   i, n, kv) {
@@ -95,7 +95,7 @@ NR == FNR {
 		cur[cpu] = next_
 		since[cpu] = ts
 		switches++
-	} else if (ev == "sched_wakeup" || ev == "sched_wakeup_new") {
+	} else if (ev == "sched_wakeup") {
 		counted(arg("pid") + 0, "wakeup")
 		wakeups++
 	} else if (ev == "sched_migrate_task") {
