@@ -29,41 +29,125 @@ static void text_head(FILE *f, const struct seeds *s)
 		s->n);
 }
 
+/* A block's row for thread @t: its label, after the block's @head if it is the first (*@any). */
+static void row_label(FILE *f, bool *any, const char *head, const struct run_thread *t)
+{
+	char name[160];
+
+	if (!*any)
+		fputs(head, f);
+	*any = true;
+	snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
+	report_label(f, name, 16);
+}
+
+/* The single run's wakeup latency block, each figure's mean and spread. */
+static void text_latency(FILE *f, const struct seeds *s)
+{
+	static const int lat[] = { SEEDS_T_latency_p50_ns, SEEDS_T_latency_p90_ns,
+		SEEDS_T_latency_p99_ns, SEEDS_T_latency_p999_ns, SEEDS_T_latency_min_ns,
+		SEEDS_T_latency_max_ns, SEEDS_T_latency_mean_ns };
+	const struct run_result *r = s->runs[0];
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct seeds_thread *st = &s->threads[i];
+
+		if (!st->woke)
+			continue;
+		row_label(f, &any, "\nwakeup latency    p50 ms     p90     p99   p99.9     min     max"
+			  "    mean samples\n", &r->threads[i]);
+		for (size_t j = 0; j < sizeof(lat) / sizeof(lat[0]); j++)
+			fprintf(f, " %7.3f", ms(st->fig[lat[j]].mean));
+		fprintf(f, " %7.0f\n%-16s", st->fig[SEEDS_T_latency_samples].mean, "  +-");
+		for (size_t j = 0; j < sizeof(lat) / sizeof(lat[0]); j++)
+			fprintf(f, " %7.3f", ms(st->fig[lat[j]].ci));
+		fprintf(f, " %7.0f\n", st->fig[SEEDS_T_latency_samples].ci);
+	}
+	if (any)
+		fputs("latencies over the runs in which the thread woke\n", f);
+}
+
+/* rt-app's view of the periodic threads, each figure's mean and spread. */
+static void text_activations(FILE *f, const struct seeds *s)
+{
+	static const int counts[] = { SEEDS_T_activations, SEEDS_T_overruns,
+		SEEDS_T_missed_periods };
+	static const int slack[] = { SEEDS_T_slack_min_ns, SEEDS_T_slack_p50_ns,
+		SEEDS_T_slack_mean_ns };
+	const struct run_result *r = s->runs[0];
+	bool any = false;
+
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct seeds_thread *st = &s->threads[i];
+
+		if (!r->threads[i].periodic)
+			continue;
+		row_label(f, &any, "\nperiodic           activ. overruns   missed   slack min      p50"
+			  "  mean ms\n", &r->threads[i]);
+		for (int row = 0; row < 2; row++) {
+			if (row)
+				fprintf(f, "%-16s", "  +-");
+			for (size_t j = 0; j < 3; j++)
+				fprintf(f, " %8.1f", row ? st->fig[counts[j]].ci
+						     : st->fig[counts[j]].mean);
+			for (size_t j = 0; j < 3; j++)
+				fprintf(f, j ? " %8.3f" : " %11.3f", ms(row ? st->fig[slack[j]].ci
+									: st->fig[slack[j]].mean));
+			fputc('\n', f);
+		}
+	}
+	if (any)
+		fputs("slack over the runs in which an activation of the thread ended\n", f);
+}
+
 void report_seeds_text(FILE *f, const struct seeds *s)
 {
 	const struct run_result *r = s->runs[0];
 	char vis[REPORT_VISIBLE_SIZE(1100)];
 
 	text_head(f, s);
-	fprintf(f, "%-32s %7s %7s %7s %8s %8s\n", "cgroup", "share", "min", "max", "+-", "ideal");
+	fprintf(f, "%-20s %9s %8s %7s %7s %7s %7s %7s\n", "cgroup", "cpu s", "+-", "share",
+		"min", "max", "+-", "ideal");
 	for (size_t i = 0; i < r->ngroups; i++) {
-		const struct seeds_stat *g = &s->groups[i];
-		const char *p = report_visible(r->groups[i].path, vis, sizeof(vis));
+		const struct seeds_stat *cpu = &s->groups[i].fig[SEEDS_G_cpu_ns];
+		const struct seeds_stat *g = &s->groups[i].fig[SEEDS_G_share];
 
-		report_label(f, p, 32);
-		fprintf(f, " %7.4f %7.4f %7.4f %8.4f %8.4f\n", g->mean, g->min, g->max, g->ci,
-			r->groups[i].ideal);
+		report_label(f, report_visible(r->groups[i].path, vis, sizeof(vis)), 20);
+		fprintf(f, " %9.3f %8.3f %7.4f %7.4f %7.4f %7.4f %7.4f\n", cpu->mean / 1e9,
+			cpu->ci / 1e9, g->mean, g->min, g->max, g->ci, r->groups[i].ideal);
 	}
-	fprintf(f, "\n%-24s %7s %7s %7s %7s %8s %9s\n", "thread", "share", "min", "max", "+-",
-		"ideal", "p99 ms");
+	fprintf(f, "\n%-24s %7s %7s %7s %7s %8s\n", "thread", "share", "min", "max", "+-",
+		"ideal");
 	for (size_t i = 0; i < r->nthreads; i++) {
 		const struct run_thread *t = &r->threads[i];
-		const struct seeds_thread *st = &s->threads[i];
+		const struct seeds_stat *sh = &s->threads[i].fig[SEEDS_T_share];
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s/%s", t->process, t->name);
 		report_label(f, name, 24);
-		fprintf(f, t->ideal_bound ? " %7.4f %7.4f %7.4f %7.4f %7.4f*" :
-			" %7.4f %7.4f %7.4f %7.4f %8.4f", st->share.mean, st->share.min,
-			st->share.max, st->share.ci, t->ideal);
-		if (st->woke)
-			fprintf(f, " %9.3f\n", ms(st->lat_p99.mean));
-		else
-			fprintf(f, " %9s\n", "-");
+		fprintf(f, t->ideal_bound ? " %7.4f %7.4f %7.4f %7.4f %7.4f*\n" :
+			" %7.4f %7.4f %7.4f %7.4f %8.4f\n", sh->mean, sh->min, sh->max, sh->ci,
+			t->ideal);
 	}
 	if (r->bound_threads)
 		fputs("* the ideal is only an upper bound: the thread sleeps or waits after it runs\n",
 		      f);
+	fprintf(f, "\n%-24s %9s %8s %9s %8s %7s %6s\n", "thread", "wait ms", "+-", "switches",
+		"+-", "migr", "+-");
+	for (size_t i = 0; i < r->nthreads; i++) {
+		const struct seeds_stat *fig = s->threads[i].fig;
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s/%s", r->threads[i].process, r->threads[i].name);
+		report_label(f, name, 24);
+		fprintf(f, " %9.3f %8.3f %9.1f %8.1f %7.1f %6.1f\n", ms(fig[SEEDS_T_wait_ns].mean),
+			ms(fig[SEEDS_T_wait_ns].ci), fig[SEEDS_T_switches].mean,
+			fig[SEEDS_T_switches].ci, fig[SEEDS_T_migrations].mean,
+			fig[SEEDS_T_migrations].ci);
+	}
+	text_latency(f, s);
+	text_activations(f, s);
 	fprintf(f, "\nfairness: Jain %.4f (%.4f to %.4f, +- %.4f)\n", s->jain.mean, s->jain.min,
 		s->jain.max, s->jain.ci);
 	fprintf(f, "  largest error %.4f absolute (%.4f to %.4f)\n", s->max_abs_error.mean,
@@ -84,6 +168,18 @@ static void json_stat(FILE *f, const char *key, const struct seeds_stat *st, boo
 			st->mean, key, st->min, key, st->max, key, st->ci);
 }
 
+/* Each figure of @tab (@n rows) in @fig but the @skip-th, one a line after @sep. */
+static void json_figures(FILE *f, const struct seeds_figure *tab, const struct seeds_stat *fig,
+			 int n, int skip, const char *sep)
+{
+	for (int j = 0; j < n; j++) {
+		if (j == skip)
+			continue;
+		fputs(sep, f);
+		json_stat(f, tab[j].key, &fig[j], tab[j].ns);
+	}
+}
+
 void report_seeds_json(FILE *f, const struct seeds *s)
 {
 	const struct run_result *r = s->runs[0];
@@ -94,8 +190,11 @@ void report_seeds_json(FILE *f, const struct seeds *s)
 		fprintf(f, "%s\n    { \"path\": ", i ? "," : "");
 		report_json_string(f, r->groups[i].path);
 		fputs(", ", f);
-		json_stat(f, "share", &s->groups[i], false);
-		fprintf(f, ", \"ideal\": %.6f }", r->groups[i].ideal);
+		json_stat(f, "share", &s->groups[i].fig[SEEDS_G_share], false);
+		fprintf(f, ", \"ideal\": %.6f", r->groups[i].ideal);
+		json_figures(f, seeds_group_figures, s->groups[i].fig, SEEDS_NGROUP, SEEDS_G_share,
+			     ",\n      ");
+		fputs(" }", f);
 	}
 	fputs("\n  ],\n  \"threads\": [", f);
 	for (size_t i = 0; i < r->nthreads; i++) {
@@ -109,17 +208,12 @@ void report_seeds_json(FILE *f, const struct seeds *s)
 		fputs(", \"cgroup\": ", f);
 		report_json_string(f, t->cgroup);
 		fputs(",\n      ", f);
-		json_stat(f, "share", &st->share, false);
-		fprintf(f, ", \"ideal\": %.6f, \"ideal_bound\": %s,\n      ", t->ideal,
-			t->ideal_bound ? "true" : "false");
-		json_stat(f, "wait_ns", &st->wait_ns, true);
-		fprintf(f, ", \"woke_runs\": %zu", st->woke);
-		if (st->woke) {
-			fputs(",\n      ", f);
-			json_stat(f, "latency_p50_ns", &st->lat_p50, true);
-			fputs(",\n      ", f);
-			json_stat(f, "latency_p99_ns", &st->lat_p99, true);
-		}
+		json_stat(f, "share", &st->fig[SEEDS_T_share], false);
+		fprintf(f, ", \"ideal\": %.6f, \"ideal_bound\": %s,\n      \"woke_runs\": %zu, "
+			   "\"activation_runs\": %zu", t->ideal, t->ideal_bound ? "true" : "false",
+			st->woke, st->active);
+		json_figures(f, seeds_thread_figures, st->fig, SEEDS_NTHREAD, SEEDS_T_share,
+			     ",\n      ");
 		fputs(" }", f);
 	}
 	fputs("\n  ],\n  \"fairness\": { ", f);

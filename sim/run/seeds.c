@@ -94,6 +94,67 @@ static bool same_layout(const struct run_result *a, const struct run_result *b)
 	return true;
 }
 
+#define SEEDS_ROW(key, field, type, ns, over) { #key, ns, SEEDS_##over },
+const struct seeds_figure seeds_thread_figures[SEEDS_NTHREAD] = {
+	SEEDS_THREAD_FIGURES(SEEDS_ROW)
+};
+const struct seeds_figure seeds_group_figures[SEEDS_NGROUP] = { SEEDS_GROUP_FIGURES(SEEDS_ROW) };
+
+static double as_u64(uint64_t v)
+{
+	return (double)v;
+}
+
+static double as_i64(int64_t v)
+{
+	return (double)v;
+}
+
+static double as_dbl(double v)
+{
+	return v;
+}
+
+/* fn(it, f): row @f's figure of @it, a struct ITEM, a case per row of the table FIGS */
+#define SEEDS_VALUE(fn, ITEM, FIGS, CASE) \
+	static double fn(const struct ITEM *it, int f) \
+	{ \
+		switch (f) { \
+		FIGS(CASE) \
+		default: \
+			return 0; \
+		} \
+	}
+#define SEEDS_T_CASE(key, field, type, ns, over) case SEEDS_T_##key: return as_##type(it->field);
+#define SEEDS_G_CASE(key, field, type, ns, over) case SEEDS_G_##key: return as_##type(it->field);
+SEEDS_VALUE(thread_value, run_thread, SEEDS_THREAD_FIGURES, SEEDS_T_CASE)
+SEEDS_VALUE(group_value, run_group, SEEDS_GROUP_FIGURES, SEEDS_G_CASE)
+
+/* Whether run thread @t has figures of kind @over. */
+static bool has(const struct run_thread *t, enum seeds_over over)
+{
+	return over == SEEDS_ALL || (over == SEEDS_WOKE ? t->lat_samples > 0 : t->acts_done > 0);
+}
+
+/* Thread @i of every run summed up into @out, @v scratch room for @n values. */
+static void sum_thread(struct run_result **runs, size_t n, size_t i, double *v,
+		       struct seeds_thread *out)
+{
+	for (int f = 0; f < SEEDS_NTHREAD; f++) {
+		enum seeds_over over = seeds_thread_figures[f].over;
+		size_t m = 0;
+
+		for (size_t k = 0; k < n; k++)
+			if (has(&runs[k]->threads[i], over))
+				v[m++] = thread_value(&runs[k]->threads[i], f);
+		out->fig[f] = seeds_stat(v, m);
+		if (over == SEEDS_WOKE)
+			out->woke = m;
+		else if (over == SEEDS_ACTIVE)
+			out->active = m;
+	}
+}
+
 int seeds_sum(struct run_result **runs, size_t n, uint64_t first, struct seeds **out, char *err,
 	      size_t errlen)
 {
@@ -123,30 +184,14 @@ int seeds_sum(struct run_result **runs, size_t n, uint64_t first, struct seeds *
 	if (!s->groups || !s->threads)
 		goto nomem;
 	for (size_t i = 0; i < r0->ngroups; i++) {
-		for (size_t k = 0; k < n; k++)
-			v[k] = runs[k]->groups[i].share;
-		s->groups[i] = seeds_stat(v, n);
-	}
-	for (size_t i = 0; i < r0->nthreads; i++) {
-		struct seeds_thread *t = &s->threads[i];
-		size_t m = 0;
-
-		for (size_t k = 0; k < n; k++) {
-			const struct run_thread *rt = &runs[k]->threads[i];
-
-			v[k] = rt->share;
-			w[k] = (double)rt->wait_ns;
-			if (rt->lat_samples) {
-				x[m] = (double)rt->lat_p50;
-				y[m++] = (double)rt->lat_p99;
-			}
+		for (int f = 0; f < SEEDS_NGROUP; f++) {
+			for (size_t k = 0; k < n; k++)
+				v[k] = group_value(&runs[k]->groups[i], f);
+			s->groups[i].fig[f] = seeds_stat(v, n);
 		}
-		t->share = seeds_stat(v, n);
-		t->wait_ns = seeds_stat(w, n);
-		t->lat_p50 = seeds_stat(x, m);
-		t->lat_p99 = seeds_stat(y, m);
-		t->woke = m;
 	}
+	for (size_t i = 0; i < r0->nthreads; i++)
+		sum_thread(runs, n, i, v, &s->threads[i]);
 	for (size_t k = 0; k < n; k++) {
 		const struct run_result *r = runs[k];
 		double secs = (double)r->measured_ns / 1e9;
