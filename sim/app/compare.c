@@ -281,46 +281,6 @@ static bool process_of(const struct run_result *r, const char *name, double *sha
 	return any;
 }
 
-/* The largest wakeup p99 of @process's threads that woke (ns, as expect: takes it); false if none. */
-static bool process_p99(const struct run_result *r, const char *process, uint64_t *ns)
-{
-	bool any = false;
-
-	for (size_t i = 0; i < r->nthreads; i++) {
-		const struct run_thread *t = &r->threads[i];
-
-		if (!t->lat_samples || strcmp(t->process, process))
-			continue;
-		if (!any || t->lat_p99 > *ns)
-			*ns = t->lat_p99;
-		any = true;
-	}
-	return any;
-}
-
-/* @process's wakeup p99 in variant @v, the mean over the seeds in which it woke. */
-static bool p99_mean(const struct compare *c, size_t v, const char *process, uint64_t *ns)
-{
-	uint64_t sum = 0, x = 0;
-	size_t n = 0;
-
-	for (size_t k = 0; k < c->nseeds; k++)
-		if (process_p99(run_of(c, v, k), process, &x)) {
-			sum += x;
-			n++;
-		}
-	if (n)
-		*ns = (sum + n / 2) / n;
-	return n > 0;
-}
-
-/* @process's p99 in variant @v and in the base (ns); false unless it woke in both. */
-static bool p99_change(const struct compare *c, size_t v, const char *process, uint64_t *now,
-		       uint64_t *base)
-{
-	return p99_mean(c, 0, process, base) && p99_mean(c, v, process, now);
-}
-
 /* @now less @base in ms. */
 static double ms_change(uint64_t now, uint64_t base)
 {
@@ -391,47 +351,252 @@ static const char *machine_fmt(enum machine_row m)
 	return m == M_SWITCHES || m == M_LEVEL_OPS ? "%.0f" : m == M_OVERHEAD ? "%.3f" : "%.4f";
 }
 
-/* Every group path and process name of any variant, in order of first appearance. */
+/* Room for a cgroup path (at most 1024 bytes) or a sweep value with every byte as \xNN. */
+#define VIS_SIZE REPORT_VISIBLE_SIZE(4096)
+
+#define LABEL_W 22	/* the text table's label column */
+
+/* A row's figures in one run: its share and ideal, and a process's largest wakeup p99. */
+struct cell {
+	double share, ideal;
+	uint64_t p99;		/* ns, as expect: takes it */
+	bool have, woke;
+};
+
+/*
+ * Every group path and process name of any variant, in order of first appearance, and each
+ * one's figures in every run, found once: looking each row up in each run by a linear search
+ * made the tables quadratic (rows x threads) at 100,000 threads.
+ */
 struct labels {
 	char **name;
 	enum row_kind *kind;
-	size_t n, cap_name, cap_kind;
+	size_t n;
+	bool *shared_tail;	/* its text label, cut, would read as another's */
+	struct cell *cell;	/* row i in variant v's run of seed k: [(v * nseeds + k) * n + i] */
+	size_t nseeds;
 };
 
-static int add_label(struct labels *l, const char *name, enum row_kind k)
+/* A name among the rows: sorted by kind and name to look one up in O(log n). */
+struct label_key {
+	const char *name;
+	enum row_kind kind;
+	size_t i;		/* its row; while collecting, the order it was met in */
+};
+
+static int label_key_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (l->kind[i] == k && !strcmp(l->name[i], name))
-			return 0;
-	if (UTIL_GROW(l->name, l->cap_name, l->n + 1) || UTIL_GROW(l->kind, l->cap_kind, l->n + 1))
-		return -ENOMEM;
-	l->name[l->n] = strdup(name);
-	if (!l->name[l->n])
-		return -ENOMEM;
-	l->kind[l->n++] = k;
-	return 0;
+	const struct label_key *x = a, *y = b;
+	int c = x->kind != y->kind ? (x->kind > y->kind) - (x->kind < y->kind)
+				   : strcmp(x->name, y->name);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* By name only, for bsearch(): the row @key names, whatever its place. */
+static int label_find_cmp(const void *a, const void *b)
+{
+	const struct label_key *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return (x->kind > y->kind) - (x->kind < y->kind);
+	return strcmp(x->name, y->name);
+}
+
+static int label_order_cmp(const void *a, const void *b)
+{
+	const struct label_key *x = a, *y = b;
+
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 static void free_labels(struct labels *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; l->name && i < l->n; i++)
 		free(l->name[i]);
 	free(l->name);
 	free(l->kind);
+	free(l->shared_tail);
+	free(l->cell);
 }
 
+static struct cell *cell_at(const struct labels *l, size_t v, size_t k, size_t i)
+{
+	return &l->cell[(v * l->nseeds + k) * l->n + i];
+}
+
+/* The text label's room for the name after "group " or "process ". */
+static size_t label_room(enum row_kind k)
+{
+	return LABEL_W - strlen(k == ROW_GROUP ? "group " : "process ");
+}
+
+/* A row's name's last characters, which its cut text label shows. */
+struct label_tail {
+	char s[LABEL_W];
+	enum row_kind kind;
+	size_t i;
+};
+
+static int tail_cmp(const void *a, const void *b)
+{
+	const struct label_tail *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return (x->kind > y->kind) - (x->kind < y->kind);
+	return strcmp(x->s, y->s);
+}
+
+/*
+ * Which rows' cut labels ("group ...TAIL": the name's last room - 3 characters) would read as
+ * another row's of the same kind, whose name ends in the same TAIL: sorted by tail, O(n log n).
+ */
+static int find_shared_tails(struct labels *l)
+{
+	struct label_tail *t;
+	char buf[VIS_SIZE];
+	size_t n = 0;
+
+	t = malloc((l->n ? l->n : 1) * sizeof(*t));
+	l->shared_tail = calloc(l->n ? l->n : 1, sizeof(*l->shared_tail));
+	if (!t || !l->shared_tail) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const char *vis = report_visible(l->name[i], buf, sizeof(buf));
+		size_t len = strlen(vis), tl = label_room(l->kind[i]) - 3;
+
+		if (len < tl)
+			continue;
+		memcpy(t[n].s, vis + len - tl, tl + 1);
+		t[n].kind = l->kind[i];
+		t[n++].i = i;
+	}
+	qsort(t, n, sizeof(*t), tail_cmp);
+	for (size_t j = 1; j < n; j++)
+		if (!tail_cmp(&t[j - 1], &t[j]))
+			l->shared_tail[t[j - 1].i] = l->shared_tail[t[j].i] = true;
+	free(t);
+	return 0;
+}
+
+/* Each row's figures in variant @v's run of seed @k; @look: the rows sorted by name. */
+static void fill_cells(const struct compare *c, struct labels *l, const struct label_key *look,
+		       size_t v, size_t k)
+{
+	const struct run_result *r = run_of(c, v, k);
+	struct label_key key = { .kind = ROW_GROUP };
+	const struct label_key *hit;
+	struct cell *x;
+
+	for (size_t g = 0; g < r->ngroups; g++) {
+		key.name = r->groups[g].path;
+		hit = bsearch(&key, look, l->n, sizeof(*look), label_find_cmp);
+		if (!hit || (x = cell_at(l, v, k, hit->i))->have)
+			continue;	/* a path's first group, as a search from the start finds */
+		x->share = r->groups[g].share;
+		x->ideal = r->groups[g].ideal;
+		x->have = true;
+	}
+	key.kind = ROW_PROCESS;
+	for (size_t j = 0; j < r->nthreads; j++) {
+		const struct run_thread *t = &r->threads[j];
+
+		key.name = t->process;
+		hit = bsearch(&key, look, l->n, sizeof(*look), label_find_cmp);
+		if (!hit)
+			continue;
+		x = cell_at(l, v, k, hit->i);
+		x->share += t->share;	/* in the threads' order: the same sum, bit for bit */
+		x->ideal += t->ideal;
+		x->have = true;
+		if (t->lat_samples && (!x->woke || t->lat_p99 > x->p99))
+			x->p99 = t->lat_p99;
+		x->woke |= t->lat_samples > 0;
+	}
+}
+
+/* The rows' names in the order they were met in, and @key sorted by name to look them up. */
+static int name_rows(struct labels *l, struct label_key *key)
+{
+	qsort(key, l->n, sizeof(*key), label_order_cmp);
+	l->name = calloc(l->n ? l->n : 1, sizeof(*l->name));
+	l->kind = calloc(l->n ? l->n : 1, sizeof(*l->kind));
+	if (!l->name || !l->kind)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!(l->name[i] = strdup(key[i].name)))
+			return -ENOMEM;
+		l->kind[i] = key[i].kind;
+		key[i] = (struct label_key){ l->name[i], l->kind[i], i };
+	}
+	qsort(key, l->n, sizeof(*key), label_key_cmp);
+	return 0;
+}
+
+/* Every row (groups, then processes, of seed S's runs) and its figures in every run. */
 static int collect(const struct compare *c, struct labels *l)
 {
+	struct label_key *key;
+	size_t total = 0, n = 0;
+	int e = -ENOMEM;
+
 	memset(l, 0, sizeof(*l));
+	l->nseeds = c->nseeds;
 	for (size_t v = 0; v < c->n; v++)
-		for (size_t i = 0; i < c->res[v]->ngroups; i++)
-			if (add_label(l, c->res[v]->groups[i].path, ROW_GROUP))
-				return -ENOMEM;
+		total += c->res[v]->ngroups + c->res[v]->nthreads;
+	key = malloc((total ? total : 1) * sizeof(*key));
+	if (!key)
+		return -ENOMEM;
 	for (size_t v = 0; v < c->n; v++)
-		for (size_t i = 0; i < c->res[v]->nthreads; i++)
-			if (add_label(l, c->res[v]->threads[i].process, ROW_PROCESS))
-				return -ENOMEM;
-	return 0;
+		for (size_t g = 0; g < c->res[v]->ngroups; g++, n++)
+			key[n] = (struct label_key){ c->res[v]->groups[g].path, ROW_GROUP, n };
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t j = 0; j < c->res[v]->nthreads; j++, n++)
+			key[n] = (struct label_key){ c->res[v]->threads[j].process, ROW_PROCESS, n };
+	/* each name once, where it was first met */
+	qsort(key, n, sizeof(*key), label_key_cmp);
+	for (size_t j = 0; j < n; j++)
+		if (!j || label_find_cmp(&key[j - 1], &key[j]))
+			key[l->n++] = key[j];
+	if (name_rows(l, key))
+		goto out;
+	l->cell = calloc(c->n * c->nseeds * l->n + 1, sizeof(*l->cell));
+	if (!l->cell || find_shared_tails(l))
+		goto out;
+	for (size_t v = 0; v < c->n; v++)
+		for (size_t k = 0; k < c->nseeds; k++)
+			fill_cells(c, l, key, v, k);
+	e = 0;
+out:
+	free(key);
+	return e;
+}
+
+/* Row @i's wakeup p99 in variant @v, the mean over the seeds in which it woke. */
+static bool p99_mean(const struct labels *l, size_t v, size_t i, uint64_t *ns)
+{
+	uint64_t sum = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < l->nseeds; k++) {
+		const struct cell *x = cell_at(l, v, k, i);
+
+		if (x->woke) {
+			sum += x->p99;
+			n++;
+		}
+	}
+	if (n)
+		*ns = (sum + n / 2) / n;
+	return n > 0;
+}
+
+/* Row @i's p99 in variant @v and in the base (ns); false unless it woke in both. */
+static bool p99_change(const struct labels *l, size_t v, size_t i, uint64_t *now, uint64_t *base)
+{
+	return p99_mean(l, 0, i, base) && p99_mean(l, v, i, now);
 }
 
 /* ---------------- text and markdown ---------------- */
@@ -454,11 +619,12 @@ static bool row_share(const struct compare *c, const struct labels *l, size_t i,
 	double vals[SEEDS_MAX];
 
 	for (size_t k = 0; k < c->nseeds; k++) {
-		const struct run_result *r = run_of(c, v, k);
+		const struct cell *x = cell_at(l, v, k, i);
 
-		if (!(l->kind[i] == ROW_GROUP ? group_of(r, l->name[i], &vals[k], ideal)
-					      : process_of(r, l->name[i], &vals[k], ideal)))
+		if (!x->have)
 			return false;
+		vals[k] = x->share;
+		*ideal = x->ideal;
 	}
 	*st = seeds_stat(vals, c->nseeds);
 	return true;
@@ -485,11 +651,6 @@ static void machine_cell(const struct compare *c, enum machine_row m, size_t v, 
 		snprintf(buf, len, machine_fmt(m), x);
 }
 
-/* Room for a cgroup path (at most 1024 bytes) or a sweep value with every byte as \xNN. */
-#define VIS_SIZE REPORT_VISIBLE_SIZE(4096)
-
-#define LABEL_W 22	/* the text table's label column */
-
 /*
  * Row @i's label, "group PATH" or "process NAME", within LABEL_W columns: whole when it fits,
  * else its name cut from the left ("group ...x/nginx.service"), where the most specific part
@@ -498,10 +659,10 @@ static void machine_cell(const struct compare *c, enum machine_row m, size_t v, 
  */
 static bool short_label(const struct labels *l, size_t i, char *out)
 {
-	char buf[VIS_SIZE], obuf[VIS_SIZE];
+	char buf[VIS_SIZE];
 	const char *kind = l->kind[i] == ROW_GROUP ? "group " : "process ";
-	const char *vis = report_visible(l->name[i], buf, sizeof(buf)), *other;
-	size_t room = LABEL_W - strlen(kind), len = strlen(vis);
+	const char *vis = report_visible(l->name[i], buf, sizeof(buf));
+	size_t room = label_room(l->kind[i]), len = strlen(vis);
 
 	if (len <= room) {
 		memcpy(out, kind, strlen(kind));
@@ -513,18 +674,7 @@ static bool short_label(const struct labels *l, size_t i, char *out)
 	memcpy(out + strlen(kind), "...", 3);
 	memcpy(out + strlen(kind) + 3, vis + len - (room - 3), room - 3);
 	out[LABEL_W] = '\0';
-	for (size_t k = 0; k < l->n; k++) {
-		size_t ol;
-
-		if (k == i || l->kind[k] != l->kind[i])
-			continue;
-		other = report_visible(l->name[k], obuf, sizeof(obuf));
-		ol = strlen(other);
-		/* the same last room - 3 characters: both would read "...TAIL" */
-		if (ol >= room - 3 && !strcmp(other + ol - (room - 3), vis + len - (room - 3)))
-			return false;
-	}
-	return true;
+	return !l->shared_tail[i];
 }
 
 static void text_block(FILE *f, const struct compare *c, const struct labels *l, size_t from,
@@ -609,7 +759,7 @@ static int wrap_item(FILE *f, int col, bool first, int indent, const char *what,
  * Variant @v's wakeup p99 of each process that woke in it and in the base, and its change,
  * wrapped within 80 columns.
  */
-static void text_p99_changes(FILE *f, const struct compare *c, const struct labels *l, size_t v)
+static void text_p99_changes(FILE *f, const struct labels *l, size_t v)
 {
 	char vis[VIS_SIZE];
 	bool first = true;
@@ -619,7 +769,7 @@ static void text_p99_changes(FILE *f, const struct compare *c, const struct labe
 		uint64_t now, base;
 		char value[64];
 
-		if (l->kind[i] != ROW_PROCESS || !p99_change(c, v, l->name[i], &now, &base))
+		if (l->kind[i] != ROW_PROCESS || !p99_change(l, v, i, &now, &base))
 			continue;
 		snprintf(value, sizeof(value), "%.3f (%+.3f)", (double)now / 1e6,
 			 nz(ms_change(now, base), 0.0005));
@@ -661,7 +811,7 @@ static void text_changes(FILE *f, const struct compare *c, const struct labels *
 					report_visible(l->name[i], vis, sizeof(vis)), value);
 			first = false;
 		}
-		text_p99_changes(f, c, l, v);
+		text_p99_changes(f, l, v);
 		fprintf(f, "\n    overhead %+.3f %% of capacity, switches/s %+.0f, level ops/s %+.0f\n",
 			nz(machine_mean(c, v, M_OVERHEAD) - machine_mean(c, 0, M_OVERHEAD), 0.0005),
 			nz(machine_mean(c, v, M_SWITCHES) - machine_mean(c, 0, M_SWITCHES), 0.5),
@@ -765,7 +915,7 @@ static void markdown_p99_changes(FILE *f, const struct compare *c, const struct 
 	for (size_t i = 0; c->n > 1 && i < l->n; i++) {
 		uint64_t base, now;
 
-		if (l->kind[i] != ROW_PROCESS || !p99_mean(c, 0, l->name[i], &base))
+		if (l->kind[i] != ROW_PROCESS || !p99_mean(l, 0, i, &base))
 			continue;
 		if (!head)
 			markdown_head(f, c, c->nseeds > 1 ? "\n| wakeup p99 ms, mean (change from "
@@ -775,7 +925,7 @@ static void markdown_p99_changes(FILE *f, const struct compare *c, const struct 
 		report_md_code(f, l->name[i]);
 		fprintf(f, " | %.3f |", (double)base / 1e6);
 		for (size_t v = 1; v < c->n; v++) {
-			if (p99_change(c, v, l->name[i], &now, &base))
+			if (p99_change(l, v, i, &now, &base))
 				fprintf(f, " %.3f (%+.3f) |", (double)now / 1e6,
 					nz(ms_change(now, base), 0.0005));
 			else
@@ -941,7 +1091,7 @@ int compare_json(FILE *f, const struct compare *c)
 		for (size_t i = 0; i < l.n; i++) {
 			uint64_t now, base;
 
-			if (l.kind[i] != ROW_PROCESS || !p99_change(c, v, l.name[i], &now, &base))
+			if (l.kind[i] != ROW_PROCESS || !p99_change(&l, v, i, &now, &base))
 				continue;
 			fputs(first ? "\n    { \"variant\": " : ",\n    { \"variant\": ", f);
 			report_json_string(f, vname(c, v));
