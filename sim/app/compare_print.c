@@ -574,6 +574,16 @@ static int seeds_writer(FILE *f, const void *sum)
 	return 0;
 }
 
+/* The comparison's own files in DIR, in the order they are written, each with its writer. */
+static const struct {
+	const char *name;
+	util_writer_fn *write;
+} tables[] = {
+	{ "compare.txt", text_writer },
+	{ "compare.md", markdown_writer },
+	{ "compare.json", json_writer },
+};
+
 int compare_write_dir(const char *dir, const struct compare *c, char *err, size_t errlen)
 {
 	char path[4200];
@@ -593,8 +603,8 @@ int compare_write_dir(const char *dir, const struct compare *c, char *err, size_
 		if (e)
 			return e;
 	}
-	if ((e = util_write_file(dir, "compare.txt", text_writer, c, err, errlen)) ||
-	    (e = util_write_file(dir, "compare.md", markdown_writer, c, err, errlen)))
-		return e;
-	return util_write_file(dir, "compare.json", json_writer, c, err, errlen);
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++)
+		if ((e = util_write_file(dir, tables[k].name, tables[k].write, c, err, errlen)))
+			return e;
+	return 0;
 }

@@ -850,14 +850,27 @@ static void write_latency_cdf_csv(FILE *f, const struct run_result *r)
 		fprintf(f, "%.6f,%.6f\n", r->cdf_ms[j], r->cdf_frac[j]);
 }
 
-#define NFILES 7
+/* report_write_dir()'s files, in the order they are written, each with its writer. */
+static const struct dir_file {
+	const char *name;
+	void (*write)(FILE *f, const struct run_result *r);
+} dir_files[] = {
+	{ "summary.json", report_json },
+	{ "threads.csv", write_threads_csv },
+	{ "groups.csv", write_groups_csv },
+	{ "timeseries.csv", write_series_csv },
+	{ "groups-series.csv", write_groups_series_csv },
+	{ "latency-cdf.csv", write_latency_cdf_csv },
+	{ "activations.csv", write_activations_csv },
+};
+
+#define NFILES (sizeof(dir_files) / sizeof(dir_files[0]))
 
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen)
 {
-	static const char *const names[NFILES] = { "summary.json", "threads.csv", "groups.csv",
-		"timeseries.csv", "groups-series.csv", "latency-cdf.csv", "activations.csv" };
 	char tmp[NFILES][4200], fin[NFILES][4200];
-	int n = 0, e = 0;
+	size_t n;
+	int e = 0;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		snprintf(err, errlen, "cgsim: cannot create %s: %s", dir, strerror(errno));
@@ -866,37 +879,15 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 	for (n = 0; n < NFILES; n++) {
 		FILE *f;
 
-		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, names[n]);
-		util_tmp_path(tmp[n], sizeof(tmp[n]), dir, names[n]);
+		snprintf(fin[n], sizeof(fin[n]), "%s/%s", dir, dir_files[n].name);
+		util_tmp_path(tmp[n], sizeof(tmp[n]), dir, dir_files[n].name);
 		f = fopen(tmp[n], "w");
 		if (!f) {
 			e = -errno;
 			snprintf(err, errlen, "cgsim: cannot write %s: %s", tmp[n], strerror(errno));
 			break;
 		}
-		switch (n) {
-		case 0:
-			report_json(f, r);
-			break;
-		case 1:
-			write_threads_csv(f, r);
-			break;
-		case 2:
-			write_groups_csv(f, r);
-			break;
-		case 3:
-			write_series_csv(f, r);
-			break;
-		case 4:
-			write_groups_series_csv(f, r);
-			break;
-		case 5:
-			write_latency_cdf_csv(f, r);
-			break;
-		default:
-			write_activations_csv(f, r);
-			break;
-		}
+		dir_files[n].write(f, r);
 		if (ferror(f) | fclose(f)) {
 			e = -EIO;
 			snprintf(err, errlen, "cgsim: cannot write %s", tmp[n]);
@@ -905,15 +896,15 @@ int report_write_dir(const char *dir, const struct run_result *r, char *err, siz
 		}
 	}
 	if (e) {
-		for (int i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++)
 			unlink(tmp[i]);
 		return e;
 	}
-	for (int i = 0; i < NFILES; i++) {
+	for (size_t i = 0; i < NFILES; i++) {
 		if (rename(tmp[i], fin[i])) {
 			e = -errno;
 			snprintf(err, errlen, "cgsim: cannot rename %s: %s", tmp[i], strerror(errno));
-			for (int j = i; j < NFILES; j++)
+			for (size_t j = i; j < NFILES; j++)
 				unlink(tmp[j]);
 			return e;
 		}
