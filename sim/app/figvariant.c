@@ -99,10 +99,11 @@ static size_t find_cgroups(struct figv *fv)
 	struct by_path *sorted = malloc((r->ngroups + 1) * sizeof(*sorted));
 	bool *inner = calloc(r->ngroups + 1, sizeof(*inner));
 	bool *holds = calloc(r->ngroups + 1, sizeof(*holds));
+	size_t *own_item = malloc((r->ngroups + 1) * sizeof(*own_item));
 	char *buf = NULL;
 	size_t n = 0;
 
-	if (!sorted || !inner || !holds)
+	if (!sorted || !inner || !holds || !own_item)
 		goto nomem;
 	for (size_t i = 0; i < r->ngroups; i++)
 		sorted[i] = (struct by_path){ r->groups[i].path, i };
@@ -144,14 +145,20 @@ static size_t find_cgroups(struct figv *fv)
 			fv->index[n++] = i;
 		}
 	}
-	/* a cgroup's own threads: their item (the items are in the order of the groups) */
+	/*
+	 * a cgroup's own threads: their item (the items are in the order of the groups), found
+	 * through each group's own item, not by a search of the items for each thread, which
+	 * was O(threads x items)
+	 */
+	for (size_t k = 0; k < n; k++)
+		if (fv->own[k])
+			own_item[fv->index[k]] = k;
 	for (size_t t = 0; t < r->nthreads; t++) {
 		struct by_path key = { r->threads[t].cgroup, 0 }, *g;
 
 		g = bsearch(&key, sorted, r->ngroups, sizeof(*sorted), by_path_cmp);
-		for (size_t k = 0; g && holds[g->idx] && k < n; k++)
-			if (fv->own[k] && fv->index[k] == g->idx)
-				fv->item_of[t] = k;
+		if (g && holds[g->idx])
+			fv->item_of[t] = own_item[g->idx];
 	}
 	/* the root's own threads alone are no comparison */
 	if (n == 1 && fv->own[0])
@@ -159,10 +166,10 @@ static size_t find_cgroups(struct figv *fv)
 	fv->any_own = false;
 	for (size_t k = 0; k < n; k++)
 		fv->any_own |= fv->own[k];
-	free(buf), free(sorted), free(inner), free(holds);
+	free(buf), free(sorted), free(inner), free(holds), free(own_item);
 	return n;
 nomem:
-	free(buf), free(sorted), free(inner), free(holds);
+	free(buf), free(sorted), free(inner), free(holds), free(own_item);
 	return (size_t)-1;
 }
 
