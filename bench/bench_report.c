@@ -91,16 +91,18 @@ int main(int argc, char **argv)
 	int reps = argc > 1 ? atoi(argv[1]) : 5;
 	FILE *out = fopen("/dev/null", "w");
 	char *text = scenario_text(), err[4096];
+	struct scn_source *src;
 	struct compare *c;
 	double text_s, json_s, t0 = wall();
 
 	if (reps < 1 || !out)
 		return 2;
-	if (compare_load("bench.yaml", text, NULL, 0, SCN_NO_SWEEP, 1, NULL, &c, err,
-			 sizeof(err))) {
+	src = scn_source_read("bench.yaml", text, err, sizeof(err));
+	if (!src || compare_load(src, NULL, 0, SCN_NO_SWEEP, 1, NULL, &c, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	scn_source_put(src);
 	for (size_t v = 0; v < c->n; v++)
 		if (run_scenario(c->sc[v], false, &c->res[v], err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);

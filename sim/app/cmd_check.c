@@ -121,7 +121,7 @@ static int more_seeds(struct check *c, const char *file, const struct scenario *
 	char err[2048];
 
 	for (size_t k = 1; k < nruns; k++)
-		if (seeds_run(file, sc->text, sc->variant, NULL, 0, SCN_NO_SWEEP, sc->seed, k,
+		if (seeds_run(sc->src, sc->variant, NULL, 0, SCN_NO_SWEEP, sc->seed, k,
 			      &scs[k], &runs[k], err, sizeof(err)))
 			return trouble(c, file, err);
 	return 0;
@@ -197,7 +197,9 @@ static int check_file(struct check *c, const char *file)
 			used |= expect_applies(&base->expect[i], name);
 		if (!used)
 			continue;
-		sc = k ? scn_load(file, base->text, name, NULL, 0, err, sizeof(err)) : base;
+		/* each variant a copy of the file as parsed once */
+		sc = k ? scn_source_load(base->src, name, NULL, 0, SCN_NO_SWEEP, err, sizeof(err))
+		       : base;
 		r = sc ? check_variant(c, file, sc) : trouble(c, file, err);
 		if (r > worst)
 			worst = r;

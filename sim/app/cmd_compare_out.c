@@ -4,6 +4,7 @@
  * compare and cgsim merge share (sim/app/cmd_compare.h), so that the output cannot tell how
  * the runs were made.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,12 +79,17 @@ int cli_plan_load(struct cli_plan *p, const char *file, const char *text,
 		  const char *const *sets, size_t nsets, size_t nseeds, const char *trace_dir)
 {
 	char err[2048];
+	struct scn_source *src;
 	int e;
 
 	memset(p, 0, sizeof(*p));
 	nseeds = nseeds ? nseeds : 1;
-	if (compare_load(file, text, sets, nsets, SCN_NO_SWEEP, nseeds, trace_dir, &p->c, err,
-			 sizeof(err))) {
+	/* read and parsed once; every variant, seed and sweep value is a copy of it */
+	src = scn_source_read(file, text, err, sizeof(err));
+	e = src ? compare_load(src, sets, nsets, SCN_NO_SWEEP, nseeds, trace_dir, &p->c, err,
+			       sizeof(err)) : -EINVAL;
+	scn_source_put(src);	/* the comparison's scenarios hold it */
+	if (e) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the comparison failed");
 		return 2;
 	}
@@ -94,7 +100,7 @@ int cli_plan_load(struct cli_plan *p, const char *file, const char *text,
 		cli_plan_free(p);
 		return 2;
 	}
-	e = p->c->sc[0]->nsweep ? sweep_load(file, p->c->sc[0], sets, nsets, nseeds, &p->sw, err,
+	e = p->c->sc[0]->nsweep ? sweep_load(p->c->sc[0], sets, nsets, nseeds, &p->sw, err,
 					     sizeof(err)) : 0;
 	if (e) {
 		fprintf(stderr, "%s\n", err[0] ? err : "cgsim: the sweep failed");

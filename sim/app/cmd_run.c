@@ -186,7 +186,7 @@ static int run_seeds(const struct run_opts *o, const struct scenario *first)
 	for (; done < o->seeds; done++) {
 		if (tty)
 			fprintf(stderr, "\rcgsim: run %zu of %u", done + 1, o->seeds);
-		if (seeds_run(o->file, first->text, o->variant, o->sets, o->nsets, SCN_NO_SWEEP,
+		if (seeds_run(first->src, o->variant, o->sets, o->nsets, SCN_NO_SWEEP,
 			      first->seed, done, &scs[done], &runs[done], err, sizeof(err))) {
 			fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);
 			goto out;

@@ -79,8 +79,8 @@ static void trace_close(struct compare *c)
  * Every variant's scenario for seeds S+1 .. S+@nseeds-1 (S: the variant's seed) into
  * c->more_sc, and the slots of their runs. 0 or a negative errno with the message in @err.
  */
-static int load_seeds(struct compare *c, const char *file, const char *const *sets, size_t nsets,
-		      size_t sweep, size_t nseeds, char *err, size_t errlen)
+static int load_seeds(struct compare *c, struct scn_source *src, const char *const *sets,
+		      size_t nsets, size_t sweep, size_t nseeds, char *err, size_t errlen)
 {
 	size_t m = nseeds - 1;
 	int e = 0;
@@ -95,16 +95,16 @@ static int load_seeds(struct compare *c, const char *file, const char *const *se
 	}
 	for (size_t v = 0; !e && v < c->n; v++)
 		for (size_t k = 1; !e && k < nseeds; k++)
-			e = seeds_load(file, c->sc[0]->text, c->sc[v]->variant, sets, nsets, sweep,
-				       c->sc[v]->seed, k, &c->more_sc[v * m + k - 1], err, errlen);
+			e = seeds_load(src, c->sc[v]->variant, sets, nsets, sweep, c->sc[v]->seed, k,
+				       &c->more_sc[v * m + k - 1], err, errlen);
 	return e;
 }
 
-int compare_load(const char *file, const char *text, const char *const *sets, size_t nsets,
-		 size_t sweep, size_t nseeds, const char *trace_dir, struct compare **out,
-		 char *err, size_t errlen)
+int compare_load(struct scn_source *src, const char *const *sets, size_t nsets, size_t sweep,
+		 size_t nseeds, const char *trace_dir, struct compare **out, char *err,
+		 size_t errlen)
 {
-	struct scenario *base = scn_load_swept(file, text, NULL, sets, nsets, sweep, err, errlen);
+	struct scenario *base = scn_source_load(src, NULL, sets, nsets, sweep, err, errlen);
 	struct compare *c;
 	int e = 0;
 
@@ -127,15 +127,15 @@ int compare_load(const char *file, const char *text, const char *const *sets, si
 	c->nseeds = 1;
 	c->sweep = sweep;
 	for (size_t v = 1; v < c->n; v++) {
-		c->sc[v] = scn_load_swept(file, base->text, base->variants[v - 1].name, sets,
-					  nsets, sweep, err, errlen);
+		c->sc[v] = scn_source_load(src, base->variants[v - 1].name, sets, nsets, sweep,
+					   err, errlen);
 		if (!c->sc[v]) {
 			e = -EINVAL;
 			break;
 		}
 	}
 	if (!e && nseeds > 1)
-		e = load_seeds(c, file, sets, nsets, sweep, nseeds, err, errlen);
+		e = load_seeds(c, src, sets, nsets, sweep, nseeds, err, errlen);
 	if (!e && trace_dir)
 		e = trace_open(c, trace_dir, err, errlen);
 	if (e) {

@@ -40,9 +40,9 @@ struct compare {
  * A comparison is made in three steps, so that its runs can be made anywhere (here, in worker
  * processes, in shards on other machines; sim/app/jobs.h) between loading and printing:
  *
- * compare_load() - load every variant of @file (with @nsets --set overrides each, and the
- * sweep's value @sweep, or SCN_NO_SWEEP), each with @nseeds seeds (S .. S + @nseeds - 1), from
- * @text when it is not NULL (the file's bytes already read: "-" can be read only once). With
+ * compare_load() - load every variant of the file @src (read and parsed once: each variant,
+ * seed and sweep value is a copy of its document) with @nsets --set overrides each, and the
+ * sweep's value @sweep, or SCN_NO_SWEEP, each with @nseeds seeds (S .. S + @nseeds - 1). With
  * @trace_dir, seed S's run of each variant is traced (sim/trace/trace.h) into
  * @trace_dir/VARIANT/trace.txt, which compare_write_dir() puts in place; a comparison freed
  * before that leaves no trace and no directory it made. 0, or a negative errno with the
@@ -56,9 +56,9 @@ struct compare {
  * with their spread, and marks a change from the base smaller than it. 0, or a negative errno
  * with the message in @err.
  */
-int compare_load(const char *file, const char *text, const char *const *sets, size_t nsets,
-		 size_t sweep, size_t nseeds, const char *trace_dir, struct compare **out,
-		 char *err, size_t errlen);
+int compare_load(struct scn_source *src, const char *const *sets, size_t nsets, size_t sweep,
+		 size_t nseeds, const char *trace_dir, struct compare **out, char *err,
+		 size_t errlen);
 int compare_jobs(struct compare *c, struct jobs *js);
 int compare_finish(struct compare *c, char *err, size_t errlen);
 void compare_free(struct compare *c);
@@ -83,9 +83,12 @@ struct sweep {
 	struct compare **at;		/* per value */
 };
 
-/* sweep_load(), sweep_jobs(), sweep_finish(): compare_*() at each value, in order. */
-int sweep_load(const char *file, const struct scenario *base, const char *const *sets,
-	       size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen);
+/*
+ * sweep_load(), sweep_jobs(), sweep_finish(): compare_*() at each value, in order, every one
+ * loaded from @base's source.
+ */
+int sweep_load(const struct scenario *base, const char *const *sets, size_t nsets,
+	       size_t nseeds, struct sweep **out, char *err, size_t errlen);
 int sweep_jobs(struct sweep *sw, struct jobs *js);
 int sweep_finish(struct sweep *sw, char *err, size_t errlen);
 void sweep_free(struct sweep *sw);

@@ -15,8 +15,8 @@
 #include "sim/run/expect.h"
 #include "sim/run/seeds.h"
 
-int sweep_load(const char *file, const struct scenario *base, const char *const *sets,
-	       size_t nsets, size_t nseeds, struct sweep **out, char *err, size_t errlen)
+int sweep_load(const struct scenario *base, const char *const *sets, size_t nsets,
+	       size_t nseeds, struct sweep **out, char *err, size_t errlen)
 {
 	struct sweep *sw = calloc(1, sizeof(*sw));
 	int e = 0;
@@ -29,8 +29,7 @@ int sweep_load(const char *file, const struct scenario *base, const char *const 
 	}
 	sw->base = base;
 	for (size_t k = 0; k < base->nsweep && !e; k++) {
-		e = compare_load(file, base->text, sets, nsets, k, nseeds, NULL, &sw->at[k], err,
-				 errlen);
+		e = compare_load(base->src, sets, nsets, k, nseeds, NULL, &sw->at[k], err, errlen);
 		sw->n = k + !e;
 	}
 	if (e) {

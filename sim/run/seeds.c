@@ -33,7 +33,7 @@ struct seeds_stat seeds_stat(const double *v, size_t n)
 	return s;
 }
 
-int seeds_load(const char *path, const char *text, const char *variant, const char *const *sets,
+int seeds_load(struct scn_source *src, const char *variant, const char *const *sets,
 	       size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
 	       char *err, size_t errlen)
 {
@@ -55,19 +55,19 @@ int seeds_load(const char *path, const char *text, const char *variant, const ch
 		memcpy(all, sets, nsets * sizeof(*all));
 	snprintf(seedset, sizeof(seedset), "seed=%llu", (unsigned long long)(base + k));
 	all[nsets] = seedset;
-	*sc = scn_load_swept(path, text, variant, all, nsets + 1, sweep, err, errlen);
+	*sc = scn_source_load(src, variant, all, nsets + 1, sweep, err, errlen);
 	free(all);
 	return *sc ? 0 : -EINVAL;
 }
 
-int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
+int seeds_run(struct scn_source *src, const char *variant, const char *const *sets,
 	      size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
 	      struct run_result **out, char *err, size_t errlen)
 {
 	int e;
 
 	*out = NULL;
-	if ((e = seeds_load(path, text, variant, sets, nsets, sweep, base, k, sc, err, errlen)))
+	if ((e = seeds_load(src, variant, sets, nsets, sweep, base, k, sc, err, errlen)))
 		return e;
 	err[0] = '\0';
 	e = run_scenario(*sc, false, out, err, errlen);

@@ -112,13 +112,13 @@ struct seeds {
 };
 
 /*
- * seeds_run() - scenario @path (@text: its bytes already read, or NULL) loaded for @variant with
- * the @nsets overrides @sets and then seed @base + @k, which wins over them, at the sweep's
- * value @sweep (SCN_NO_SWEEP: none; scn_load_swept()), and run: *@sc and
- * *@out, both the caller's. 0; -ERANGE when @base + @k passes 2^64 - 1; or scn_load()'s and
- * run_scenario()'s errors, with the message in @err (nothing left to free).
+ * seeds_run() - the scenario of file @src (read and parsed once) loaded for @variant with the
+ * @nsets overrides @sets and then seed @base + @k, which wins over them, at the sweep's value
+ * @sweep (SCN_NO_SWEEP: none; scn_source_load()), and run: *@sc and *@out, both the caller's.
+ * 0; -ERANGE when @base + @k passes 2^64 - 1; or scn_source_load()'s and run_scenario()'s
+ * errors, with the message in @err (nothing left to free).
  */
-int seeds_run(const char *path, const char *text, const char *variant, const char *const *sets,
+int seeds_run(struct scn_source *src, const char *variant, const char *const *sets,
 	      size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
 	      struct run_result **out, char *err, size_t errlen);
 
@@ -126,7 +126,7 @@ int seeds_run(const char *path, const char *text, const char *variant, const cha
  * seeds_load() - seeds_run()'s scenario, loaded and not run: *@sc, or NULL on failure with the
  * message in @err (0; -ERANGE; -EINVAL).
  */
-int seeds_load(const char *path, const char *text, const char *variant, const char *const *sets,
+int seeds_load(struct scn_source *src, const char *variant, const char *const *sets,
 	       size_t nsets, size_t sweep, uint64_t base, size_t k, struct scenario **sc,
 	       char *err, size_t errlen);
 

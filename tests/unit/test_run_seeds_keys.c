@@ -64,11 +64,14 @@ static void run_seeds(void)
 {
 	struct run_result **runs = calloc(NSEEDS, sizeof(*runs));
 	char err[1024];
+	struct scn_source *src = scn_source_read("t.yaml", scenario, err, sizeof(err));
 
 	cr_assert_not_null(runs);
+	cr_assert_not_null(src, "%s", err);
 	for (size_t k = 0; k < NSEEDS; k++)
-		cr_assert_eq(seeds_run("t.yaml", scenario, NULL, NULL, 0, SCN_NO_SWEEP, 1, k, &scs[k],
-				       &runs[k], err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(seeds_run(src, NULL, NULL, 0, SCN_NO_SWEEP, 1, k, &scs[k], &runs[k], err,
+				       sizeof(err)), 0, "%s", err);
+	scn_source_put(src);	/* the scenarios hold it */
 	cr_assert_eq(seeds_sum(runs, NSEEDS, 1, &sum, err, sizeof(err)), 0, "%s", err);
 }
 
