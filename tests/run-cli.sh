@@ -751,5 +751,25 @@ for v in override:0.00301000 inline:0.00200000; do
 		bad "$P variant ${v%%:*}: $(grep fraction "$tmp/prof.json" | head -3)"
 done
 
+# a thread's start is not a wakeup: a busy thread whose start is in the window has no wakeup,
+# and a latency or delayed bound on it fails check as not measured (tests/cli/busy-unmeasured.yaml)
+B=tests/cli/busy-unmeasured.yaml
+"$CGSIM" run "$B" --json > "$tmp/bu.json"
+[ "$(grep -c '"wakeups": 0,' "$tmp/bu.json")" -eq 4 ] && \
+	[ "$(grep -c '"latency_samples": 0,' "$tmp/bu.json")" -eq 4 ] && ok || bad "busy threads woke"
+for s in "" "--seeds 3"; do
+	"$CGSIM" check $s "$B" > "$tmp/bu.check"; st=$?
+	[ $st -eq 1 ] && [ "$(grep -c '^FAIL .* not measured: no wakeup in the measured window' "$tmp/bu.check")" -eq 2 ] \
+		&& ok || bad "check $s of an unmeasured bound: exit $st, $(cat "$tmp/bu.check")"
+done
+# run --seeds --json carries every latency figure of a single run, each with its spread
+"$CGSIM" run scenarios/smp-duty-mix.yaml --seeds 5 --json > "$tmp/s5.json"
+for k in latency_p90_ns latency_p999_ns latency_p99_ns latency_min_ns latency_mean_ns; do
+	for x in "" _min _max _ci; do
+		grep -q "\"$k$x\": " "$tmp/s5.json" || { bad "run --seeds 5 --json lacks $k$x"; continue 2; }
+	done
+	ok
+done
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
