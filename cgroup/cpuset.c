@@ -330,5 +330,5 @@ const struct cg__file_def cg__cpuset_files[] = {
 	{ "cpuset.cpus", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
 	  r_cpus, w_cpus },
 	{ "cpuset.cpus.effective", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET, r_cpus_eff, NULL },
-	{ NULL },
+	{ .name = NULL },
 };

@@ -378,5 +378,5 @@ const struct cg__file_def cg__base_files[] = {
 	{ "cgroup.stat", CG__SEM_V2 | CG__SEM_RFC, 0, r_stat, NULL },
 	{ "cgroup.freeze", CG__SEM_V2 | CG__SEM_RFC, CG__F_NOT_ON_ROOT, r_freeze, w_freeze },
 	{ "cgroup.kill", CG__SEM_V2 | CG__SEM_RFC, CG__F_NOT_ON_ROOT, NULL, w_kill },
-	{ NULL },
+	{ .name = NULL },
 };

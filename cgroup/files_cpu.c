@@ -416,7 +416,7 @@ const struct cg__file_def cg__cpu_files[] = {
 	{ "cpu.max.burst", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPU | CG__F_NOT_ON_ROOT,
 	  r_burst, w_burst },
 	{ "cpu.idle", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPU | CG__F_NOT_ON_ROOT, r_idle, w_idle },
-	{ NULL },
+	{ .name = NULL },
 };
 
 const struct cg__file_def cg__cpu_legacy_files[] = {
@@ -425,5 +425,5 @@ const struct cg__file_def cg__cpu_legacy_files[] = {
 	{ "cpu.cfs_period_us", CG__SEM_V1, CG__F_CPU, r_period, w_period },
 	{ "cpu.cfs_burst_us", CG__SEM_V1, CG__F_CPU, r_burst, w_burst },
 	{ "cpu.idle", CG__SEM_V1, CG__F_CPU, r_idle, w_idle },
-	{ NULL },
+	{ .name = NULL },
 };
