@@ -20,19 +20,27 @@
 enum { O_LIVE, O_REPS, O_ROUND_TRIPS, O_PROFILE, O_CHECK, O_COSTS, O_JSON, O_DIR };
 
 static const struct cli_opt calibrate_opts[] = {
-	[O_LIVE] = { "live", 0, NULL, "measure on this kernel (required)", .required = true },
-	[O_REPS] = { "reps", 0, "N", "repetitions of each point, 1 to 100 (default 5)" },
-	[O_ROUND_TRIPS] = { "round-trips", 0, "N", "round trips timed per point and repetition, "
-			    "1000 to 100000000 (default 200000)" },
-	[O_PROFILE] = { "profile", 0, "FILE", "write the cost profile to FILE, for machine: { "
-			"costs: FILE }", .files = true },
-	[O_CHECK] = { "check", 0, NULL, "predict each point's round trip with the simulated "
-		      "ping-pong and compare it with the measurement (within 10 %)",
-		      .usage = "[--check [--costs FILE]]" },
-	[O_COSTS] = { "costs", 0, "FILE", "with --check: predict with this profile, not the one "
-		      "just fitted", .files = true, .usage = "" },
-	[O_JSON] = { "json", 0, NULL, "one JSON object instead of the tables" },
-	[O_DIR] = { NULL, 'o', "FILE", "also write the JSON object to FILE", .files = true },
+	[O_LIVE] = { .name = "live",
+		.help = "measure on this kernel (required)", .required = true },
+	[O_REPS] = { .name = "reps", .meta = "N",
+		.help = "repetitions of each point, 1 to 100 (default 5)" },
+	[O_ROUND_TRIPS] = { .name = "round-trips", .meta = "N",
+		.help = "round trips timed per point and repetition, 1000 to 100000000 (default "
+			"200000)" },
+	[O_PROFILE] = { .name = "profile", .meta = "FILE",
+		.help = "write the cost profile to FILE, for machine: { costs: FILE }",
+		.files = true },
+	[O_CHECK] = { .name = "check",
+		.help = "predict each point's round trip with the simulated ping-pong and compare "
+			"it with the measurement (within 10 %)",
+		.usage = "[--check [--costs FILE]]" },
+	[O_COSTS] = { .name = "costs", .meta = "FILE",
+		.help = "with --check: predict with this profile, not the one just fitted",
+		.files = true, .usage = "" },
+	[O_JSON] = { .name = "json",
+		.help = "one JSON object instead of the tables" },
+	[O_DIR] = { .short_name = 'o', .meta = "FILE",
+		.help = "also write the JSON object to FILE", .files = true },
 };
 
 static int cmd_calibrate(int argc, char **argv);

@@ -18,13 +18,15 @@
 enum { O_SEMANTICS, O_LIVE };
 
 static const struct cli_opt cgroupfs_opts[] = {
-	[O_SEMANTICS] = { "semantics", 0, "v2|rfc2017|v1", "the rules: v2, cgroup v2 with thread "
-			  "mode as merged in Linux 4.14 (default);\nrfc2017, Tejun Heo's February "
-			  "2017 thread-mode proposal;\nv1, the cgroup v1 cpu hierarchy (tasks, "
-			  "cpu.shares, cpu.cfs_*)", .words = "v2 rfc2017 v1" },
-	[O_LIVE] = { "live", 0, NULL, "replay it on the running kernel too (root; paths from the "
-		     "real root, names it touches must not exist; everything undone) and print "
-		     "each answer once, or \"model A, kernel B\" where they differ (docs/live.md)" },
+	[O_SEMANTICS] = { .name = "semantics", .meta = "v2|rfc2017|v1",
+		.help = "the rules: v2, cgroup v2 with thread mode as merged in Linux 4.14 "
+			"(default);\nrfc2017, Tejun Heo's February 2017 thread-mode "
+			"proposal;\nv1, the cgroup v1 cpu hierarchy (tasks, cpu.shares, cpu.cfs_*)",
+		.words = "v2 rfc2017 v1" },
+	[O_LIVE] = { .name = "live",
+		.help = "replay it on the running kernel too (root; paths from the real root, "
+			"names it touches must not exist; everything undone) and print each "
+			"answer once, or \"model A, kernel B\" where they differ (docs/live.md)" },
 };
 
 static int cmd_cgroupfs(int argc, char **argv);

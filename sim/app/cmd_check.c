@@ -19,17 +19,20 @@
 enum { O_TAP, O_JUNIT, O_STRICT, O_SEEDS, O_MAX_EVENTS };
 
 static const struct cli_opt check_opts[] = {
-	[O_TAP] = { "tap", 0, NULL, "the lines as TAP (\"ok 1 - ...\", \"not ok 2 - ...\", then "
-		    "\"1..N\")" },
-	[O_JUNIT] = { "junit", 0, "FILE", "also write the verdicts to FILE as JUnit XML, one "
-		      "testsuite a scenario", .files = true },
-	[O_STRICT] = { "strict", 0, NULL, "a timeline operation the model refuses (said on stderr) "
-		       "fails the variant's check" },
-	[O_SEEDS] = { "seeds", 0, "N", "run each variant with seeds S to S+N-1 (N from 1 to 1000) "
-		      "and judge each entry on the mean over them (the line gives the least and "
-		      "greatest run too)" },
-	[O_MAX_EVENTS] = { "max-events", 0, "N", "the most events each run may process (default "
-			   "1000000000; 0: no limit)" },
+	[O_TAP] = { .name = "tap",
+		.help = "the lines as TAP (\"ok 1 - ...\", \"not ok 2 - ...\", then \"1..N\")" },
+	[O_JUNIT] = { .name = "junit", .meta = "FILE",
+		.help = "also write the verdicts to FILE as JUnit XML, one testsuite a scenario",
+		.files = true },
+	[O_STRICT] = { .name = "strict",
+		.help = "a timeline operation the model refuses (said on stderr) fails the "
+			"variant's check" },
+	[O_SEEDS] = { .name = "seeds", .meta = "N",
+		.help = "run each variant with seeds S to S+N-1 (N from 1 to 1000) and judge each "
+			"entry on the mean over them (the line gives the least and greatest run "
+			"too)" },
+	[O_MAX_EVENTS] = { .name = "max-events", .meta = "N",
+		.help = "the most events each run may process (default 1000000000; 0: no limit)" },
 };
 
 static int cmd_check(int argc, char **argv);

@@ -20,27 +20,34 @@ enum { O_SET, O_MARKDOWN, O_JSON, O_DIR, O_SEEDS, O_JOBS, O_SHARD, O_TRACE, O_ST
        O_MAX_EVENTS };
 
 static const struct cli_opt compare_opts[] = {
-	[O_SET] = { "set", 0, "KEY=VALUE", "override any scalar of the file by its dotted path, "
-		    "as for cgsim run", .many = true },
+	[O_SET] = { .name = "set", .meta = "KEY=VALUE",
+		.help = "override any scalar of the file by its dotted path, as for cgsim run",
+		.many = true },
 	[O_MARKDOWN] = CLI_COMPARE_MARKDOWN,
 	[O_JSON] = CLI_COMPARE_JSON,
-	[O_DIR] = { NULL, 'o', "DIR", "also write DIR/compare.{txt,md,json} and each variant's CSV "
-		    "files in DIR/VARIANT/", .files = true },
-	[O_SEEDS] = { "seeds", 0, "N", "run each variant (and each sweep value) with N seeds (1 to "
-		      "1000), S to S+N-1: the tables show the means, each share's least-greatest "
-		      "and 95 % interval, and mark with ? a change from the base smaller than the "
-		      "spread; the JSON gives each variant as run --seeds --json; DIR/VARIANT/ "
-		      "holds seed S's run and seeds.json (not with --trace)" },
-	[O_JOBS] = { "jobs", 0, "N", "run N simulations at a time in worker processes (default 1; "
-		     "0: one per online CPU); the output is the same for every N" },
-	[O_SHARD] = { "shard", 0, "I/N", "run only shard I of N of the runs (every Nth, from the "
-		      "Ith) and write them to -o DIR for cgsim merge (docs/scale-out.md)" },
-	[O_TRACE] = { "trace", 0, NULL, "with -o DIR: each variant's run as ftrace text in "
-		      "DIR/VARIANT/trace.txt (docs/trace.md; a sweep's runs are not traced)" },
-	[O_STRICT] = { "strict", 0, NULL, "exit 1 when the model refuses a timeline operation of a "
-		       "variant (said on stderr)" },
-	[O_MAX_EVENTS] = { "max-events", 0, "N", "the most events each run may process (default "
-			   "1000000000; 0: no limit)" },
+	[O_DIR] = { .short_name = 'o', .meta = "DIR",
+		.help = "also write DIR/compare.{txt,md,json} and each variant's CSV files in "
+			"DIR/VARIANT/", .files = true },
+	[O_SEEDS] = { .name = "seeds", .meta = "N",
+		.help = "run each variant (and each sweep value) with N seeds (1 to 1000), S to "
+			"S+N-1: the tables show the means, each share's least-greatest and 95 % "
+			"interval, and mark with ? a change from the base smaller than the "
+			"spread; the JSON gives each variant as run --seeds --json; DIR/VARIANT/ "
+			"holds seed S's run and seeds.json (not with --trace)" },
+	[O_JOBS] = { .name = "jobs", .meta = "N",
+		.help = "run N simulations at a time in worker processes (default 1; 0: one per "
+			"online CPU); the output is the same for every N" },
+	[O_SHARD] = { .name = "shard", .meta = "I/N",
+		.help = "run only shard I of N of the runs (every Nth, from the Ith) and write "
+			"them to -o DIR for cgsim merge (docs/scale-out.md)" },
+	[O_TRACE] = { .name = "trace",
+		.help = "with -o DIR: each variant's run as ftrace text in DIR/VARIANT/trace.txt "
+			"(docs/trace.md; a sweep's runs are not traced)" },
+	[O_STRICT] = { .name = "strict",
+		.help = "exit 1 when the model refuses a timeline operation of a variant (said on "
+			"stderr)" },
+	[O_MAX_EVENTS] = { .name = "max-events", .meta = "N",
+		.help = "the most events each run may process (default 1000000000; 0: no limit)" },
 };
 
 static int cmd_compare(int argc, char **argv);

@@ -17,10 +17,11 @@ enum { O_MARKDOWN, O_JSON, O_DIR, O_STRICT };
 static const struct cli_opt merge_opts[] = {
 	[O_MARKDOWN] = CLI_COMPARE_MARKDOWN,
 	[O_JSON] = CLI_COMPARE_JSON,
-	[O_DIR] = { NULL, 'o', "DIR", "also write DIR/compare.{txt,md,json}, each variant's CSV "
-		    "files in DIR/VARIANT/, the sweep's CSV files and the figures", .files = true },
-	[O_STRICT] = { "strict", 0, NULL, "exit 1 when the model refused a timeline operation of a "
-		       "variant" },
+	[O_DIR] = { .short_name = 'o', .meta = "DIR",
+		.help = "also write DIR/compare.{txt,md,json}, each variant's CSV files in "
+			"DIR/VARIANT/, the sweep's CSV files and the figures", .files = true },
+	[O_STRICT] = { .name = "strict",
+		.help = "exit 1 when the model refused a timeline operation of a variant" },
 };
 
 static int cmd_merge(int argc, char **argv);

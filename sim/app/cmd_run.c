@@ -18,38 +18,45 @@ enum { O_VARIANT, O_SEED, O_SEEDS, O_SET, O_JSON, O_LATENCY, O_SCHBENCH, O_DIR, 
        O_TIMING, O_STRICT, O_MAX_EVENTS };
 
 static const struct cli_opt run_opts[] = {
-	[O_VARIANT] = { "variant", 0, "NAME", "run a variant declared under variants: (default: "
-			"base)" },
-	[O_SEED] = { "seed", 0, "N", "the random seed (same as --set seed=N)" },
-	[O_SEEDS] = { "seeds", 0, "N", "N runs (1 to 1000), with seeds S to S+N-1 (S: --seed, or "
-		      "the file's): every share, latency and overhead as the mean, least, greatest "
-		      "and 95 % interval of the mean over the runs (text or --json only)" },
-	[O_SET] = { "set", 0, "KEY=VALUE", "override any scalar of the file by its dotted path, "
-		    "e.g.\n--set machine.cpus=4 --set cgroups.vm.cpu.weight=200", .many = true },
-	[O_JSON] = { "json", 0, NULL, "print one JSON object instead of the text report",
-		     .group = 1 },
-	[O_LATENCY] = { "latency-table", 0, NULL, "print perf sched latency's table instead: per "
-			"thread its CPU time, delays (runnable to running, after a wakeup or a "
-			"preemption), their mean and longest, and when the longest began and "
-			"ended (s)", .group = 1 },
-	[O_SCHBENCH] = { "schbench", 0, NULL, "print schbench's wakeup latency percentiles "
-			 "(usec) instead, every thread's wakeups pooled, then per process",
-			 .group = 1 },
-	[O_DIR] = { NULL, 'o', "DIR", "also write summary.json, threads.csv, groups.csv, "
-		    "timeseries.csv, activations.csv (periodic threads' activations, as rt-app "
-		    "logs them)", .files = true },
-	[O_TRACE] = { "trace", 0, "FILE", "write the whole run, warm-up included, as ftrace text "
-		      "(sched_switch, sched_waking, sched_wakeup, sched_migrate_task; the timeline "
-		      "as markers): what trace-cmd report prints, for Perfetto or LISA "
-		      "(docs/trace.md). FILE - is stdout, and then no report is printed",
-		      .files = true },
-	[O_TIMING] = { "timing", 0, NULL, "record the wall-clock time in wall_ns (otherwise 0, so "
-		       "that the same scenario and seed give the same bytes)" },
-	[O_STRICT] = { "strict", 0, NULL, "exit 1 when the model refuses a timeline operation "
-		       "(each refusal is said on stderr: FILE:LINE: at TIME s: OP -> ERRNO)" },
-	[O_MAX_EVENTS] = { "max-events", 0, "N", "the most events a run may process (default "
-			   "1000000000; 0: no limit); a run that needs more stops with exit "
-			   "status 2" },
+	[O_VARIANT] = { .name = "variant", .meta = "NAME",
+		.help = "run a variant declared under variants: (default: base)" },
+	[O_SEED] = { .name = "seed", .meta = "N",
+		.help = "the random seed (same as --set seed=N)" },
+	[O_SEEDS] = { .name = "seeds", .meta = "N",
+		.help = "N runs (1 to 1000), with seeds S to S+N-1 (S: --seed, or the file's): "
+			"every share, latency and overhead as the mean, least, greatest and 95 % "
+			"interval of the mean over the runs (text or --json only)" },
+	[O_SET] = { .name = "set", .meta = "KEY=VALUE",
+		.help = "override any scalar of the file by its dotted path, e.g.\n--set "
+			"machine.cpus=4 --set cgroups.vm.cpu.weight=200", .many = true },
+	[O_JSON] = { .name = "json",
+		.help = "print one JSON object instead of the text report", .group = 1 },
+	[O_LATENCY] = { .name = "latency-table",
+		.help = "print perf sched latency's table instead: per thread its CPU time, "
+			"delays (runnable to running, after a wakeup or a preemption), their mean "
+			"and longest, and when the longest began and ended (s)", .group = 1 },
+	[O_SCHBENCH] = { .name = "schbench",
+		.help = "print schbench's wakeup latency percentiles (usec) instead, every "
+			"thread's wakeups pooled, then per process", .group = 1 },
+	[O_DIR] = { .short_name = 'o', .meta = "DIR",
+		.help = "also write summary.json (what --json prints), threads.csv, groups.csv, "
+			"timeseries.csv, groups-series.csv, latency-cdf.csv, activations.csv "
+			"(periodic threads' activations, as rt-app logs them)", .files = true },
+	[O_TRACE] = { .name = "trace", .meta = "FILE",
+		.help = "write the whole run, warm-up included, as ftrace text (sched_switch, "
+			"sched_waking, sched_wakeup, sched_migrate_task; the timeline as "
+			"markers): what trace-cmd report prints, for Perfetto or LISA "
+			"(docs/trace.md). FILE - is stdout, and then no report is printed",
+		.files = true },
+	[O_TIMING] = { .name = "timing",
+		.help = "record the wall-clock time in wall_ns (otherwise 0, so that the same "
+			"scenario and seed give the same bytes)" },
+	[O_STRICT] = { .name = "strict",
+		.help = "exit 1 when the model refuses a timeline operation (each refusal is said "
+			"on stderr: FILE:LINE: at TIME s: OP -> ERRNO)" },
+	[O_MAX_EVENTS] = { .name = "max-events", .meta = "N",
+		.help = "the most events a run may process (default 1000000000; 0: no limit); a "
+			"run that needs more stops with exit status 2" },
 };
 
 static int cmd_run(int argc, char **argv);

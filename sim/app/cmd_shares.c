@@ -13,11 +13,13 @@
 enum { O_VARIANT, O_SET, O_JSON };
 
 static const struct cli_opt shares_opts[] = {
-	[O_VARIANT] = { "variant", 0, "NAME", "the layout of a variant declared under variants: "
-			"(default: base)" },
-	[O_SET] = { "set", 0, "KEY=VALUE", "override any scalar of the file by its dotted path, "
-		    "as for cgsim run", .many = true },
-	[O_JSON] = { "json", 0, NULL, "print one JSON object instead of the text report" },
+	[O_VARIANT] = { .name = "variant", .meta = "NAME",
+		.help = "the layout of a variant declared under variants: (default: base)" },
+	[O_SET] = { .name = "set", .meta = "KEY=VALUE",
+		.help = "override any scalar of the file by its dotted path, as for cgsim run",
+		.many = true },
+	[O_JSON] = { .name = "json",
+		.help = "print one JSON object instead of the text report" },
 };
 
 static int cmd_shares(int argc, char **argv);

@@ -15,14 +15,18 @@
 enum { O_LIVE, O_REPS, O_TOLERANCE, O_SET, O_JSON, O_CLEANUP };
 
 static const struct cli_opt validate_opts[] = {
-	[O_LIVE] = { "live", 0, NULL, "run on the kernel (required)", .required = true },
-	[O_REPS] = { "reps", 0, "N", "repetitions of the live run, 1 to 100 (default 3)" },
-	[O_TOLERANCE] = { "tolerance", 0, "POINTS", "largest difference of a row, in points of "
-			  "capacity (default 1.5)" },
-	[O_SET] = { "set", 0, "KEY=VALUE", "as for cgsim run", .many = true },
-	[O_JSON] = { "json", 0, NULL, "one JSON object instead of the table" },
-	[O_CLEANUP] = { "cleanup", 0, NULL, "remove what a killed run left behind, and nothing "
-			"else", .usage = "" },
+	[O_LIVE] = { .name = "live",
+		.help = "run on the kernel (required)", .required = true },
+	[O_REPS] = { .name = "reps", .meta = "N",
+		.help = "repetitions of the live run, 1 to 100 (default 3)" },
+	[O_TOLERANCE] = { .name = "tolerance", .meta = "POINTS",
+		.help = "largest difference of a row, in points of capacity (default 1.5)" },
+	[O_SET] = { .name = "set", .meta = "KEY=VALUE",
+		.help = "as for cgsim run", .many = true },
+	[O_JSON] = { .name = "json",
+		.help = "one JSON object instead of the table" },
+	[O_CLEANUP] = { .name = "cleanup",
+		.help = "remove what a killed run left behind, and nothing else", .usage = "" },
 };
 
 static int cmd_validate(int argc, char **argv);

@@ -161,7 +161,7 @@ static const struct run_thread *tick(size_t k)
 Test(run_seeds_keys, tail_latencies_summed_up)
 {
 	const struct seeds_thread *st;
-	double p90 = 0, p999 = 0, lo = INFINITY, hi = 0;
+	double p90 = 0, p999 = 0, lo = HUGE_VAL, hi = 0;
 
 	run_seeds();
 	st = &sum->threads[0];
