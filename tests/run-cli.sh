@@ -216,6 +216,7 @@ for c in run shares compare merge check cgroupfs validate calibrate; do
 	usage_error "$c --foo" "unknown option '--foo'" $c --foo
 	usage_error "$c --foo=1" "unknown option '--foo'" $c --foo=1
 	usage_error "$c -x" "unknown option '-x'" $c -x
+	usage_error "$c --=1" "unknown option '--=1'" $c --=1
 	usage_error "$c --help=1" "--help takes no value" $c --help=1
 	"$CGSIM" $c --help > "$tmp/help"; st=$?
 	# the usage lines (up to the first blank line) within 80 columns

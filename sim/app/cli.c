@@ -92,8 +92,10 @@ static int unknown(struct cli_parse *p, const char *text)
 {
 	char opt[64];
 
-	if (!strncmp(text, "--", 2))
+	if (!strncmp(text, "--", 2) && text[2] != '=')
 		snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(text, "="), text);
+	else if (!strncmp(text, "--", 2))
+		snprintf(opt, sizeof(opt), "%s", text);	/* "--=x": no name to cut it to */
 	else
 		snprintf(opt, sizeof(opt), "-%c", optopt ? optopt : text[1]);
 	return refuse(p, "unknown option '%s'", opt);
