@@ -310,6 +310,7 @@ void scn_free(struct scenario *sc)
 	free(sc->name);
 	free(sc->description);
 	free(sc->variant);
+	free(sc->topo.distance);
 	scn_source_put(sc->src);
 	free(sc);
 }

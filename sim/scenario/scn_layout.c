@@ -38,7 +38,8 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 		       struct scenario *sc)
 {
 	static const char *const keys[] = { "cpus", "hz", "autogroup", "timer_latency",
-					    "idle_exit", "clock_phase", "costs", NULL };
+					    "idle_exit", "clock_phase", "costs", "topology", "numa",
+					    NULL };
 	const struct yn *v;
 	long long x;
 
@@ -49,6 +50,8 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 			return false;
 		*cpus = (int)x;
 	}
+	if (!scn__read_topology(r, m, cpus, yn_get(m, "cpus") != NULL))
+		return false;
 	if ((v = yn_get(m, "hz"))) {
 		if (!scn__parse_int(r, v, "machine.hz", 1, 10000, &x))
 			return false;
