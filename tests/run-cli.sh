@@ -684,6 +684,11 @@ refused() {	# WHAT ARGS...: exit 2, empty stdout, one line on stderr
 refused "with synchronisation steps" "$CGSIM" validate scenarios/sync-mutex.yaml --live
 refused "without --live" "$CGSIM" validate "$SC"
 refused "--reps 0" "$CGSIM" validate "$SC" --live --reps 0
+# digits only, as every count of every command: no sign or blank to wrap it
+for r in +5 " 5" 5x; do
+	"$CGSIM" validate "$SC" --live --reps "$r" 2>&1 | head -n 1 |
+		grep -qx "cgsim: --reps needs a number from 1 to 100, not '$r'" && ok || bad "validate --reps '$r'"
+done
 refused "--tolerance -1" "$CGSIM" validate "$SC" --live --tolerance -1
 refused "--cleanup with a scenario" "$CGSIM" validate "$SC" --cleanup
 refused "(cgroupfs) rfc2017 live" "$CGSIM" cgroupfs --live --semantics rfc2017 tests/cgroupfs/v2/extra-kill.cgs

@@ -14,6 +14,7 @@
 #include "sim/app/cli.h"
 #include "sim/live/live.h"
 #include "sim/run/run.h"
+#include "sim/run/seeds.h"
 #include "sim/scenario/scenario.h"
 
 #define CLI_WIDTH 80	/* every usage and help line fits in it */
@@ -476,6 +477,24 @@ bool cli_parse_u64(const char *v, uint64_t *out)
 	errno = 0;
 	*out = strtoull(v, &end, 10);
 	return *v && !*end && errno != ERANGE && strspn(v, "0123456789") == strlen(v);
+}
+
+bool cli_parse_range(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	return cli_parse_u64(v, out) && *out >= lo && *out <= hi;
+}
+
+_Static_assert(SEEDS_MAX == 1000, "the usage texts give the most seeds");
+
+int cli_seeds(const struct cli_cmd *cmd, const char *v, size_t *out)
+{
+	uint64_t n;
+
+	if (!cli_parse_range(v, 1, SEEDS_MAX, &n))
+		return cli_usage_error(cmd, "--seeds needs a number of runs from 1 to 1000, not "
+				       "'%s'", v);
+	*out = (size_t)n;
+	return -1;
 }
 
 _Static_assert(RUN_MAX_EVENTS == 1000000000ull, "the usage texts give the default work bound");

@@ -123,6 +123,10 @@ int cli_live_failed(int e, const char *err, const char *what);
 
 /* A number from 0 to 2^64 - 1, digits only (no sign, blank or base prefix to wrap it). */
 bool cli_parse_u64(const char *v, uint64_t *out);
+/* cli_parse_u64() from @lo to @hi. */
+bool cli_parse_range(const char *v, uint64_t lo, uint64_t hi, uint64_t *out);
+/* --seeds N (1 to SEEDS_MAX runs) into *@out: -1, or the exit status of a bad value. */
+int cli_seeds(const struct cli_cmd *cmd, const char *v, size_t *out);
 /* --max-events N: sets the limit; -1, or the exit status of a bad value. */
 int cli_max_events(const struct cli_cmd *cmd, const char *v);
 /* --set KEY=VALUE into @sets (*@n of CLI_MAX_SETS): -1, or the exit status of one too many. */

@@ -77,24 +77,13 @@ struct cal_opts {
 	struct live_cal_opts lo;
 };
 
-/* A whole number from @lo to @hi, digits only. */
-static bool parse_count(const char *v, unsigned long lo, unsigned long hi, unsigned long *out)
-{
-	uint64_t n;
-
-	if (!cli_parse_u64(v, &n) || n < lo || n > hi)
-		return false;
-	*out = (unsigned long)n;
-	return true;
-}
-
 /* One argument @k of calibrate (from @p): -1 to go on, else the exit status. */
 static int cal_arg(const struct cli_parse *p, int k, void *ctx)
 {
 	const struct cli_cmd *cmd = &cli_cmd_calibrate;
 	struct cal_opts *o = ctx;
 	const char *v = p->val;
-	unsigned long n;
+	uint64_t n;
 
 	switch (k) {
 	case CLI_OPERAND:
@@ -118,16 +107,16 @@ static int cal_arg(const struct cli_parse *p, int k, void *ctx)
 		o->costs = v;
 		break;
 	case O_REPS:
-		if (!parse_count(v, 1, 100, &n))
+		if (!cli_parse_range(v, 1, 100, &n))
 			return cli_usage_error(cmd, "--reps needs a number from 1 to 100, not '%s'",
 					       v);
 		o->lo.reps = (unsigned)n;
 		break;
 	case O_ROUND_TRIPS:
-		if (!parse_count(v, 1000, 100000000, &n))
+		if (!cli_parse_range(v, 1000, 100000000, &n))
 			return cli_usage_error(cmd, "--round-trips needs a number from 1000 to "
 					       "100000000, not '%s'", v);
-		o->lo.round_trips = n;
+		o->lo.round_trips = (unsigned long)n;
 		break;
 	}
 	return -1;

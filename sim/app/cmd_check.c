@@ -307,7 +307,6 @@ static int check_arg(const struct cli_parse *p, int k, void *ctx)
 {
 	const struct cli_cmd *cmd = &cli_cmd_check;
 	struct check_args *a = ctx;
-	uint64_t sn;
 
 	switch (k) {
 	case CLI_OPERAND:
@@ -323,11 +322,7 @@ static int check_arg(const struct cli_parse *p, int k, void *ctx)
 		a->c->junit = p->val;
 		break;
 	case O_SEEDS:
-		if (!cli_parse_u64(p->val, &sn) || sn < 1 || sn > SEEDS_MAX)
-			return cli_usage_error(cmd, "--seeds needs a number of runs from 1 to 1000, "
-					       "not '%s'", p->val);
-		a->c->seeds = (size_t)sn;
-		break;
+		return cli_seeds(cmd, p->val, &a->c->seeds);
 	case O_MAX_EVENTS:
 		return cli_max_events(cmd, p->val);
 	}

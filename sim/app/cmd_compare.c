@@ -113,11 +113,7 @@ static int compare_arg(const struct cli_parse *p, int k, void *ctx)
 		o->strict = true;
 		break;
 	case O_SEEDS:
-		if (!cli_parse_u64(v, &n) || n < 1 || n > SEEDS_MAX)
-			return cli_usage_error(cmd, "--seeds needs a number of runs from 1 to 1000, "
-					       "not '%s'", v);
-		o->seeds = (size_t)n;
-		break;
+		return cli_seeds(cmd, v, &o->seeds);
 	case O_JOBS:
 		if (!cli_parse_u64(v, &n) || n > JOBS_MAX_WORKERS)
 			return cli_usage_error(cmd, "--jobs needs a number of workers from 0 (one "

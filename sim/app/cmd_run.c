@@ -100,7 +100,7 @@ struct run_opts {
 	const char *dir;
 	const char *trace;			/* --trace FILE */
 	size_t format;				/* the row of run_formats[] asked for */
-	unsigned seeds;				/* --seeds N; 0: one run */
+	size_t seeds;				/* --seeds N; 0: one run */
 	bool timing;
 	bool strict;				/* --strict: a refused timeline operation fails */
 };
@@ -132,11 +132,7 @@ static int run_arg(const struct cli_parse *p, int k, void *ctx)
 		snprintf(o->seedset, sizeof(o->seedset), "seed=%.30s", v);
 		break;
 	case O_SEEDS:
-		if (!cli_parse_u64(v, &n) || n < 1 || n > SEEDS_MAX)
-			return cli_usage_error(cmd, "--seeds needs a number of runs from 1 to 1000, "
-					       "not '%s'", v);
-		o->seeds = (unsigned)n;
-		break;
+		return cli_seeds(cmd, v, &o->seeds);
 	case O_MAX_EVENTS:
 		return cli_max_events(cmd, v);
 	case O_TRACE:
@@ -192,7 +188,7 @@ static int run_seeds(const struct run_opts *o, const struct scenario *first)
 	}
 	for (; done < o->seeds; done++) {
 		if (tty)
-			fprintf(stderr, "\rcgsim: run %zu of %u", done + 1, o->seeds);
+			fprintf(stderr, "\rcgsim: run %zu of %zu", done + 1, o->seeds);
 		if (seeds_run(first->src, o->variant, o->sets, o->nsets, SCN_NO_SWEEP,
 			      first->seed, done, &scs[done], &runs[done], err, sizeof(err))) {
 			fprintf(stderr, "%s%s\n", tty ? "\n" : "", err);

@@ -65,6 +65,7 @@ static int validate_arg(const struct cli_parse *p, int k, void *ctx)
 	struct validate_opts *o = ctx;
 	const char *v = p->val;
 	char *end;
+	uint64_t n;
 
 	switch (k) {
 	case CLI_OPERAND:
@@ -80,15 +81,12 @@ static int validate_arg(const struct cli_parse *p, int k, void *ctx)
 		break;
 	case O_SET:
 		return cli_add_set(cmd, o->sets, &o->nsets, v);
-	case O_REPS: {
-		unsigned long n = strtoul(v, &end, 10);
-
-		if (*end || !*v || *v == '-' || n < 1 || n > 100)
+	case O_REPS:
+		if (!cli_parse_range(v, 1, 100, &n))
 			return cli_usage_error(cmd, "--reps needs a number from 1 to 100, not '%s'",
 					       v);
 		o->lo.reps = (unsigned)n;
 		break;
-	}
 	case O_TOLERANCE: {
 		double t = strtod(v, &end);
 
