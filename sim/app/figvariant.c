@@ -173,20 +173,6 @@ nomem:
 	return (size_t)-1;
 }
 
-/* A thread by its process's name, then its place: the sort that groups a process's threads. */
-struct by_process {
-	const char *process;
-	size_t idx;
-};
-
-static int by_process_cmp(const void *a, const void *b)
-{
-	const struct by_process *x = a, *y = b;
-	int d = strcmp(x->process, y->process);
-
-	return d ? d : (x->idx > y->idx) - (x->idx < y->idx);
-}
-
 static int size_cmp(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -200,28 +186,18 @@ static int size_cmp(const void *a, const void *b)
  */
 static size_t find_processes(struct figv *fv)
 {
-	const struct run_result *r = fv->r;
-	struct by_process *s = malloc((r->nthreads + 1) * sizeof(*s));
-	size_t n = 0;
+	struct report_procs p;
+	size_t n;
 
-	if (!s)
+	if (report_procs_group(fv->r, &p))
 		return (size_t)-1;
-	for (size_t i = 0; i < r->nthreads; i++)
-		s[i] = (struct by_process){ r->threads[i].process, i };
-	qsort(s, r->nthreads, sizeof(*s), by_process_cmp);
-	for (size_t i = 0; i < r->nthreads; i++)
-		if (!i || strcmp(s[i].process, s[i - 1].process))
-			fv->index[n++] = s[i].idx;	/* the first thread of a process */
-	qsort(fv->index, n, sizeof(*fv->index), size_cmp);
-	for (size_t i = 0, first = 0; i < r->nthreads; i++) {
-		size_t *k;
-
-		if (!i || strcmp(s[i].process, s[i - 1].process))
-			first = s[i].idx;
-		k = bsearch(&first, fv->index, n, sizeof(*fv->index), size_cmp);
-		fv->item_of[s[i].idx] = (size_t)(k - fv->index);
+	for (size_t k = 0; k < p.n; k++) {
+		fv->index[k] = p.idx[p.start[k]];
+		for (size_t j = p.start[k]; j < p.start[k + 1]; j++)
+			fv->item_of[p.idx[j]] = k;
 	}
-	free(s);
+	n = p.n;
+	report_procs_free(&p);
 	return n;
 }
 

@@ -66,6 +66,22 @@ void report_json_versions(FILE *f);
  */
 void report_json_head(FILE *f, const struct run_result *r, size_t seeds);
 
+/*
+ * A run's threads grouped by process: process p's threads are idx[start[p]] ..
+ * idx[start[p + 1] - 1], in the run's order, and the processes are in the order of their first
+ * thread, as every report lists them. Built by sorting, O(n log n): a pairwise search for each
+ * thread's process made the text report quadratic (100,000 threads in 100 processes took
+ * 38.5 s to print, against 0.52 s as JSON).
+ *
+ * report_procs_group() - @r's threads grouped into @p: 0, or -ENOMEM with @p empty (for
+ * report_procs_free()).
+ */
+struct report_procs {
+	size_t *idx, *start, n;
+};
+int report_procs_group(const struct run_result *r, struct report_procs *p);
+void report_procs_free(struct report_procs *p);
+
 /* report_json_string() - @s as a JSON string literal, quotes included. */
 void report_json_string(FILE *f, const char *s);
 /*
