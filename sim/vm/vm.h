@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim/vm/vm.h - a real kernel under QEMU (`cgsim validate --vm`, `cgroupfs --vm`; docs/vm.md).
+ *
+ * A guest is booted with the scenario's machine (CPUs, sockets, dies, cores, threads, NUMA
+ * nodes and distances) from a small initramfs holding only a static busybox, the guest's init
+ * script and the kernel's 9p modules. The init mounts the host's root read-only over 9p, a
+ * scratch directory of the host's writable over a second 9p share, and runs THIS cgsim binary,
+ * with the host's libraries and files, chrooted into the host's root: the guest measures with
+ * exactly the code `validate --live` runs on the host. The command's stdout, stderr and exit
+ * status, the guest's kernel version and the scheduling domains it built come back through the
+ * scratch directory; the console is read for progress and kept for --log.
+ */
+#ifndef CGSIM_SIM_VM_H
+#define CGSIM_SIM_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VM_MAX_NODES 64
+
+/* The guest's hardware: QEMU's -smp and -numa. */
+struct vm_machine {
+	int cpus;				/* sockets x dies x cores x threads */
+	int sockets, dies, cores, threads;	/* dies per socket, cores per die, ... */
+	int nodes;				/* NUMA nodes (1: no -numa); they split the CPUs
+						   evenly in id order */
+	const uint8_t *distance;		/* nodes x nodes, row-major; NULL: 10 local,
+						   20 remote */
+	unsigned mem_mib;			/* 0: sized from the CPUs and threads */
+	unsigned threads_hint;			/* the scenario's threads, for the memory size */
+	bool autogroup;				/* false: noautogroup on the command line */
+	bool memcg;				/* keep the memory controller (cgroupfs --vm);
+						   otherwise cgroup_disable=memory */
+};
+
+/* A guest kernel and the 9p modules it needs (none when they are built in). */
+struct vm_kernel {
+	char image[4096];		/* the bzImage */
+	char version[128];		/* from its header: "6.12.117+deb12-amd64" */
+	char moddir[4096];		/* its modules' tree (lib/modules/VERSION), "" none found */
+};
+
+/* The series fetched when none is named: Debian's linux-image-6.12.*-amd64. */
+#define VM_DEFAULT_SERIES "6.12"
+
+/**
+ * vm_kernel_find() - the kernel to boot: @file (--kernel, else $CGSIM_KERNEL, given by the
+ * caller) when not NULL, else the newest of Debian's linux-image-@series.*-amd64 in the cache
+ * ($XDG_CACHE_HOME/cgsim/kernels, else ~/.cache/cgsim/kernels), fetched there with apt-get
+ * download and unpacked (the image and its 9p modules only) when the cache has none. Never
+ * touches /boot. Says what it fetches on stderr when @progress. 0, or -ENOENT/-EINVAL with a
+ * one-line reason (and the command that would help) in @err.
+ */
+int vm_kernel_find(const char *file, const char *series, bool progress, struct vm_kernel *k,
+		   char *err, size_t errlen);
+
+/*
+ * vm_kernel_version() - the version string of the bzImage @path (its setup header's
+ * kernel_version) into @out. 0, or -EINVAL when @path is not a bzImage.
+ */
+int vm_kernel_version(const char *path, char *out, size_t outlen);
+
+/* One scheduling domain of one CPU, as the guest built it. */
+struct vm_domain {
+	int cpu, level;			/* /sys/kernel/debug/sched/domains/cpuCPU/domainLEVEL */
+	char name[16];			/* SMT, CLS, MC, PKG, NUMA */
+	char *span;			/* its CPUs as the kernel's log gives them: "0-3", "" unknown */
+	char *flags;			/* "SD_BALANCE_NEWIDLE SD_..." */
+};
+
+/* What ran in the guest and what came back. */
+struct vm_result {
+	int status;			/* the guest command's exit status */
+	char *out, *errout;		/* its stdout and stderr */
+	char kernel[128];		/* the guest's uname -r */
+	char accel[8];			/* "tcg" or "kvm" */
+	double boot_s;			/* host seconds from QEMU's start to the command's */
+	double total_s;			/* host seconds in all */
+	struct vm_domain *domains;	/* by CPU, then level */
+	size_t ndomains;
+};
+
+struct vm_run_opts {
+	const struct vm_kernel *kernel;
+	struct vm_machine machine;
+	const char *const *argv;	/* the cgsim command run in the guest, without "cgsim" */
+	size_t argc;
+	unsigned timeout_s;		/* the hard limit on the whole guest, boot included */
+	const char *log;		/* where the console and the command's stderr go, or NULL */
+	bool progress;			/* say on stderr what the guest is doing */
+};
+
+/**
+ * vm_run() - boot a guest, run cgsim @o->argv in it and power it off (docs/vm.md). 0 with @r
+ * set (whatever the command's exit status); -EINVAL with a one-line reason in @err (no QEMU or
+ * busybox, with the command that installs it; the guest did not boot, could not mount the
+ * host's files, or ran out of time); -EINTR when SIGINT, SIGTERM or SIGHUP stopped it
+ * (vm_stop_signal()). QEMU and the scratch directory are gone on every path; QEMU dies with
+ * cgsim even when cgsim is killed with SIGKILL.
+ */
+int vm_run(const struct vm_run_opts *o, struct vm_result *r, char *err, size_t errlen);
+void vm_result_free(struct vm_result *r);
+/* vm_stop_signal() - the signal that stopped the last vm_run() with -EINTR. */
+int vm_stop_signal(void);
+
+/* A growable argument vector, NULL-terminated. */
+struct vm_argv {
+	char **v;
+	size_t n, cap;
+};
+int vm_argv_add(struct vm_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void vm_argv_free(struct vm_argv *a);
+
+/*
+ * vm_machine_qemu_args() - QEMU's -m, -smp and -numa arguments for @m, added to @a. 0 or
+ * -ENOMEM.
+ */
+int vm_machine_qemu_args(const struct vm_machine *m, struct vm_argv *a);
+/* vm_machine_mem_mib() - the guest's memory in MiB: @m->mem_mib, else sized from the load. */
+unsigned vm_machine_mem_mib(const struct vm_machine *m);
+
+/*
+ * vm_domains_parse() - the domains from the guest's listing @listing (lines "CPU LEVEL NAME
+ * FLAGS...") with the spans from its kernel log @dmesg (sched_verbose's "CPUn attaching
+ * sched-domain(s):" blocks). 0 or -ENOMEM.
+ */
+int vm_domains_parse(const char *listing, const char *dmesg, struct vm_domain **out, size_t *n);
+void vm_domains_free(struct vm_domain *d, size_t n);
+
+/*
+ * vm_kvm_usable() - whether /dev/kvm can run a guest here: it opens, answers its API version
+ * and the host CPU has vmx or svm (a nested host without them fails at the first instruction).
+ * When not, a note on why into @why (empty when there is no /dev/kvm at all).
+ */
+bool vm_kvm_usable(char *why, size_t whylen);
+
+#endif /* CGSIM_SIM_VM_H */

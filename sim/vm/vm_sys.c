@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/vm/vm_sys.c - the system calls sim/vm shares: directories, files, child programs.
+ */
+#define _GNU_SOURCE	/* pipe2 */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/util/util.h"
+#include "sim/vm/vm_internal.h"
+
+int vm__mkdirs(const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+void vm__remove_tree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+
+	if (lstat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		char *sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		sub = util_asprintf("%s/%s", path, de->d_name);
+		if (sub)
+			vm__remove_tree(sub);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+int vm__slurp(const char *path, size_t max, char **out)
+{
+	FILE *f = fopen(path, "rb");
+	size_t len;
+	int e;
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	e = util_read_stream(f, max, out, &len);
+	fclose(f);
+	return e;
+}
+
+int vm__which(const char *name, char *out, size_t outlen)
+{
+	const char *path = getenv("PATH");
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(out, outlen, "%.*s/%s", (int)n, n ? path : ".", name);
+		if (!access(out, X_OK))
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return -ENOENT;
+}
+
+int vm__capture(const char *const *argv, const char *cwd, char **out, size_t *outlen)
+{
+	int fds[2], st;
+	pid_t pid;
+	FILE *f;
+	size_t len = 0;
+
+	*out = NULL;
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		st = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return st;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0 || dup2(null, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
+		    (cwd && chdir(cwd)))
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "rb");
+	if (f) {
+		util_read_stream(f, 64u << 20, out, &len);
+		fclose(f);
+		if (outlen)
+			*outlen = *out ? len : 0;
+	} else {
+		close(fds[0]);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

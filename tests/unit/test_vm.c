@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_vm.c - the parts of validate --vm that need no guest (docs/vm.md): QEMU's
+ * -smp/-numa/-m arguments as QEMU documents them, the memory rule, a bzImage's version from the
+ * x86 boot protocol's setup header, the domains from a 6.12 guest's listing and sched_verbose
+ * log (recorded from a guest of 2 sockets x 2 cores x 2 threads), and the initramfs as the
+ * kernel's newc cpio format defines it. Booting guests is tests/vm/.
+ */
+#define _GNU_SOURCE	/* memmem */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/vm/vm.h"
+#include "sim/vm/vm_internal.h"
+
+static char *joined(const struct vm_argv *a)
+{
+	static char buf[8192];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->n; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? " " : "", a->v[i]);
+	return buf;
+}
+
+Test(vm, smp_without_numa)
+{
+	struct vm_machine m = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2, .threads = 2,
+				.nodes = 1 };
+	struct vm_argv a = { .v = NULL };
+
+	cr_assert_eq(vm_machine_qemu_args(&m, &a), 0);
+	cr_assert_str_eq(joined(&a), "-m 512M -smp 8,sockets=2,dies=1,cores=2,threads=2");
+	cr_assert_null(a.v[a.n]);
+	vm_argv_free(&a);
+}
+
+/* two nodes take CPUs 0-7 and 8-15 and half the memory each; the table's pair once */
+Test(vm, numa_nodes_and_distances)
+{
+	static const uint8_t d[9] = { 10, 16, 32, 16, 10, 21, 32, 21, 10 };
+	struct vm_machine m = { .cpus = 16, .sockets = 2, .dies = 2, .cores = 2, .threads = 2,
+				.nodes = 2 };
+	struct vm_machine three = { .cpus = 6, .sockets = 3, .dies = 1, .cores = 2, .threads = 1,
+				    .nodes = 3, .distance = d };
+	struct vm_argv a = { .v = NULL };
+
+	/* 256 + 24 x 16 = 640 MiB, a multiple of 2 x 64 */
+	cr_assert_eq(vm_machine_mem_mib(&m), 640);
+	cr_assert_eq(vm_machine_qemu_args(&m, &a), 0);
+	cr_assert_str_eq(joined(&a), "-m 640M -smp 16,sockets=2,dies=2,cores=2,threads=2 "
+			 "-object memory-backend-ram,size=320M,id=cgsim-m0 "
+			 "-numa node,nodeid=0,cpus=0-7,memdev=cgsim-m0 "
+			 "-object memory-backend-ram,size=320M,id=cgsim-m1 "
+			 "-numa node,nodeid=1,cpus=8-15,memdev=cgsim-m1 "
+			 "-numa dist,src=0,dst=1,val=20");
+	vm_argv_free(&a);
+	cr_assert_eq(vm_machine_qemu_args(&three, &a), 0);
+	cr_assert(strstr(joined(&a), "-numa dist,src=0,dst=1,val=16 -numa dist,src=0,dst=2,val=32 "
+			 "-numa dist,src=1,dst=2,val=21"));
+	cr_assert(strstr(joined(&a), "cpus=4-5"));
+	/* 512 MiB at least, rounded up to 3 x 64 */
+	cr_assert_eq(vm_machine_mem_mib(&three), 576);
+	vm_argv_free(&a);
+}
+
+Test(vm, memory_grows_with_cpus_and_threads)
+{
+	struct vm_machine m = { .cpus = 64, .nodes = 2, .threads_hint = 128 };
+
+	/* 256 + 24 x 64 + 128 = 1920, a multiple of 128 */
+	cr_assert_eq(vm_machine_mem_mib(&m), 1920);
+	m.mem_mib = 700;
+	cr_assert_eq(vm_machine_mem_mib(&m), 768);
+}
+
+/* A file with the setup header's "HdrS" at 0x202 and kernel_version at 0x20e. */
+static void fake_bzimage(const char *path, const char *version, bool magic)
+{
+	unsigned char img[0x1000] = { 0 };
+	FILE *f = fopen(path, "wb");
+
+	cr_assert_not_null(f);
+	if (magic)
+		memcpy(img + 0x202, "HdrS", 4);
+	img[0x20e] = 0x00;	/* the string at 0x200 + 0x0c00 */
+	img[0x20f] = 0x0c;
+	snprintf((char *)img + 0xe00, 200, "%s (debian-kernel@lists.debian.org) #1 SMP", version);
+	fwrite(img, 1, sizeof(img), f);
+	fclose(f);
+}
+
+Test(vm, bzimage_version)
+{
+	char path[] = "/tmp/cgsim-test-bz-XXXXXX", v[128];
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	fake_bzimage(path, "6.12.117+deb12-amd64", true);
+	cr_assert_eq(vm_kernel_version(path, v, sizeof(v)), 0);
+	cr_assert_str_eq(v, "6.12.117+deb12-amd64");
+	fake_bzimage(path, "6.1.0-57-amd64", false);
+	cr_assert_neq(vm_kernel_version(path, v, sizeof(v)), 0);
+	unlink(path);
+	cr_assert_neq(vm_kernel_version(path, v, sizeof(v)), 0);
+}
+
+static const char listing[] =
+	"0 0 SMT SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_SHARE_CPUCAPACITY SD_SHARE_LLC \n"
+	"0 1 MC SD_BALANCE_NEWIDLE SD_SHARE_LLC \n"
+	"0 2 PKG SD_BALANCE_NEWIDLE SD_PREFER_SIBLING \n"
+	"10 0 SMT SD_BALANCE_NEWIDLE \n"
+	"1 0 SMT SD_BALANCE_NEWIDLE \n";
+static const char dmesg[] =
+	"[    0.693560] CPU0 attaching sched-domain(s):\n"
+	"[    0.693618]  domain-0: span=0-1 level=SMT\n"
+	"[    0.693912]   groups: 0:{ span=0 cap=1016 }, 1:{ span=1 }\n"
+	"[    0.694053]   domain-1: span=0-3 level=MC\n"
+	"[    0.694068]    groups: 0:{ span=0-1 cap=2040 }, 2:{ span=2-3 cap=2048 }\n"
+	"[    0.694101]    domain-2: span=0-7 level=PKG\n"
+	"[    0.694679] CPU1 attaching sched-domain(s):\n"
+	"[    0.694689]  domain-0: span=0-1 level=SMT\n"
+	"[    0.794679] CPU10 attaching sched-domain(s):\n"
+	"[    0.794689]  domain-0: span=10-11 level=SMT\n";
+
+Test(vm, domains_from_listing_and_log)
+{
+	struct vm_domain *d;
+	size_t n;
+
+	cr_assert_eq(vm_domains_parse(listing, dmesg, &d, &n), 0);
+	cr_assert_eq(n, 5);
+	/* by CPU as a number (the guest's glob lists cpu10 before cpu1), then level */
+	cr_assert_eq(d[0].cpu, 0);
+	cr_assert_str_eq(d[0].name, "SMT");
+	cr_assert_str_eq(d[0].span, "0-1");
+	cr_assert_str_eq(d[0].flags, "SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_SHARE_CPUCAPACITY "
+			 "SD_SHARE_LLC");
+	cr_assert_str_eq(d[1].span, "0-3");
+	cr_assert_str_eq(d[2].name, "PKG");
+	cr_assert_str_eq(d[2].span, "0-7");
+	cr_assert_eq(d[3].cpu, 1);
+	cr_assert_str_eq(d[3].span, "0-1");
+	cr_assert_eq(d[4].cpu, 10);
+	cr_assert_str_eq(d[4].span, "10-11");
+	vm_domains_free(d, n);
+	/* without the log: the names, no spans */
+	cr_assert_eq(vm_domains_parse(listing, "", &d, &n), 0);
+	cr_assert_str_eq(d[1].span, "");
+	vm_domains_free(d, n);
+}
+
+/* The hex field @k (0: c_ino ... 12: c_check) of the newc header at @h. */
+static unsigned long field(const char *h, int k)
+{
+	char buf[9];
+
+	memcpy(buf, h + 6 + 8 * k, 8);
+	buf[8] = '\0';
+	return strtoul(buf, NULL, 16);
+}
+
+Test(vm, initramfs_is_newc_cpio)
+{
+	char dir[] = "/tmp/cgsim-test-ir-XXXXXX", path[256], err[512] = "", *data;
+	const char *argv[] = { "validate", "it's.yaml", "--live" };
+	struct vm_kernel k = { .moddir = "" };
+	size_t len, off = 0;
+	bool init = false, busybox = false, console = false, trailer = false;
+	FILE *f;
+
+	if (access("/bin/busybox", R_OK))
+		cr_skip_test("no /bin/busybox here (busybox-static)");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/initrd", dir);
+	cr_assert_eq(vm__initrd_write(path, "/bin/busybox", &k, dir, "/work dir", "/usr/bin/cgsim",
+				      argv, 3, err, sizeof(err)), 0, "%s", err);
+	f = fopen(path, "rb");
+	cr_assert_not_null(f);
+	data = malloc(64u << 20);
+	len = fread(data, 1, 64u << 20, f);
+	fclose(f);
+	while (off + 110 <= len && !trailer) {
+		const char *h = data + off, *name = h + 110;
+		unsigned long size = field(h, 6), namesize = field(h, 11), mode = field(h, 1);
+
+		cr_assert(!memcmp(h, "070701", 6), "magic at %zu", off);
+		cr_assert_eq(field(h, 5), 0, "mtime 0: the same bytes every time");
+		cr_assert_eq(name[namesize - 1], '\0');
+		off += (110 + namesize + 3) / 4 * 4;
+		if (!strcmp(name, "init")) {
+			init = true;
+			cr_assert_eq(mode, 0100755);
+			/* the arguments single-quoted, a quote inside as '\'' */
+			cr_assert(memmem(data + off, size, "'it'\\''s.yaml'", 14));
+			cr_assert(memmem(data + off, size, "'/work dir' '/usr/bin/cgsim'", 28));
+		}
+		busybox |= !strcmp(name, "bin/busybox") && size > 100000;
+		console |= !strcmp(name, "dev/console") && mode == 0020600 && field(h, 9) == 5 &&
+			   field(h, 10) == 1;
+		trailer = !strcmp(name, "TRAILER!!!");
+		off += (size + 3) / 4 * 4;
+	}
+	cr_assert(init && busybox && console && trailer);
+	/* a dynamic program is refused as the guest's busybox */
+	cr_assert_neq(vm__initrd_write(path, "/bin/sh", &k, dir, "/", "/x", argv, 0, err,
+				       sizeof(err)), 0);
+	cr_assert(strstr(err, "busybox-static"));
+	free(data);
+	unlink(path);
+	rmdir(dir);
+}
