@@ -243,6 +243,20 @@ usage_error "merge -o" "-o needs a value" merge -o
 usage_error "cgroupfs --semantics=v3" "unknown semantics 'v3' (expected v2, rfc2017 or v1)" \
 	cgroupfs --semantics=v3 "$C"
 usage_error "run two scenarios" "more than one scenario given ('$SC')" run "$SC" --json "$SC"
+# --vm's options (docs/vm.md): refused before any guest boots
+usage_error "validate --live --vm" "--live and --vm: one kernel at a time" validate "$SC" --live --vm
+usage_error "validate --kernel without --vm" "--kernel, --kernel-version and --log go with --vm" \
+	validate "$SC" --live --kernel /dev/null
+usage_error "cgroupfs --log without --vm" "--kernel, --kernel-version and --log go with --vm" \
+	cgroupfs --log "$tmp/l" "$C"
+usage_error "validate two kernels" "--kernel and --kernel-version: one kernel at a time" \
+	validate "$SC" --vm --kernel /dev/null --kernel-version 6.1
+usage_error "cgroupfs --vm -" \
+	"--vm replays a script file, not stdin" \
+	cgroupfs --vm -
+usage_error "validate without a kernel" \
+	"--live (this kernel) or --vm (one under QEMU) is required" \
+	validate "$SC"
 # the bash completion, made by the program from the same tables
 if command -v bash > /dev/null; then
 	"$CGSIM" --bash-completion > "$tmp/compl.bash"
@@ -691,6 +705,15 @@ for r in +5 " 5" 5x; do
 done
 refused "--tolerance -1" "$CGSIM" validate "$SC" --live --tolerance -1
 refused "--cleanup with a scenario" "$CGSIM" validate "$SC" --cleanup
+# --vm: a kernel that is not a bzImage, a layout no kernel takes, v1 or rfc2017 scripts, all
+# before QEMU starts
+refused "--vm --kernel not a bzImage" "$CGSIM" validate "$SC" --vm --kernel "$SC"
+"$CGSIM" validate "$SC" --vm --kernel "$SC" 2>&1 | grep -q "is not an x86 bzImage" && ok ||
+	bad "validate --vm --kernel not a bzImage: the reason"
+refused "--vm with synchronisation steps" "$CGSIM" validate scenarios/sync-mutex.yaml --vm
+refused "(cgroupfs) --vm v1" "$CGSIM" cgroupfs --vm --semantics v1 tests/cgroupfs/v2/extra-kill.cgs
+refused "(cgroupfs) --vm rfc2017" "$CGSIM" cgroupfs --vm --semantics rfc2017 \
+	tests/cgroupfs/v2/extra-kill.cgs
 refused "(cgroupfs) rfc2017 live" "$CGSIM" cgroupfs --live --semantics rfc2017 tests/cgroupfs/v2/extra-kill.cgs
 CGSIM_LIVE_MOUNTINFO=/dev/null refused "(cgroupfs) with no hierarchy" \
 	"$CGSIM" cgroupfs --live tests/cgroupfs/v2/extra-kill.cgs

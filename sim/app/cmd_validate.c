@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_validate.c - cgsim validate (docs/live.md): a scenario simulated and run on the
- * running kernel, the shares side by side; --cleanup for what a killed run left behind.
+ * sim/app/cmd_validate.c - cgsim validate (docs/live.md, docs/vm.md): a scenario simulated and
+ * run on the running kernel, or on a kernel booted under QEMU with the scenario's machine, the
+ * shares side by side; --cleanup for what a killed run left behind.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,14 +10,19 @@
 #include <unistd.h>
 
 #include "sim/app/cli.h"
+#include "sim/app/cmd_vm.h"
 #include "sim/app/report.h"
 #include "sim/live/live.h"
 
-enum { O_LIVE, O_REPS, O_TOLERANCE, O_SET, O_JSON, O_CLEANUP };
+enum {
+	O_LIVE, O_VM, O_KERNEL, O_KVERSION, O_LOG, O_REPS, O_TOLERANCE, O_SET, O_JSON, O_CLEANUP,
+	O_FETCH
+};
 
 static const struct cli_opt validate_opts[] = {
-	[O_LIVE] = { .name = "live",
-		.help = "run on the kernel (required)", .required = true },
+	[O_LIVE] = { .name = "live", .usage = "--live|--vm",
+		.help = "on the running kernel (root)" },
+	CLI_VM_ROWS(O_VM, "", O_KERNEL, O_KVERSION, O_LOG),
 	[O_REPS] = { .name = "reps", .meta = "N",
 		.help = "repetitions of the live run, 1 to 100 (default 3)" },
 	[O_TOLERANCE] = { .name = "tolerance", .meta = "POINTS",
@@ -27,6 +33,9 @@ static const struct cli_opt validate_opts[] = {
 		.help = "one JSON object instead of the table" },
 	[O_CLEANUP] = { .name = "cleanup",
 		.help = "remove what a killed run left behind, and nothing else", .usage = "" },
+	[O_FETCH] = { .name = "fetch-kernel", .usage = "",
+		.help = "fetch --vm's kernel into the cache unless it is there (with "
+			"--kernel-version: that series), and print its version and path" },
 };
 
 static int cmd_validate(int argc, char **argv);
@@ -35,17 +44,21 @@ const struct cli_cmd cli_cmd_validate = {
 	.name = "validate",
 	.operands = "SCENARIO.yaml",
 	.operand_glob = "*.@(yaml|yml|json)",
-	.summary = "run the scenario on this machine's kernel too (root) and compare the shares",
+	.summary = "run the scenario on a real kernel too (this one, or one under QEMU) and "
+		   "compare the shares",
 	.description =
-	"Simulate the scenario as cgsim run does, then build the same layout on the running kernel\n"
+	"Simulate the scenario as cgsim run does, then build the same layout on a real kernel\n"
 	"(cgroups named cgsim-PID-..., on cgroup v2 where it offers cpu, else the v1 cpu\n"
 	"hierarchy), run its threads for real, measure their CPU time over the same window and\n"
-	"print both shares side by side (docs/live.md). Needs root; everything it makes or\n"
-	"changes is undone, also when it is stopped by a signal.",
+	"print both shares side by side. --live: on the running kernel (root; everything it\n"
+	"makes or changes is undone, also when it is stopped by a signal; docs/live.md). --vm:\n"
+	"in a guest booted under QEMU with the scenario's CPUs, topology and NUMA nodes, cgroup\n"
+	"v2 with the cpu controller, no root needed (docs/vm.md).",
 	.exit_status =
 	"Exit status: 0 every row within the tolerance, 1 a row outside it, 2 bad input or cannot\n"
-	"run here (not root, no cpu controller, a layout the kernel cannot be given).",
-	.more_usage = "--cleanup",
+	"run here (not root, no cpu controller, a layout the kernel cannot be given; no QEMU,\n"
+	"no kernel, a guest that did not boot or finish in time).",
+	.more_usage = "--cleanup | --fetch-kernel [--kernel-version SERIES]",
 	.opts = validate_opts,
 	.nopts = CLI_NOPTS(validate_opts),
 	.main = cmd_validate,
@@ -54,8 +67,9 @@ const struct cli_cmd cli_cmd_validate = {
 struct validate_opts {
 	const char *file, *sets[CLI_MAX_SETS];
 	size_t nsets;
-	bool live, cleanup, json;
+	bool live, cleanup, json, fetch;
 	struct live_opts lo;
+	struct cli_vm_opts vo;
 };
 
 /* One argument @k of validate (from @p): -1 to go on, else the exit status. */
@@ -73,8 +87,23 @@ static int validate_arg(const struct cli_parse *p, int k, void *ctx)
 	case O_LIVE:
 		o->live = true;
 		break;
+	case O_VM:
+		o->vo.vm = true;
+		break;
+	case O_KERNEL:
+		o->vo.kernel = v;
+		break;
+	case O_KVERSION:
+		o->vo.series = v;
+		break;
+	case O_LOG:
+		o->vo.log = v;
+		break;
 	case O_CLEANUP:
 		o->cleanup = true;
+		break;
+	case O_FETCH:
+		o->fetch = true;
 		break;
 	case O_JSON:
 		o->json = true;
@@ -108,15 +137,111 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 
 	if (rc >= 0)
 		return rc;
+	if (o->fetch)
+		return o->file || o->live || o->vo.vm || o->cleanup || o->vo.kernel || o->vo.log ?
+		       cli_usage_error(cmd, "%s", "--fetch-kernel takes only --kernel-version") :
+		       cli_vm_check(cmd, &o->vo, false);
 	if (o->cleanup)
-		return o->file || o->live ? cli_usage_error(cmd, "%s", "--cleanup takes no scenario "
-							    "and no --live") : -1;
+		return o->file || o->live || o->vo.vm ?
+		       cli_usage_error(cmd, "%s", "--cleanup takes no scenario, no --live and no "
+				       "--vm") : -1;
 	if (!o->file)
 		return cli_usage_error(cmd, "%s", "no scenario given");
-	if (!o->live)
-		return cli_usage_error(cmd, "%s", "validate compares with the running kernel: "
-				       "--live is required");
-	return -1;
+	if (!o->live && !o->vo.vm)
+		return cli_usage_error(cmd, "%s", "--live (this kernel) or --vm (one under QEMU) "
+				       "is required");
+	return cli_vm_check(cmd, &o->vo, o->live);
+}
+
+/* The guest's machine: the scenario's (one socket of cpus cores without machine.topology). */
+static void machine_of(const struct scenario *sc, struct vm_machine *m)
+{
+	const struct scn_topology *t = &sc->topo;
+
+	memset(m, 0, sizeof(*m));
+	m->cpus = sc->sched.cpus;
+	m->sockets = t->given ? t->sockets : 1;
+	m->dies = t->given ? t->dies : 1;
+	m->cores = t->given ? t->cores : sc->sched.cpus;
+	m->threads = t->given ? t->threads : 1;
+	m->nodes = t->nodes > 1 ? t->nodes : 1;
+	m->distance = t->distance;
+	m->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
+	m->autogroup = sc->autogroup;
+}
+
+/*
+ * The hard limit of a guest's run: boot (4-11 s measured at 2-64 vCPUs, so a wide margin),
+ * then per repetition the measured run, which under TCG takes up to 2.5 times its guest
+ * seconds at 64 vCPUs, and the setting up.
+ */
+static unsigned vm_timeout_s(const struct scenario *sc, unsigned reps)
+{
+	double run_s = (double)(sc->duration + sc->warmup) / 1e9;
+
+	return 120u + 4u * (unsigned)sc->sched.cpus + reps * (unsigned)(3 * run_s + 30);
+}
+
+/*
+ * validate --vm: the guest runs this cgsim's validate --live on its kernel; the report comes
+ * back as JSON and is printed here with the guest's machine and domains.
+ */
+static int validate_vm(struct validate_opts *o, const struct scenario *sc)
+{
+	struct vm_run_opts ro = { .progress = o->lo.progress };
+	const char *argv[8 + 2 * CLI_MAX_SETS];
+	char reps[16], tol[32], err[2048];
+	struct live_plan *plan;
+	struct live_report *rep;
+	struct vm_kernel k;
+	struct vm_result r;
+	size_t n = 0;
+	int rc;
+
+	/* what the guest would refuse, refused before it boots */
+	if (live_plan_make(sc, LIVE_HIER_V2, "cgsim-vm", sc->sched.cpus, &plan, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	live_plan_free(plan);
+	snprintf(reps, sizeof(reps), "%u", o->lo.reps);
+	snprintf(tol, sizeof(tol), "%.17g", o->lo.tolerance);
+	argv[n++] = "validate";
+	argv[n++] = o->file;
+	argv[n++] = "--live";
+	argv[n++] = "--json";
+	argv[n++] = "--reps";
+	argv[n++] = reps;
+	argv[n++] = "--tolerance";
+	argv[n++] = tol;
+	for (size_t i = 0; i < o->nsets; i++) {
+		argv[n++] = "--set";
+		argv[n++] = o->sets[i];
+	}
+	ro.argv = argv;
+	ro.argc = n;
+	ro.timeout_s = vm_timeout_s(sc, o->lo.reps);
+	machine_of(sc, &ro.machine);
+	if ((rc = cli_vm_run(&o->vo, &ro, &k, &r)))
+		return rc;
+	if (cli_vm_guest_failed(&r)) {
+		vm_result_free(&r);
+		return 2;
+	}
+	if (cli_vm_read_report(r.out, &rep, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		vm_result_free(&r);
+		return 2;
+	}
+	{
+		struct report_vm vm = { .machine = &ro.machine, .result = &r };
+
+		(o->json ? report_live_json : report_live_text)(stdout, rep, &vm);
+	}
+	rc = live_within(rep) ? 0 : 1;
+	live_report_free(rep);
+	vm_result_free(&r);
+	return cli_finish_stdout() ? 2 : rc;
 }
 
 static int cmd_validate(int argc, char **argv)
@@ -139,14 +264,29 @@ static int cmd_validate(int argc, char **argv)
 		}
 		return cli_finish_stdout();
 	}
+	if (o.fetch) {
+		struct vm_kernel k;
+
+		if (vm_kernel_find(NULL, o.vo.series, true, &k, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+		printf("%s\t%s\n", k.version, k.image);
+		return cli_finish_stdout();
+	}
 	sc = cli_load(o.file, NULL, o.sets, o.nsets);
 	if (!sc)
 		return 2;
+	if (o.vo.vm) {
+		rc = validate_vm(&o, sc);
+		scn_free(sc);
+		return rc;
+	}
 	e = live_validate(sc, &o.lo, &rep, err, sizeof(err));
 	scn_free(sc);
 	if (e)
 		return cli_live_failed(e, err, "cgsim: validate --live failed");
-	(o.json ? report_live_json : report_live_text)(stdout, rep);
+	(o.json ? report_live_json : report_live_text)(stdout, rep, NULL);
 	rc = live_within(rep) ? 0 : 1;
 	live_report_free(rep);
 	return cli_finish_stdout() ? 2 : rc;

@@ -12,6 +12,7 @@
 
 #include "sim/app/calprofile.h"
 #include "sim/live/live.h"
+#include "sim/vm/vm.h"
 #include "sim/run/run.h"
 
 void report_text(FILE *f, const struct run_result *r);
@@ -44,9 +45,17 @@ void report_shares_json(FILE *f, const struct run_result *r);
  */
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen);
 
-/* cgsim validate --live's comparison (sim/app/report_live.c). */
-void report_live_text(FILE *f, const struct live_report *r);
-void report_live_json(FILE *f, const struct live_report *r);
+/* The guest of validate --vm: its machine and what it built. */
+struct report_vm {
+	const struct vm_machine *machine;
+	const struct vm_result *result;
+};
+
+/*
+ * cgsim validate's comparison (sim/app/report_live.c); @vm the guest's for --vm, else NULL.
+ */
+void report_live_text(FILE *f, const struct live_report *r, const struct report_vm *vm);
+void report_live_json(FILE *f, const struct live_report *r, const struct report_vm *vm);
 /* cgsim calibrate --live's measurements and fits (sim/app/report_live.c): costs per round trip. */
 void report_cal_text(FILE *f, const struct calprof_outcome *o);
 void report_cal_json(FILE *f, const struct calprof_outcome *o);

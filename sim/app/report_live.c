@@ -15,7 +15,51 @@ static const char *hier_name(enum live_hier h)
 	return h == LIVE_HIER_V2 ? "v2" : "v1";
 }
 
-void report_live_text(FILE *f, const struct live_report *r)
+/* The guest's machine and CPU 0's domains, two lines. */
+static void vm_text(FILE *f, const struct report_vm *vm)
+{
+	const struct vm_machine *m = vm->machine;
+	const struct vm_result *res = vm->result;
+	size_t shown = 0;
+
+	fprintf(f, "guest: QEMU (%s), %d vCPUs = %d socket%s x %d die%s x %d core%s x %d thread%s, "
+		"%d NUMA node%s, %u MiB; booted in %.1f s\n", !strcmp(res->accel, "kvm") ? "KVM" :
+		"TCG", m->cpus, m->sockets, m->sockets == 1 ? "" : "s", m->dies,
+		m->dies == 1 ? "" : "s", m->cores, m->cores == 1 ? "" : "s", m->threads,
+		m->threads == 1 ? "" : "s", m->nodes, m->nodes == 1 ? "" : "s",
+		vm_machine_mem_mib(m), res->boot_s);
+	fputs("its sched domains (CPU 0):", f);
+	for (size_t i = 0; i < res->ndomains && !res->domains[i].cpu; i++)
+		fprintf(f, "%s %s %s", shown++ ? "," : "", res->domains[i].name,
+			res->domains[i].span[0] ? res->domains[i].span : "?");
+	fputs(shown ? "\n" : " none (one CPU)\n", f);
+}
+
+static void vm_json(FILE *f, const struct report_vm *vm)
+{
+	const struct vm_machine *m = vm->machine;
+	const struct vm_result *res = vm->result;
+
+	fprintf(f, ",\n  \"vm\": {\"accel\": \"%s\", \"cpus\": %d, \"sockets\": %d, \"dies\": %d, "
+		"\"cores\": %d, \"threads\": %d, \"nodes\": %d, \"memory_mib\": %u, "
+		"\"boot_s\": %.1f,\n    \"domains\": [", res->accel, m->cpus, m->sockets, m->dies,
+		m->cores, m->threads, m->nodes, vm_machine_mem_mib(m), res->boot_s);
+	for (size_t i = 0; i < res->ndomains; i++) {
+		const struct vm_domain *d = &res->domains[i];
+
+		fprintf(f, "%s\n      {\"cpu\": %d, \"level\": %d, \"name\": ", i ? "," : "",
+			d->cpu, d->level);
+		report_json_string(f, d->name);
+		fputs(", \"span\": ", f);
+		report_json_string(f, d->span);
+		fputs(", \"flags\": ", f);
+		report_json_string(f, d->flags);
+		fputc('}', f);
+	}
+	fputs(res->ndomains ? "\n    ]}" : "]}", f);
+}
+
+void report_live_text(FILE *f, const struct live_report *r, const struct report_vm *vm)
 {
 	char vis[REPORT_VISIBLE_SIZE(1100)];
 	size_t w = 4, out = 0;
@@ -28,6 +72,8 @@ void report_live_text(FILE *f, const struct live_report *r)
 	fprintf(f, "%s on Linux %s (cgroup %s): %u repetition%s of %.1f s\n",
 		report_visible(r->scenario, vis, sizeof(vis)), r->kernel, hier_name(r->hier), r->reps,
 		r->reps == 1 ? "" : "s", r->window_s);
+	if (vm)
+		vm_text(f, vm);
 	if (r->cpus == 1 && r->online > 1)
 		fprintf(f, "the scenario's threads kept on CPU 0 of the machine's %d\n", r->online);
 	else if (r->cpus < r->online)
@@ -52,7 +98,7 @@ void report_live_text(FILE *f, const struct live_report *r)
 		out);
 }
 
-void report_live_json(FILE *f, const struct live_report *r)
+void report_live_json(FILE *f, const struct live_report *r, const struct report_vm *vm)
 {
 	fputs("{\n  ", f);
 	report_json_versions(f);
@@ -62,9 +108,12 @@ void report_live_json(FILE *f, const struct live_report *r)
 	report_json_string(f, r->kernel);
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
 		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
-		"\"other_load_min\": %.4f, \"other_load_max\": %.4f,\n  \"rows\": [",
-		hier_name(r->hier), r->cpus, r->online, r->reps, r->window_s, r->tolerance,
-		r->other.mean, r->other.min, r->other.max);
+		"\"other_load_min\": %.4f, \"other_load_max\": %.4f", hier_name(r->hier), r->cpus,
+		r->online, r->reps, r->window_s, r->tolerance, r->other.mean, r->other.min,
+		r->other.max);
+	if (vm)
+		vm_json(f, vm);
+	fputs(",\n  \"rows\": [", f);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct live_row *row = &r->rows[i];
 

@@ -212,13 +212,14 @@ int live__rtapp_start(const struct scenario *sc, const char *prefix, const char 
 {
 	struct rta_live l;
 	char json[600], log[600];
+	const char *tmp = getenv("TMPDIR");	/* a guest of validate --vm sets it */
 	unsigned dur = (unsigned)((sc->duration + 999999999ull) / 1000000000ull) + 2;
 	int e, in, out;
 	pid_t child;
 	FILE *f;
 
 	*pid = -1;
-	snprintf(dir, dirlen, "/tmp/%s-rtapp-XXXXXX", prefix);
+	snprintf(dir, dirlen, "%s/%s-rtapp-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp", prefix);
 	if (!mkdtemp(dir)) {
 		snprintf(err, errlen, "cgsim: cannot make a scratch directory: %s", strerror(errno));
 		dir[0] = '\0';
