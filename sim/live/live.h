@@ -31,14 +31,36 @@ struct live_write {
 	char value[48];
 };
 
-/* A cgroup to make: one per task group of the scenario but its root. */
+/*
+ * A cgroup to make: one per task group of the scenario but its root. Its writes follow its
+ * mkdir, before any dir below it is made; on v2 they are, in this order: "threaded" to
+ * cgroup.type (a threaded dir: before anything that depends on its type), "+cpu" to
+ * cgroup.subtree_control (a dir with child dirs: before the children's cpu files exist), then
+ * its cpu files.
+ */
 struct live_dir {
 	char *path;		/* below the hierarchy's root, parents first: "cgsim-42-vm/app" */
 	int cgroup;		/* the scenario's cgroup (the model's id) whose task group it is */
 	int parent;		/* index of the parent's dir, -1: the hierarchy's root */
 	bool has_children;	/* other dirs below it (v2: +cpu in its subtree_control) */
+	bool threaded;		/* v2: its cgroup is threaded in the model (cgroup.type) */
+	int domain;		/* v2: its threaded domain, the dir itself unless threaded, else its
+				   parent's domain (-1: the root) */
 	struct live_write writes[LIVE_MAX_WRITES];
 	size_t nwrites;
+};
+
+/*
+ * How a thread reaches its dir, in the plan's order of threads (a process's first thread, which
+ * moves the process, comes before its others).
+ */
+enum live_move {
+	LIVE_MOVE_TASKS,	/* v1: its tid to the dir's tasks */
+	LIVE_MOVE_PROCS,	/* v2, a process's first thread: the process's pid to the dir's
+				   cgroup.procs, which moves all its threads there */
+	LIVE_MOVE_WITH_PROC,	/* v2: none, its process's cgroup.procs write put it there */
+	LIVE_MOVE_THREADS,	/* v2: its tid to the dir's cgroup.threads, after its process moved
+				   (thread mode: the two dirs share a threaded domain) */
 };
 
 /* A thread of the scenario, as the helper starts it. */
@@ -48,6 +70,7 @@ struct live_thread {
 	const struct scn_threads *grp;	/* its entry: behaviour, nice, policy, slice, affinity */
 	uint32_t stream;		/* the random stream the simulation draws it from */
 	int dir;			/* index in plan->dirs, -1: the hierarchy's root */
+	enum live_move move;		/* how it gets there */
 };
 
 /* A process of the scenario: one helper process, a session of its own. */
@@ -77,11 +100,14 @@ struct live_plan {
  * "@prefix-NAME", on a machine with @cpus CPUs online.
  *
  * A scenario with fewer CPUs than @cpus runs on CPUs 0 .. its count - 1 (plan->confined: every
- * thread's affinity is kept within them). Refused with -EINVAL and a one-line reason in @err: a
- * layout the kernel cannot be given (timeline operations, processes sharing a session, the
- * rfc2017 rule set, cpusets, more CPUs than online, on v2 a process split over cgroups or
- * threads beside child groups), or one the model refuses (its positioned message). -ENOMEM
- * when out of memory.
+ * thread's affinity is kept within them). On v2 a dir whose cgroup the model made threaded is
+ * made threaded, and a process whose threads are in several dirs is moved whole to its first
+ * thread's dir, its other threads then one by one (thread mode). Refused with -EINVAL and a
+ * one-line reason in @err: a layout the kernel cannot be given (timeline operations, processes
+ * sharing a session, the rfc2017 rule set, cpusets, more CPUs than online; on v2 a process
+ * whose dirs are not all in one threaded domain, a thread in a domain beside a child group that
+ * holds threads and is not threaded, a thread in a domain below a thread root or a threaded
+ * cgroup), or one the model refuses (its positioned message). -ENOMEM when out of memory.
  */
 int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *prefix, int cpus,
 		   struct live_plan **out, char *err, size_t errlen);

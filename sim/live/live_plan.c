@@ -77,10 +77,17 @@ static unsigned long long div_closest(unsigned long long x, unsigned long long d
 	return (x + d / 2) / d;
 }
 
-static void add_write(struct live_dir *d, const char *file, const char *fmt, unsigned long long v)
+static void add_write(struct live_dir *d, const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_write(struct live_dir *d, const char *file, const char *fmt, ...)
 {
+	va_list ap;
+
 	d->writes[d->nwrites].file = file;
-	snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value), fmt, v);
+	va_start(ap, fmt);
+	vsnprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value), fmt, ap);
+	va_end(ap);
 	d->nwrites++;
 }
 
@@ -97,48 +104,50 @@ static void v2_weight(struct live_dir *d, unsigned long shares)
 	if (div_closest(w * 1024, 100) != shares)
 		for (int nice = SCHED_NICE_MIN; nice <= SCHED_NICE_MAX; nice++)
 			if (sched_prio_to_weight(nice) == shares) {
-				d->writes[d->nwrites].file = "cpu.weight.nice";
-				snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value),
-					 "%d", nice);
-				d->nwrites++;
+				add_write(d, "cpu.weight.nice", "%d", nice);
 				return;
 			}
 	add_write(d, "cpu.weight", "%llu", w);
 }
 
-/* The files that give the kernel task group @p's settings, in an order the kernel accepts. */
+/*
+ * The files that give the kernel task group @p's settings, in an order the kernel accepts. On
+ * v2 the dir's type comes first: cgroup_enable_threaded() refuses a cgroup with domain
+ * controllers in its subtree_control, and "+cpu" in the subtree_control of a dir that is still
+ * a domain below a thread root (a threaded sibling made before it) fails in
+ * cgroup_vet_subtree_control_enable() ("domain invalid": EOPNOTSUPP). "+cpu" in a parent's
+ * subtree_control comes before its children are made, so their cpu files exist.
+ */
 static void dir_writes(struct live_dir *d, enum live_hier hier, const struct cg_cpu_params *p)
 {
+	unsigned long long quota = p->quota_us, period = p->period_us;
 	bool limited = p->quota_us != CG_QUOTA_MAX;
 
+	if (hier == LIVE_HIER_V2 && d->threaded)
+		add_write(d, "cgroup.type", "threaded");
+	if (hier == LIVE_HIER_V2 && d->has_children)
+		add_write(d, "cgroup.subtree_control", "+cpu");
 	if (p->idle)
-		add_write(d, "cpu.idle", "%llu", 1);	/* the weight follows (WEIGHT_IDLEPRIO) */
+		add_write(d, "cpu.idle", "%llu", 1ULL);	/* the weight follows (WEIGHT_IDLEPRIO) */
 	else if (hier == LIVE_HIER_V1)
-		add_write(d, "cpu.shares", "%llu", p->shares);
+		add_write(d, "cpu.shares", "%llu", (unsigned long long)p->shares);
 	else
 		v2_weight(d, p->shares);
 	if (hier == LIVE_HIER_V1) {
 		if (p->period_us != 100000 || limited)
-			add_write(d, "cpu.cfs_period_us", "%llu", p->period_us);
+			add_write(d, "cpu.cfs_period_us", "%llu", period);
 		if (limited)
-			add_write(d, "cpu.cfs_quota_us", "%llu", p->quota_us);
+			add_write(d, "cpu.cfs_quota_us", "%llu", quota);
 		if (p->burst_us)
-			add_write(d, "cpu.cfs_burst_us", "%llu", p->burst_us);
+			add_write(d, "cpu.cfs_burst_us", "%llu", (unsigned long long)p->burst_us);
 		return;
 	}
-	if (limited || p->period_us != 100000) {
-		d->writes[d->nwrites].file = "cpu.max";
-		if (limited)
-			snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value),
-				 "%llu %llu", (unsigned long long)p->quota_us,
-				 (unsigned long long)p->period_us);
-		else
-			snprintf(d->writes[d->nwrites].value, sizeof(d->writes[0].value),
-				 "max %llu", (unsigned long long)p->period_us);
-		d->nwrites++;
-	}
+	if (limited)
+		add_write(d, "cpu.max", "%llu %llu", quota, period);
+	else if (p->period_us != 100000)
+		add_write(d, "cpu.max", "max %llu", period);
 	if (p->burst_us)
-		add_write(d, "cpu.max.burst", "%llu", p->burst_us);
+		add_write(d, "cpu.max.burst", "%llu", (unsigned long long)p->burst_us);
 }
 
 /*
@@ -164,17 +173,39 @@ static char *dir_path(const struct cg_hier *h, const struct live_plan *plan, con
 	return out;
 }
 
-/* One dir per task group but the root, parents first (a parent's id is smaller). */
-static int make_dirs(struct live_plan *plan, const struct cg_hier *h, int *dir_of,
-		     const char *prefix, char *err, size_t errlen)
+/* Whether the model made cgroup @cg threaded (v1 has no cgroup.type: never). */
+static int model_threaded(struct cg_hier *h, int cg, bool *threaded)
+{
+	char path[4200], *type = NULL;
+	int e;
+
+	*threaded = false;
+	if (cg_hier_semantics(h) != CG_SEM_V2)
+		return 0;
+	cg_path(h, cg, path, sizeof(path) - sizeof("/cgroup.type"));
+	strcat(path, "/cgroup.type");
+	e = cg_read(h, path, &type);
+	if (e == -ENOMEM)
+		return e;
+	*threaded = !e && !strcmp(type, "threaded\n");
+	free(type);
+	return 0;
+}
+
+/*
+ * One dir per task group but the root, parents first (a parent's id is smaller), then each
+ * dir's writes, which depend on whether it has children.
+ */
+static int make_dirs(struct live_plan *plan, struct cg_hier *h, int *dir_of, const char *prefix,
+		     char *err, size_t errlen)
 {
 	int end = cg_cgroup_max_id(h), e;
+	struct cg_cpu_params p;
 
 	plan->dirs = calloc((size_t)end, sizeof(*plan->dirs));
 	if (!plan->dirs)
 		return -ENOMEM;
 	for (int cg = 0; cg < end; cg++) {
-		struct cg_cpu_params p;
 		struct live_dir *d = &plan->dirs[plan->ndirs];
 
 		dir_of[cg] = -1;
@@ -193,10 +224,20 @@ static int make_dirs(struct live_plan *plan, const struct cg_hier *h, int *dir_o
 				d->path = NULL;
 				return e;
 			}
+		if (plan->hier == LIVE_HIER_V2 && (e = model_threaded(h, cg, &d->threaded))) {
+			free(d->path);
+			d->path = NULL;
+			return e;
+		}
 		if (d->parent >= 0)
 			plan->dirs[d->parent].has_children = true;
-		dir_writes(d, plan->hier, &p);
+		d->domain = !d->threaded ? (int)plan->ndirs
+			    : d->parent >= 0 ? plan->dirs[d->parent].domain : -1;
 		dir_of[cg] = (int)plan->ndirs++;
+	}
+	for (size_t i = 0; i < plan->ndirs; i++) {
+		cg_tg_params(h, plan->dirs[i].cgroup, &p);
+		dir_writes(&plan->dirs[i], plan->hier, &p);
 	}
 	return 0;
 }
@@ -241,25 +282,143 @@ static int make_threads(struct live_plan *plan, const struct run_layout *l, cons
 	return 0;
 }
 
-/*
- * cgroup v2 places whole processes (thread mode aside), and no cgroup but the root holds
- * processes beside child groups that use the cpu controller.
- */
-static int check_v2(const struct live_plan *plan, char *err, size_t errlen)
+/* The scenario's name of dir @d's cgroup ("/": the root), for messages. */
+static const char *dir_name(const struct cg_hier *h, const struct live_plan *plan, int d,
+			    char *buf, size_t len)
 {
+	return cg_path(h, d >= 0 ? plan->dirs[d].cgroup : 0, buf, len);
+}
+
+/* The threaded domain of dir @d (-1, the root, for the root). */
+static int domain_of(const struct live_plan *plan, int d)
+{
+	return d >= 0 ? plan->dirs[d].domain : -1;
+}
+
+/*
+ * cgroup_is_thread_root() of dir @d once every thread is placed: a domain with a threaded child,
+ * or with threads of its own and a threaded controller (cpu, which every dir with children
+ * enables) in its subtree_control.
+ */
+static bool thread_root(const struct live_plan *plan, const bool *holds, const bool *thr_child,
+			int d)
+{
+	return !plan->dirs[d].threaded &&
+	       (thr_child[d] || (holds[d] && plan->dirs[d].has_children));
+}
+
+/*
+ * cgroup_is_valid_domain() of the domain dir @d: no ancestor but the root (which is mixable) is
+ * threaded or a thread root. The first offending ancestor, or -1 when valid.
+ */
+static int invalid_below(const struct live_plan *plan, const bool *holds, const bool *thr_child,
+			 int d)
+{
+	for (int a = plan->dirs[d].parent; a >= 0; a = plan->dirs[a].parent)
+		if (plan->dirs[a].threaded || thread_root(plan, holds, thr_child, a))
+			return a;
+	return -1;
+}
+
+/*
+ * What cgroup v2 refuses of the plan's placement, with the kernel's rules (kernel/cgroup/
+ * cgroup.c) applied to the final layout. Each test only gets stricter as threads arrive, so
+ * what passes here passes at every step of the placement, in any order:
+ * - a thread moves through cgroup.threads only within its process's threaded domain
+ *   (cgroup_attach_permissions(): src->dom_cgrp == dst->dom_cgrp, else EOPNOTSUPP);
+ * - a destination's domain must be valid (cgroup_migrate_vet_dst(): EOPNOTSUPP for a "domain
+ *   invalid" cgroup, a domain below a thread root or a threaded cgroup);
+ * - no internal processes in a domain: a domain that holds threads and enables cpu for its
+ *   children must be able to be a thread root (cgroup_migrate_vet_dst(), else EBUSY), so none
+ *   of its child dirs that is not threaded may hold threads. A threaded dir, a domain that
+ *   becomes a thread root that way and the root are exempt.
+ */
+static int check_v2(const struct live_plan *plan, const struct cg_hier *h, char *err,
+		    size_t errlen)
+{
+	size_t n = plan->ndirs ? plan->ndirs : 1;
+	bool *holds = calloc(n, sizeof(*holds)), *populated = calloc(n, sizeof(*populated));
+	bool *thr_child = calloc(n, sizeof(*thr_child));
+	char a[512], b[512], c[512], o[512];
+	int e = 0;
+
+	if (!holds || !populated || !thr_child) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->ndirs; i++)
+		if (plan->dirs[i].threaded && plan->dirs[i].parent >= 0)
+			thr_child[plan->dirs[i].parent] = true;
 	for (size_t i = 0; i < plan->nthreads; i++) {
+		int d = plan->threads[i].dir;
+
+		if (d >= 0)
+			holds[d] = true;
+		for (; d >= 0 && !populated[d]; d = plan->dirs[d].parent)
+			populated[d] = true;
+	}
+	for (size_t i = 0; i < plan->nthreads && !e; i++) {
 		const struct live_thread *t = &plan->threads[i];
 		const struct live_thread *first = &plan->threads[plan->procs[t->proc].first];
+		int d = t->dir, dom = domain_of(plan, d), bad;
 
-		if (t->dir != first->dir)
-			return refuse(err, errlen, "threads '%s' and '%s' of one process are in "
-				      "different groups: on cgroup v2 that needs thread mode, which "
-				      "validate --live does not set up", first->name, t->name);
-		if (t->dir >= 0 && plan->dirs[t->dir].has_children)
-			return refuse(err, errlen, "thread '%s' is in a group with child groups, which "
-				      "cgroup v2 refuses (no internal processes)", t->name);
+		if (dom != domain_of(plan, first->dir)) {
+			e = refuse(err, errlen, "threads '%s' (in '%s') and '%s' (in '%s') of one "
+				   "process are in different threaded domains ('%s' and '%s'): cgroup "
+				   "v2 moves a thread only within its process's domain", first->name,
+				   dir_name(h, plan, first->dir, a, sizeof(a)), t->name,
+				   dir_name(h, plan, d, b, sizeof(b)),
+				   dir_name(h, plan, domain_of(plan, first->dir), c, sizeof(c)),
+				   dir_name(h, plan, dom, o, sizeof(o)));
+			break;
+		}
+		if (dom >= 0 && (bad = invalid_below(plan, holds, thr_child, dom)) >= 0) {
+			if (dom != d)
+				snprintf(o, sizeof(o), ", of domain '%s',",
+					 dir_name(h, plan, dom, b, sizeof(b)));
+			e = refuse(err, errlen, "thread '%s' is in cgroup '%s'%s below %s '%s' "
+				   "('domain invalid'), which cgroup v2 refuses", t->name,
+				   dir_name(h, plan, d, a, sizeof(a)), dom != d ? o : ", a domain",
+				   plan->dirs[bad].threaded ? "threaded cgroup" : "thread root",
+				   dir_name(h, plan, bad, c, sizeof(c)));
+			break;
+		}
+		if (d < 0 || plan->dirs[d].threaded)
+			continue;
+		for (size_t k = 0; k < plan->ndirs && !e; k++)
+			if (plan->dirs[k].parent == d && !plan->dirs[k].threaded && populated[k])
+				e = refuse(err, errlen, "thread '%s' is in cgroup '%s' beside its child "
+					   "group '%s', which holds threads and is not threaded: cgroup "
+					   "v2 refuses that (no internal processes)", t->name,
+					   dir_name(h, plan, d, a, sizeof(a)),
+					   dir_name(h, plan, (int)k, b, sizeof(b)));
 	}
-	return 0;
+out:
+	free(holds);
+	free(populated);
+	free(thr_child);
+	return e;
+}
+
+/*
+ * How each thread reaches its dir: v1 one by one; v2 the process whole through its first
+ * thread's dir (cgroup_migrate_vet_dst() takes a threaded destination, and the domain
+ * destinations check_v2() let through), then each thread elsewhere through cgroup.threads.
+ */
+static void set_moves(struct live_plan *plan)
+{
+	for (size_t i = 0; i < plan->nthreads; i++) {
+		struct live_thread *t = &plan->threads[i];
+		size_t first = plan->procs[t->proc].first;
+
+		if (plan->hier == LIVE_HIER_V1)
+			t->move = LIVE_MOVE_TASKS;
+		else if (i == first)
+			t->move = LIVE_MOVE_PROCS;
+		else
+			t->move = t->dir == plan->threads[first].dir ? LIVE_MOVE_WITH_PROC
+								       : LIVE_MOVE_THREADS;
+	}
 }
 
 int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *prefix, int cpus,
@@ -292,8 +451,9 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 	plan->rtapp = sc->rtapp;
 	if ((e = make_dirs(plan, l->h, dir_of, prefix, err, errlen)) ||
 	    (e = make_threads(plan, l, dir_of, sc, err, errlen)) ||
-	    (hier == LIVE_HIER_V2 && (e = check_v2(plan, err, errlen))))
+	    (hier == LIVE_HIER_V2 && (e = check_v2(plan, l->h, err, errlen))))
 		goto out;
+	set_moves(plan);
 	plan->root_cpu = hier == LIVE_HIER_V2 && plan->ndirs;
 out:
 	free(dir_of);

@@ -216,11 +216,6 @@ static int make_dirs(struct live_run *r)
 			return fail(r, -EINVAL, "cgsim: cannot make cgroup %s: %s", path,
 				    strerror(errno));
 		r->ndirs_made = i + 1;
-		if (p->hier == LIVE_HIER_V2 && d->has_children) {
-			dir_file(r, d->path, "cgroup.subtree_control", file, sizeof(file));
-			if ((e = write_or_fail(r, file, "+cpu")))
-				return e;
-		}
 		for (size_t k = 0; k < d->nwrites; k++) {
 			dir_file(r, d->path, d->writes[k].file, file, sizeof(file));
 			if ((e = write_or_fail(r, file, d->writes[k].value)))
@@ -340,7 +335,11 @@ static int start_rtapp(struct live_run *r)
 	return e;
 }
 
-/* Every thread to its cgroup: v1 one by one through tasks, v2 whole processes. */
+/*
+ * Every thread to its cgroup as the plan says: v1 one by one through tasks; v2 each process
+ * whole through cgroup.procs, then its threads in other cgroups of its threaded domain one by
+ * one through cgroup.threads (the plan puts a process's first thread before its others).
+ */
 static int place(struct live_run *r)
 {
 	const struct live_plan *p = r->plan;
@@ -349,15 +348,18 @@ static int place(struct live_run *r)
 
 	for (size_t i = 0; i < p->nthreads; i++) {
 		const struct live_thread *t = &p->threads[i];
-		const struct live_proc *lp = &p->procs[t->proc];
-		bool v1 = p->hier == LIVE_HIER_V1;
+		static const char *const via[] = {
+			[LIVE_MOVE_TASKS] = "tasks",
+			[LIVE_MOVE_PROCS] = "cgroup.procs",
+			[LIVE_MOVE_THREADS] = "cgroup.threads",
+		};
 
-		if (!v1 && i != lp->first)
+		if (t->move == LIVE_MOVE_WITH_PROC)
 			continue;
-		dir_file(r, t->dir >= 0 ? p->dirs[t->dir].path : NULL, v1 ? "tasks" : "cgroup.procs",
-			 file, sizeof(file));
-		snprintf(num, sizeof(num), "%d", (int)(v1 ? r->tids[i]
-							   : r->helpers[t->proc].pid));
+		dir_file(r, t->dir >= 0 ? p->dirs[t->dir].path : NULL, via[t->move], file,
+			 sizeof(file));
+		snprintf(num, sizeof(num), "%d", (int)(t->move == LIVE_MOVE_PROCS
+						       ? r->helpers[t->proc].pid : r->tids[i]));
 		if ((e = write_or_fail(r, file, num)))
 			return e;
 	}

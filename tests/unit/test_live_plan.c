@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/live/live.h"
+#include "sim/util/util.h"
 
 static struct scenario *cur_sc;
 static struct live_plan *cur_plan;
@@ -198,8 +199,13 @@ Test(live_plan, refuses_shared_sessions)
 		       LIVE_HIER_V1, "share session 's'");
 }
 
-/* On v2 a process split over groups needs thread mode; v1 places threads one by one. */
-Test(live_plan, a_split_process_is_v1_only)
+/*
+ * A process split over two domains: v1 places threads one by one, so it takes it; on v2 (a v1
+ * scenario has no threaded cgroups) cgroup.threads moves a thread only within its process's
+ * threaded domain (cgroup_attach_permissions(): EOPNOTSUPP), so the plan refuses it, naming the
+ * threads and the cgroups.
+ */
+Test(live_plan, a_process_over_two_domains_is_v1_only)
 {
 	static const char *const split =
 		"name: t\nduration: 1s\nmachine: { cpus: 2 }\nsemantics: v1\n"
@@ -207,10 +213,223 @@ Test(live_plan, a_split_process_is_v1_only)
 		"processes:\n  p:\n    cgroup: a\n    threads:\n"
 		"      t: { behavior: busy }\n      u: { cgroup: b, behavior: busy }\n";
 	char err[512];
+	struct live_plan *p = plan_of(split, LIVE_HIER_V1, err, sizeof(err));
 
-	cr_assert_not_null(plan_of(split, LIVE_HIER_V1, err, sizeof(err)), "v1: %s", err);
+	cr_assert_not_null(p, "v1: %s", err);
+	cr_expect_eq(thread_named(p, "p/t.1")->move, LIVE_MOVE_TASKS);
+	cr_expect_eq(thread_named(p, "p/u.1")->move, LIVE_MOVE_TASKS);
 	fini();
-	assert_refused(split, LIVE_HIER_V2, "thread mode");
+	assert_refused(split, LIVE_HIER_V2, "threads 'p/t.1' (in 'a') and 'p/u.1' (in 'b') of one "
+		       "process are in different threaded domains ('a' and 'b')");
+}
+
+/* The text of scenario @name of the library (tests run from the top of the tree). */
+static char *library_scenario(const char *name)
+{
+	char path[256], *text = NULL;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "scenarios/%s", name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(util_read_stream(f, 1 << 20, &text, &len), 0);
+	fclose(f);
+	return text;
+}
+
+/* Dir @d's writes, "FILE=VALUE" joined by spaces, in their order. */
+static const char *writes_of(const struct live_dir *d)
+{
+	static char buf[512];
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->nwrites; i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s=%s", i ? " " : "",
+				       d->writes[i].file, d->writes[i].value);
+	return buf;
+}
+
+/*
+ * threaded-subtree.yaml on v2: dom/t1 and dom/t2 are threaded, dom their thread root. The
+ * kernel's order: "+cpu" in dom's subtree_control before t1 and t2 are made (their cpu files
+ * exist only then); "threaded" to each child's cgroup.type before anything else of it (a second
+ * sibling is "domain invalid" until then, cgroup_is_valid_domain()); the process whole to the
+ * dir of its first thread, dom/t1 (cgroup_migrate_vet_dst() takes a threaded destination), then
+ * solo.1 alone to dom/t2 through cgroup.threads (same threaded domain, dom).
+ */
+Test(live_plan, threaded_subtree_on_v2)
+{
+	char *text = library_scenario("threaded-subtree.yaml"), err[512];
+	struct live_plan *p = plan_of(text, LIVE_HIER_V2, err, sizeof(err));
+	const struct live_dir *dom, *t1, *t2;
+
+	free(text);
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_assert(p->root_cpu, "+cpu in the root's subtree_control");
+	cr_assert_eq(p->ndirs, 3);
+	dom = &p->dirs[0];
+	t1 = &p->dirs[1];
+	t2 = &p->dirs[2];
+	cr_assert_str_eq(dom->path, "cgsim-7-dom");
+	cr_assert_str_eq(t1->path, "cgsim-7-dom/t1");
+	cr_assert_str_eq(t2->path, "cgsim-7-dom/t2");
+	cr_expect(!dom->threaded && t1->threaded && t2->threaded);
+	cr_expect_eq(dom->domain, 0);
+	cr_expect_eq(t1->domain, 0, "dom is t1's threaded domain");
+	cr_expect_eq(t2->domain, 0);
+	/* cpu.weight 100 = shares 1024 (dom's default), 300 = 3072 */
+	cr_expect_str_eq(writes_of(dom), "cgroup.subtree_control=+cpu cpu.weight=100");
+	cr_expect_str_eq(writes_of(t1), "cgroup.type=threaded cpu.weight=100");
+	cr_expect_str_eq(writes_of(t2), "cgroup.type=threaded cpu.weight=300");
+	cr_assert_eq(p->nthreads, 4);
+	cr_expect_eq(p->threads[0].dir, 1);
+	cr_expect_str_eq(p->threads[0].name, "app/worker.1");
+	cr_expect_eq(p->threads[0].move, LIVE_MOVE_PROCS, "the process whole, to dom/t1");
+	cr_expect_eq(thread_named(p, "app/worker.2")->move, LIVE_MOVE_WITH_PROC);
+	cr_expect_eq(thread_named(p, "app/worker.3")->move, LIVE_MOVE_WITH_PROC);
+	cr_expect_eq(thread_named(p, "app/worker.3")->dir, 1);
+	cr_expect_eq(thread_named(p, "app/solo.1")->dir, 2);
+	cr_expect_eq(thread_named(p, "app/solo.1")->move, LIVE_MOVE_THREADS, "alone, to dom/t2");
+	cr_expect_eq(p->procs[0].first, 0, "the process's first thread is planned first");
+}
+
+/*
+ * Zijlstra's root layout needs no thread mode: the root is mixable (cgroup_is_mixable()), so
+ * the app's threads stay in it beside vm. Its threads may also spread into threaded children
+ * of the root, the root being their thread root.
+ */
+Test(live_plan, the_root_as_thread_root)
+{
+	char *text = library_scenario("zijlstra-root-vm.yaml"), err[512];
+	struct live_plan *p = plan_of(text, LIVE_HIER_V2, err, sizeof(err));
+
+	free(text);
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_expect_eq(thread_named(p, "app/worker.4")->dir, -1);
+	cr_expect_eq(thread_named(p, "app/worker.1")->move, LIVE_MOVE_PROCS);
+	cr_expect_eq(thread_named(p, "qemu/vcpu.2")->move, LIVE_MOVE_WITH_PROC);
+	fini();
+	p = plan_of("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+		    "cgroups:\n"
+		    "  /: { cgroup.subtree_control: +cpu }\n"
+		    "  t: { cgroup.type: threaded, cpu.weight: 300 }\n"
+		    "  vm: {}\n"
+		    "processes:\n"
+		    "  app:\n    threads:\n"
+		    "      a: { behavior: busy }\n      b: { cgroup: t, behavior: busy }\n"
+		    "  qemu: { cgroup: vm, threads: { v: { behavior: busy } } }\n",
+		    LIVE_HIER_V2, err, sizeof(err));
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-t")), "cgroup.type=threaded cpu.weight=300");
+	cr_expect_eq(dir_named(p, "cgsim-7-t")->domain, -1, "the root is its threaded domain");
+	cr_expect_eq(thread_named(p, "app/a.1")->move, LIVE_MOVE_PROCS);
+	cr_expect_eq(thread_named(p, "app/a.1")->dir, -1);
+	cr_expect_eq(thread_named(p, "app/b.1")->move, LIVE_MOVE_THREADS);
+}
+
+/*
+ * Two threaded subtrees: a thread cannot leave its process's domain (cgroup_attach_permissions(),
+ * EOPNOTSUPP). On v2 the model refuses the layout itself, before anything is made.
+ */
+Test(live_plan, refuses_a_process_over_two_threaded_subtrees)
+{
+	assert_refused("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+		       "cgroups:\n"
+		       "  /: { cgroup.subtree_control: +cpu }\n"
+		       "  d1: { cgroup.subtree_control: +cpu }\n"
+		       "  d1/t: { cgroup.type: threaded }\n"
+		       "  d2: { cgroup.subtree_control: +cpu }\n"
+		       "  d2/t: { cgroup.type: threaded }\n"
+		       "processes:\n  p:\n    cgroup: d1/t\n    threads:\n"
+		       "      a: { behavior: busy }\n      b: { cgroup: d2/t, behavior: busy }\n",
+		       LIVE_HIER_V2, "cannot move thread 'p/b.1' to 'd2/t'");
+}
+
+/*
+ * A threaded cgroup may hold threads beside its child groups (cgroup_migrate_vet_dst(): a
+ * threaded destination is exempt from the no-internal-process rule). Its own subtree_control
+ * gets +cpu after its cgroup.type: cgroup_vet_subtree_control_enable() would refuse +cpu while
+ * t is still a domain below the thread root dom (EOPNOTSUPP), and t/u's cpu files need it.
+ */
+Test(live_plan, threads_beside_child_groups_in_a_threaded_cgroup)
+{
+	char err[512];
+	struct live_plan *p = plan_of(
+		"name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+		"cgroups:\n"
+		"  /: { cgroup.subtree_control: +cpu }\n"
+		"  dom: { cgroup.subtree_control: +cpu }\n"
+		"  dom/t: { cgroup.type: threaded, cgroup.subtree_control: +cpu }\n"
+		"  dom/t/u: { cgroup.type: threaded, cpu.weight: 50 }\n"
+		"processes:\n  p:\n    cgroup: dom/t\n    threads:\n"
+		"      a: { count: 2, behavior: busy }\n      b: { cgroup: dom/t/u, behavior: busy }\n",
+		LIVE_HIER_V2, err, sizeof(err));
+	const struct live_dir *t, *u;
+
+	cr_assert_not_null(p, "refused: %s", err);
+	t = dir_named(p, "cgsim-7-dom/t");
+	u = dir_named(p, "cgsim-7-dom/t/u");
+	cr_expect_str_eq(writes_of(t), "cgroup.type=threaded cgroup.subtree_control=+cpu "
+				       "cpu.weight=100");
+	cr_expect_str_eq(writes_of(u), "cgroup.type=threaded cpu.weight=50");
+	cr_expect_eq(u->domain, (int)(dir_named(p, "cgsim-7-dom") - p->dirs), "dom, not t");
+	cr_expect_eq(thread_named(p, "p/a.2")->dir, (int)(t - p->dirs));
+	cr_expect_eq(thread_named(p, "p/a.2")->move, LIVE_MOVE_WITH_PROC);
+	cr_expect_eq(thread_named(p, "p/b.1")->move, LIVE_MOVE_THREADS);
+}
+
+/*
+ * A domain with cpu on for its children holds threads only if it can be a thread root
+ * (cgroup_migrate_vet_dst(), else EBUSY): no child that is not threaded may hold threads
+ * (cgroup_can_be_thread_root()). v1 takes it, v2 refuses it; a v2 scenario's model refuses it
+ * itself. A child that holds none does not stop it (it becomes "domain invalid", empty).
+ */
+Test(live_plan, threads_beside_child_groups_in_a_domain)
+{
+	static const char *const inner =
+		"name: t\nduration: 1s\nmachine: { cpus: 2 }\nsemantics: v1\n"
+		"cgroups:\n  a: {}\n  a/b: {}\n"
+		"processes:\n"
+		"  p: { cgroup: a, threads: { t: { behavior: busy } } }\n"
+		"  q: { cgroup: a/b, threads: { t: { behavior: busy } } }\n";
+	char err[512];
+
+	cr_assert_not_null(plan_of(inner, LIVE_HIER_V1, err, sizeof(err)), "v1: %s", err);
+	fini();
+	assert_refused(inner, LIVE_HIER_V2, "thread 'p/t.1' is in cgroup 'a' beside its child group "
+		       "'a/b', which holds threads and is not threaded");
+	fini();
+	assert_refused("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+		       "cgroups:\n  /: { cgroup.subtree_control: +cpu }\n"
+		       "  a: { cgroup.subtree_control: +cpu }\n  a/b: {}\n"
+		       "processes:\n"
+		       "  q: { cgroup: a/b, threads: { t: { behavior: busy } } }\n"
+		       "  p: { cgroup: a, threads: { t: { behavior: busy } } }\n",
+		       LIVE_HIER_V2, "cannot place process 'p' in 'a'");
+	fini();
+	cr_assert_not_null(plan_of("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+				   "cgroups:\n  /: { cgroup.subtree_control: +cpu }\n"
+				   "  a: { cgroup.subtree_control: +cpu }\n  a/b: {}\n"
+				   "processes:\n"
+				   "  p: { cgroup: a, threads: { t: { behavior: busy } } }\n",
+				   LIVE_HIER_V2, err, sizeof(err)), "an empty child: %s", err);
+}
+
+/*
+ * A domain below a domain that holds threads and enables cpu (a thread root, then) is "domain
+ * invalid": cgroup_migrate_vet_dst() refuses it any thread (EOPNOTSUPP).
+ */
+Test(live_plan, refuses_a_thread_below_a_thread_root)
+{
+	assert_refused("name: t\nduration: 1s\nmachine: { cpus: 2 }\nsemantics: v1\n"
+		       "cgroups:\n  a: {}\n  a/b: {}\n  a/b/c: {}\n"
+		       "processes:\n"
+		       "  q: { cgroup: a/b/c, threads: { t: { behavior: busy } } }\n"
+		       "  p: { cgroup: a, threads: { t: { behavior: busy } } }\n",
+		       LIVE_HIER_V2, "thread 'q/t.1' is in cgroup 'a/b/c', a domain below thread "
+		       "root 'a'");
 }
 
 /*
