@@ -32,7 +32,8 @@ static const struct cli_opt validate_opts[] = {
 	[O_JSON] = { .name = "json",
 		.help = "one JSON object instead of the table" },
 	[O_CLEANUP] = { .name = "cleanup",
-		.help = "remove what a killed run left behind, and nothing else", .usage = "" },
+		.help = "remove what a killed run left behind (--live: cgroups and helpers; --vm: "
+			"a guest's scratch directory), and nothing else", .usage = "" },
 	[O_FETCH] = { .name = "fetch-kernel", .usage = "",
 		.help = "fetch --vm's kernel into the cache unless it is there (with "
 			"--kernel-version: that series), and print its version and path" },
@@ -258,6 +259,7 @@ static int cmd_validate(int argc, char **argv)
 	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
 	o.lo.progress = isatty(STDERR_FILENO);
 	if (o.cleanup) {
+		vm_cleanup(stdout);
 		if (live_cleanup(o.lo.mountinfo, stdout, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			return 2;

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define VM_MAX_NODES 64
 
@@ -104,6 +105,11 @@ int vm_run(const struct vm_run_opts *o, struct vm_result *r, char *err, size_t e
 void vm_result_free(struct vm_result *r);
 /* vm_stop_signal() - the signal that stopped the last vm_run() with -EINTR. */
 int vm_stop_signal(void);
+/*
+ * vm_cleanup() - remove the scratch directories ($TMPDIR or /tmp, cgsim-vm-PID-*) of guests
+ * whose cgsim is gone (killed with SIGKILL: QEMU died with it), saying each on @log. How many.
+ */
+int vm_cleanup(FILE *log);
 
 /* A growable argument vector, NULL-terminated. */
 struct vm_argv {

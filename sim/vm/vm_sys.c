@@ -139,3 +139,33 @@ int vm__capture(const char *const *argv, const char *cwd, char **out, size_t *ou
 			return -errno;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
+
+int vm_cleanup(FILE *log)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *dir = tmp && *tmp == '/' ? tmp : "/tmp";
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char *end, path[4200];
+		long pid;
+
+		if (strncmp(de->d_name, "cgsim-vm-", 9))
+			continue;
+		pid = strtol(de->d_name + 9, &end, 10);
+		/* PID-XXXXXX of a cgsim that is gone (QEMU died with it: PR_SET_PDEATHSIG) */
+		if (end == de->d_name + 9 || *end != '-' || pid <= 0 ||
+		    !(kill((pid_t)pid, 0) && errno == ESRCH))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		vm__remove_tree(path);
+		fprintf(log, "removed %s (a guest's scratch directory)\n", path);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
