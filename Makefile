@@ -18,7 +18,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp check-scale fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
+.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp check-scale check-vm fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -32,9 +32,11 @@ BUILD    ?= build
 
 PKGS     := gsl yaml-0.1 json-c
 # clang and libclang-rt-dev (libFuzzer and the sanitizers' runtimes, only recommended by clang)
-# build the fuzzers; GNU parallel runs the scale-out recipes' test (docs/scale-out.md).
+# build the fuzzers; GNU parallel runs the scale-out recipes' test (docs/scale-out.md); QEMU and
+# a static busybox boot the guests of validate --vm and cgroupfs --vm (docs/vm.md), whose kernel
+# the first such run fetches into ~/.cache/cgsim (or `cgsim validate --fetch-kernel`).
 DEB_PKGS := libgsl-dev libyaml-dev libjson-c-dev libcriterion-dev gnuplot-nox pkg-config clang libclang-rt-dev \
-            help2man parallel
+            help2man parallel qemu-system-x86 busybox-static
 
 WARN := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wdouble-promotion -Wvla -Wwrite-strings -fno-common
@@ -129,6 +131,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 test: deps
 	@mkdir -p $(BUILD)
 	@{ $(MAKE) --no-print-directory WERROR=-Werror check && \
+	   $(MAKE) --no-print-directory WERROR=-Werror check-vm && \
 	   $(MAKE) --no-print-directory WERROR=-Werror SANITIZE=address,undefined BUILD=build/san check && \
 	   $(MAKE) --no-print-directory WERROR=-Werror fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
 	    tee $(BUILD)/test.log
@@ -170,6 +173,12 @@ check-rtapp: $(BIN)
 	tests/run-rtapp.sh ./$(BIN) tests/rtapp/debian
 	./$(BIN) check tests/rtapp/cases/*.yaml
 	tests/run-trace.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
+
+# Real kernels under QEMU (docs/vm.md): shares against the layouts' rules, a guest's domains, the
+# thread-mode tour at a cgroup2 root with the threaded controllers. In make test once (about a
+# minute), not in check: it boots five guests.
+check-vm: $(BIN)
+	tests/vm/run.sh ./$(BIN)
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)
