@@ -249,6 +249,11 @@ usage_error "validate --kernel without --vm" "--kernel, --kernel-version and --l
 	validate "$SC" --live --kernel /dev/null
 usage_error "cgroupfs --log without --vm" "--kernel, --kernel-version and --log go with --vm" \
 	cgroupfs --log "$tmp/l" "$C"
+usage_error "validate --fetch-kernel --kernel-version x" \
+	"--kernel-version needs a series such as 6.12 or 6.1, not 'x'" \
+	validate --fetch-kernel --kernel-version x
+usage_error "validate --fetch-kernel --vm" "--fetch-kernel takes only --kernel-version" \
+	validate --fetch-kernel --vm
 usage_error "validate two kernels" "--kernel and --kernel-version: one kernel at a time" \
 	validate "$SC" --vm --kernel /dev/null --kernel-version 6.1
 usage_error "cgroupfs --vm -" \

@@ -138,10 +138,13 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 
 	if (rc >= 0)
 		return rc;
-	if (o->fetch)
+	if (o->fetch) {
+		struct cli_vm_opts series = { .vm = true, .series = o->vo.series };
+
 		return o->file || o->live || o->vo.vm || o->cleanup || o->vo.kernel || o->vo.log ?
 		       cli_usage_error(cmd, "%s", "--fetch-kernel takes only --kernel-version") :
-		       cli_vm_check(cmd, &o->vo, false);
+		       cli_vm_check(cmd, &series, false);
+	}
 	if (o->cleanup)
 		return o->file || o->live || o->vo.vm ?
 		       cli_usage_error(cmd, "%s", "--cleanup takes no scenario, no --live and no "

@@ -21,7 +21,7 @@
 #include "sim/util/util.h"
 #include "sim/vm/vm_internal.h"
 
-#define MAX_MODULES 16
+#define MAX_MODULES 24
 
 struct cpio {
 	FILE *f;
@@ -288,9 +288,10 @@ int vm__initrd_write(const char *path, const char *busybox, const struct vm_kern
 		return -EINVAL;
 	}
 	e = 0;
-	if (k->moddir[0])
-		for (size_t i = 0; i < 2 && !e; i++)
-			e = add_module(&s, i ? "9p" : "9pnet_virtio", 0, err, errlen);
+	/* the PCI transport first (no module names it in depends=), then 9p over it */
+	for (size_t i = 0; k->moddir[0] && i < 3 && !e; i++)
+		e = add_module(&s, (const char *[]){ "virtio_pci", "9pnet_virtio", "9p" }[i], 0,
+			       err, errlen);
 	mf = e ? NULL : open_memstream(&init, &initlen);
 	if (!e && mf) {
 		write_init(mf, &s, share, cwd, bin, argv, argc);
