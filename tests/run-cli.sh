@@ -715,6 +715,12 @@ refused "--cleanup with a scenario" "$CGSIM" validate "$SC" --cleanup
 refused "--vm --kernel not a bzImage" "$CGSIM" validate "$SC" --vm --kernel "$SC"
 "$CGSIM" validate "$SC" --vm --kernel "$SC" 2>&1 | grep -q "is not an x86 bzImage" && ok ||
 	bad "validate --vm --kernel not a bzImage: the reason"
+# (where KVM cannot run guests: the note is about QEMU's emulation)
+if ! { [ -e /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
+	"$CGSIM" validate scenarios/bursty-mix.yaml --vm --set machine.cpus=4 --kernel "$SC" 2>&1 |
+		grep -q "^scenarios/bursty-mix.yaml:[0-9]*: note: thread '.*' sleeps on timers, and under TCG" &&
+		ok || bad "validate --vm: no note on timer wakeups under TCG at 4 vCPUs"
+fi
 refused "--vm with synchronisation steps" "$CGSIM" validate scenarios/sync-mutex.yaml --vm
 refused "(cgroupfs) --vm v1" "$CGSIM" cgroupfs --vm --semantics v1 tests/cgroupfs/v2/extra-kill.cgs
 refused "(cgroupfs) --vm rfc2017" "$CGSIM" cgroupfs --vm --semantics rfc2017 \

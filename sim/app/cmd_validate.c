@@ -186,6 +186,26 @@ static unsigned vm_timeout_s(const struct scenario *sc, unsigned reps)
 	return 120u + 4u * (unsigned)sc->sched.cpus + reps * (unsigned)(3 * run_s + 30);
 }
 
+/* The first thread group of @sc that sleeps on a timer (periodic, bursty, a sleep step). */
+static const struct scn_threads *sleeper(const struct scenario *sc, const char **proc)
+{
+	for (size_t i = 0; i < sc->nprocs; i++)
+		for (size_t j = 0; j < sc->procs[i].nthreads; j++) {
+			const struct scn_threads *g = &sc->procs[i].threads[j];
+			bool sleeps = g->spec.behavior.kind == SIM_BEHAV_PERIODIC ||
+				      g->spec.behavior.kind == SIM_BEHAV_BURSTY;
+
+			for (size_t k = 0; g->spec.behavior.kind == SIM_BEHAV_PHASES &&
+			     k < g->spec.behavior.nphases; k++)
+				sleeps |= g->phases[k].kind == SIM_STEP_SLEEP;
+			if (sleeps) {
+				*proc = sc->procs[i].name;
+				return g;
+			}
+		}
+	return NULL;
+}
+
 /*
  * validate --vm: the guest runs this cgsim's validate --live on its kernel; the report comes
  * back as JSON and is printed here with the guest's machine and domains.
@@ -208,6 +228,17 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 		return 2;
 	}
 	live_plan_free(plan);
+	/* a distortion of QEMU's emulation the scenario depends on (docs/vm.md) */
+	if (sc->sched.cpus > 2 && !vm_kvm_usable(err, sizeof(err))) {
+		const char *proc;
+		const struct scn_threads *g = sleeper(sc, &proc);
+
+		if (g)
+			fprintf(stderr, "%s:%d: note: thread '%s/%s' sleeps on timers, and under TCG "
+				"a timer wakeup comes 10-50 ms late at 4 or more vCPUs: its share "
+				"on the guest may not be the kernel's (docs/vm.md)\n", sc->file,
+				g->pos.line, proc, g->name);
+	}
 	snprintf(reps, sizeof(reps), "%u", o->lo.reps);
 	snprintf(tol, sizeof(tol), "%.17g", o->lo.tolerance);
 	argv[n++] = "validate";
