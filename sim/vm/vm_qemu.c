@@ -218,8 +218,8 @@ static int wait_guest(pid_t pid, int con, struct console *c, double deadline, in
 }
 
 /* The command line: QEMU, the machine, the kernel and its options, the two 9p shares. */
-static int qemu_argv(const struct vm_run_opts *o, const char *qemu, const char *kvm_why,
-		     bool kvm, const char *scratch, struct vm_argv *a)
+static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, const char *scratch,
+		     struct vm_argv *a)
 {
 	const struct vm_machine *m = &o->machine;
 	int e = vm_argv_add(a, "%s", qemu) || vm_argv_add(a, "-M") || vm_argv_add(a, "q35") ||
@@ -228,7 +228,6 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, const char *
 		/* Intel's CPUID leaves make QEMU's dies separate LLCs; AMD's do not */
 		vm_argv_add(a, kvm ? "host" : "max,vendor=GenuineIntel");
 
-	(void)kvm_why;
 	if (e || vm_machine_qemu_args(m, a))
 		return -ENOMEM;
 	if (vm_argv_add(a, "-nographic") || vm_argv_add(a, "-nodefaults") ||
@@ -368,7 +367,7 @@ int vm_run(const struct vm_run_opts *o, struct vm_result *r, char *err, size_t e
 			why);
 	snprintf(r->accel, sizeof(r->accel), "%s", kvm ? "kvm" : "tcg");
 	c = calloc(1, sizeof(*c));
-	if (!c || qemu_argv(o, qemu, why, kvm, scratch, &a)) {
+	if (!c || qemu_argv(o, qemu, kvm, scratch, &a)) {
 		e = -ENOMEM;
 		snprintf(err, errlen, "cgsim: out of memory");
 		goto out;
