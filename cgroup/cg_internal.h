@@ -75,6 +75,10 @@ struct cg_cgroup {
 	bool has_cpuset;
 	struct cg__cpumask cpus_req;
 	struct cg__cpumask cpus_eff;
+
+	/* The pids css: present iff pids is in the parent's subtree_control (never on v1). */
+	bool has_pids;
+	long long pids_max;		/* pids.max; PIDS_MAX (pids.c) = "max" */
 };
 
 struct cg_process;
@@ -196,6 +200,7 @@ enum {
 	CG__F_NOT_ON_ROOT = 1,	/* CFTYPE_NOT_ON_ROOT */
 	CG__F_CPU = 2,		/* a cpu file: needs the cpu css */
 	CG__F_CPUSET = 4,	/* cpuset file: needs the cpuset css (the root's: cpuset bound) */
+	CG__F_PIDS = 8,		/* a pids file: needs the pids css */
 };
 
 struct cg__file_def {
@@ -210,6 +215,7 @@ extern const struct cg__file_def cg__base_files[];	/* files_base.c: cgroup.* */
 extern const struct cg__file_def cg__cpu_files[];	/* files_cpu.c: cpu.* of v2 */
 extern const struct cg__file_def cg__cpu_legacy_files[];	/* files_cpu.c: cpu.* of v1 */
 extern const struct cg__file_def cg__cpuset_files[];	/* cpuset.c: cpuset.* */
+extern const struct cg__file_def cg__pids_files[];	/* pids.c: pids.* */
 
 /* cpuset.c */
 void cg__cpuset_init_root(struct cg_hier *h);
@@ -218,6 +224,11 @@ void cg__cpuset_apply(struct cg_hier *h, struct cg_cgroup *c, cg_mask old);
 int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf);
 void cg__cpulist_print(struct cg__buf *b, const struct cg__cpumask *m, int nbits);
 int cg__cpuset_check(const struct cg_hier *h, const struct cg_cgroup *c);
+
+/* pids.c */
+void cg__pids_mkdir(struct cg_cgroup *c);
+void cg__pids_apply(struct cg_cgroup *c, cg_mask old);
+int cg__pids_check(const struct cg_hier *h, const struct cg_cgroup *c);
 
 /* hier.c and tasks.c: what the files of the hierarchy share */
 struct cg_cgroup *cg__cg_get(const struct cg_hier *h, int id);

@@ -292,6 +292,9 @@ int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char 
 	X(NO_CPUSET_CSS, "no-cpuset-css",						\
 	  "the cpuset files exist only where the parent enables cpuset in its "		\
 	  "cgroup.subtree_control")							\
+	X(NO_PIDS_CSS, "no-pids-css",							\
+	  "the pids files exist only where the parent enables pids in its "		\
+	  "cgroup.subtree_control")							\
 	X(NOT_WRITABLE, "not-writable", "the file is read-only")			\
 	X(NOT_READABLE, "not-readable", "the file is write-only")			\
 	/* mkdir, rmdir */								\
@@ -392,6 +395,8 @@ int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char 
 	  "limited ancestor")								\
 	X(CPULIST_SYNTAX, "cpulist-syntax",						\
 	  "cpuset.cpus takes a CPU list such as 0-3,6 of CPUs below the machine's count") \
+	X(PIDS_MAX_VALUE, "pids-max-value",						\
+	  "pids.max takes 'max' or an integer from 0 to 4194304")			\
 	X(CPUSET_EMPTY, "cpuset-empty",							\
 	  "a populated cgroup's cpuset.cpus cannot go from a set of CPUs to empty")	\
 	/* set-up of a hierarchy */							\

@@ -203,9 +203,10 @@ int cg__subtree_control_write(struct cg_hier *h, struct cg_cgroup *c, const char
 	h->touched = true;
 	old = c->subtree_control;
 	c->subtree_control = (c->subtree_control | enable) & ~disable;
-	/* csses come and go in subsystem order: cpuset, then cpu */
+	/* csses come and go in subsystem order: cpuset, then cpu (pids' own no one sees) */
 	cg__cpuset_apply(h, c, old);
 	apply_cpu_css(h, c, old);
+	cg__pids_apply(c, old);
 	return 0;
 }
 

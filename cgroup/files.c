@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cgroup/files.c - the interface files: which exist where (cgroup_base_files, cpu_files,
- * cpu_legacy_files, cpuset's dfl_files with their CFTYPE_NOT_ON_ROOT flags), reads and writes
+ * cpu_legacy_files, cpuset's dfl_files, pids_files with their CFTYPE_NOT_ON_ROOT flags), reads and writes
  * by path, and the suggestion for a name that does not exist. How each file reads and how a
  * write is parsed and checked is in the file of its controller: files_base.c (cgroup.*),
- * files_cpu.c (cpu.*), cpuset.c (cpuset.*).
+ * files_cpu.c (cpu.*), cpuset.c (cpuset.*), pids.c (pids.*).
  */
 #include "cgroup/cg_internal.h"
 
@@ -20,7 +20,7 @@ int cg__bad_value(struct cg_hier *h, enum cg_rule rule, int r)
 
 /* Every file the model has, in the order the look-up and the suggestions visit them. */
 static const struct cg__file_def *const tables[] = {
-	cg__base_files, cg__cpu_files, cg__cpu_legacy_files, cg__cpuset_files,
+	cg__base_files, cg__cpu_files, cg__cpu_legacy_files, cg__cpuset_files, cg__pids_files,
 };
 
 /* File @f, named and on this hierarchy: NULL and in *@why the reason when @c has no css for it. */
@@ -36,6 +36,12 @@ static const struct cg__file_def *check_file(const struct cg_hier *h, const stru
 	if ((f->flags & CG__F_CPUSET) && (!(h->root_mask & CG_MASK(CG_CTRL_CPUSET)) ||
 					  (c->parent && !c->has_cpuset))) {
 		*why = CG_RULE_NO_CPUSET_CSS;
+		return NULL;
+	}
+	/* a child has a pids css when its parent enables pids; the root has no pids file */
+	if ((f->flags & CG__F_PIDS) && c->parent &&
+	    (!(h->root_mask & CG_MASK(CG_CTRL_PIDS)) || !c->has_pids)) {
+		*why = CG_RULE_NO_PIDS_CSS;
 		return NULL;
 	}
 	if ((f->flags & CG__F_NOT_ON_ROOT) && !c->parent) {

@@ -673,6 +673,7 @@ static int do_mkdir(struct cg_hier *h, const char *path)
 	c->has_cpu = h->sem == CG_SEM_V1 ||
 		     (parent->subtree_control & CG_MASK(CG_CTRL_CPU));
 	cg__cpuset_mkdir(c);
+	cg__pids_mkdir(c);
 	if (c->has_cpu) {
 		struct cg_event ev = { .kind = CG_EV_TG_CREATED, .cgroup = c->id,
 				       .parent_tg = cg__tg_of(parent) };
@@ -789,7 +790,7 @@ int cg_check(const struct cg_hier *h)
 		if (h->sem != CG_SEM_V1 && c->parent &&
 		    c->has_cpu != !!(c->parent->subtree_control & CG_MASK(CG_CTRL_CPU)))
 			return -EUCLEAN;
-		if (cg__cpuset_check(h, c))
+		if (cg__cpuset_check(h, c) || (c->parent && cg__pids_check(h, c)))
 			return -EUCLEAN;
 	}
 	for (int tid = 1; tid < h->nr_threads; tid++) {
