@@ -162,8 +162,8 @@ static int parse_cgroupfs_opts(int argc, char **argv, struct cgroupfs_opts *o)
 
 /*
  * cgroupfs --vm: the guest runs this cgsim's cgroupfs --live at its cgroup2 root, which offers
- * cpu, cpuset, pids and the domain controllers (the memory controller kept), on 2 vCPUs; the
- * side-by-side lines come back as they are.
+ * cpu, cpuset, pids and the domain controllers (the memory controller kept), on as many vCPUs
+ * as the model's scripts have CPUs; the side-by-side lines come back as they are.
  */
 static int cgroupfs_vm(const struct cgroupfs_opts *o)
 {
@@ -174,8 +174,10 @@ static int cgroupfs_vm(const struct cgroupfs_opts *o)
 		.argc = sizeof(argv) / sizeof(argv[0]),
 		.timeout_s = 300,
 		.progress = isatty(STDERR_FILENO),
-		.machine = { .cpus = 2, .sockets = 1, .dies = 1, .cores = 2, .threads = 1,
-			     .nodes = 1, .autogroup = true, .memcg = true },
+		/* the model's CPUs in a script (CG_NR_CPUS_DEFAULT), so that cpusets agree */
+		.machine = { .cpus = CG_NR_CPUS_DEFAULT, .sockets = 1, .dies = 1,
+			     .cores = CG_NR_CPUS_DEFAULT, .threads = 1, .nodes = 1,
+			     .autogroup = true, .memcg = true },
 	};
 	struct vm_kernel k;
 	struct vm_result r;
