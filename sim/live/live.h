@@ -24,19 +24,22 @@ enum live_hier {
 };
 
 #define LIVE_MAX_WRITES 6
+/* A value's bytes with its NUL: the plan refuses a cpuset.cpus list longer than that. */
+#define LIVE_WRITE_MAX 128
 
 /* A file of a cgroup and the value written to it, in the order they are written. */
 struct live_write {
 	const char *file;
-	char value[48];
+	char value[LIVE_WRITE_MAX];
 };
 
 /*
  * A cgroup to make: one per task group of the scenario but its root. Its writes follow its
  * mkdir, before any dir below it is made; on v2 they are, in this order: "threaded" to
  * cgroup.type (a threaded dir: before anything that depends on its type), "+cpu" to
- * cgroup.subtree_control (a dir with child dirs: before the children's cpu files exist), then
- * its cpu files.
+ * cgroup.subtree_control (a dir with child dirs: before the children's cpu files exist; "+cpu
+ * +cpuset" above a dir with a cpuset), its CPU list to cpuset.cpus (where the model's cpuset
+ * narrows the parent's CPUs), then its cpu files.
  */
 struct live_dir {
 	char *path;		/* below the hierarchy's root, parents first: "cgsim-42-vm/app" */
@@ -86,6 +89,7 @@ struct live_plan {
 	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
 	bool confined;			/* fewer than online: every thread is kept on them */
 	bool root_cpu;			/* v2: +cpu in the root's subtree_control */
+	bool root_cpuset;		/* v2: +cpuset there too (a dir writes cpuset.cpus) */
 	bool rtapp;			/* an rt-app file: the real rt-app runs it (v1 only) */
 	struct live_dir *dirs;
 	size_t ndirs;
@@ -102,12 +106,14 @@ struct live_plan {
  * A scenario with fewer CPUs than @cpus runs on CPUs 0 .. its count - 1 (plan->confined: every
  * thread's affinity is kept within them). On v2 a dir whose cgroup the model made threaded is
  * made threaded, and a process whose threads are in several dirs is moved whole to its first
- * thread's dir, its other threads then one by one (thread mode). Refused with -EINVAL and a
- * one-line reason in @err: a layout the kernel cannot be given (timeline operations, processes
- * sharing a session, the rfc2017 rule set, cpusets, more CPUs than online; on v2 a process
- * whose dirs are not all in one threaded domain, a thread in a domain beside a child group that
- * holds threads and is not threaded, a thread in a domain below a thread root or a threaded
- * cgroup), or one the model refuses (its positioned message). -ENOMEM when out of memory.
+ * thread's dir, its other threads then one by one (thread mode), and a dir whose cgroup's cpuset
+ * narrows its parent's CPUs gets them in cpuset.cpus. Refused with -EINVAL and a one-line
+ * reason in @err: a layout the kernel cannot be given (timeline operations, processes sharing a
+ * session, the rfc2017 rule set, more CPUs than online; on v1 any cpuset; on v2 a cpuset on a
+ * cgroup that is no task group, a process whose dirs are not all in one threaded domain, a
+ * thread in a domain beside a child group that holds threads and is not threaded, a thread in a
+ * domain below a thread root or a threaded cgroup), or one the model refuses (its positioned
+ * message). -ENOMEM when out of memory.
  */
 int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *prefix, int cpus,
 		   struct live_plan **out, char *err, size_t errlen);

@@ -116,9 +116,14 @@ static void v2_weight(struct live_dir *d, unsigned long shares)
  * controllers in its subtree_control, and "+cpu" in the subtree_control of a dir that is still
  * a domain below a thread root (a threaded sibling made before it) fails in
  * cgroup_vet_subtree_control_enable() ("domain invalid": EOPNOTSUPP). "+cpu" in a parent's
- * subtree_control comes before its children are made, so their cpu files exist.
+ * subtree_control comes before its children are made, so their cpu files exist; "+cpuset" with
+ * it where a dir below writes cpuset.cpus (@cpuset_below), which exists only in a cgroup whose
+ * parent enables cpuset. cpuset is a threaded controller like cpu, so the same rules hold for
+ * it, and a threaded dir has its cpuset files as a domain has. @cpus, when not empty, goes to
+ * the dir's own cpuset.cpus, before any child exists and before any thread is in it.
  */
-static void dir_writes(struct live_dir *d, enum live_hier hier, const struct cg_cpu_params *p)
+static void dir_writes(struct live_dir *d, enum live_hier hier, const struct cg_cpu_params *p,
+		       bool cpuset_below, const char *cpus)
 {
 	unsigned long long quota = p->quota_us, period = p->period_us;
 	bool limited = p->quota_us != CG_QUOTA_MAX;
@@ -126,7 +131,10 @@ static void dir_writes(struct live_dir *d, enum live_hier hier, const struct cg_
 	if (hier == LIVE_HIER_V2 && d->threaded)
 		add_write(d, "cgroup.type", "threaded");
 	if (hier == LIVE_HIER_V2 && d->has_children)
-		add_write(d, "cgroup.subtree_control", "+cpu");
+		add_write(d, "cgroup.subtree_control", "%s",
+			  cpuset_below ? "+cpu +cpuset" : "+cpu");
+	if (cpus[0])
+		add_write(d, "cpuset.cpus", "%s", cpus);
 	if (p->idle)
 		add_write(d, "cpu.idle", "%llu", 1ULL);	/* the weight follows (WEIGHT_IDLEPRIO) */
 	else if (hier == LIVE_HIER_V1)
@@ -173,18 +181,28 @@ static char *dir_path(const struct cg_hier *h, const struct live_plan *plan, con
 	return out;
 }
 
+/* The model's file @file of cgroup @cg into *@text (malloc'ed): 0 or cg_read()'s error. */
+static int model_file(struct cg_hier *h, int cg, const char *file, char **text)
+{
+	char path[4200];
+	size_t n;
+
+	cg_path(h, cg, path, sizeof(path) - 64);
+	n = cg ? strlen(path) : 0;
+	snprintf(path + n, sizeof(path) - n, "%s%s", cg ? "/" : "", file);
+	return cg_read(h, path, text);
+}
+
 /* Whether the model made cgroup @cg threaded (v1 has no cgroup.type: never). */
 static int model_threaded(struct cg_hier *h, int cg, bool *threaded)
 {
-	char path[4200], *type = NULL;
+	char *type = NULL;
 	int e;
 
 	*threaded = false;
 	if (cg_hier_semantics(h) != CG_SEM_V2)
 		return 0;
-	cg_path(h, cg, path, sizeof(path) - sizeof("/cgroup.type"));
-	strcat(path, "/cgroup.type");
-	e = cg_read(h, path, &type);
+	e = model_file(h, cg, "cgroup.type", &type);
 	if (e == -ENOMEM)
 		return e;
 	*threaded = !e && !strcmp(type, "threaded\n");
@@ -193,8 +211,117 @@ static int model_threaded(struct cg_hier *h, int cg, bool *threaded)
 }
 
 /*
+ * What of cpusets the plan cannot write: exclusive CPUs and partitions change the effective
+ * CPUs of other cgroups (a partition's CPUs leave its siblings'), which writing each dir's own
+ * list would not give. The model has neither file today (cgroup/cpuset.c); should it get them,
+ * a cgroup that sets them is refused here. 0, -EINVAL or -ENOMEM.
+ */
+static int check_cpuset_extras(struct cg_hier *h, char *err, size_t errlen)
+{
+	static const char *const files[][2] = {
+		{ "cpuset.cpus.exclusive", "\n" },
+		{ "cpuset.cpus.partition", "member\n" },
+	};
+	char path[512];
+	int end = cg_cgroup_max_id(h), e;
+
+	for (int cg = 1; cg < end; cg++)
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]) && cg_cgroup_alive(h, cg);
+		     k++) {
+			char *text = NULL;
+			bool set;
+
+			e = model_file(h, cg, files[k][0], &text);
+			if (e == -ENOMEM)
+				return e;
+			set = !e && strcmp(text, files[k][1]);
+			free(text);
+			if (set)
+				return refuse(err, errlen, "cgroup '%s' sets %s, which validate "
+					      "--live does not set up",
+					      cg_path(h, cg, path, sizeof(path)), files[k][0]);
+		}
+	return 0;
+}
+
+/*
+ * The CPUs that dir @d's cpuset.cpus must get, in the kernel's list format ("0-3,8"), into
+ * @list; "" when its cgroup's effective CPUs in the model are those of its parent dir's (the
+ * root's for a top-level dir), which the kernel gives it without a write. The list written is
+ * the effective set itself: the kernel makes a v2 cpuset's effective CPUs its cpuset.cpus
+ * within its parent's effective ones, and the parent dir has the model's already, so the dir
+ * gets exactly the model's, whatever the scenario's cpuset.cpus asked beyond them. 0, -EINVAL
+ * (a list too long for a write) or -ENOMEM.
+ */
+static int dir_cpus(struct cg_hier *h, const struct live_plan *plan, size_t d, char *list,
+		    char *err, size_t errlen)
+{
+	uint64_t mine[CG_CPUMASK_WORDS], above[CG_CPUMASK_WORDS];
+	const struct live_dir *dir = &plan->dirs[d];
+	char *text = NULL, path[512];
+	size_t n;
+	int e;
+
+	list[0] = '\0';
+	cg_cpuset_effective(h, dir->cgroup, mine, CG_CPUMASK_WORDS);
+	cg_cpuset_effective(h, dir->parent >= 0 ? plan->dirs[dir->parent].cgroup : 0, above,
+			    CG_CPUMASK_WORDS);
+	if (!memcmp(mine, above, sizeof(mine)))
+		return 0;
+	if ((e = model_file(h, dir->cgroup, "cpuset.cpus.effective", &text)))
+		return e == -ENOMEM ? e : refuse(err, errlen, "cgsim: the model has no "
+						 "cpuset.cpus.effective in cgroup '%s'",
+						 cg_path(h, dir->cgroup, path, sizeof(path)));
+	n = strcspn(text, "\n");
+	if (n >= LIVE_WRITE_MAX) {
+		free(text);
+		return refuse(err, errlen, "the CPU list of cgroup '%s' is longer than the %d "
+			      "bytes validate --live writes to cpuset.cpus",
+			      cg_path(h, dir->cgroup, path, sizeof(path)), LIVE_WRITE_MAX - 1);
+	}
+	memcpy(list, text, n);
+	list[n] = '\0';
+	free(text);
+	return 0;
+}
+
+/*
+ * Each dir's writes (v2: its cpuset.cpus where the model narrows its CPUs, "+cpuset" in the
+ * subtree_control of every dir above it and of the root).
+ */
+static int plan_writes(struct live_plan *plan, struct cg_hier *h, char *err, size_t errlen)
+{
+	char (*cpus)[LIVE_WRITE_MAX] = calloc(plan->ndirs ? plan->ndirs : 1, sizeof(*cpus));
+	bool *below = calloc(plan->ndirs ? plan->ndirs : 1, sizeof(*below));
+	struct cg_cpu_params p;
+	int e = 0;
+
+	if (!cpus || !below) {
+		e = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < plan->ndirs && plan->hier == LIVE_HIER_V2; i++) {
+		if ((e = dir_cpus(h, plan, i, cpus[i], err, errlen)))
+			goto out;
+		if (!cpus[i][0])
+			continue;
+		for (int a = plan->dirs[i].parent; a >= 0; a = plan->dirs[a].parent)
+			below[a] = true;
+		plan->root_cpuset = true;
+	}
+	for (size_t i = 0; i < plan->ndirs; i++) {
+		cg_tg_params(h, plan->dirs[i].cgroup, &p);
+		dir_writes(&plan->dirs[i], plan->hier, &p, below[i], cpus[i]);
+	}
+out:
+	free(cpus);
+	free(below);
+	return e;
+}
+
+/*
  * One dir per task group but the root, parents first (a parent's id is smaller), then each
- * dir's writes, which depend on whether it has children.
+ * dir's writes, which depend on whether it has children and on the cpusets below it.
  */
 static int make_dirs(struct live_plan *plan, struct cg_hier *h, int *dir_of, const char *prefix,
 		     char *err, size_t errlen)
@@ -235,11 +362,36 @@ static int make_dirs(struct live_plan *plan, struct cg_hier *h, int *dir_of, con
 			    : d->parent >= 0 ? plan->dirs[d->parent].domain : -1;
 		dir_of[cg] = (int)plan->ndirs++;
 	}
-	for (size_t i = 0; i < plan->ndirs; i++) {
-		cg_tg_params(h, plan->dirs[i].cgroup, &p);
-		dir_writes(&plan->dirs[i], plan->hier, &p);
-	}
-	return 0;
+	if ((e = check_cpuset_extras(h, err, errlen)))
+		return e;
+	return plan_writes(plan, h, err, errlen);
+}
+
+/*
+ * On v2, whether thread @t's CPUs in the model (@mask) are its task group's, which its dir has
+ * on the kernel (plan_writes()); they are not when a cgroup below the task group, one without
+ * the cpu controller and so no dir, narrows them with its cpuset.cpus. Refused then, naming the
+ * highest such cgroup.
+ */
+static int check_thread_cpus(const struct run_layout *l, const struct run_layout_thread *t,
+			     const uint64_t *mask, const char *file, char *err, size_t errlen)
+{
+	uint64_t tg[CG_CPUMASK_WORDS], m[CG_CPUMASK_WORDS];
+	int g = cg_thread_tg(l->h, t->tid), by = -1;
+	char a[512], b[512];
+
+	cg_cpuset_effective(l->h, g, tg, CG_CPUMASK_WORDS);
+	if (!memcmp(mask, tg, sizeof(tg)))
+		return 0;
+	for (int c = cg_thread_cgroup(l->h, t->tid); c >= 0 && c != g;
+	     c = cg_cgroup_parent(l->h, c))
+		if (!cg_cpuset_effective(l->h, c, m, CG_CPUMASK_WORDS) && memcmp(m, tg, sizeof(m)))
+			by = c;
+	return refuse(err, errlen, "%s: thread '%s/%s.%d' is limited by the cpuset.cpus of cgroup "
+		      "'%s', which has no cpu controller: validate --live writes cpusets only in "
+		      "the cgroups of task groups (here '%s'; or use affinity:)", file,
+		      t->proc->name, t->grp->name, t->index, cg_path(l->h, by, a, sizeof(a)),
+		      cg_path(l->h, g, b, sizeof(b)));
 }
 
 /* The threads, in the scenario's order, each with the dir of its task group. */
@@ -247,6 +399,7 @@ static int make_threads(struct live_plan *plan, const struct run_layout *l, cons
 			const struct scenario *sc, char *err, size_t errlen)
 {
 	uint64_t all[CG_CPUMASK_WORDS], mask[CG_CPUMASK_WORDS];
+	int e;
 
 	plan->threads = calloc(l->nthreads ? l->nthreads : 1, sizeof(*plan->threads));
 	plan->procs = calloc(sc->nprocs ? sc->nprocs : 1, sizeof(*plan->procs));
@@ -258,11 +411,15 @@ static int make_threads(struct live_plan *plan, const struct run_layout *l, cons
 		struct live_thread *o = &plan->threads[i];
 		size_t p = (size_t)(t->proc - sc->procs);
 
-		if (!cg_thread_cpus(l->h, t->tid, mask, CG_CPUMASK_WORDS) &&
-		    memcmp(mask, all, sizeof(mask)))
+		if (cg_thread_cpus(l->h, t->tid, mask, CG_CPUMASK_WORDS))
+			memcpy(mask, all, sizeof(mask));
+		if (plan->hier == LIVE_HIER_V1 && memcmp(mask, all, sizeof(mask)))
 			return refuse(err, errlen, "%s: thread '%s/%s.%d' is limited by cpuset.cpus, "
 				      "which validate --live does not set up (use affinity:)",
 				      sc->file, t->proc->name, t->grp->name, t->index);
+		if (plan->hier == LIVE_HIER_V2 && (e = check_thread_cpus(l, t, mask, sc->file, err,
+									 errlen)))
+			return e;
 		o->name = util_asprintf("%s/%s.%d", t->proc->name, t->grp->name, t->index);
 		if (!o->name)
 			return -ENOMEM;
@@ -454,7 +611,7 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 	    (hier == LIVE_HIER_V2 && (e = check_v2(plan, l->h, err, errlen))))
 		goto out;
 	set_moves(plan);
-	plan->root_cpu = hier == LIVE_HIER_V2 && plan->ndirs;
+	plan->root_cpu = hier == LIVE_HIER_V2 && plan->ndirs;	/* root_cpuset: plan_writes */
 out:
 	free(dir_of);
 	run_layout_free(l);

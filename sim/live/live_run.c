@@ -43,6 +43,7 @@ struct live_run {
 	size_t ndirs_made;
 	char autogroup_old[8];		/* "" when not changed */
 	bool root_cpu_added;		/* v2: +cpu written to the root's subtree_control */
+	bool root_cpuset_added;		/* v2: +cpuset written there */
 	char prefix[64];		/* of the cgroups made: PREFIX-PID */
 	char rtapp_dir[600];		/* rt-app's scratch directory, "" when none */
 	bool progress;
@@ -166,8 +167,12 @@ static void undo(struct live_run *r)
 	remove_dirs(r);
 	live__rtapp_clean(r->rtapp_dir);
 	r->rtapp_dir[0] = '\0';
+	dir_file(r, NULL, "cgroup.subtree_control", path, sizeof(path));
+	if (r->root_cpuset_added) {
+		live__write(path, "-cpuset");
+		r->root_cpuset_added = false;
+	}
 	if (r->root_cpu_added) {
-		dir_file(r, NULL, "cgroup.subtree_control", path, sizeof(path));
 		live__write(path, "-cpu");
 		r->root_cpu_added = false;
 	}
@@ -189,25 +194,40 @@ static int write_or_fail(struct live_run *r, const char *path, const char *value
 	return 0;
 }
 
+/*
+ * Controller @ctrl in the root's subtree_control, written only when it is not there already
+ * (and then noted as @note for a killed run's cleanup, and taken back by undo()).
+ */
+static int root_enable(struct live_run *r, const char *ctrl, const char *note, bool *added)
+{
+	char have[512] = "", file[1200], plus[16];
+	int e;
+
+	dir_file(r, NULL, "cgroup.subtree_control", file, sizeof(file));
+	live__read_line(file, have, sizeof(have));
+	if (live__has_word(have, ctrl))
+		return 0;
+	if ((e = note_restore(r, note)))
+		return e;
+	*added = true;
+	snprintf(plus, sizeof(plus), "+%s", ctrl);
+	return write_or_fail(r, file, plus);
+}
+
 static int make_dirs(struct live_run *r)
 {
 	const struct live_plan *p = r->plan;
 	char path[2200], file[2300];
 	int e;
 
-	if (p->root_cpu) {
-		char have[512] = "";
-
-		dir_file(r, NULL, "cgroup.subtree_control", file, sizeof(file));
-		live__read_line(file, have, sizeof(have));
-		if (!strstr(have, "cpu")) {
-			if ((e = note_restore(r, "root-cpu")))
-				return e;
-			r->root_cpu_added = true;
-			if ((e = write_or_fail(r, file, "+cpu")))
-				return e;
-		}
-	}
+	/*
+	 * "root cpuset", not "root-cpuset": a killed run's cleanup (live_cleanup.c) takes any
+	 * note beginning "root-cpu" for cpu's.
+	 */
+	if ((p->root_cpu && (e = root_enable(r, "cpu", "root-cpu", &r->root_cpu_added))) ||
+	    (p->root_cpuset && (e = root_enable(r, "cpuset", "root cpuset",
+						&r->root_cpuset_added))))
+		return e;
 	for (size_t i = 0; i < p->ndirs; i++) {
 		const struct live_dir *d = &p->dirs[i];
 

@@ -472,3 +472,182 @@ Test(live_plan, sync_steps_of_a_yaml_scenario_are_refused)
 			       LIVE_HIER_V1, err, sizeof(err)));
 	cr_expect(strstr(err, "steps other than run and sleep"), "%s", err);
 }
+
+/* The plan of @text for @hier on a machine with @online CPUs: NULL with @err set if refused. */
+static struct live_plan *plan_on(const char *text, enum live_hier hier, int online, char *err,
+				 size_t len)
+{
+	char lerr[1024];
+
+	cur_sc = scn_load("t.yaml", text, NULL, NULL, 0, lerr, sizeof(lerr));
+	cr_assert_not_null(cur_sc, "load failed: %s", lerr);
+	if (live_plan_make(cur_sc, hier, "cgsim-7", online, &cur_plan, err, len))
+		return NULL;
+	return cur_plan;
+}
+
+/* live_plan_make() of pinned.yaml's variant cpuset for @hier on 2 CPUs, into cur_plan. */
+static int plan_pinned_cpuset(enum live_hier hier, char *err, size_t len)
+{
+	char *text = library_scenario("pinned.yaml"), lerr[1024];
+
+	cur_sc = scn_load("scenarios/pinned.yaml", text, "cpuset", NULL, 0, lerr, sizeof(lerr));
+	free(text);
+	cr_assert_not_null(cur_sc, "load failed: %s", lerr);
+	return live_plan_make(cur_sc, hier, "cgsim-7", 2, &cur_plan, err, len);
+}
+
+/*
+ * pinned.yaml's variant cpuset on v2: "one" asks for CPU 1 of 2. Its cpuset.cpus exists once
+ * the root enables cpuset (a css only where the parent's subtree_control names the controller),
+ * so the root gets "+cpuset" beside "+cpu"; the dir has no children, so nothing in its own
+ * subtree_control; its effective set is its list within the root's (update_cpumasks_hier()):
+ * "1". The threads of q stay in the root with both CPUs.
+ */
+Test(live_plan, pinned_cpuset_variant_on_v2)
+{
+	char err[512];
+	const struct live_dir *one;
+
+	cr_assert_eq(plan_pinned_cpuset(LIVE_HIER_V2, err, sizeof(err)), 0, "refused: %s", err);
+	cr_expect(cur_plan->root_cpu && cur_plan->root_cpuset, "+cpu and +cpuset in the root");
+	cr_assert_eq(cur_plan->ndirs, 1);
+	one = dir_named(cur_plan, "cgsim-7-one");
+	cr_expect_str_eq(writes_of(one), "cpuset.cpus=1 cpu.weight=100");
+	cr_expect_eq(thread_named(cur_plan, "p/w.1")->dir, 0);
+	cr_expect_eq(thread_named(cur_plan, "q/w.2")->dir, -1);
+	cr_expect(!cur_plan->confined);
+}
+
+/* On v1 the cpuset is a hierarchy of its own, which the plan does not set up: as before. */
+Test(live_plan, pinned_cpuset_variant_refused_on_v1)
+{
+	char err[512];
+
+	cr_assert_eq(plan_pinned_cpuset(LIVE_HIER_V1, err, sizeof(err)), -EINVAL);
+	cr_expect_str_eq(err, "scenarios/pinned.yaml: thread 'p/w.1' is limited by cpuset.cpus, "
+			      "which validate --live does not set up (use affinity:)");
+}
+
+/*
+ * Nested cpusets on 8 CPUs, run on 16 online. cpuset.cpus of a/b exists only when a enables
+ * cpuset, a's only when the root does: "+cpu +cpuset" in a's subtree_control (written before
+ * a/b is made), "+cpu" alone in z's, which has no cpuset below. a/b asks for 2-5 inside a's
+ * 0-3: effective 2-3 (its list within its parent's), which is what the plan writes. a/c asks
+ * for 4-7, outside a's 0-3: on v2 an empty intersection falls back to the parent's set
+ * (update_cpumasks_hier()), so it is a's and needs no write; "free" asks for all 8, as the root
+ * has them: no write. Scenario CPUs are the machine's 0..7 (confined: every affinity within
+ * them), so free's kernel set, the machine's 16, comes to the model's 0-7 with the affinity.
+ */
+Test(live_plan, nested_cpusets_write_their_effective_cpus)
+{
+	char err[512];
+	struct live_plan *p = plan_on(
+		"name: t\nduration: 1s\nmachine: { cpus: 8 }\n"
+		"cgroups:\n"
+		"  /: { cgroup.subtree_control: +cpu +cpuset }\n"
+		"  a: { cgroup.subtree_control: +cpu +cpuset, cpuset.cpus: 0-3 }\n"
+		"  a/b: { cpuset.cpus: 2-5, cpu.weight: 50 }\n"
+		"  a/c: { cpuset.cpus: 4-7 }\n"
+		"  free: { cpuset.cpus: 0-7 }\n"
+		"  z: { cgroup.subtree_control: +cpu }\n"
+		"  z/w: {}\n"
+		"processes:\n"
+		"  p: { cgroup: a/b, threads: { t: { count: 2, behavior: busy } } }\n"
+		"  q: { cgroup: a/c, threads: { t: { behavior: busy } } }\n"
+		"  r: { cgroup: free, threads: { t: { behavior: busy } } }\n"
+		"  s: { cgroup: z/w, threads: { t: { behavior: busy } } }\n",
+		LIVE_HIER_V2, 16, err, sizeof(err));
+
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_expect(p->confined && p->cpus == 8);
+	cr_expect(p->root_cpuset);
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-a")),
+			 "cgroup.subtree_control=+cpu +cpuset cpuset.cpus=0-3 cpu.weight=100");
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-a/b")), "cpuset.cpus=2-3 cpu.weight=50");
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-a/c")), "cpu.weight=100");
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-free")), "cpu.weight=100");
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-z")),
+			 "cgroup.subtree_control=+cpu cpu.weight=100");
+	cr_expect_lt(dir_named(p, "cgsim-7-a") - p->dirs, dir_named(p, "cgsim-7-a/b") - p->dirs,
+		     "a (and its +cpuset) before a/b");
+}
+
+/* No cpuset narrows anything: no cpuset write, not even "+cpuset" in the root. */
+Test(live_plan, a_cpuset_that_narrows_nothing_writes_nothing)
+{
+	char err[512];
+	struct live_plan *p = plan_of("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+				      "cgroups:\n"
+				      "  /: { cgroup.subtree_control: +cpu +cpuset }\n"
+				      "  a: { cpuset.cpus: 0-1 }\n"
+				      "processes:\n"
+				      "  p: { cgroup: a, threads: { t: { behavior: busy } } }\n",
+				      LIVE_HIER_V2, err, sizeof(err));
+
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_expect(p->root_cpu && !p->root_cpuset);
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-a")), "cpu.weight=100");
+}
+
+/*
+ * cpuset is a threaded controller (cpuset_cgrp_subsys.threaded): a threaded cgroup has its
+ * cpuset.cpus when its parent enables cpuset. The type still comes first, then the list.
+ */
+Test(live_plan, a_threaded_cgroup_takes_a_cpuset)
+{
+	char err[512];
+	struct live_plan *p = plan_of(
+		"name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+		"cgroups:\n"
+		"  /: { cgroup.subtree_control: +cpu +cpuset }\n"
+		"  dom: { cgroup.subtree_control: +cpu +cpuset }\n"
+		"  dom/t1: { cgroup.type: threaded, cpuset.cpus: \"0\" }\n"
+		"  dom/t2: { cgroup.type: threaded }\n"
+		"processes:\n  p:\n    cgroup: dom/t1\n    threads:\n"
+		"      a: { behavior: busy }\n      b: { cgroup: dom/t2, behavior: busy }\n",
+		LIVE_HIER_V2, err, sizeof(err));
+
+	cr_assert_not_null(p, "refused: %s", err);
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-dom")),
+			 "cgroup.subtree_control=+cpu +cpuset cpu.weight=100");
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-dom/t1")),
+			 "cgroup.type=threaded cpuset.cpus=0 cpu.weight=100");
+	cr_expect_str_eq(writes_of(dir_named(p, "cgsim-7-dom/t2")),
+			 "cgroup.type=threaded cpu.weight=100");
+	cr_expect_eq(thread_named(p, "p/b.1")->move, LIVE_MOVE_THREADS);
+}
+
+/*
+ * A cpuset on a cgroup without the cpu controller: it is no task group, so the plan makes no
+ * cgroup for it and its threads go to the task group above, whose CPUs are not theirs.
+ */
+Test(live_plan, refuses_a_cpuset_on_a_cgroup_without_cpu)
+{
+	assert_refused("name: t\nduration: 1s\nmachine: { cpus: 2 }\n"
+		       "cgroups:\n"
+		       "  /: { cgroup.subtree_control: +cpu +cpuset }\n"
+		       "  a: { cgroup.subtree_control: +cpuset }\n"
+		       "  a/b: { cpuset.cpus: \"1\" }\n"
+		       "processes:\n  p: { cgroup: a/b, threads: { t: { behavior: busy } } }\n",
+		       LIVE_HIER_V2, "thread 'p/t.1' is limited by the cpuset.cpus of cgroup "
+		       "'a/b', which has no cpu controller");
+}
+
+/* A list that does not fit one write: every other CPU of 128 is 181 bytes. */
+Test(live_plan, refuses_a_cpu_list_too_long_to_write)
+{
+	char text[2048], err[512];
+	size_t at;
+
+	at = (size_t)snprintf(text, sizeof(text), "name: t\nduration: 1s\nmachine: { cpus: 128 }\n"
+			      "cgroups:\n  /: { cgroup.subtree_control: +cpu +cpuset }\n"
+			      "  a: { cpuset.cpus: \"0");
+	for (int c = 2; c < 128; c += 2)
+		at += (size_t)snprintf(text + at, sizeof(text) - at, ",%d", c);
+	snprintf(text + at, sizeof(text) - at, "\" }\nprocesses:\n"
+		 "  p: { cgroup: a, threads: { t: { behavior: busy } } }\n");
+	cr_assert_null(plan_on(text, LIVE_HIER_V2, 128, err, sizeof(err)), "not refused");
+	cr_expect(strstr(err, "the CPU list of cgroup 'a' is longer than the 127 bytes"), "%s",
+		  err);
+}
