@@ -124,14 +124,17 @@ static void restore(int pid, const struct live_mount *m, FILE *log)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char old[8];
+		char old[8], ctrl[16], minus[24];
 
 		if (sscanf(line, "autogroup %7s", old) == 1 && !live__write(LIVE_AUTOGROUP_FILE, old))
 			fprintf(log, "restored %s to %s\n", LIVE_AUTOGROUP_FILE, old);
-		if (!strncmp(line, "root-cpu", 8)) {
+		/* "root-cpu", "root-cpuset": a controller the run enabled in the root */
+		if (sscanf(line, "root-%15[a-z_]", ctrl) == 1 &&
+		    (!strcmp(ctrl, "cpu") || !strcmp(ctrl, "cpuset"))) {
 			snprintf(file, sizeof(file), "%s/cgroup.subtree_control", m->path);
-			if (!live__write(file, "-cpu"))
-				fprintf(log, "removed cpu from %s\n", file);
+			snprintf(minus, sizeof(minus), "-%s", ctrl);
+			if (!live__write(file, minus))
+				fprintf(log, "removed %s from %s\n", ctrl, file);
 		}
 	}
 	fclose(f);

@@ -221,12 +221,9 @@ static int make_dirs(struct live_run *r)
 	char path[2200], file[2300];
 	int e;
 
-	/*
-	 * "root cpuset", not "root-cpuset": a killed run's cleanup (live_cleanup.c) takes any
-	 * note beginning "root-cpu" for cpu's.
-	 */
+	/* the notes "root-CONTROLLER": what a killed run's cleanup takes back (live_cleanup.c) */
 	if ((p->root_cpu && (e = root_enable(r, "cpu", "root-cpu", &r->root_cpu_added))) ||
-	    (p->root_cpuset && (e = root_enable(r, "cpuset", "root cpuset",
+	    (p->root_cpuset && (e = root_enable(r, "cpuset", "root-cpuset",
 						&r->root_cpuset_added))))
 		return e;
 	for (size_t i = 0; i < p->ndirs; i++) {
