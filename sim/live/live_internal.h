@@ -18,8 +18,9 @@
 #define LIVE_PREFIX "cgsim"
 /*
  * What a run changed outside its cgroups, and the value to put back, is written down in
- * LIVE_STATE_DIR/PID.restore ("autogroup OLD", "root-cpu", "root-cpuset") before it changes it, and the file
- * removed once it is put back: --cleanup puts back what a killed run could not.
+ * LIVE_STATE_DIR/PID.restore ("autogroup OLD", "root-cpu", "root-cpuset") before it changes
+ * it, and the file removed once it is put back: --cleanup puts back what a killed run could
+ * not.
  */
 #define LIVE_STATE_DIR "/run/cgsim"
 #define LIVE_AUTOGROUP_FILE "/proc/sys/kernel/sched_autogroup_enabled"
@@ -92,9 +93,9 @@ int live__stat_busy(const char *text, unsigned long long *busy);
 /* live__restore_path() - LIVE_STATE_DIR/@pid.restore into @buf. */
 void live__restore_path(int pid, char *buf, size_t len);
 /*
- * live__note_restore() - write down @line ("autogroup OLD", "root-cpu", "root-cpuset") in this process's
- * restore file before the change it undoes is made (live_cleanup.c puts back what a killed
- * cgsim could not). 0, or -EINVAL with a reason in @err. live__forget_restore() removes the
+ * live__note_restore() - write down @line ("autogroup OLD", "root-cpu", "root-cpuset") in this
+ * process's restore file before the change it undoes is made (live_cleanup.c puts back what a
+ * killed cgsim could not). 0, or -EINVAL with a reason in @err. live__forget_restore() removes the
  * file once everything is put back.
  */
 int live__note_restore(const char *line, char *err, size_t errlen);
