@@ -49,10 +49,10 @@ const struct cli_cmd cli_cmd_cgroupfs = {
 	"or a file's content with its lines joined by '|'.",
 	.exit_status =
 	"Exit status 0 when the script ran to its end, whatever each operation answered (with\n"
-	"--live or --vm: and the kernel answered every operation as the model); 1 with --live or\n"
-	"--vm when an answer differs; 2 for a script that cannot be run (unreadable file, unknown operation,\n"
-	"malformed line), with FILE:LINE:COL and what was expected on stderr and nothing on\n"
-	"stdout, or one that cannot be replayed here.",
+	"--live or --vm: and the kernel answered every operation as the model); 1 with --live\n"
+	"or --vm when an answer differs; 2 for a script that cannot be run (unreadable file,\n"
+	"unknown operation, malformed line), with FILE:LINE:COL and what was expected on stderr\n"
+	"and nothing on stdout, or one that cannot be replayed here (no QEMU, no kernel).",
 	.opts = cgroupfs_opts,
 	.nopts = CLI_NOPTS(cgroupfs_opts),
 	.main = cmd_cgroupfs,
@@ -147,9 +147,8 @@ static int cgroupfs_arg(const struct cli_parse *p, int k, void *ctx)
 /* cgroupfs' options; returns -1 to go on, else the exit status. */
 static int parse_cgroupfs_opts(int argc, char **argv, struct cgroupfs_opts *o)
 {
-	int rc = cli_parse(&cli_cmd_cgroupfs, argc, argv, cgroupfs_arg, o);
-
 	const struct cli_cmd *cmd = &cli_cmd_cgroupfs;
+	int rc = cli_parse(cmd, argc, argv, cgroupfs_arg, o);
 
 	if (rc >= 0)
 		return rc;
