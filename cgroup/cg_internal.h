@@ -75,6 +75,12 @@ struct cg_cgroup {
 	bool has_cpuset;
 	struct cg__cpumask cpus_req;
 	struct cg__cpumask cpus_eff;
+	/*
+	 * cpuset.mems as written, on a machine of one memory node (node 0): whether node 0 is
+	 * requested (the kernel's mems_allowed; false without a css and on the root). The effective
+	 * set is node 0 everywhere: the request & the parent's, or the parent's when that is empty.
+	 */
+	bool mems_req;
 
 	/* The pids css: present iff pids is in the parent's subtree_control (never on v1). */
 	bool has_pids;

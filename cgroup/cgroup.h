@@ -399,6 +399,14 @@ int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char 
 	  "pids.max takes 'max' or an integer from 0 to 4194304")			\
 	X(CPUSET_EMPTY, "cpuset-empty",							\
 	  "a populated cgroup's cpuset.cpus cannot go from a set of CPUs to empty")	\
+	X(NODELIST_SYNTAX, "nodelist-syntax",						\
+	  "cpuset.mems takes a node list such as 0 or 0-1 of nodes below 1024 "		\
+	  "(MAX_NUMNODES)")								\
+	X(MEMS_NODE, "mems-node",							\
+	  "cpuset.mems takes only nodes that have memory: the model's machine has one, "	\
+	  "node 0")									\
+	X(MEMS_EMPTY, "mems-empty",							\
+	  "a populated cgroup's cpuset.mems cannot go from a set of nodes to empty")	\
 	/* set-up of a hierarchy */							\
 	X(ROOT_CONTROLLERS_FIXED, "root-controllers-fixed",				\
 	  "the controllers of a hierarchy are chosen before anything else happens in it") \

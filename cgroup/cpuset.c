@@ -9,8 +9,12 @@
  * request is a no-op; a populated cgroup may not go from a non-empty request to an empty one
  * (validate_change: -ENOSPC; 7.0 lifts this for v2); then every effective set of the subtree is
  * recomputed top-down as request & parent's effective, the parent's effective when that is
- * empty (update_cpumasks_hier), a subtree whose root did not change being skipped. Partitions,
- * exclusive CPUs, memory nodes and CPU hotplug are not modelled.
+ * empty (update_cpumasks_hier), a subtree whose root did not change being skipped.
+ *
+ * Memory nodes on a machine of one node, node 0 (the model has no NUMA): cpuset.mems is written
+ * as cpuset.cpus is, parsed with MAX_NUMNODES bits and kept only if within the nodes that have
+ * memory (update_nodemask); its effective set is node 0 everywhere. Partitions, exclusive CPUs
+ * and CPU hotplug are not modelled.
  *
  * The model keeps cpus_eff for every cgroup, a cgroup without a css holding its parent's: so a
  * thread's CPUs are those of its own cgroup, and one pre-order walk finds every cgroup whose
@@ -163,6 +167,7 @@ void cg__cpuset_mkdir(struct cg_cgroup *c)
 {
 	c->has_cpuset = c->parent->subtree_control & CG_MASK(CG_CTRL_CPUSET);
 	memset(&c->cpus_req, 0, sizeof(c->cpus_req));
+	c->mems_req = false;
 	c->cpus_eff = c->parent->cpus_eff;
 }
 
@@ -182,28 +187,40 @@ void cg__cpuset_apply(struct cg_hier *h, struct cg_cgroup *c, cg_mask old)
 	for (struct cg_cgroup *k = c->children; k; k = k->next) {
 		k->has_cpuset = has;
 		memset(&k->cpus_req, 0, sizeof(k->cpus_req));
+		k->mems_req = false;
 		propagate(h, k);
 	}
 }
 
-/* cpuset_write_resmask() + update_cpumask() for cpuset.cpus (never on the root). */
-int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
+/*
+ * cpuset_write_resmask(): the value stripped, then "" is the empty set (special-cased; the
+ * parser would take it too), anything else a list of @nbits bits; -ENOMEM or the parser's errno.
+ */
+static int parse_list(const char *buf, int nbits, struct cg__cpumask *out)
 {
-	struct cg__cpumask req;
 	char *copy = strdup(buf), *s;
 	int r = 0;
 
 	if (!copy)
 		return -ENOMEM;
 	s = cg__strstrip(copy);
-	/* "" is special-cased (cpulist_parse would take it too); every possible CPU is allowed */
 	if (!*s)
-		memset(&req, 0, sizeof(req));
+		memset(out, 0, sizeof(*out));
 	else
-		r = cg__cpulist_parse(s, h->nr_cpus, &req);
+		r = cg__cpulist_parse(s, nbits, out);
 	free(copy);
+	return r;
+}
+
+/* cpuset_write_resmask() + update_cpumask() for cpuset.cpus (never on the root). */
+int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
+{
+	struct cg__cpumask req;
+	int r = parse_list(buf, h->nr_cpus, &req);
+
+	/* every possible CPU is allowed: no subset test can fail */
 	if (r)
-		return cg__refuse(h, CG_RULE_CPULIST_SYNTAX, r);
+		return cg__bad_value(h, CG_RULE_CPULIST_SYNTAX, r);
 	if (mask_equal(&req, &c->cpus_req))
 		return 0;
 	/* validate_change(): tasks here or below keep a non-empty request (up to 6.19) */
@@ -212,6 +229,40 @@ int cg__cpuset_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
 	h->touched = true;
 	c->cpus_req = req;
 	propagate(h, c);
+	return 0;
+}
+
+/*
+ * MAX_NUMNODES of the kernels compared (Debian's amd64: NODES_SHIFT 10): nodelist_parse()
+ * refuses a node at or above it with ERANGE, update_nodemask() one without memory with EINVAL.
+ */
+#define MAX_NUMNODES 1024
+
+/*
+ * cpuset_write_resmask() + update_nodemask() for cpuset.mems (never on the root): "" clears the
+ * request, anything else goes through nodelist_parse(); a node outside top_cpuset.mems_allowed
+ * (the nodes with memory: node 0 alone here) is -EINVAL; an unchanged request is a no-op; then
+ * validate_change(): a populated cgroup keeps a non-empty request (-ENOSPC). The effective sets
+ * (update_nodemasks_hier) cannot change: every one is node 0.
+ */
+static int mems_write(struct cg_hier *h, struct cg_cgroup *c, const char *buf)
+{
+	struct cg__cpumask req;
+	int r = parse_list(buf, MAX_NUMNODES, &req);
+	bool want;
+
+	if (r)
+		return cg__bad_value(h, CG_RULE_NODELIST_SYNTAX, r);
+	want = mask_test(&req, 0);
+	req.w[0] &= ~1ULL;
+	if (!mask_empty(&req))
+		return cg__refuse(h, CG_RULE_MEMS_NODE, -EINVAL);
+	if (want == c->mems_req)
+		return 0;
+	if (cg__is_populated(c) && c->mems_req && !want)
+		return cg__refuse(h, CG_RULE_MEMS_EMPTY, -ENOSPC);
+	h->touched = true;
+	c->mems_req = want;
 	return 0;
 }
 
@@ -286,8 +337,8 @@ int cg__cpuset_check(const struct cg_hier *h, const struct cg_cgroup *c)
 		return -EUCLEAN;
 	if (!c->parent)
 		return mask_equal(&c->cpus_eff, &all) && !c->has_cpuset &&
-			       mask_empty(&c->cpus_req) ? 0 : -EUCLEAN;
-	if (!c->has_cpuset && !mask_empty(&c->cpus_req))
+			       mask_empty(&c->cpus_req) && !c->mems_req ? 0 : -EUCLEAN;
+	if (!c->has_cpuset && (!mask_empty(&c->cpus_req) || c->mems_req))
 		return -EUCLEAN;
 	if (h->sem == CG_SEM_V1 ? c->has_cpuset
 				: c->has_cpuset != !!(c->parent->subtree_control &
@@ -320,15 +371,40 @@ static int r_cpus_eff(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 	return 0;
 }
 
+/* cpuset_common_seq_show(): FILE_MEMLIST, "%*pbl" with nr_node_ids (1) bits */
+static int r_mems(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	(void)h;
+	cg__buf_add(b, c->mems_req ? "0\n" : "\n", c->mems_req ? 2 : 1);
+	return 0;
+}
+
+static int w_mems(struct cg_hier *h, struct cg_cgroup *c, const char *v)
+{
+	return mems_write(h, c, v);
+}
+
+/* cpuset_common_seq_show(): FILE_EFFECTIVE_MEMLIST, node 0 on every cgroup, the root too */
+static int r_mems_eff(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	(void)h;
+	(void)c;
+	cg__buf_add(b, "0\n", 2);
+	return 0;
+}
+
 /* cpuset's dfl_files: its cftypes on the v2 hierarchy */
 const struct cg__file_def cg__cpuset_files[] = {
 	/*
-	 * cpuset.cpus.effective is on the root too (since 5.0); cpuset.mems, .mems.effective,
-	 * .cpus.partition, .cpus.exclusive, .cpus.exclusive.effective, .cpus.isolated are not
-	 * modelled and answer ENOENT like any file the model does not have.
+	 * the .effective files are on the root too (since 5.0); .cpus.partition, .cpus.exclusive,
+	 * .cpus.exclusive.effective, .cpus.isolated are not modelled and answer ENOENT like any
+	 * file the model does not have.
 	 */
 	{ "cpuset.cpus", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
 	  r_cpus, w_cpus },
+	{ "cpuset.mems", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
+	  r_mems, w_mems },
 	{ "cpuset.cpus.effective", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET, r_cpus_eff, NULL },
+	{ "cpuset.mems.effective", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET, r_mems_eff, NULL },
 	{ .name = NULL },
 };

@@ -120,6 +120,37 @@ Test(cgroup_cpuset, set_nr_cpus_range)
 	cgt_end(h);
 }
 
+/*
+ * update_nodemask() on one memory node: nodelist_parse() with MAX_NUMNODES = 1024 bits (ERANGE
+ * at 1024), a node without memory EINVAL, validate_change()'s ENOSPC for a populated cgroup.
+ */
+Test(cgroup_cpuset, mems_write)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+cpuset", 0);
+	assert_mkdir(h, "A", 0);
+	assert_proc(h, "P", 1, 1);
+	assert_write(h, "A/cpuset.mems", "1", -EINVAL);
+	cr_assert_eq(cg_refusal(h), CG_RULE_MEMS_NODE);
+	assert_write(h, "A/cpuset.mems", "1023", -EINVAL);
+	assert_write(h, "A/cpuset.mems", "1024", -ERANGE);
+	cr_assert_eq(cg_refusal(h), CG_RULE_NODELIST_SYNTAX);
+	assert_write(h, "A/cpuset.mems", "x", -EINVAL);
+	cr_assert_eq(cg_refusal(h), CG_RULE_NODELIST_SYNTAX);
+	assert_write(h, "A/cpuset.mems", " 0-0\n", 0);
+	assert_read(h, "A/cpuset.mems", "0\n");
+	assert_write(h, "A/cgroup.procs", "P", 0);
+	assert_write(h, "A/cpuset.mems", "", -ENOSPC);
+	cr_assert_eq(cg_refusal(h), CG_RULE_MEMS_EMPTY);
+	assert_write(h, "A/cpuset.mems", "0", 0);
+	assert_write(h, "cgroup.procs", "P", 0);
+	assert_write(h, "A/cpuset.mems", "", 0);
+	assert_read(h, "A/cpuset.mems", "\n");
+	assert_read(h, "A/cpuset.mems.effective", "0\n");
+	cgt_end(h);
+}
+
 /* ---- where the files are ----------------------------------------------------------------- */
 
 Test(cgroup_cpuset, files_need_cpuset_in_parent)
@@ -141,11 +172,14 @@ Test(cgroup_cpuset, files_need_cpuset_in_parent)
 	assert_read(h, "A/B/cpuset.cpus", "\n");
 	/* the name of an existing file cannot be a cgroup */
 	assert_mkdir(h, "A/cpuset.cpus", -EEXIST);
-	/* not modelled: memory nodes, partitions, exclusive CPUs -> like any unknown file */
-	assert_read_err(h, "A/cpuset.mems", -ENOENT);
+	/* memory nodes: cpuset.mems not on the root, its effective set everywhere (node 0) */
+	assert_read(h, "A/cpuset.mems", "\n");
+	assert_read_err(h, "cpuset.mems", -ENOENT);
+	assert_read(h, "cpuset.mems.effective", "0\n");
+	assert_read(h, "A/B/cpuset.mems.effective", "0\n");
+	/* not modelled: partitions, exclusive CPUs -> like any unknown file */
 	assert_write(h, "A/cpuset.cpus.partition", "root", -ENOENT);
 	assert_write(h, "A/cpuset.cpus.exclusive", "1", -ENOENT);
-	assert_read_err(h, "cpuset.mems.effective", -ENOENT);
 	assert_read_err(h, "cpuset.cpus.isolated", -ENOENT);
 	/* disabling takes the css and its files away */
 	assert_write(h, "A/cgroup.subtree_control", "-cpuset", 0);
