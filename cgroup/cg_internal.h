@@ -207,6 +207,7 @@ enum {
 	CG__F_CPU = 2,		/* a cpu file: needs the cpu css */
 	CG__F_CPUSET = 4,	/* cpuset file: needs the cpuset css (the root's: cpuset bound) */
 	CG__F_PIDS = 8,		/* a pids file: needs the pids css */
+	CG__F_ONLY_ON_ROOT = 16,	/* CFTYPE_ONLY_ON_ROOT */
 };
 
 struct cg__file_def {

@@ -286,6 +286,7 @@ int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char 
 	X(NO_SUCH_FILE, "no-such-file",							\
 	  "no interface file of that name exists in this rule set")			\
 	X(ROOT_HAS_NO_FILE, "root-has-no-file", "the root cgroup has no such file")	\
+	X(ONLY_ON_ROOT, "only-on-root", "the file exists on the root cgroup only")	\
 	X(NO_CPU_CSS, "no-cpu-css",							\
 	  "the cpu files exist only where the parent enables cpu in its "		\
 	  "cgroup.subtree_control")							\
@@ -407,6 +408,11 @@ int cg_script_line(struct cg_hier *h, const char *fname, int lineno, const char 
 	  "node 0")									\
 	X(MEMS_EMPTY, "mems-empty",							\
 	  "a populated cgroup's cpuset.mems cannot go from a set of nodes to empty")	\
+	X(PARTITION_VALUE, "partition-value",						\
+	  "cpuset.cpus.partition takes 'member', 'root' or 'isolated'")		\
+	X(NOT_MODELLED, "not-modelled",							\
+	  "the model does not model this operation (cpuset partitions and exclusive "	\
+	  "CPUs): it answers ENOSYS rather than guess the kernel's answer")		\
 	/* set-up of a hierarchy */							\
 	X(ROOT_CONTROLLERS_FIXED, "root-controllers-fixed",				\
 	  "the controllers of a hierarchy are chosen before anything else happens in it") \

@@ -13,8 +13,11 @@
  *
  * Memory nodes on a machine of one node, node 0 (the model has no NUMA): cpuset.mems is written
  * as cpuset.cpus is, parsed with MAX_NUMNODES bits and kept only if within the nodes that have
- * memory (update_nodemask); its effective set is node 0 everywhere. Partitions, exclusive CPUs
- * and CPU hotplug are not modelled.
+ * memory (update_nodemask); its effective set is node 0 everywhere.
+ *
+ * Partitions and exclusive CPUs: their files exist and read as the kernel's defaults (every
+ * cgroup a member, no exclusive or isolated CPU); a write that would leave those defaults is
+ * refused as not modelled (ENOSYS), one that keeps them is taken. CPU hotplug is not modelled.
  *
  * The model keeps cpus_eff for every cgroup, a cgroup without a css holding its parent's: so a
  * thread's CPUs are those of its own cgroup, and one pre-order walk finds every cgroup whose
@@ -393,12 +396,76 @@ static int r_mems_eff(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
 	return 0;
 }
 
+/*
+ * sched_partition_show(): PRS_MEMBER, the only state the model has. A partition root would take
+ * its CPUs out of its parent's effective set and change its siblings' (update_prstate,
+ * update_parent_effective_cpumask): not modelled.
+ */
+static int r_partition(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	(void)h;
+	(void)c;
+	cg__buf_add(b, "member\n", 7);
+	return 0;
+}
+
+/*
+ * sched_partition_write(): the value stripped must be "root", "member" or "isolated" (else
+ * -EINVAL); update_prstate() returns at once when the state does not change (a member made a
+ * member). Becoming a root or isolated is not modelled.
+ */
+static int w_partition(struct cg_hier *h, struct cg_cgroup *c, const char *v)
+{
+	char *copy = strdup(v), *s;
+	int r;
+
+	(void)c;
+	if (!copy)
+		return -ENOMEM;
+	s = cg__strstrip(copy);
+	if (!strcmp(s, "member"))
+		r = 0;
+	else if (!strcmp(s, "root") || !strcmp(s, "isolated"))
+		r = cg__refuse(h, CG_RULE_NOT_MODELLED, -ENOSYS);
+	else
+		r = cg__refuse(h, CG_RULE_PARTITION_VALUE, -EINVAL);
+	free(copy);
+	return r;
+}
+
+/*
+ * An empty CPU list: cpuset.cpus.exclusive (no request), .cpus.exclusive.effective (only
+ * partition roots and cgroups with exclusive CPUs have one) and the root's .cpus.isolated
+ * (CPUs of isolated partitions).
+ */
+static int r_no_cpus(struct cg_hier *h, struct cg_cgroup *c, struct cg__buf *b)
+{
+	(void)h;
+	(void)c;
+	cg__buf_add(b, "\n", 1);
+	return 0;
+}
+
+/*
+ * cpuset_write_resmask() + update_exclusive_cpumask(): parsed as cpuset.cpus ("" or
+ * cpulist_parse()); an unchanged (empty) request is a no-op. A non-empty one is not modelled.
+ */
+static int w_exclusive(struct cg_hier *h, struct cg_cgroup *c, const char *v)
+{
+	struct cg__cpumask req;
+	int r = parse_list(v, h->nr_cpus, &req);
+
+	(void)c;
+	if (r)
+		return cg__bad_value(h, CG_RULE_CPULIST_SYNTAX, r);
+	return mask_empty(&req) ? 0 : cg__refuse(h, CG_RULE_NOT_MODELLED, -ENOSYS);
+}
+
 /* cpuset's dfl_files: its cftypes on the v2 hierarchy */
 const struct cg__file_def cg__cpuset_files[] = {
 	/*
-	 * the .effective files are on the root too (since 5.0); .cpus.partition, .cpus.exclusive,
-	 * .cpus.exclusive.effective, .cpus.isolated are not modelled and answer ENOENT like any
-	 * file the model does not have.
+	 * cpus.effective and mems.effective are on the root too (since 5.0), cpus.isolated only
+	 * there; cpus.subpartitions is CFTYPE_DEBUG (cgroup_debug only) and left out.
 	 */
 	{ "cpuset.cpus", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
 	  r_cpus, w_cpus },
@@ -406,5 +473,13 @@ const struct cg__file_def cg__cpuset_files[] = {
 	  r_mems, w_mems },
 	{ "cpuset.cpus.effective", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET, r_cpus_eff, NULL },
 	{ "cpuset.mems.effective", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET, r_mems_eff, NULL },
+	{ "cpuset.cpus.partition", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
+	  r_partition, w_partition },
+	{ "cpuset.cpus.exclusive", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_NOT_ON_ROOT,
+	  r_no_cpus, w_exclusive },
+	{ "cpuset.cpus.exclusive.effective", CG__SEM_V2 | CG__SEM_RFC,
+	  CG__F_CPUSET | CG__F_NOT_ON_ROOT, r_no_cpus, NULL },
+	{ "cpuset.cpus.isolated", CG__SEM_V2 | CG__SEM_RFC, CG__F_CPUSET | CG__F_ONLY_ON_ROOT,
+	  r_no_cpus, NULL },
 	{ .name = NULL },
 };

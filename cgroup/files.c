@@ -48,6 +48,10 @@ static const struct cg__file_def *check_file(const struct cg_hier *h, const stru
 		*why = CG_RULE_ROOT_HAS_NO_FILE;
 		return NULL;
 	}
+	if ((f->flags & CG__F_ONLY_ON_ROOT) && c->parent) {
+		*why = CG_RULE_ONLY_ON_ROOT;
+		return NULL;
+	}
 	*why = CG_RULE_NONE;
 	return f;
 }

@@ -65,6 +65,7 @@ const char *cg_errno_name(int err)
 		{ ENOSPC, "ENOSPC" },	  { EROFS, "EROFS" },	      { ERANGE, "ERANGE" },
 		{ ENAMETOOLONG, "ENAMETOOLONG" }, { ENOTEMPTY, "ENOTEMPTY" },
 		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EUCLEAN, "EUCLEAN" }, { EOVERFLOW, "EOVERFLOW" },
+		{ ENOSYS, "ENOSYS" },
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)

@@ -151,6 +151,35 @@ Test(cgroup_cpuset, mems_write)
 	cgt_end(h);
 }
 
+/*
+ * sched_partition_write() and update_exclusive_cpumask() keep the defaults (member, no exclusive
+ * CPU) or refuse: bad words EINVAL, bad lists as cpuset.cpus; what would leave the defaults is
+ * not modelled and says so (ENOSYS, not-modelled) rather than guess.
+ */
+Test(cgroup_cpuset, partition_and_exclusive_writes)
+{
+	struct cg_hier *h = cgt_new(CG_SEM_V2);
+
+	assert_write(h, "cgroup.subtree_control", "+cpuset", 0);
+	assert_mkdir(h, "A", 0);
+	assert_write(h, "A/cpuset.cpus.partition", " member\n", 0);
+	assert_write(h, "A/cpuset.cpus.partition", "Member", -EINVAL);
+	cr_assert_eq(cg_refusal(h), CG_RULE_PARTITION_VALUE);
+	assert_write(h, "A/cpuset.cpus.partition", "root", -ENOSYS);
+	cr_assert_eq(cg_refusal(h), CG_RULE_NOT_MODELLED);
+	assert_write(h, "A/cpuset.cpus.partition", "isolated", -ENOSYS);
+	assert_read(h, "A/cpuset.cpus.partition", "member\n");
+	assert_write(h, "A/cpuset.cpus.exclusive", "", 0);
+	assert_write(h, "A/cpuset.cpus.exclusive", "8", -ERANGE);
+	cr_assert_eq(cg_refusal(h), CG_RULE_CPULIST_SYNTAX);
+	assert_write(h, "A/cpuset.cpus.exclusive", "1", -ENOSYS);
+	cr_assert_eq(cg_refusal(h), CG_RULE_NOT_MODELLED);
+	assert_read(h, "A/cpuset.cpus.exclusive", "\n");
+	assert_write(h, "A/cpuset.cpus.exclusive.effective", "", -EINVAL);
+	assert_write(h, "cpuset.cpus.isolated", "", -EINVAL);
+	cgt_end(h);
+}
+
 /* ---- where the files are ----------------------------------------------------------------- */
 
 Test(cgroup_cpuset, files_need_cpuset_in_parent)
@@ -177,10 +206,14 @@ Test(cgroup_cpuset, files_need_cpuset_in_parent)
 	assert_read_err(h, "cpuset.mems", -ENOENT);
 	assert_read(h, "cpuset.mems.effective", "0\n");
 	assert_read(h, "A/B/cpuset.mems.effective", "0\n");
-	/* not modelled: partitions, exclusive CPUs -> like any unknown file */
-	assert_write(h, "A/cpuset.cpus.partition", "root", -ENOENT);
-	assert_write(h, "A/cpuset.cpus.exclusive", "1", -ENOENT);
-	assert_read_err(h, "cpuset.cpus.isolated", -ENOENT);
+	/* partitions, exclusive CPUs: the defaults, on the root or not as dfl_files says */
+	assert_read(h, "A/cpuset.cpus.partition", "member\n");
+	assert_read_err(h, "cpuset.cpus.partition", -ENOENT);
+	assert_read(h, "A/cpuset.cpus.exclusive", "\n");
+	assert_read_err(h, "cpuset.cpus.exclusive.effective", -ENOENT);
+	assert_read(h, "cpuset.cpus.isolated", "\n");
+	assert_read_err(h, "A/cpuset.cpus.isolated", -ENOENT);
+	cr_assert_eq(cg_refusal(h), CG_RULE_ONLY_ON_ROOT);
 	/* disabling takes the css and its files away */
 	assert_write(h, "A/cgroup.subtree_control", "-cpuset", 0);
 	assert_read_err(h, "A/B/cpuset.cpus", -ENOENT);
