@@ -252,7 +252,7 @@ static void write_init(FILE *f, const struct modset *s, const char *share, const
 	      "done > \"$H$S/domains\"\n"
 	      "$B dmesg > \"$H$S/dmesg\"\n"
 	      "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "
-	      "TMPDIR=/run/cgsim-tmp\n"
+	      "TMPDIR=/run/cgsim-tmp CGSIM_VM_GUEST=1\n"
 	      "say run\n"
 	      "$B chroot $H /bin/sh -c 'cd \"$1\" && shift && exec \"$@\"' sh ", f);
 	sh_quote(f, cwd);
