@@ -28,6 +28,8 @@ void vm__remove_tree(const char *path);
 int vm__capture(const char *const *argv, const char *cwd, char **out, size_t *outlen);
 /* vm__slurp() - the file @path (at most @max bytes) NUL-terminated into *@out; 0 or -errno. */
 int vm__slurp(const char *path, size_t max, char **out);
+/* vm__path() - a path printed by @fmt into @out; 0, or -ENAMETOOLONG when it does not fit. */
+int vm__path(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* vm__which() - @name's path in the PATH into @out; 0 or -ENOENT. */
 int vm__which(const char *name, char *out, size_t outlen);
 

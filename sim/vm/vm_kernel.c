@@ -78,12 +78,12 @@ static void find_moddir(struct vm_kernel *k)
 	k->moddir[0] = '\0';
 	if (slash && !strcmp(slash, "/boot")) {
 		*slash = '\0';
-		snprintf(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", root, k->version);
-		if (is_dir(k->moddir))
+		if (!vm__path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", root,
+			      k->version) && is_dir(k->moddir))
 			return;
 	}
-	snprintf(k->moddir, sizeof(k->moddir), "/lib/modules/%s", k->version);
-	if (!is_dir(k->moddir))
+	if (vm__path(k->moddir, sizeof(k->moddir), "/lib/modules/%s", k->version) ||
+	    !is_dir(k->moddir))
 		k->moddir[0] = '\0';
 }
 
@@ -159,8 +159,7 @@ static int cache_dir(char *out, size_t len, char *err, size_t errlen)
 			 "XDG_CACHE_HOME or HOME, or give --kernel FILE)");
 		return -ENOENT;
 	}
-	snprintf(out, len, "%s/kernels", base);
-	if (vm__mkdirs(out)) {
+	if (vm__path(out, len, "%s/kernels", base) || vm__mkdirs(out)) {
 		snprintf(err, errlen, "cgsim: cannot make %s: %s", out, strerror(errno));
 		return -errno;
 	}
@@ -179,16 +178,15 @@ static bool newest_cached(const char *dir, const char *series, struct vm_kernel 
 	while ((de = readdir(d)))
 		if (strlen(de->d_name) < sizeof(best) && series_match(de->d_name, series) &&
 		    (!best[0] || version_cmp(de->d_name, best) > 0)) {
-			snprintf(image, sizeof(image), "%s/%s/boot/vmlinuz-%s", dir, de->d_name,
-				 de->d_name);
-			if (!access(image, R_OK))
-				snprintf(best, sizeof(best), "%s", de->d_name);
+			if (!vm__path(image, sizeof(image), "%s/%s/boot/vmlinuz-%s", dir,
+				      de->d_name, de->d_name) && !access(image, R_OK))
+				vm__path(best, sizeof(best), "%s", de->d_name);
 		}
 	closedir(d);
 	if (!best[0])
 		return false;
-	snprintf(k->image, sizeof(k->image), "%s/%s/boot/vmlinuz-%s", dir, best, best);
-	return !vm_kernel_version(k->image, k->version, sizeof(k->version));
+	return !vm__path(k->image, sizeof(k->image), "%s/%s/boot/vmlinuz-%s", dir, best, best) &&
+	       !vm_kernel_version(k->image, k->version, sizeof(k->version));
 }
 
 /* The newest package linux-image-VERSION of @series apt knows, its VERSION into @out. */
@@ -266,12 +264,17 @@ static int fetch(const char *tmp, const char *v, char *err, size_t errlen)
 static int fetch_into_cache(const char *dir, const char *series, bool progress,
 			    struct vm_kernel *k, char *err, size_t errlen)
 {
-	char v[128], tmp[4096], from[4200], to[4200];
+	char v[128], tmp[4096], from[4096], to[4096];
 	int e = newest_package(series, v, sizeof(v), err, errlen);
 
 	if (e)
 		return e;
-	snprintf(tmp, sizeof(tmp), "%s/.fetch-%ld", dir, (long)getpid());
+	if (vm__path(tmp, sizeof(tmp), "%s/.fetch-%ld", dir, (long)getpid()) ||
+	    vm__path(from, sizeof(from), "%s/unpacked", tmp) ||
+	    vm__path(to, sizeof(to), "%s/%s", dir, v)) {
+		snprintf(err, errlen, "cgsim: the cache directory's path %s is too long", dir);
+		return -ENAMETOOLONG;
+	}
 	vm__remove_tree(tmp);
 	if (mkdir(tmp, 0755)) {
 		snprintf(err, errlen, "cgsim: cannot make %s: %s", tmp, strerror(errno));
@@ -281,8 +284,6 @@ static int fetch_into_cache(const char *dir, const char *series, bool progress,
 		fprintf(stderr, "cgsim: fetching the guest kernel linux-image-%s (about 110 MB) "
 			"into %s\n", v, dir);
 	e = fetch(tmp, v, err, errlen);
-	snprintf(from, sizeof(from), "%s/unpacked", tmp);
-	snprintf(to, sizeof(to), "%s/%s", dir, v);
 	if (!e && rename(from, to) && errno != EEXIST && errno != ENOTEMPTY) {
 		snprintf(err, errlen, "cgsim: cannot move the kernel into %s: %s", to,
 			 strerror(errno));
@@ -291,8 +292,8 @@ static int fetch_into_cache(const char *dir, const char *series, bool progress,
 	vm__remove_tree(tmp);
 	if (e)
 		return e;
-	snprintf(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", to, v);
-	if (vm_kernel_version(k->image, k->version, sizeof(k->version))) {
+	if (vm__path(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", to, v) ||
+	    vm_kernel_version(k->image, k->version, sizeof(k->version))) {
 		snprintf(err, errlen, "cgsim: %s is not a bzImage", k->image);
 		return -EINVAL;
 	}

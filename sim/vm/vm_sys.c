@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,17 @@ int vm__slurp(const char *path, size_t max, char **out)
 	return e;
 }
 
+int vm__path(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 int vm__which(const char *name, char *out, size_t outlen)
 {
 	const char *path = getenv("PATH");
@@ -88,8 +100,8 @@ int vm__which(const char *name, char *out, size_t outlen)
 	while (*path) {
 		size_t n = strcspn(path, ":");
 
-		snprintf(out, outlen, "%.*s/%s", (int)n, n ? path : ".", name);
-		if (!access(out, X_OK))
+		if (!vm__path(out, outlen, "%.*s/%s", (int)n, n ? path : ".", name) &&
+		    !access(out, X_OK))
 			return 0;
 		path += n + (path[n] == ':');
 	}
