@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/topology.c - the scheduling domains of a machine, as Linux 6.12 builds them on x86
+ * (scheduler/topology.h; kernel/sched/topology.c, arch/x86/kernel/smpboot.c).
+ *
+ * The levels, lowest first, each a CPU mask and flags:
+ *	SMT	the core's threads			SD_SHARE_CPUCAPACITY | SD_SHARE_LLC
+ *	CLS	the CPUs sharing an L2: the core's here	SD_CLUSTER | SD_SHARE_LLC
+ *	MC	the LLC, which QEMU makes the die	SD_SHARE_LLC
+ *	PKG	the node's CPUs (cpu_cpu_mask())	-; dropped when a package holds
+ *							several nodes
+ *	NODE	the node's CPUs (NUMA level 0)		-
+ *	NUMA	per distance d > local: the CPUs of	SD_NUMA, and SD_OVERLAP
+ *		the nodes within d
+ * sd_init() gives every level SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |
+ * SD_WAKE_AFFINE | SD_PREFER_SIBLING besides its own; a NUMA level loses SD_PREFER_SIBLING,
+ * gains SD_SERIALIZE, and beyond node_reclaim_distance (30) loses SD_BALANCE_EXEC,
+ * SD_BALANCE_FORK and SD_WAKE_AFFINE. A level's span takes its child's in, and the build stops
+ * at the first level that spans every CPU.
+ *
+ * Then, per CPU, a parent that adds nothing to its child is removed (sd_parent_degenerate():
+ * the same span, and no flag the child lacks once the flags that need several groups are
+ * dropped from a parent of one group), and the lowest domain goes if it is degenerate itself
+ * (one CPU, or one group and no SD_WAKE_AFFINE).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scheduler/topology.h"
+
+#define F(x) (1u << TOPO_SD_##x)
+/* every flag but SD_WAKE_AFFINE needs more than one group to mean anything (SDF_NEEDS_GROUPS) */
+#define NEEDS_GROUPS (((1u << TOPO_NFLAGS) - 1) & ~F(WAKE_AFFINE))
+#define RECLAIM_DISTANCE 30
+
+static const char *const flag_names[TOPO_NFLAGS] = {
+	"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_BALANCE_WAKE",
+	"SD_WAKE_AFFINE", "SD_ASYM_CPUCAPACITY", "SD_ASYM_CPUCAPACITY_FULL",
+	"SD_SHARE_CPUCAPACITY", "SD_CLUSTER", "SD_SHARE_LLC", "SD_SERIALIZE", "SD_ASYM_PACKING",
+	"SD_PREFER_SIBLING", "SD_OVERLAP", "SD_NUMA",
+};
+
+const char *topo_flag_name(enum topo_flag f)
+{
+	return f < TOPO_NFLAGS ? flag_names[f] : "?";
+}
+
+static void set_bit(uint64_t *m, int cpu)
+{
+	m[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+static bool test_bit(const uint64_t *m, int cpu)
+{
+	return m[cpu / 64] >> (cpu % 64) & 1;
+}
+
+static bool mask_equal(const uint64_t *a, const uint64_t *b)
+{
+	return !memcmp(a, b, TOPO_MASK_WORDS * sizeof(*a));
+}
+
+static int weight(const uint64_t *m)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < TOPO_MASK_WORDS; i++)
+		n += __builtin_popcountll(m[i]);
+	return n;
+}
+
+void topo_span_str(const uint64_t *span, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < SCHED_MAX_CPUS && n < len; c++) {
+		int e = c;
+
+		if (!test_bit(span, c))
+			continue;
+		while (e + 1 < SCHED_MAX_CPUS && test_bit(span, e + 1))
+			e++;
+		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
+				      c, e);
+		c = e;
+	}
+}
+
+/* A level of the table: its name, its flags from the topology, and how to find a CPU's mask. */
+enum topo_kind { K_SMT, K_CLS, K_MC, K_PKG, K_NODE, K_NUMA };
+
+struct level {
+	const char *name;
+	enum topo_kind kind;
+	unsigned flags;
+	int distance;		/* K_NUMA: the level's distance */
+};
+
+static int node_of(const struct topo_machine *m, int cpu)
+{
+	return cpu / (m->cpus / m->nodes);
+}
+
+static int dist(const struct topo_machine *m, int a, int b)
+{
+	if (a == b)
+		return m->distance ? m->distance[a * m->nodes + a] : 10;
+	return m->distance ? m->distance[a * m->nodes + b] : 20;
+}
+
+/* Whether CPUs @a and @b are together at level @l. */
+static bool together(const struct topo_machine *m, const struct level *l, int a, int b)
+{
+	int core = m->threads, die = core * m->cores;
+
+	switch (l->kind) {
+	case K_SMT:
+	case K_CLS:
+		return a / core == b / core;
+	case K_MC:
+		return a / die == b / die;
+	case K_PKG:
+	case K_NODE:
+		return node_of(m, a) == node_of(m, b);
+	case K_NUMA:
+		return dist(m, node_of(m, a), node_of(m, b)) <= l->distance;
+	}
+	return false;
+}
+
+/* The table: x86's levels, then NODE and a NUMA level per distinct remote distance. */
+static int make_levels(const struct topo_machine *m, struct level *lv)
+{
+	int n = 0, ds[TOPO_MAX_LEVELS], nd = 0;
+	bool numa_in_package = false;
+	int pkg = m->threads * m->cores * m->dies;
+
+	/* two CPUs of one package in different nodes: x86_has_numa_in_package drops PKG */
+	for (int c = 0; c < m->cpus && !numa_in_package; c++)
+		numa_in_package = node_of(m, c) != node_of(m, c / pkg * pkg);
+	lv[n++] = (struct level){ "SMT", K_SMT, F(SHARE_CPUCAPACITY) | F(SHARE_LLC), 0 };
+	lv[n++] = (struct level){ "CLS", K_CLS, F(CLUSTER) | F(SHARE_LLC), 0 };
+	lv[n++] = (struct level){ "MC", K_MC, F(SHARE_LLC), 0 };
+	if (!numa_in_package)
+		lv[n++] = (struct level){ "PKG", K_PKG, 0, 0 };
+	if (m->nodes <= 1)
+		return n;
+	lv[n++] = (struct level){ "NODE", K_NODE, 0, 0 };
+	/* the distinct distances greater than the local one, ascending */
+	for (int a = 0; a < m->nodes; a++)
+		for (int b = 0; b < m->nodes; b++) {
+			int d = dist(m, a, b), k = 0;
+
+			if (d <= dist(m, a, a))
+				continue;
+			while (k < nd && ds[k] < d)
+				k++;
+			if (k < nd && ds[k] == d)
+				continue;
+			if (nd == TOPO_MAX_LEVELS - 8)
+				return -EINVAL;
+			memmove(ds + k + 1, ds + k, (size_t)(nd - k) * sizeof(*ds));
+			ds[k] = d;
+			nd++;
+		}
+	for (int k = 0; k < nd; k++)
+		lv[n++] = (struct level){ "NUMA", K_NUMA, F(NUMA) | F(OVERLAP), ds[k] };
+	return n;
+}
+
+/* sd_init()'s flags of level @l. */
+static unsigned init_flags(const struct level *l)
+{
+	unsigned f = F(BALANCE_NEWIDLE) | F(BALANCE_EXEC) | F(BALANCE_FORK) | F(WAKE_AFFINE) |
+		     F(PREFER_SIBLING) | l->flags;
+
+	if (!(f & (F(SHARE_CPUCAPACITY) | F(SHARE_LLC))) && (f & F(NUMA))) {
+		f &= ~F(PREFER_SIBLING);
+		f |= F(SERIALIZE);
+		if (l->distance > RECLAIM_DISTANCE)
+			f &= ~(F(BALANCE_EXEC) | F(BALANCE_FORK) | F(WAKE_AFFINE));
+	}
+	return f;
+}
+
+/* One CPU's domains as built, before any is removed, with each one's number of groups. */
+struct built {
+	struct topo_domain dom[TOPO_MAX_LEVELS];
+	int groups[TOPO_MAX_LEVELS];
+	int n;
+};
+
+static void build_cpu(const struct topo_machine *m, const struct level *lv, int nlv, int cpu,
+		      struct built *b)
+{
+	b->n = 0;
+	for (int k = 0; k < nlv; k++) {
+		struct topo_domain *d = &b->dom[b->n];
+		bool all = true;
+
+		memset(d, 0, sizeof(*d));
+		snprintf(d->name, sizeof(d->name), "%s", lv[k].name);
+		d->flags = init_flags(&lv[k]);
+		for (int c = 0; c < m->cpus; c++)
+			if (together(m, &lv[k], cpu, c) ||
+			    (b->n && test_bit(b->dom[b->n - 1].span, c)))
+				set_bit(d->span, c);
+		for (int c = 0; c < m->cpus; c++)
+			all &= test_bit(d->span, c);
+		b->n++;
+		if (all)
+			break;
+	}
+}
+
+/* Groups of domain @k of @b: its child level's distinct spans within it (CPUs at the base). */
+static void count_groups(const struct topo_machine *m, const struct built *all, struct built *b)
+{
+	for (int k = 0; k < b->n; k++) {
+		int g = 0;
+
+		for (int c = 0; c < m->cpus; c++) {
+			bool first = true;
+
+			if (!test_bit(b->dom[k].span, c))
+				continue;
+			if (k == 0) {
+				g++;
+				continue;
+			}
+			/* c counts when no lower-numbered CPU of the span has its child span */
+			for (int o = 0; o < c && first; o++)
+				first = !(test_bit(b->dom[k].span, o) &&
+					  mask_equal(all[o].dom[k - 1].span, all[c].dom[k - 1].span));
+			g += first;
+		}
+		b->groups[k] = g;
+	}
+}
+
+static bool degenerate(const struct topo_domain *d, int groups)
+{
+	if (weight(d->span) == 1)
+		return true;
+	if ((d->flags & NEEDS_GROUPS) && groups > 1)
+		return false;
+	return !(d->flags & F(WAKE_AFFINE));
+}
+
+static bool parent_degenerate(const struct topo_domain *c, const struct topo_domain *p,
+			      int pgroups)
+{
+	unsigned pflags = p->flags;
+
+	if (degenerate(p, pgroups))
+		return true;
+	if (!mask_equal(c->span, p->span))
+		return false;
+	if (pgroups == 1)
+		pflags &= ~NEEDS_GROUPS;
+	return !(~c->flags & pflags);
+}
+
+int topo_build(const struct topo_machine *m, struct topo_cpu *out)
+{
+	struct level lv[TOPO_MAX_LEVELS];
+	struct built *all;
+	int nlv;
+
+	if (m->cpus < 1 || m->cpus > SCHED_MAX_CPUS || m->threads < 1 || m->cores < 1 ||
+	    m->dies < 1 || m->sockets < 1 || m->nodes < 1 || m->cpus % m->nodes ||
+	    m->sockets * m->dies * m->cores * m->threads != m->cpus)
+		return -EINVAL;
+	nlv = make_levels(m, lv);
+	if (nlv < 0)
+		return nlv;
+	all = calloc((size_t)m->cpus, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (int c = 0; c < m->cpus; c++)
+		build_cpu(m, lv, nlv, c, &all[c]);
+	for (int c = 0; c < m->cpus; c++)
+		count_groups(m, all, &all[c]);
+	for (int c = 0; c < m->cpus; c++) {
+		const struct built *b = &all[c];
+		bool keep[TOPO_MAX_LEVELS];
+		int base = 0, n = 0;
+
+		/* cpu_attach_domain(): a parent that adds nothing goes, then a degenerate base */
+		for (int k = 0; k < b->n; k++)
+			keep[k] = true;
+		for (int k = 0, p; k < b->n; k = p) {
+			for (p = k + 1; p < b->n; p++) {
+				if (!parent_degenerate(&b->dom[k], &b->dom[p], b->groups[p]))
+					break;
+				keep[p] = false;
+			}
+		}
+		while (base < b->n && !keep[base])
+			base++;
+		if (base < b->n && degenerate(&b->dom[base], b->groups[base]))
+			keep[base] = false;
+		for (int k = 0; k < b->n; k++)
+			if (keep[k])
+				out[c].dom[n++] = b->dom[k];
+		out[c].n = n;
+	}
+	free(all);
+	return 0;
+}
