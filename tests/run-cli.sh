@@ -243,6 +243,13 @@ usage_error "merge -o" "-o needs a value" merge -o
 usage_error "cgroupfs --semantics=v3" "unknown semantics 'v3' (expected v2, rfc2017 or v1)" \
 	cgroupfs --semantics=v3 "$C"
 usage_error "run two scenarios" "more than one scenario given ('$SC')" run "$SC" --json "$SC"
+# run --domains: the domains a 6.12 guest of that machine built (tests/kernel/domains-6.12.txt)
+"$CGSIM" run tests/vm/smt-two-groups.yaml --domains 2> /dev/null > "$tmp/dom"
+grep '^8 ' tests/kernel/domains-6.12.txt |
+	awk '{ printf "cpu%s/domain%s", $2, $3; for (i = 4; i <= NF; i++) printf " %s", $i; print "" }' |
+	cmp -s - "$tmp/dom" && ok || bad "run --domains: not the domains Linux 6.12 built"
+usage_error "run --domains --json" "--domains prints only the domains, not --json" \
+	run "$SC" --domains --json
 # --vm's options (docs/vm.md): refused before any guest boots
 usage_error "validate --live --vm" "--live and --vm: one kernel at a time" validate "$SC" --live --vm
 usage_error "validate --kernel without --vm" "--kernel, --kernel-version and --log go with --vm" \

@@ -4,9 +4,11 @@
  * of it summed up), in the format asked for, with its files in -o DIR and its ftrace text.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "scheduler/topology.h"
 #include "sim/app/cli.h"
 #include "sim/app/report.h"
 #include "sim/run/run.h"
@@ -15,7 +17,7 @@
 #include "sim/util/util.h"
 
 enum { O_VARIANT, O_SEED, O_SEEDS, O_SET, O_JSON, O_LATENCY, O_SCHBENCH, O_DIR, O_TRACE,
-       O_TIMING, O_STRICT, O_MAX_EVENTS };
+       O_TIMING, O_STRICT, O_MAX_EVENTS, O_DOMAINS };
 
 static const struct cli_opt run_opts[] = {
 	[O_VARIANT] = { .name = "variant", .meta = "NAME",
@@ -57,6 +59,11 @@ static const struct cli_opt run_opts[] = {
 	[O_MAX_EVENTS] = { .name = "max-events", .meta = "N",
 		.help = "the most events a run may process (default 1000000000; 0: no limit); a "
 			"run that needs more stops with exit status 2" },
+	[O_DOMAINS] = { .name = "domains",
+		.help = "print the scheduling domains Linux builds for the scenario's machine "
+			"instead, and run nothing: a line per CPU and level, \"cpuN/domainL NAME "
+			"SPAN FLAGS\", as /sys/kernel/debug/sched/domains and the kernel's log "
+			"give them (docs/topology.md)" },
 };
 
 static int cmd_run(int argc, char **argv);
@@ -103,6 +110,7 @@ struct run_opts {
 	size_t seeds;				/* --seeds N; 0: one run */
 	bool timing;
 	bool strict;				/* --strict: a refused timeline operation fails */
+	bool domains;				/* --domains: print them, run nothing */
 };
 
 /* One argument @k (from @p): -1 to go on, else the exit status. */
@@ -148,6 +156,9 @@ static int run_arg(const struct cli_parse *p, int k, void *ctx)
 		break;
 	case O_STRICT:
 		o->strict = true;
+		break;
+	case O_DOMAINS:
+		o->domains = true;
 		break;
 	}
 	return -1;
@@ -256,6 +267,42 @@ static int run_once(const struct run_opts *o, struct scenario *sc)
 	return rc;
 }
 
+/* run --domains: the domains of @sc's machine (one socket of its cores without a topology). */
+static int run_domains(const struct scenario *sc)
+{
+	const struct scn_topology *t = &sc->topo;
+	struct topo_machine m = {
+		.cpus = sc->sched.cpus,
+		.sockets = t->given ? t->sockets : 1,
+		.dies = t->given ? t->dies : 1,
+		.cores = t->given ? t->cores : sc->sched.cpus,
+		.threads = t->given ? t->threads : 1,
+		.nodes = t->nodes > 1 ? t->nodes : 1,
+		.distance = t->distance,
+	};
+	struct topo_cpu *cpus = calloc((size_t)m.cpus, sizeof(*cpus));
+	char span[4096];
+
+	if (!cpus || topo_build(&m, cpus)) {
+		free(cpus);
+		fprintf(stderr, "cgsim: %s: cannot build the machine's domains\n", sc->file);
+		return 2;
+	}
+	for (int c = 0; c < m.cpus; c++)
+		for (int l = 0; l < cpus[c].n; l++) {
+			const struct topo_domain *d = &cpus[c].dom[l];
+
+			topo_span_str(d->span, span, sizeof(span));
+			printf("cpu%d/domain%d %s %s", c, l, d->name, span);
+			for (int f = 0; f < TOPO_NFLAGS; f++)
+				if (d->flags & (1u << f))
+					printf(" %s", topo_flag_name((enum topo_flag)f));
+			putchar('\n');
+		}
+	free(cpus);
+	return cli_finish_stdout();
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .file = NULL };
@@ -268,10 +315,14 @@ static int cmd_run(int argc, char **argv)
 		return cli_usage_error(&cli_cmd_run, "--seeds gives the text report or --json only, "
 				       "not %s", o.dir ? "-o DIR" : o.trace ? "--trace" :
 				       run_formats[o.format].option);
+	if (o.domains && (o.seeds || o.dir || o.trace || o.format))
+		return cli_usage_error(&cli_cmd_run, "--domains prints only the domains, not %s",
+				       o.seeds ? "--seeds" : o.dir ? "-o DIR" : o.trace ? "--trace" :
+				       run_formats[o.format].option);
 	sc = cli_load(o.file, o.variant, o.sets, o.nsets);
 	if (!sc)
 		return 2;
-	rc = o.seeds ? run_seeds(&o, sc) : run_once(&o, sc);
+	rc = o.domains ? run_domains(sc) : o.seeds ? run_seeds(&o, sc) : run_once(&o, sc);
 	scn_free(sc);
 	return rc;
 }
