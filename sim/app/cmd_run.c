@@ -267,17 +267,17 @@ static int run_once(const struct run_opts *o, struct scenario *sc)
 	return rc;
 }
 
-/* run --domains: the domains of @sc's machine (one socket of its cores without a topology). */
+/* run --domains: the domains of @sc's machine. */
 static int run_domains(const struct scenario *sc)
 {
 	const struct scn_topology *t = &sc->topo;
 	struct topo_machine m = {
 		.cpus = sc->sched.cpus,
-		.sockets = t->given ? t->sockets : 1,
-		.dies = t->given ? t->dies : 1,
-		.cores = t->given ? t->cores : sc->sched.cpus,
-		.threads = t->given ? t->threads : 1,
-		.nodes = t->nodes > 1 ? t->nodes : 1,
+		.sockets = t->sockets,
+		.dies = t->dies,
+		.cores = t->cores,
+		.threads = t->threads,
+		.nodes = t->nodes,
 		.distance = t->distance,
 	};
 	struct topo_cpu *cpus = calloc((size_t)m.cpus, sizeof(*cpus));

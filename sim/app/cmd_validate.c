@@ -157,18 +157,18 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 	return cli_vm_check(cmd, &o->vo, o->live);
 }
 
-/* The guest's machine: the scenario's (one socket of cpus cores without machine.topology). */
+/* The guest's machine: the scenario's. */
 static void machine_of(const struct scenario *sc, struct vm_machine *m)
 {
 	const struct scn_topology *t = &sc->topo;
 
 	memset(m, 0, sizeof(*m));
 	m->cpus = sc->sched.cpus;
-	m->sockets = t->given ? t->sockets : 1;
-	m->dies = t->given ? t->dies : 1;
-	m->cores = t->given ? t->cores : sc->sched.cpus;
-	m->threads = t->given ? t->threads : 1;
-	m->nodes = t->nodes > 1 ? t->nodes : 1;
+	m->sockets = t->sockets;
+	m->dies = t->dies;
+	m->cores = t->cores;
+	m->threads = t->threads;
+	m->nodes = t->nodes;
 	m->distance = t->distance;
 	m->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
 	m->autogroup = sc->autogroup;

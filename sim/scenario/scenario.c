@@ -192,6 +192,7 @@ static bool read_all(struct rd *r, struct yn *root)
 	sc->idle_exit = (struct sim_dist){ SIM_DIST_LOGNORMAL, 53000, 10000 };
 	if ((v = yn_get(root, "machine")) && !scn__read_machine(r, v, &cpus, &hz, sc))
 		return false;
+	scn__topology_defaults(sc, cpus);
 	if (sc->clock_phase_set && sc->clock_phase >= 1000000000ull / hz)
 		return scn__bad(r, yn_get(yn_get(root, "machine"), "clock_phase"),
 				"machine.clock_phase must be shorter than the tick period (%llu ns at hz %u)",

@@ -153,7 +153,8 @@ struct scn_variant {
  */
 struct scn_topology {
 	bool given;			/* machine.topology was given */
-	int sockets, dies, cores, threads;	/* dies per socket, cores per die, threads per core */
+	int sockets, dies, cores, threads;	/* dies per socket, cores per die, threads per core;
+						   without it one socket of cpus cores */
 	int nodes;			/* 1 without machine.numa */
 	uint8_t *distance;		/* with machine.numa: [i * nodes + j], the SLIT's */
 };

@@ -187,3 +187,16 @@ bool scn__read_topology(struct rd *r, const struct yn *machine, int *cpus, bool 
 	r->sc->notes[r->sc->nnotes++] = note;
 	return true;
 }
+
+void scn__topology_defaults(struct scenario *sc, int cpus)
+{
+	struct scn_topology *topo = &sc->topo;
+
+	/* one socket of machine.cpus cores, one node: one LLC, as a machine without a shape runs */
+	if (!topo->given) {
+		topo->sockets = topo->dies = topo->threads = 1;
+		topo->cores = cpus;
+	}
+	if (!topo->nodes)
+		topo->nodes = 1;
+}

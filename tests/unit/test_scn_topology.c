@@ -64,13 +64,20 @@ Test(scn_topology, defaults_and_agreeing_cpus)
 	cr_expect_eq(sc->sched.cpus, 8);
 }
 
-/* Without topology or numa a machine is one LLC as before, and nothing is noted. */
+/*
+ * Without topology or numa a machine is one LLC as before, and nothing is noted: one socket of
+ * machine.cpus cores (-smp N as validate --vm gives it), one node.
+ */
 Test(scn_topology, none)
 {
 	struct scenario *sc = load("{ cpus: 4 }", NULL, 0);
 
 	cr_expect_not(sc->topo.given);
 	cr_expect_eq(sc->topo.nodes, 1);
+	cr_expect_eq(sc->topo.sockets, 1);
+	cr_expect_eq(sc->topo.dies, 1);
+	cr_expect_eq(sc->topo.cores, 4);
+	cr_expect_eq(sc->topo.threads, 1);
 	cr_expect_eq(sc->nnotes, 0);
 }
 
