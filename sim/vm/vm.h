@@ -19,8 +19,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define VM_MAX_NODES 64
-
 /* The guest's hardware: QEMU's -smp and -numa. */
 struct vm_machine {
 	int cpus;				/* sockets x dies x cores x threads */

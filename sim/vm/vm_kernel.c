@@ -220,9 +220,9 @@ static int newest_package(const char *series, char *out, size_t outlen, char *er
 	return 0;
 }
 
-/* Run @argv in @cwd; a failure said as "@what @pkg failed: ITS LAST WORDS". */
+/* Run @argv in @cwd: 0, or -ENOENT said as "@what @pkg failed: ITS LAST WORDS". */
 static int step(const char *const *argv, const char *cwd, const char *what, const char *pkg,
-		int fail, char *err, size_t errlen)
+		char *err, size_t errlen)
 {
 	char *msg = NULL;
 	int st = vm__capture(argv, cwd, &msg, NULL);
@@ -233,7 +233,7 @@ static int step(const char *const *argv, const char *cwd, const char *what, cons
 		snprintf(err, errlen, "cgsim: %s %s failed%s%.300s", what, pkg,
 			 msg && *msg ? ": " : "", msg ? msg : "");
 	free(msg);
-	return st ? fail : 0;
+	return st ? -ENOENT : 0;
 }
 
 /*
@@ -257,8 +257,9 @@ static int fetch(const char *tmp, const char *v, char *err, size_t errlen)
 	};
 
 	snprintf(pkg, sizeof(pkg), "linux-image-%s", v);
-	return step(dl, tmp, "apt-get download", pkg, -ENOENT, err, errlen) ||
-	       step(unpack, tmp, "dpkg-deb unpacking", pkg, -EINVAL, err, errlen) ? -ENOENT : 0;
+	if (step(dl, tmp, "apt-get download", pkg, err, errlen))
+		return -ENOENT;
+	return step(unpack, tmp, "dpkg-deb unpacking", pkg, err, errlen);
 }
 
 static int fetch_into_cache(const char *dir, const char *series, bool progress,

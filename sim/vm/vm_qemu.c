@@ -56,7 +56,7 @@ struct console {
 	char line[512];
 	size_t linelen;
 	FILE *log;
-	bool progress, ran, done, no9p, noshare;
+	bool progress, ran, no9p, noshare;
 	double t0, t_run;
 };
 
@@ -73,8 +73,6 @@ static void console_line(struct console *c, const char *line)
 		if (c->progress)
 			fprintf(stderr, "cgsim: guest booted in %.1f s; running the command\n",
 				c->t_run - c->t0);
-	} else if (!strncmp(m, "done", 4)) {
-		c->done = true;
 	} else if (!strncmp(m, "no-9p", 5)) {
 		c->no9p = true;
 	} else if (!strncmp(m, "no-share", 8)) {
