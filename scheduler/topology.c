@@ -187,6 +187,19 @@ static unsigned init_flags(const struct level *l)
 	return f;
 }
 
+/* sd_init()'s imbalance_pct and cache_nice_tries for a domain of flags @f. */
+static void init_numbers(struct topo_domain *d)
+{
+	d->imbalance_pct = 117;
+	d->cache_nice_tries = 1;
+	if (d->flags & F(SHARE_CPUCAPACITY)) {
+		d->imbalance_pct = 110;
+		d->cache_nice_tries = 0;
+	} else if (!(d->flags & F(SHARE_LLC)) && (d->flags & F(NUMA))) {
+		d->cache_nice_tries = 2;
+	}
+}
+
 /* One CPU's domains as built, before any is removed, with each one's number of groups. */
 struct built {
 	struct topo_domain dom[TOPO_MAX_LEVELS];
@@ -205,6 +218,7 @@ static void build_cpu(const struct topo_machine *m, const struct level *lv, int 
 		memset(d, 0, sizeof(*d));
 		snprintf(d->name, sizeof(d->name), "%s", lv[k].name);
 		d->flags = init_flags(&lv[k]);
+		init_numbers(d);
 		for (int c = 0; c < m->cpus; c++)
 			if (together(m, &lv[k], cpu, c) ||
 			    (b->n && test_bit(b->dom[b->n - 1].span, c)))
@@ -239,6 +253,40 @@ static void count_groups(const struct topo_machine *m, const struct built *all, 
 			g += first;
 		}
 		b->groups[k] = g;
+	}
+}
+
+/*
+ * imb_numa_nr, set at the end of build_sched_domains() over the domains as built (before any
+ * is removed): the first domain without SD_SHARE_LLC above one with it gets its number of
+ * LLCs, or an eighth of its CPUs when it holds one LLC, at least 1; every domain above it that
+ * times its span over the span of the first SD_NUMA domain above (its own when there is none),
+ * at least once. adjust_numa_imbalance() lets a NUMA level leave that many tasks unbalanced.
+ */
+static void numa_imbalance(struct built *b)
+{
+	unsigned imb = 0, imb_span = 1;
+
+	for (int k = 1; k < b->n; k++) {
+		struct topo_domain *d = &b->dom[k], *child = &b->dom[k - 1];
+		unsigned w = (unsigned)weight(d->span);
+
+		if (!(d->flags & F(SHARE_LLC)) && (child->flags & F(SHARE_LLC))) {
+			unsigned nr_llcs = w / (unsigned)weight(child->span);
+			int p = k + 1;
+
+			imb = nr_llcs == 1 ? w >> 3 : nr_llcs;
+			if (imb < 1)
+				imb = 1;
+			d->imb_numa_nr = imb;
+			while (p < b->n && !(b->dom[p].flags & F(NUMA)))
+				p++;
+			imb_span = p < b->n ? (unsigned)weight(b->dom[p].span) : w;
+		} else {
+			unsigned factor = w / imb_span;
+
+			d->imb_numa_nr = imb * (factor > 1 ? factor : 1);
+		}
 	}
 }
 
@@ -283,8 +331,10 @@ int topo_build(const struct topo_machine *m, struct topo_cpu *out)
 		return -ENOMEM;
 	for (int c = 0; c < m->cpus; c++)
 		build_cpu(m, lv, nlv, c, &all[c]);
-	for (int c = 0; c < m->cpus; c++)
+	for (int c = 0; c < m->cpus; c++) {
 		count_groups(m, all, &all[c]);
+		numa_imbalance(&all[c]);
+	}
 	for (int c = 0; c < m->cpus; c++) {
 		const struct built *b = &all[c];
 		bool keep[TOPO_MAX_LEVELS];

@@ -5,7 +5,8 @@
  * one NUMA level per distance, built per CPU as build_sched_domains() builds them (stopping at
  * the first level that spans every CPU), with sd_init()'s flags, and the levels that do not
  * contribute removed as cpu_attach_domain() removes them (sd_degenerate(),
- * sd_parent_degenerate()). Only the domains: balancing over them is not modelled yet.
+ * sd_parent_degenerate()), with the per-level numbers sd_init() and build_sched_domains() give
+ * them. scheduler/sd.c turns them into the domains the balancer walks.
  */
 #ifndef CGSIM_SCHEDULER_TOPOLOGY_H
 #define CGSIM_SCHEDULER_TOPOLOGY_H
@@ -48,6 +49,9 @@ struct topo_machine {
 struct topo_domain {
 	char name[8];			/* "SMT", "MC", "PKG", "NUMA" */
 	unsigned flags;			/* 1u << enum topo_flag */
+	unsigned imbalance_pct;		/* sd_init(): 110 at SMT, else 117 */
+	unsigned cache_nice_tries;	/* sd_init(): 0 at SMT, 2 at NUMA levels, else 1 */
+	unsigned imb_numa_nr;		/* the tasks a node may take over its share (0 below) */
 	uint64_t span[TOPO_MASK_WORDS];
 };
 

@@ -91,3 +91,60 @@ Test(topology, refuses_what_is_no_machine)
 	cr_assert_neq(topo_build(&(struct topo_machine){ .cpus = 6, .sockets = 1, .dies = 1,
 				 .cores = 6, .threads = 1, .nodes = 4 }, cpus), 0);
 }
+
+/*
+ * sd_init()'s numbers and build_sched_domains()' imb_numa_nr for the topologies of QEMU guests
+ * (kernel/sched/topology.c): imbalance_pct 110 and cache_nice_tries 0 at SMT, 117 and 1 at MC
+ * and PKG, 117 and 2 at NUMA. imb_numa_nr is set from the first domain without SD_SHARE_LLC
+ * above one with it, over the domains as built (the degenerate ones included): its LLC count,
+ * or an eighth of its span when it holds one LLC (at least 1); above it, that times the span
+ * over the first SD_NUMA domain's (at least once).
+ */
+static void numbers(const struct topo_machine *m, int cpu, const char *const *names,
+		    const unsigned *pct, const unsigned *tries, const unsigned *imb, int n)
+{
+	static struct topo_cpu cpus[64];
+
+	cr_assert_eq(topo_build(m, cpus), 0);
+	cr_assert_eq(cpus[cpu].n, n);
+	for (int l = 0; l < n; l++) {
+		const struct topo_domain *d = &cpus[cpu].dom[l];
+
+		cr_expect_str_eq(d->name, names[l]);
+		cr_expect_eq(d->imbalance_pct, pct[l], "%s: imbalance_pct %u", d->name,
+			     d->imbalance_pct);
+		cr_expect_eq(d->cache_nice_tries, tries[l], "%s: cache_nice_tries %u", d->name,
+			     d->cache_nice_tries);
+		cr_expect_eq(d->imb_numa_nr, imb[l], "%s: imb_numa_nr %u", d->name, d->imb_numa_nr);
+	}
+}
+
+/* 2 sockets x 4 cores x 2 threads, one node: PKG holds 2 LLCs: imb_numa_nr 2 */
+Test(topology, numbers_two_sockets_one_node)
+{
+	struct topo_machine m = { 16, 2, 1, 4, 2, 1, NULL };
+	static const char *const names[] = { "SMT", "MC", "PKG" };
+
+	numbers(&m, 0, names, (const unsigned[]){ 110, 117, 117 }, (const unsigned[]){ 0, 1, 1 },
+		(const unsigned[]){ 0, 0, 2 }, 3);
+}
+
+/* the same in a node per socket: PKG (= the LLC) is built with one LLC: 8 >> 3 = 1 */
+Test(topology, numbers_two_sockets_two_nodes)
+{
+	struct topo_machine m = { 16, 2, 1, 4, 2, 2, NULL };
+	static const char *const names[] = { "SMT", "MC", "NUMA" };
+
+	numbers(&m, 0, names, (const unsigned[]){ 110, 117, 117 }, (const unsigned[]){ 0, 1, 2 },
+		(const unsigned[]){ 0, 0, 1 }, 3);
+}
+
+/* 2 sockets x 2 dies x 4 cores x 2 threads, a node per socket: 2 LLCs a node */
+Test(topology, numbers_two_dies_two_nodes)
+{
+	struct topo_machine m = { 32, 2, 2, 4, 2, 2, NULL };
+	static const char *const names[] = { "SMT", "MC", "PKG", "NUMA" };
+
+	numbers(&m, 0, names, (const unsigned[]){ 110, 117, 117, 117 },
+		(const unsigned[]){ 0, 1, 1, 2 }, (const unsigned[]){ 0, 0, 2, 2 }, 4);
+}
