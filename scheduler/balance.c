@@ -1,138 +1,393 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/balance.c - SMP: the CPU a waking or new thread goes to (select_task_rq_fair for
- * one LLC), and load balancing (periodic, new-idle, NOHZ kick) over one domain spanning every
- * CPU. docs/scheduler.md, "SMP".
+ * scheduler/balance.c - load balancing over the scheduling domains (scheduler/sd.c):
+ * periodic (sched_balance_domains), new-idle (sched_balance_newidle) and on behalf of idle
+ * CPUs (the NOHZ kick), each a sched_balance_rq() per level with the kernel's statistics,
+ * group classes and imbalance. docs/scheduler.md, "SMP", and docs/topology.md.
+ *
+ * What a machine without a shape has is one domain of single-CPU groups spanning every CPU,
+ * where these rules reduce to what cgsim did before it modelled topology.
  */
-#include "scheduler/sched_internal.h"
+#include <string.h>
 
+#include "scheduler/sched_internal.h"
+#include "scheduler/topology.h"
+
+#define F(x)		(1u << TOPO_SD_##x)
 #define BUSY_FACTOR	16u	/* sd->busy_factor since 5.10 */
-#define IMBALANCE_PCT	117u	/* sd->imbalance_pct since 5.10 */
-#define CACHE_NICE_TRIES 1u	/* sd->cache_nice_tries at the MC level */
 #define CAPACITY	1024u	/* SCHED_CAPACITY_SCALE: no RT, IRQ or thermal pressure */
 #define NR_MIGRATE_BREAK 32u	/* SCHED_NR_MIGRATE_BREAK */
+#define NUMA_IMBALANCE_MIN 2	/* adjust_numa_imbalance() */
 #define LOAD_AVG_PERIOD_NS (32 * NSEC_PER_MSEC)	/* nohz.next_blocked's step */
 #define MAX_PINNED_INTERVAL_NS (512 * NSEC_PER_MSEC)	/* MAX_PINNED_INTERVAL */
 
-static bool cpu_idle_for(const struct sched *s, const struct sched_cpu *rq)
+/* idle_cpu(): nothing running, nothing queued */
+static bool idle_cpu(const struct sched_cpu *rq)
 {
-	(void)s;
-	/* available_idle_cpu() || sched_idle_cpu() */
-	return !rq->curr || rq->nr_running == rq->cfs->h_nr_idle;
+	return !rq->curr && !rq->nr_running;
+}
+
+static bool in_mask(const uint64_t *m, int cpu)
+{
+	return m[cpu / 64] >> (cpu % 64) & 1;
+}
+
+/* ---- statistics of the sched groups --------------------------------------------------------- */
+
+/* enum group_type, in the kernel's order; misfit and asym packing have no cause here */
+enum group_type {
+	GROUP_HAS_SPARE,
+	GROUP_FULLY_BUSY,
+	GROUP_MISFIT_TASK,
+	GROUP_SMT_BALANCE,
+	GROUP_ASYM_PACKING,
+	GROUP_IMBALANCED,
+	GROUP_OVERLOADED,
+};
+enum migration_type { MIGRATE_LOAD, MIGRATE_UTIL, MIGRATE_TASK };
+enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
+
+/* LBF_* */
+#define LBF_ALL_PINNED	0x01u
+#define LBF_NEED_BREAK	0x02u
+#define LBF_DST_PINNED	0x04u
+#define LBF_SOME_PINNED	0x08u
+
+struct sg_stats {
+	uint64_t avg_load;	/* load x SCALE / capacity, overloaded groups only */
+	uint64_t load;		/* sum of cpu_load(): the root queues' load_avg */
+	uint64_t util, runnable, capacity;
+	unsigned nr;		/* sum_nr_running */
+	unsigned h_nr;		/* sum_h_nr_running: CFS tasks */
+	unsigned idle_cpus;
+	int weight;
+	enum group_type type;
+};
+
+struct lb_env {
+	struct sched_cpu *dst_rq, *src;
+	struct sched_sd *sd;		/* the domain as dst's CPU holds it */
+	struct sched_sd *parent;	/* its parent, NULL at the top */
+	const struct sched_dom *d;
+	const struct sched_sg *dst_grp;	/* dst_grpmask: the local group */
+	uint64_t *cpus;			/* env->cpus: the span less the CPUs given up on */
+	enum lb_idle idle;
+	enum migration_type type;
+	int64_t imbalance;
+	unsigned flags;
+	int new_dst;
+	unsigned loop, loop_max, loop_break;
+};
+
+/* group_is_overloaded(), group_has_capacity() */
+static bool overloaded(unsigned pct, const struct sg_stats *g)
+{
+	return g->nr > (unsigned)g->weight &&
+	       (g->capacity * 100 < g->util * pct || g->capacity * pct < g->runnable * 100);
+}
+
+static bool has_capacity(unsigned pct, const struct sg_stats *g)
+{
+	if (g->nr < (unsigned)g->weight)
+		return true;
+	if (g->capacity * pct < g->runnable * 100)
+		return false;
+	return g->capacity * 100 > g->util * pct;
+}
+
+/* group_classify() */
+static enum group_type classify(unsigned pct, const struct sched_sg *sg, const struct sg_stats *g,
+				bool smt_balance)
+{
+	if (overloaded(pct, g))
+		return GROUP_OVERLOADED;
+	if (sg->imbalance)
+		return GROUP_IMBALANCED;
+	if (smt_balance)
+		return GROUP_SMT_BALANCE;
+	if (!has_capacity(pct, g))
+		return GROUP_FULLY_BUSY;
+	return GROUP_HAS_SPARE;
+}
+
+/* One CPU's part of a group's statistics, its averages brought up to @now. */
+static void cpu_stats(struct sched_cpu *rq, uint64_t now, struct sg_stats *g)
+{
+	pelt_update(&rq->cfs->avg, now);
+	pelt_update_event(&rq->util, now);
+	pelt_update_event(&rq->runnable, now);
+	g->load += rq->cfs->avg.avg;
+	g->util += umin(rq->util.avg, CAPACITY);	/* cpu_util_cfs(): at most the capacity */
+	g->runnable += rq->runnable.avg;
+	g->nr += rq->nr_running;
+	g->h_nr += rq->cfs->h_nr_runnable;
+	g->idle_cpus += idle_cpu(rq);
+}
+
+/* update_sg_lb_stats() over the CPUs of @sg still in env->cpus. */
+static void sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_sg *sg,
+			bool local, uint64_t now, struct sg_stats *g)
+{
+	bool smt;
+
+	*g = (struct sg_stats){ .capacity = sg->capacity, .weight = sg->weight };
+	for (int i = 0; i < sg->weight; i++)
+		if (in_mask(env->cpus, sg->cpus[i]))
+			cpu_stats(&s->cpu[sg->cpus[i]], now, g);
+	/* smt_balance(): an idle CPU may take the second task of an SMT core */
+	smt = !local && env->idle != LB_NOT_IDLE && (sg->flags & F(SHARE_CPUCAPACITY)) &&
+	      g->h_nr > 1;
+	g->type = classify(env->d->imbalance_pct, sg, g, smt);
+	if (g->type == GROUP_OVERLOADED)
+		g->avg_load = g->load * CAPACITY / g->capacity;
+}
+
+/* smt_vs_nonsmt_groups() */
+static bool smt_vs_nonsmt(const struct sched_sg *a, const struct sched_sg *b)
+{
+	return a && b && ((a->flags ^ b->flags) & F(SHARE_CPUCAPACITY));
+}
+
+struct sd_stats {
+	const struct sched_sg *busiest, *local;
+	struct sg_stats b, l;
+	uint64_t total_load, total_capacity, avg_load;
+	bool prefer_sibling;
+};
+
+/* update_sd_pick_busiest(): whether @sg (statistics @g) is busier than the busiest so far. */
+static bool pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
+			 const struct sg_stats *g)
+{
+	const struct sg_stats *b = &sds->b;
+
+	if (!g->h_nr)
+		return false;	/* nothing to pull */
+	if (!sds->busiest)
+		return true;	/* busiest_stat starts as has_spare with UINT_MAX idle CPUs */
+	if (g->type != b->type)
+		return g->type > b->type;
+	switch (g->type) {
+	case GROUP_OVERLOADED:
+		return g->avg_load > b->avg_load;
+	case GROUP_IMBALANCED:
+		return false;	/* the first one wins */
+	case GROUP_SMT_BALANCE:
+		if (g->idle_cpus || b->idle_cpus)
+			goto has_spare;
+		/* fallthrough */
+	case GROUP_FULLY_BUSY:
+		/* avg_load is 0 below overloaded: the last group wins, an SMT one is kept */
+		return !(sds->busiest->flags & F(SHARE_CPUCAPACITY));
+	case GROUP_HAS_SPARE:
+		/* do not pick an SMT core running one task over a group of single CPUs */
+		if (smt_vs_nonsmt(sds->busiest, sg))
+			return !((sg->flags & F(SHARE_CPUCAPACITY)) && g->h_nr <= 1);
+has_spare:
+		return g->idle_cpus < b->idle_cpus ||
+		       (g->idle_cpus == b->idle_cpus && g->nr > b->nr);
+	default:
+		return false;
+	}
+}
+
+/* update_sd_lb_stats(): the local group's and the busiest group's statistics, the totals. */
+static void sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now, struct sd_stats *sds)
+{
+	const struct sched_dom *d = env->d;
+	int ng = d->ngroups, local = env->sd->local;
+
+	*sds = (struct sd_stats){ 0 };
+	/* the ring: the local group first, then the others in CPU order, wrapping */
+	for (int k = 0; k < ng; k++) {
+		const struct sched_sg *sg = d->groups[(local + k) % ng];
+		struct sg_stats g;
+
+		sg_lb_stats(s, env, sg, k == 0, now, &g);
+		if (k == 0) {
+			sds->local = sg;
+			sds->l = g;
+		} else if (pick_busiest(sds, sg, &g)) {
+			sds->busiest = sg;
+			sds->b = g;
+		}
+		sds->total_load += g.load;
+		sds->total_capacity += g.capacity;
+	}
+	/* the busiest group's flags are its child domain's: prefer siblings below NUMA levels */
+	if (sds->busiest)
+		sds->prefer_sibling = sds->busiest->flags & F(PREFER_SIBLING);
 }
 
 /*
- * The first CPU after @target, in the order target + 1, ..., ncpu - 1, 0, ..., target - 1,
- * that runs nothing and that @t may use; -1 when there is none. A word of the mask at a time.
+ * sibling_imbalance(): the tasks to move so that both groups run as many per core, rounded;
+ * 2 when the local group is empty and the busiest has more than one. Only an idle CPU asks.
  */
-static int first_idle_after(const struct sched *s, const struct sched_thread *t, int target)
+static int64_t sibling_imbalance(const struct lb_env *env, const struct sd_stats *sds)
 {
-	size_t nw = s->mask_words, start = (size_t)(target + 1) / 64;
+	int64_t nb = sds->busiest->cores, nl = sds->local->cores, imb;
 
-	for (size_t k = 0; k <= nw; k++) {
-		size_t w = (start + k) % nw;
-		uint64_t bits = s->idle_mask[w] & t->affinity[w];
+	if (env->idle == LB_NOT_IDLE || !sds->b.nr)
+		return 0;
+	if (nb == nl)
+		return sds->b.nr > sds->l.nr ? (int64_t)(sds->b.nr - sds->l.nr) : 0;
+	imb = nl * sds->b.nr - nb * sds->l.nr;
+	if (imb < 0)
+		imb = 0;
+	imb = (2 * imb + nl + nb) / (nl + nb);
+	if (imb <= 1 && !sds->l.nr && sds->b.nr > 1)
+		imb = 2;
+	return imb;
+}
 
-		if (k == 0)	/* the first word: only CPUs above target */
-			bits &= (target + 1) % 64 ? ~0ull << ((target + 1) % 64) : ~0ull;
-		if (k == nw)	/* back in the first word: only CPUs below target + 1 */
-			bits &= (target + 1) % 64 ? ~(~0ull << ((target + 1) % 64)) : 0;
-		if (bits) {
-			int c = (int)(w * 64) + __builtin_ctzll(bits);
+/* adjust_numa_imbalance(): a NUMA level leaves a small imbalance to a node with room */
+static int64_t adjust_numa_imbalance(int64_t imbalance, unsigned dst_running, unsigned imb_numa_nr)
+{
+	if (dst_running > imb_numa_nr)
+		return imbalance;
+	return imbalance <= NUMA_IMBALANCE_MIN ? 0 : imbalance;
+}
 
-			if (c < s->ncpu && c != target)
-				return c;
+/* calculate_imbalance(): what to move, and how much. */
+static void calculate_imbalance(struct lb_env *env, struct sd_stats *sds)
+{
+	struct sg_stats *l = &sds->l, *b = &sds->b;
+
+	if (b->type == GROUP_SMT_BALANCE || b->type == GROUP_IMBALANCED) {
+		env->type = MIGRATE_TASK;
+		env->imbalance = 1;
+		return;
+	}
+	if (l->type == GROUP_HAS_SPARE) {
+		if (b->type > GROUP_FULLY_BUSY && !(env->d->flags & F(SHARE_LLC))) {
+			/* between LLCs: fill the local group's spare capacity with utilisation */
+			env->type = MIGRATE_UTIL;
+			env->imbalance = (int64_t)(umax(l->capacity, l->util) - l->util);
+			if (env->idle != LB_NOT_IDLE && !env->imbalance) {
+				env->type = MIGRATE_TASK;
+				env->imbalance = 1;
+			}
+			return;
+		}
+		env->type = MIGRATE_TASK;
+		if (b->weight == 1 || sds->prefer_sibling)
+			env->imbalance = sibling_imbalance(env, sds);
+		else
+			env->imbalance = l->idle_cpus > b->idle_cpus ?
+					 (int64_t)(l->idle_cpus - b->idle_cpus) : 0;
+		if (env->d->flags & F(NUMA))
+			env->imbalance = adjust_numa_imbalance(env->imbalance, l->nr + 1,
+							       env->d->imb_numa_nr);
+		env->imbalance >>= 1;
+		return;
+	}
+	if (l->type < GROUP_OVERLOADED) {
+		l->avg_load = l->load * CAPACITY / l->capacity;
+		if (l->avg_load >= b->avg_load) {
+			env->imbalance = 0;
+			return;
+		}
+		sds->avg_load = sds->total_load * CAPACITY / sds->total_capacity;
+		if (l->avg_load >= sds->avg_load) {
+			env->imbalance = 0;
+			return;
 		}
 	}
-	return -1;
+	env->type = MIGRATE_LOAD;
+	env->imbalance = (int64_t)(umin((b->avg_load > sds->avg_load ? b->avg_load - sds->avg_load : 0) *
+					b->capacity,
+					(sds->avg_load > l->avg_load ? sds->avg_load - l->avg_load : 0) *
+					l->capacity) / CAPACITY);
 }
 
-/*
- * wake_affine() (WF_TTWU without WF_SYNC: a futex wakeup, as a mutex's or a condition's, is not
- * synchronous) between the waker's CPU @this and the wakee's previous CPU @prev: the CPU
- * select_idle_sibling() starts from. One LLC domain, every CPU of capacity CAPACITY.
- */
-static int wake_affine(struct sched *s, struct sched_thread *t, int this, int prev, uint64_t now)
+/* sched_balance_find_src_group() (find_busiest_group): the busiest group, or NULL. */
+static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env *env,
+						 struct sd_stats *sds, uint64_t now)
 {
-	struct sched_cpu *tr = &s->cpu[this], *pr = &s->cpu[prev];
+	struct sg_stats *l = &sds->l, *b = &sds->b;
 
-	if (sched__feat(s, SCHED_FEAT_WA_IDLE)) {
-		/* wake_affine_idle() */
-		if (cpu_idle_for(s, tr))
-			return cpu_idle_for(s, pr) ? prev : this;
-		if (cpu_idle_for(s, pr))
-			return prev;
+	sd_lb_stats(s, env, now, sds);
+	if (!sds->busiest)
+		return NULL;
+	if (b->type == GROUP_IMBALANCED)
+		goto force;
+	if (l->type > b->type)
+		return NULL;
+	if (l->type == GROUP_OVERLOADED) {
+		if (l->avg_load >= b->avg_load)
+			return NULL;
+		sds->avg_load = sds->total_load * CAPACITY / sds->total_capacity;
+		if (l->avg_load >= sds->avg_load ||
+		    100 * b->avg_load <= env->d->imbalance_pct * l->avg_load)
+			return NULL;
 	}
-	if (sched__feat(s, SCHED_FEAT_WA_WEIGHT)) {
-		/* wake_affine_weight(): cpu_load() as last updated, the wakee's task_h_load() */
-		uint64_t task = sched__task_h_load(t, now);
-		uint64_t this_eff = tr->cfs->avg.avg + task;
-		uint64_t prev_eff = pr->cfs->avg.avg > task ? pr->cfs->avg.avg - task : 0;
-
-		if (sched__feat(s, SCHED_FEAT_WA_BIAS)) {
-			this_eff *= 100;
-			prev_eff *= 100 + (IMBALANCE_PCT - 100) / 2;
-		}
-		if (this_eff * CAPACITY < prev_eff * CAPACITY)
-			return this;
+	if (sds->prefer_sibling && l->type == GROUP_HAS_SPARE && sibling_imbalance(env, sds) > 1)
+		goto force;
+	if (b->type != GROUP_OVERLOADED) {
+		/* a busy CPU pulls only from an overloaded group */
+		if (env->idle == LB_NOT_IDLE)
+			return NULL;
+		if (b->type == GROUP_SMT_BALANCE && smt_vs_nonsmt(sds->local, sds->busiest))
+			goto force;
+		if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1)
+			return NULL;
+		if (b->h_nr == 1)
+			return NULL;
 	}
-	return prev;
+force:
+	calculate_imbalance(env, sds);
+	return env->imbalance > 0 ? sds->busiest : NULL;
 }
 
-/*
- * select_task_rq_fair(), reduced to one LLC domain: a new task goes to the least loaded allowed
- * CPU (find_idlest_cpu); a waking task starts from its previous CPU, or, woken by a thread on
- * another CPU it may use (@waker >= 0), from what wake_affine() chooses; then
- * select_idle_sibling(): that CPU if idle, else its previous CPU if idle, else the first idle
- * allowed CPU after it, else that CPU.
- */
-struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
-				    uint64_t now)
+/* sched_balance_find_src_rq() (find_busiest_queue): the CPU of @sg to pull from. */
+static struct sched_cpu *find_busiest_queue(struct sched *s, const struct lb_env *env,
+					    const struct sched_sg *sg, uint64_t now)
 {
-	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1, target;
+	struct sched_cpu *busiest = NULL;
+	uint64_t best = 0;
+	unsigned best_nr = 0;
 
-	if (prev < 0 || t->new_task) {
-		struct sched_cpu *best = NULL;
+	(void)now;
+	for (int i = 0; i < sg->weight; i++) {
+		struct sched_cpu *rq = &s->cpu[sg->cpus[i]];
+		unsigned nr = rq->cfs->h_nr_runnable;
+		uint64_t v;
 
-		for (int c = 0; c < n; c++) {
-			struct sched_cpu *rq = &s->cpu[c];
-
-			if (!cpu_allowed(t, c))
+		if (!in_mask(env->cpus, rq->id) || !nr)
+			continue;
+		switch (env->type) {
+		case MIGRATE_LOAD:
+			/* a lone task heavier than the imbalance stays; equal capacities */
+			v = rq->cfs->avg.avg;
+			if (nr == 1 && v > (uint64_t)env->imbalance)
+				break;
+			if (!busiest || v > best) {
+				best = v;
+				busiest = rq;
+			}
+			break;
+		case MIGRATE_UTIL:
+			/* cpu_util_cfs_boost(): the larger of utilisation and runnable */
+			v = umin(umax(rq->util.avg, rq->runnable.avg), CAPACITY);
+			if (nr <= 1)
 				continue;
-			if (!best || rq->nr_running < best->nr_running ||
-			    (rq->nr_running == best->nr_running && rq->cfs->load < best->cfs->load))
-				best = rq;
-		}
-		return best;
-	}
-	target = prev;
-	if (waker >= 0 && waker < n && waker != prev && cpu_allowed(t, waker))
-		target = wake_affine(s, t, waker, prev, now);
-	if (cpu_allowed(t, target) && cpu_idle_for(s, &s->cpu[target]))
-		return &s->cpu[target];
-	if (prev != target && cpu_allowed(t, prev) && cpu_idle_for(s, &s->cpu[prev]))
-		return &s->cpu[prev];
-	if (!s->any_idle) {
-		/* idle is "nothing running": the first allowed idle CPU after target, from the mask */
-		int c = s->nr_idle ? first_idle_after(s, t, target) : -1;
-
-		if (c >= 0)
-			return &s->cpu[c];
-	} else {
-		for (int i = 1; i < n; i++) {
-			int c = (target + i) % n;
-
-			if (cpu_allowed(t, c) && cpu_idle_for(s, &s->cpu[c]))
-				return &s->cpu[c];
+			if (!busiest || best < v) {
+				best = v;
+				busiest = rq;
+			}
+			break;
+		case MIGRATE_TASK:
+			if (best_nr < nr) {
+				best_nr = nr;
+				busiest = rq;
+			}
+			break;
 		}
 	}
-	if (cpu_allowed(t, target))
-		return &s->cpu[target];
-	for (int c = 0; c < n; c++)
-		if (cpu_allowed(t, c))
-			return &s->cpu[c];
-	return &s->cpu[0];
+	return busiest;
 }
+
+/* ---- moving tasks -------------------------------------------------------------------------- */
 
 /* Move a queued, not running, not delayed task; the caller has asked can_migrate(). */
 static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cpu *dst,
@@ -151,144 +406,18 @@ static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cp
 	sched__check_preempt(s, dst, t, false);
 }
 
-/* ---- statistics of the sched groups (one CPU each: an LLC domain without SMT) ---- */
-
-enum group_type { GROUP_HAS_SPARE, GROUP_FULLY_BUSY, GROUP_OVERLOADED };
-enum migration_type { MIGRATE_LOAD, MIGRATE_TASK };
-
-struct sg_stats {
-	uint64_t load;		/* cpu_load(): the root queue's load_avg */
-	uint64_t util, runnable;
-	unsigned nr;		/* sum_nr_running */
-	unsigned h_nr;		/* cfs.h_nr_runnable */
-	bool idle;		/* idle_cpus */
-	enum group_type type;
-};
-
-/* group_is_overloaded(), group_has_capacity() and group_classify() for one CPU. */
-static enum group_type classify(const struct sg_stats *g)
-{
-	if (g->nr > 1 && ((uint64_t)CAPACITY * 100 < g->util * IMBALANCE_PCT ||
-			  (uint64_t)CAPACITY * IMBALANCE_PCT < g->runnable * 100))
-		return GROUP_OVERLOADED;
-	if (g->nr < 1)
-		return GROUP_HAS_SPARE;
-	if ((uint64_t)CAPACITY * IMBALANCE_PCT < g->runnable * 100)
-		return GROUP_FULLY_BUSY;
-	if ((uint64_t)CAPACITY * 100 > g->util * IMBALANCE_PCT)
-		return GROUP_HAS_SPARE;
-	return GROUP_FULLY_BUSY;
-}
-
-static void group_stats(struct sched_cpu *rq, uint64_t now, struct sg_stats *g)
-{
-	pelt_update(&rq->cfs->avg, now);
-	pelt_update_event(&rq->util, now);
-	pelt_update_event(&rq->runnable, now);
-	g->load = rq->cfs->avg.avg;
-	g->util = umin(rq->util.avg, CAPACITY);
-	g->runnable = rq->runnable.avg;
-	g->nr = rq->nr_running;
-	g->h_nr = rq->cfs->h_nr_runnable;
-	g->idle = !rq->curr && !rq->nr_running;
-	g->type = classify(g);
-}
-
-/* update_sd_pick_busiest() between two candidate groups. */
-static bool busier(const struct sg_stats *g, const struct sg_stats *b)
-{
-	if (!g->h_nr)
-		return false;
-	if (g->type != b->type)
-		return g->type > b->type;
-	if (g->type == GROUP_HAS_SPARE)
-		return g->idle < b->idle || (g->idle == b->idle && g->nr > b->nr);
-	return g->load > b->load;
-}
-
-enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
-
-struct lb_env {
-	struct sched_cpu *dst, *src;
-	enum lb_idle idle;
-	enum migration_type type;
-	int64_t imbalance;
-	unsigned failed;	/* sd->nr_balance_failed */
-	bool all_pinned;	/* LBF_ALL_PINNED */
-};
-
-/*
- * sched_balance_find_src_group() (find_busiest_group) and calculate_imbalance() for one domain
- * of single-CPU groups. Returns the busiest CPU, or NULL when the domain is balanced.
- */
-static struct sched_cpu *find_busiest(struct sched *s, struct lb_env *env, uint64_t now)
-{
-	struct sg_stats local = { 0 }, busiest = { 0 }, g;
-	struct sched_cpu *b = NULL;
-	uint64_t total = 0, avg_load;
-
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_cpu *rq = &s->cpu[c];
-
-		group_stats(rq, now, &g);
-		total += g.load;
-		if (rq == env->dst) {
-			local = g;
-		} else if (!b ? g.h_nr > 0 : busier(&g, &busiest)) {
-			busiest = g;
-			b = rq;
-		}
-	}
-	if (!b)
-		return NULL;
-	if (local.type > busiest.type)
-		return NULL;
-	avg_load = total / (uint64_t)s->ncpu;	/* total_load x SCALE / total_capacity */
-	if (local.type == GROUP_OVERLOADED) {
-		if (local.load >= busiest.load || local.load >= avg_load ||
-		    100 * busiest.load <= IMBALANCE_PCT * local.load)
-			return NULL;
-	}
-	if (busiest.type != GROUP_OVERLOADED) {
-		/* a busy CPU leaves a non-overloaded group to an idle one; nothing waits */
-		if (env->idle == LB_NOT_IDLE || busiest.h_nr == 1)
-			return NULL;
-	}
-	/* calculate_imbalance() */
-	if (local.type == GROUP_HAS_SPARE) {
-		/* spread tasks evenly: sibling_imbalance() for groups of one CPU each */
-		env->type = MIGRATE_TASK;
-		env->imbalance = env->idle == LB_NOT_IDLE ? 0 :
-			(busiest.nr > local.nr ? (int64_t)(busiest.nr - local.nr) / 2 : 0);
-		if (!env->imbalance && env->idle != LB_NOT_IDLE && !local.nr && busiest.nr > 1)
-			env->imbalance = 1;
-	} else {
-		if (local.type < GROUP_OVERLOADED &&
-		    (local.load >= busiest.load || local.load >= avg_load))
-			return NULL;
-		env->type = MIGRATE_LOAD;
-		env->imbalance = (int64_t)umin(busiest.load > avg_load ? busiest.load - avg_load : 0,
-					       avg_load > local.load ? avg_load - local.load : 0);
-	}
-	if (env->imbalance <= 0)
-		return NULL;
-	/* sched_balance_find_src_rq(): a lone task heavier than the imbalance stays */
-	if (env->type == MIGRATE_LOAD && busiest.h_nr == 1 && busiest.load > (uint64_t)env->imbalance)
-		return NULL;
-	return b;
-}
-
 /*
  * task_hot(): a task that ran within migration_cost is cache hot, and so is the next buddy
- * (CACHE_HOT_BUDDY) when the destination has work; SCHED_IDLE tasks never are.
+ * (CACHE_HOT_BUDDY) when the destination has work; SCHED_IDLE tasks never are, nor is any
+ * task between SMT siblings, which share their caches.
  */
 static bool task_hot(struct sched *s, const struct sched_thread *t, const struct lb_env *env,
 		     uint64_t now)
 {
-	if (t->policy == SCHED_THREAD_IDLE)
+	if (t->policy == SCHED_THREAD_IDLE || (env->d->flags & F(SHARE_CPUCAPACITY)))
 		return false;
 	/* EEVDF kernels count only the next buddy; CFS ones the last buddy too */
-	if (sched__feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) && env->dst->nr_running &&
+	if (sched__feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) && env->dst_rq->nr_running &&
 	    (t->se.cfs_rq->next == &t->se ||
 	     (s->ops->cfs_buddies && t->se.cfs_rq->last == &t->se)))
 		return true;
@@ -302,12 +431,26 @@ static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *
 		return false;	/* cgsim does not move a delayed task (docs/scheduler.md) */
 	if (sched__throttled_hierarchy(t->se.cfs_rq))
 		return false;	/* throttled_lb_pair(): not on the CPU's books */
-	if (!cpu_allowed(t, env->dst->id))
-		return false;	/* LBF_SOME_PINNED */
-	env->all_pinned = false;
+	if (!cpu_allowed(t, env->dst_rq->id)) {
+		env->flags |= LBF_SOME_PINNED;
+		/* remember a CPU of the local group it may use, for a second try there */
+		if (env->idle != LB_NEWLY_IDLE && !(env->flags & LBF_DST_PINNED) && env->dst_grp) {
+			for (int i = 0; i < env->dst_grp->weight; i++) {
+				int c = env->dst_grp->cpus[i];
+
+				if (in_mask(env->cpus, c) && cpu_allowed(t, c)) {
+					env->flags |= LBF_DST_PINNED;
+					env->new_dst = c;
+					break;
+				}
+			}
+		}
+		return false;
+	}
+	env->flags &= ~LBF_ALL_PINNED;
 	if (t->cpu->curr == t)
 		return false;
-	return !task_hot(s, t, env, now) || env->failed > CACHE_NICE_TRIES;
+	return !task_hot(s, t, env, now) || env->sd->nr_balance_failed > env->d->cache_nice_tries;
 }
 
 /* Move @t to the head of @rq's task list: detach_tasks() rotates the tasks it skips. */
@@ -326,13 +469,30 @@ static void list_rotate(struct sched_cpu *rq, struct sched_thread *t)
 	rq->lhead = t;
 }
 
+/*
+ * task_util_est(): cgsim tracks no per-task utilisation (scheduler/shares.c); a queued task's
+ * is its part of its CPU's utilisation in proportion to its runnable average, the estimate
+ * that moves with it.
+ */
+static uint64_t task_util(const struct sched_thread *t, uint64_t now)
+{
+	const struct sched_cpu *rq = t->cpu;
+	uint64_t r = umax(rq->runnable.avg, 1024);
+
+	(void)now;
+	return umin(rq->util.avg, 1024) * umin(t->se.ravg.avg, r) / r;
+}
+
 /* detach_tasks() + attach_tasks(): returns the number of tasks moved. */
 static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 {
 	struct sched_cpu *src = env->src;
-	unsigned moved = 0, loop = 0;
-	unsigned loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, src->nr_running);
+	unsigned moved = 0;
 
+	if (src->nr_running <= 1) {
+		env->flags &= ~LBF_ALL_PINNED;
+		return 0;
+	}
 	while (src->ltail && env->imbalance > 0) {
 		struct sched_thread *t = src->ltail;
 		bool take = false;
@@ -340,27 +500,42 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 		/* don't steal all: the source would be treated likewise */
 		if (env->idle != LB_NOT_IDLE && src->nr_running <= 1)
 			break;
-		loop++;
-		if ((loop > loop_max && !env->all_pinned) || loop > NR_MIGRATE_BREAK)
+		env->loop++;
+		if (env->loop > env->loop_max && !(env->flags & LBF_ALL_PINNED))
 			break;
+		if (env->loop > env->loop_break) {
+			/* a breather every nr_migrate tasks: the kernel resumes, cgsim stops here */
+			env->loop_break += NR_MIGRATE_BREAK;
+			env->flags |= LBF_NEED_BREAK;
+			break;
+		}
 		if (can_migrate(s, t, env, now)) {
-			if (env->type == MIGRATE_LOAD) {
-				uint64_t load = umax(sched__task_h_load(t, now), 1);
+			uint32_t failed = env->sd->nr_balance_failed;
+			uint64_t v;
 
-				take = !(sched__feat(s, SCHED_FEAT_LB_MIN) && load < 16 && !env->failed) &&
-				       (load >> umin(env->failed, 63)) <= (uint64_t)env->imbalance;
-				if (take)
-					env->imbalance -= (int64_t)load;
-			} else {
+			switch (env->type) {
+			case MIGRATE_LOAD:
+				v = umax(sched__task_h_load(t, now), 1);
+				take = !(sched__feat(s, SCHED_FEAT_LB_MIN) && v < 16 && !failed) &&
+				       (v >> umin(failed, 63)) <= (uint64_t)env->imbalance;
+				break;
+			case MIGRATE_UTIL:
+				v = task_util(t, now);
+				take = (v >> umin(failed, 63)) <= (uint64_t)env->imbalance;
+				break;
+			case MIGRATE_TASK:
+				v = 1;
 				take = true;
-				env->imbalance--;
+				break;
 			}
+			if (take)
+				env->imbalance -= (int64_t)v;
 		}
 		if (!take) {
 			list_rotate(src, t);
 			continue;
 		}
-		move_queued(s, t, env->dst, now);
+		move_queued(s, t, env->dst_rq, now);
 		moved++;
 		/* NEWIDLE balancing stops after the first task (a preemptible kernel) */
 		if (env->idle == LB_NEWLY_IDLE)
@@ -370,53 +545,198 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 }
 
 /*
- * sched_balance_rq() (load_balance) for the one domain spanning every CPU, with @dst pulling.
- * Keeps the domain's bookkeeping as the kernel does: a pass that finds the domain balanced
- * resets nr_balance_failed and (periodic passes) doubles the interval up to max_interval (up
- * to MAX_PINNED_INTERVAL when every task was pinned away); a pass that finds an imbalance
- * resets the interval to min_interval and counts a failure when it could move nothing.
- * Returns whether it moved any task.
+ * need_active_balance(): with capacities equal and no misfit or packing, only when spreading
+ * tasks has failed more than cache_nice_tries + 2 times in a row (imbalanced_active_balance).
  */
-static bool balance_rq(struct sched *s, struct sched_cpu *dst, uint64_t now, enum lb_idle idle)
+static bool need_active_balance(const struct lb_env *env)
 {
-	struct lb_env env = { .dst = dst, .idle = idle, .failed = dst->nr_balance_failed,
-			      .all_pinned = true };
-	uint64_t min_iv = (uint64_t)s->ncpu * NSEC_PER_MSEC, max_iv = 2 * min_iv;
-	unsigned moved = 0;
+	return env->type == MIGRATE_TASK &&
+	       env->sd->nr_balance_failed > env->d->cache_nice_tries + 2;
+}
 
-	s->st.balance_runs++;
-	env.src = find_busiest(s, &env, now);
-	if (!env.src) {
-		dst->nr_balance_failed = 0;	/* out_balanced */
-		if (idle != LB_NEWLY_IDLE && dst->balance_interval < max_iv)
-			dst->balance_interval *= 2;
-		return false;
-	}
-	sched__rq_account(s, env.src, now);
-	sched__rq_account(s, dst, now);
-	if (env.src->nr_running > 1) {
-		moved = detach_tasks(s, &env, now);
-		if (!moved && env.all_pinned) {
-			/*
-			 * out_all_pinned: every task there is pinned away from here. Balanced as far
-			 * as this CPU can tell: no failure, and the interval may grow up to
-			 * MAX_PINNED_INTERVAL. (With more CPUs the kernel retries without the
-			 * busiest one; cgsim waits for the next pass.)
-			 */
-			dst->nr_balance_failed = 0;
-			if (idle != LB_NEWLY_IDLE && dst->balance_interval < MAX_PINNED_INTERVAL_NS)
-				dst->balance_interval *= 2;
+/*
+ * active_load_balance_cpu_stop(): the stopper preempts @src's task and moves the first task
+ * from the tail of its list (the running one was picked last: it is at the head) that may run
+ * on @dst, cache hot or not. Returns whether one moved.
+ */
+static bool active_balance(struct sched *s, struct sched_cpu *src, struct sched_cpu *dst,
+			   uint64_t now)
+{
+	for (struct sched_thread *t = src->ltail; t; t = t->lprev) {
+		if (t->se.sched_delayed || sched__throttled_hierarchy(t->se.cfs_rq) ||
+		    !cpu_allowed(t, dst->id))
+			continue;
+		if (src->nr_running <= 1 && t != src->curr)
 			return false;
+		sched__relocate(s, t, dst, now);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * should_we_balance(): one CPU of the local group balances a level for it: the first idle
+ * CPU of an idle core (any idle CPU at an SMT level), else the first idle SMT sibling of a
+ * busy core, else the group's first CPU. A new-idle CPU always may, if it has no task.
+ */
+static bool should_we_balance(struct sched *s, const struct lb_env *env)
+{
+	const struct sched_sg *g = env->dst_grp;
+	int idle_smt = -1;
+
+	if (!in_mask(env->cpus, env->dst_rq->id))
+		return false;
+	if (env->idle == LB_NEWLY_IDLE)
+		return !env->dst_rq->nr_running;
+	for (int i = 0; i < g->weight; i++) {
+		int c = g->cpus[i];
+
+		if (!in_mask(env->cpus, c) || !idle_cpu(&s->cpu[c]))
+			continue;
+		if (!(env->d->flags & F(SHARE_CPUCAPACITY)) && s->threads > 1) {
+			int first = c / s->threads * s->threads;
+			bool core_idle = true;
+
+			for (int k = first; k < first + s->threads && core_idle; k++)
+				core_idle = idle_cpu(&s->cpu[k]);
+			if (!core_idle) {
+				if (idle_smt < 0)
+					idle_smt = c;
+				continue;
+			}
+		}
+		return c == env->dst_rq->id;
+	}
+	if (idle_smt >= 0)
+		return idle_smt == env->dst_rq->id;
+	return g->cpus[0] == env->dst_rq->id;
+}
+
+/*
+ * sched_balance_rq() (load_balance) at level @l of @dst with @dst pulling. Keeps the level's
+ * bookkeeping as the kernel does: a pass that finds the domain balanced resets
+ * nr_balance_failed and (periodic passes) doubles the interval up to max_interval (up to
+ * MAX_PINNED_INTERVAL when every task was pinned away); a pass that finds an imbalance resets
+ * the interval to min_interval and counts a failure when it could move nothing, and after
+ * enough failures moves a running task (active balancing). *@cont turns false when another
+ * CPU of the local group balances this level for it (should_we_balance()): the levels above
+ * are then that CPU's too. Returns whether it moved a task.
+ */
+static bool balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
+		       bool *cont, uint64_t now)
+{
+	struct sched_sd *sd = &dst->sd[l];
+	const struct sched_dom *d = sd->d;
+	uint64_t cpus[TOPO_MASK_WORDS];
+	struct lb_env env = {
+		.dst_rq = dst, .sd = sd, .parent = l + 1 < dst->nsd ? &dst->sd[l + 1] : NULL,
+		.d = d, .dst_grp = d->groups[sd->local], .cpus = cpus, .idle = idle,
+		.loop_break = NR_MIGRATE_BREAK,
+	};
+	uint64_t min_iv = (uint64_t)d->weight * NSEC_PER_MSEC, max_iv = 2 * min_iv;
+	const struct sched_sg *group;
+	struct sd_stats sds;
+	unsigned moved = 0;
+	bool active = false;
+
+	memcpy(cpus, d->span, s->mask_words * sizeof(uint64_t));
+	s->st.balance_runs++;
+redo:
+	if (!should_we_balance(s, &env)) {
+		*cont = false;
+		goto out_balanced;
+	}
+	group = find_busiest_group(s, &env, &sds, now);
+	if (!group)
+		goto out_balanced;
+	env.src = find_busiest_queue(s, &env, group, now);
+	if (!env.src)
+		goto out_balanced;
+	sched__rq_account(s, env.src, now);
+	sched__rq_account(s, env.dst_rq, now);
+	env.flags |= LBF_ALL_PINNED;
+	if (env.src->nr_running > 1) {
+		env.loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, env.src->nr_running);
+more_balance:
+		moved += detach_tasks(s, &env, now);
+		if ((env.flags & LBF_DST_PINNED) && env.imbalance > 0) {
+			/* a task pinned away from here may go to another CPU of this group */
+			cpus[env.dst_rq->id / 64] &= ~(1ull << (env.dst_rq->id % 64));
+			env.dst_rq = &s->cpu[env.new_dst];
+			env.flags &= ~LBF_DST_PINNED;
+			env.loop = 0;
+			env.loop_break = NR_MIGRATE_BREAK;
+			sched__rq_account(s, env.dst_rq, now);
+			goto more_balance;
+		}
+		/* pinned tasks kept this level from balance: the parent sees an imbalanced group */
+		if (env.parent && (env.flags & LBF_SOME_PINNED) && env.imbalance > 0)
+			env.parent->d->groups[env.parent->local]->imbalance = true;
+		if (!moved && (env.flags & LBF_ALL_PINNED)) {
+			/* try again without that CPU while others outside the local group remain */
+			bool others = false;
+
+			cpus[env.src->id / 64] &= ~(1ull << (env.src->id % 64));
+			for (int i = 0; i < d->weight && !others; i++) {
+				int c = d->cpus[i];
+				bool mine = false;
+
+				for (int k = 0; k < env.dst_grp->weight && !mine; k++)
+					mine = env.dst_grp->cpus[k] == c;
+				others = in_mask(cpus, c) && !mine;
+			}
+			if (others) {
+				env.loop = 0;
+				env.loop_break = NR_MIGRATE_BREAK;
+				env.flags = 0;
+				env.dst_rq = dst;
+				goto redo;
+			}
+			goto out_all_pinned;
 		}
 	}
 	if (!moved) {
 		if (idle != LB_NEWLY_IDLE)
-			dst->nr_balance_failed++;
+			sd->nr_balance_failed++;
+		if (need_active_balance(&env)) {
+			if (!env.src->curr || !cpu_allowed(env.src->curr, dst->id))
+				goto out_one_pinned;
+			env.flags &= ~LBF_ALL_PINNED;
+			active = active_balance(s, env.src, dst, now);
+			if (active) {
+				moved = 1;
+				sd->nr_balance_failed = 0;
+			}
+		}
 	} else {
-		dst->nr_balance_failed = 0;
+		sd->nr_balance_failed = 0;
 	}
-	dst->balance_interval = min_iv;
+	sd->balance_interval = min_iv;	/* unbalanced: back to the shortest interval */
 	return moved > 0;
+
+out_balanced:
+	/* balanced despite pinned tasks, others had their chance: the flag goes */
+	if (env.parent && !(env.flags & LBF_ALL_PINNED))
+		env.parent->d->groups[env.parent->local]->imbalance = false;
+	sd->nr_balance_failed = 0;
+	goto out_one_pinned;
+out_all_pinned:
+	sd->nr_balance_failed = 0;
+out_one_pinned:
+	if (idle == LB_NEWLY_IDLE)
+		return false;
+	if (((env.flags & LBF_ALL_PINNED) && sd->balance_interval < MAX_PINNED_INTERVAL_NS) ||
+	    sd->balance_interval < max_iv)
+		sd->balance_interval *= 2;
+	return false;
+}
+
+/* ---- when balancing happens ---------------------------------------------------------------- */
+
+/* Whether @rq runs something other than SCHED_IDLE work: its domains balance at busy pace. */
+static bool cpu_busy(const struct sched_cpu *rq)
+{
+	return rq->curr && rq->nr_running > rq->cfs->h_nr_idle;
 }
 
 /*
@@ -424,16 +744,21 @@ static bool balance_rq(struct sched *s, struct sched_cpu *dst, uint64_t now, enu
  * less when busy so that balancing periods are not multiples of each other, within
  * [1, max_load_balance_interval = HZ x CPUs / 10] jiffies.
  */
-uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq)
+static uint64_t balance_period(const struct sched *s, const struct sched_sd *sd, bool busy)
 {
-	uint64_t hz = s->cfg.tun.hz, busy = rq->curr && rq->nr_running > rq->cfs->h_nr_idle;
-	uint64_t ms = rq->balance_interval / NSEC_PER_MSEC * (busy ? BUSY_FACTOR : 1);
+	uint64_t hz = s->cfg.tun.hz;
+	uint64_t ms = sd->balance_interval / NSEC_PER_MSEC * (busy ? BUSY_FACTOR : 1);
 	uint64_t j = (ms * hz + 999) / 1000;	/* msecs_to_jiffies() rounds up */
 	uint64_t max_j = umax(hz * (uint64_t)s->ncpu / 10, 1);
 
 	if (busy && j > 0)
 		j--;
 	return umin(umax(j, 1), max_j) * s->tick_ns;
+}
+
+uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l)
+{
+	return balance_period(s, &rq->sd[l], cpu_busy(rq));
 }
 
 /* A draw of -1, 0 or +1 tick (1/4, 1/2, 1/4) from the seeded jitter stream (splitmix64). */
@@ -451,10 +776,10 @@ static int64_t jitter_ticks(struct sched *s)
 	}
 }
 
-/* The next balance of @rq after one at @T. */
-static void next_balance(struct sched *s, struct sched_cpu *rq, uint64_t T)
+/* The next balance of @sd, one of @rq's domains, after one at @T. */
+static void next_balance(struct sched *s, struct sched_cpu *rq, struct sched_sd *sd, uint64_t T)
 {
-	uint64_t next = T + sched__balance_period(s, rq);
+	uint64_t next = T + balance_period(s, sd, cpu_busy(rq));
 
 	if (s->cfg.jitter) {
 		int64_t j = jitter_ticks(s);
@@ -463,6 +788,37 @@ static void next_balance(struct sched *s, struct sched_cpu *rq, uint64_t T)
 			next -= s->tick_ns;
 		else if (j > 0)
 			next += s->tick_ns;
+	}
+	sd->next = next;
+}
+
+static void update_next_balance(struct sched_cpu *rq)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (int l = 0; l < rq->nsd; l++)
+		next = umin(next, rq->sd[l].next);
+	rq->next_balance = next;
+}
+
+/*
+ * sched_balance_domains() (rebalance_domains): each of @rq's levels whose balance is due,
+ * lowest first, until should_we_balance() leaves the rest to another CPU.
+ */
+static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
+{
+	uint64_t next = UINT64_MAX;
+	bool cont = true;
+
+	/* the levels above one another CPU balances for this one are not this CPU's to plan */
+	for (int l = 0; l < rq->nsd && cont; l++) {
+		struct sched_sd *sd = &rq->sd[l];
+
+		if (T >= sd->next) {
+			balance_rq(s, rq, l, idle_cpu(rq) ? LB_IDLE : LB_NOT_IDLE, &cont, T);
+			next_balance(s, rq, sd, T);
+		}
+		next = umin(next, sd->next);
 	}
 	rq->next_balance = next;
 }
@@ -474,10 +830,34 @@ static void next_balance(struct sched *s, struct sched_cpu *rq, uint64_t T)
  * decayed, and when this CPU has tasks waiting each idle CPU whose balance is due balances.
  * A reschedule it asks of @rq is the caller's to make, after the tick is charged.
  */
+/*
+ * nohz_balancer_kick()'s reasons, idle CPUs aside: this CPU has tasks waiting, or (the LLC
+ * rule) another CPU of its LLC is busy too, so that tasks could spread to an idle core or LLC.
+ * On one LLC of single-thread cores the second reason could only refresh blocked load, which
+ * the next busy balance does: it is left out there, which keeps tick elision.
+ */
+bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq)
+{
+	const struct sched_dom *llc;
+
+	if (rq->nr_running >= 2)
+		return true;
+	if (!s->multi_llc_or_smt || rq->llc < 0 || !rq->curr)
+		return false;
+	llc = rq->sd[rq->llc].d;
+	for (int i = 0; i < llc->weight; i++) {
+		const struct sched_cpu *o = &s->cpu[llc->cpus[i]];
+
+		if (o != rq && (o->curr || o->nr_running))
+			return true;
+	}
+	return false;
+}
+
 void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	bool due = T >= rq->next_balance;
-	bool kick = s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next;
+	bool kick = s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq);
 	/*
 	 * The stats kick goes with this CPU's own balance or a balance kick: those ticks are
 	 * processed whether ticks are elided or not, which keeps elision exact; a busy CPU
@@ -486,7 +866,7 @@ void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 	bool stats = kick || (due && s->nr_idle && s->nohz_has_blocked && T > s->nohz_blocked_next);
 
 	if (stats) {
-		uint64_t nn = UINT64_MAX;
+		uint64_t nn = UINT64_MAX, min_iv = UINT64_MAX;
 		bool blocked = false;
 
 		for (int c = 0; c < s->ncpu; c++) {
@@ -497,8 +877,7 @@ void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 			sched__update_blocked_averages(s, i, T);
 			blocked |= i->nleaf > 0;
 			if (kick && T >= i->next_balance) {
-				balance_rq(s, i, T, LB_IDLE);
-				next_balance(s, i, T);
+				balance_domains(s, i, T);
 				sched__resched_if_needed(s, i, T);
 			}
 			if (!i->curr && !i->nr_running)
@@ -511,27 +890,30 @@ void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 		 * minimum interval away (nohz.next_balance). Only ever later, so the busy CPUs'
 		 * plans, which hold it as a horizon, stay safe without a replan.
 		 */
+		for (int l = 0; l < rq->nsd; l++)
+			min_iv = umin(min_iv, (uint64_t)rq->sd[l].d->weight * NSEC_PER_MSEC);
+		if (min_iv == UINT64_MAX)
+			min_iv = (uint64_t)s->ncpu * NSEC_PER_MSEC;
 		if (kick)
-			s->nohz_next = T + umax(nn == UINT64_MAX || nn < T ? 0 : nn - T,
-						(uint64_t)s->ncpu * NSEC_PER_MSEC);
+			s->nohz_next = T + umax(nn == UINT64_MAX || nn < T ? 0 : nn - T, min_iv);
 	}
 	if (due) {
 		sched__update_blocked_averages(s, rq, T);
-		balance_rq(s, rq, T, rq->curr ? LB_NOT_IDLE : LB_IDLE);
-		next_balance(s, rq, T);
+		balance_domains(s, rq, T);
 	}
 }
 
 /*
  * sched__balance_newidle() - @rq is about to go idle: if some CPU has tasks waiting (the root
- * domain is overloaded), decay the blocked averages and pull. The idle CPU's own next balance
- * comes within its idle interval, which NOHZ kicks honour.
+ * domain is overloaded), decay the blocked averages and pull, level by level from the lowest,
+ * until a task comes. The idle CPU's own next balances come within its idle intervals, which
+ * NOHZ kicks honour.
  */
 bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
-	bool overloaded = false, pulled;
+	bool overloaded = false, pulled = false, cont = true;
 
-	if (s->ncpu < 2)
+	if (!rq->nsd)
 		return false;
 	for (int c = 0; c < s->ncpu && !overloaded; c++)
 		overloaded = s->cpu[c].nr_running >= 2;
@@ -539,16 +921,192 @@ bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 		/* PELT moves only at period ends: once per period is all that can change */
 		if (now - rq->last_blocked >= 1024000 || !rq->last_blocked)
 			sched__update_blocked_averages(s, rq, now);
-		pulled = balance_rq(s, rq, now, LB_NEWLY_IDLE);
-	} else {
-		pulled = false;
+		for (int l = 0; l < rq->nsd && !pulled && cont; l++)
+			if (rq->sd[l].d->flags & F(BALANCE_NEWIDLE))
+				pulled = balance_rq(s, rq, l, LB_NEWLY_IDLE, &cont, now);
 	}
 	if (!pulled) {
-		uint64_t idle_next = now + sched__balance_period(s, rq);
+		for (int l = 0; l < rq->nsd; l++) {
+			uint64_t idle_next = now + balance_period(s, &rq->sd[l], false);
 
-		if (idle_next < rq->next_balance)
-			rq->next_balance = idle_next;
+			if (idle_next < rq->sd[l].next)
+				rq->sd[l].next = idle_next;
+		}
+		update_next_balance(rq);
 		s->nohz_has_blocked = true;
 	}
 	return pulled;
+}
+
+/* ---- where a new task starts (the fork path's slow search) ---------------------------------- */
+
+/* update_sg_wakeup_stats(): a new task is on no CPU, so nothing of it is taken out */
+static void sg_wakeup_stats(struct sched *s, const struct sched_dom *d, const struct sched_sg *sg,
+			    uint64_t now, struct sg_stats *g)
+{
+	*g = (struct sg_stats){ .capacity = sg->capacity, .weight = sg->weight };
+	for (int i = 0; i < sg->weight; i++)
+		cpu_stats(&s->cpu[sg->cpus[i]], now, g);
+	g->type = classify(d->imbalance_pct, sg, g, false);
+	if (g->type == GROUP_FULLY_BUSY || g->type == GROUP_OVERLOADED)
+		g->avg_load = g->load * CAPACITY / g->capacity;
+}
+
+/* update_pick_idlest() */
+static bool pick_idlest(const struct sched_sg *idlest, const struct sg_stats *i,
+			const struct sg_stats *g)
+{
+	if (!idlest || g->type < i->type)
+		return true;
+	if (g->type > i->type)
+		return false;
+	switch (g->type) {
+	case GROUP_OVERLOADED:
+	case GROUP_FULLY_BUSY:
+		return i->avg_load > g->avg_load;
+	case GROUP_HAS_SPARE:
+		return i->idle_cpus < g->idle_cpus ||
+		       (i->idle_cpus == g->idle_cpus && i->util > g->util);
+	default:
+		return false;	/* not used on this path */
+	}
+}
+
+static bool sg_allows(const struct sched_sg *sg, const struct sched_thread *t)
+{
+	for (int i = 0; i < sg->weight; i++)
+		if (cpu_allowed(t, sg->cpus[i]))
+			return true;
+	return false;
+}
+
+/*
+ * sched_balance_find_dst_group() (find_idlest_group): the group of @sd, the domain of CPU
+ * @cpu, that @t should start in, or NULL to stay in @cpu's own.
+ */
+static const struct sched_sg *find_dst_group(struct sched *s, const struct sched_thread *t,
+					     const struct sched_sd *sd, int cpu, uint64_t now)
+{
+	const struct sched_dom *d = sd->d;
+	const struct sched_sg *idlest = NULL, *local = NULL;
+	struct sg_stats ls = { 0 }, is = { 0 };
+	int64_t imb;
+
+	for (int k = 0; k < d->ngroups; k++) {
+		const struct sched_sg *sg = d->groups[(sd->local + k) % d->ngroups];
+		struct sg_stats g;
+
+		if (!sg_allows(sg, t))
+			continue;
+		sg_wakeup_stats(s, d, sg, now, &g);
+		if (k == 0) {
+			local = sg;
+			ls = g;
+		} else if (pick_idlest(idlest, &is, &g)) {
+			idlest = sg;
+			is = g;
+		}
+	}
+	(void)cpu;
+	if (!idlest)
+		return NULL;
+	if (!local || ls.type > is.type)
+		return idlest;
+	if (ls.type < is.type)
+		return NULL;
+	switch (ls.type) {
+	case GROUP_OVERLOADED:
+	case GROUP_FULLY_BUSY:
+		/* the allowed imbalance in load: a nice-0 task's share of imbalance_pct */
+		imb = (int64_t)(SCHED_NICE_0_WEIGHT * (d->imbalance_pct - 100) / 100);
+		if ((d->flags & F(NUMA)) && is.avg_load + (uint64_t)imb >= ls.avg_load)
+			return NULL;
+		if (is.avg_load >= ls.avg_load + (uint64_t)imb)
+			return NULL;
+		if (100 * ls.avg_load <= d->imbalance_pct * is.avg_load)
+			return NULL;
+		return idlest;
+	case GROUP_HAS_SPARE:
+		if (d->flags & F(NUMA)) {
+			/* stay near while the node runs fewer tasks than the NUMA allowance */
+			unsigned allowed = 0, nr = d->imb_numa_nr;
+
+			for (int i = 0; i < local->weight; i++)
+				allowed += cpu_allowed(t, local->cpus[i]);
+			if (allowed < (unsigned)local->weight)
+				nr = nr < allowed ? nr : allowed;
+			imb = ls.idle_cpus > is.idle_cpus ? (int64_t)(ls.idle_cpus - is.idle_cpus) :
+							    (int64_t)(is.idle_cpus - ls.idle_cpus);
+			if (!adjust_numa_imbalance(imb, ls.nr + 1, nr))
+				return NULL;
+		}
+		return ls.idle_cpus >= is.idle_cpus ? NULL : idlest;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The least busy CPU of @span (NULL: all) that @t may use: fewest tasks, then least load;
+ * NULL when it may use none.
+ */
+static struct sched_cpu *least_loaded(struct sched *s, const struct sched_thread *t,
+				      const uint64_t *span)
+{
+	struct sched_cpu *best = NULL;
+
+	for (int c = 0; c < s->ncpu; c++) {
+		struct sched_cpu *rq = &s->cpu[c];
+
+		if (!cpu_allowed(t, c) || (span && !in_mask(span, c)))
+			continue;
+		if (!best || rq->nr_running < best->nr_running ||
+		    (rq->nr_running == best->nr_running && rq->cfs->load < best->cfs->load))
+			best = rq;
+	}
+	return best;
+}
+
+/*
+ * sched__find_dst_cpu() - where new task @t starts, forked on CPU @cpu (find_idlest_cpu()):
+ * from @cpu's highest domain with SD_BALANCE_FORK down, at each level whose groups hold
+ * several CPUs the group the kernel's rules choose; then, in the lowest such domain (where
+ * groups are CPUs), the least busy allowed CPU: fewest tasks, then least load (cgsim's
+ * reading of the CPU-level choice, which on one LLC is all there is).
+ */
+struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
+				      uint64_t now)
+{
+	struct sched_cpu *rq = &s->cpu[cpu], *best;
+	int l = -1;
+
+	while (l + 1 < rq->nsd && (rq->sd[l + 1].d->flags & F(BALANCE_FORK)))
+		l++;
+	/* down to the first level whose groups are single CPUs: there the least busy CPU */
+	while (l >= 0 && rq->sd[l].d->groups[0]->weight > 1) {
+		const struct sched_sg *g = find_dst_group(s, t, &rq->sd[l], cpu, now);
+		int weight = rq->sd[l].d->weight;
+		uint64_t span[TOPO_MASK_WORDS] = { 0 };
+
+		if (!g) {
+			l--;
+			continue;
+		}
+		for (int i = 0; i < g->weight; i++)
+			span[g->cpus[i] / 64] |= 1ull << (g->cpus[i] % 64);
+		best = least_loaded(s, t, span);
+		if (!best) {
+			l--;
+			continue;
+		}
+		cpu = best->id;
+		rq = best;
+		/* go on in the new CPU's domains below this one's size */
+		l = -1;
+		for (int k = 0; k < rq->nsd && rq->sd[k].d->weight < weight; k++)
+			if (rq->sd[k].d->flags & F(BALANCE_FORK))
+				l = k;
+	}
+	best = least_loaded(s, t, l >= 0 ? rq->sd[l].d->span : NULL);
+	return best ? best : least_loaded(s, t, NULL);
 }

@@ -182,10 +182,10 @@ struct sched *sched_new(const struct sched_config *cfg)
 		rq->id = c;
 		rq->next_tick = UINT64_MAX;
 		rq->dirty_from = UINT64_MAX;
-		rq->balance_interval = (uint64_t)s->ncpu * NSEC_PER_MSEC;
-		rq->next_balance = rq->balance_interval;
 		sched__theap_set(s, c, c);
 	}
+	if (sched__sd_build(s))
+		goto fail;
 	s->tmin = 0;	/* every CPU's next tick is UINT64_MAX, ties in CPU order */
 	s->nr_idle = s->ncpu;
 	s->jitter = cfg->seed;
@@ -216,6 +216,7 @@ void sched_free(struct sched *s)
 		tg_release(s, s->tg[i]);
 	for (int c = 0; s->cpu && c < s->ncpu; c++)
 		free(s->cpu[c].leaf);
+	sched__sd_free(s);
 	free(s->thr);
 	free(s->tg);
 	free(s->bw_tgs);
@@ -619,6 +620,12 @@ static void relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *
 			sched__schedule(s, old, now, t);
 		sched__resched_if_needed(s, old, now);
 	}
+}
+
+/* sched__relocate() - move runnable @t, running or not, to @dst (active balancing). */
+void sched__relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *dst, uint64_t now)
+{
+	relocate(s, t, dst, now);
 }
 
 int sched_thread_set_affinity(struct sched *s, int tid, const uint64_t *mask, size_t nwords,

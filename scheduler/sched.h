@@ -85,8 +85,20 @@ struct sched_costs {
 	uint64_t walk_ns;	/* each level an event's loops visit */
 };
 
+/*
+ * The machine's shape (docs/topology.md): dies per socket, cores per die, threads per core,
+ * CPU ids thread fastest, the LLC the die, @nodes NUMA nodes taking the CPUs evenly in id order
+ * at distances @distance[i * nodes + j] (NULL: 10 local, 20 remote; read only by sched_new()).
+ * All zero, or counts that do not make the machine's CPUs: one LLC of single-thread cores.
+ */
+struct sched_topology {
+	int sockets, dies, cores, threads, nodes;
+	const uint8_t *distance;
+};
+
 struct sched_config {
 	int cpus;			/* 1 .. SCHED_MAX_CPUS */
+	struct sched_topology topo;
 	enum sched_policy policy;
 	bool feat[SCHED_FEAT_NR];
 	struct sched_tunables tun;

@@ -178,6 +178,40 @@ struct sched_thread {
 	struct sched_thread_stats st;
 };
 
+/*
+ * A sched group of a domain, with its sched_group_capacity: shared by every CPU whose domain
+ * has it, as the kernel shares them (scheduler/sd.c).
+ */
+struct sched_sg {
+	int *cpus;		/* its CPUs, ascending */
+	int weight;		/* group_weight */
+	int cores;		/* SMT cores among them (sg->cores) */
+	unsigned flags;		/* the child domain's SD_* flags; 0 at a CPU's lowest domain */
+	uint64_t capacity;	/* SCHED_CAPACITY_SCALE a CPU: no RT, IRQ or thermal pressure */
+	bool imbalance;		/* sgc->imbalance: pinned tasks kept its CPUs from balance */
+};
+
+/* A scheduling domain, what its CPUs share of it: the span, flags and groups. */
+struct sched_dom {
+	char name[8];
+	unsigned flags;		/* 1u << enum topo_flag */
+	int weight;		/* span_weight */
+	int *cpus;		/* its span, ascending */
+	uint64_t *span;		/* the same as a mask of s->mask_words words */
+	unsigned imbalance_pct, cache_nice_tries, imb_numa_nr;
+	int ngroups;
+	struct sched_sg **groups;	/* by first CPU; the kernel's ring from any of them */
+};
+
+/* A domain as one CPU holds it: the per-CPU part of struct sched_domain. */
+struct sched_sd {
+	struct sched_dom *d;
+	int local;			/* the index of the CPU's group in d->groups */
+	uint64_t balance_interval;	/* ns: min_interval .. max_interval (doubling) */
+	uint64_t next;			/* its next periodic balance */
+	uint32_t nr_balance_failed;
+};
+
 struct sched_cpu {
 	int id;
 	struct cfs_rq *cfs;		/* the root group's queue: rq->cfs */
@@ -189,9 +223,11 @@ struct sched_cpu {
 	uint64_t next_tick;		/* the next tick that must be processed */
 	uint64_t tie;			/* order among CPUs whose next ticks coincide */
 	uint64_t dirty_from;		/* ticks at or after this time are significant */
-	uint64_t next_balance;
-	uint64_t balance_interval;
-	uint32_t nr_balance_failed;
+	uint64_t next_balance;		/* the earliest of its domains' next periodic balances */
+	struct sched_sd *sd;		/* its domains, lowest first (scheduler/sd.c) */
+	int nsd;
+	int llc;			/* sd_llc: its highest SD_SHARE_LLC domain, -1 none */
+	int llc_id;			/* sd_llc_id: the first CPU of its LLC (itself without one) */
 	unsigned nr_running;		/* runnable tasks on this CPU */
 	bool resched;
 	bool changed;			/* queued in s->changed */
@@ -253,6 +289,14 @@ struct sched {
 	uint64_t nohz_blocked_next;	/* next NOHZ update of idle CPUs' blocked load */
 	bool nohz_has_blocked;		/* some idle CPU may still carry blocked load */
 	uint64_t jitter;		/* state of the balance-timing jitter stream (balance.c) */
+	/* the domains (scheduler/sd.c): shared objects, freed with the machine */
+	struct sched_dom **doms;
+	int ndoms;
+	struct sched_sg **sgs;
+	int nsgs;
+	int threads;			/* SMT threads per core: a CPU's core is id / threads */
+	bool multi_llc_or_smt;		/* more than one LLC, or SMT: the NOHZ busy-LLC kick */
+	struct sched_sd *sd_all;	/* every CPU's sched_sd, rq->sd points into it */
 };
 
 /*
@@ -474,6 +518,7 @@ void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sch
 void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
 		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
 struct sched_thread *sched__thr_get(const struct sched *s, int tid);
+void sched__relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *dst, uint64_t now);
 
 /* ---- scheduler/queue.c: the hierarchy walks, picking and preemption -------------------------- */
 
@@ -518,13 +563,26 @@ void sched__theap_set(struct sched *s, int i, int cpu);
 void sched__finish(struct sched *s);
 int sched__enter(struct sched *s, uint64_t now);
 
-/* ---- scheduler/balance.c: SMP placement and load balancing ----------------------------------- */
+/* ---- scheduler/sd.c: the scheduling domains the balancer walks -------------------------------- */
+
+int sched__sd_build(struct sched *s);
+void sched__sd_free(struct sched *s);
+
+/* ---- scheduler/select.c: the CPU a waking or new thread goes to ------------------------------ */
 
 struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
 				    uint64_t now);
+
+/* ---- scheduler/balance.c: load balancing over the domains, a new task's CPU ------------------ */
+
+struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
+				      uint64_t now);
+/* whether a tick of busy @rq may kick idle CPUs into balancing (nohz_balancer_kick) */
+bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq);
+/* get_sd_balance_interval() of @rq's domain @l as @rq is now (busy or idle), in ns */
+uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l);
 bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
-uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq);
 
 /* ---- scheduler/shares.c: group weights and the load averages of entities --------------------- */
 

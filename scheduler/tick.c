@@ -207,7 +207,7 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 					  (struct sched_walk){ 0, levels_of(rq->curr) });
 	}
 	rq->dirty_from = T + 1;
-	if (T >= rq->next_balance || (s->nr_idle && rq->nr_running >= 2 && T >= s->nohz_next))
+	if (T >= rq->next_balance || (s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq)))
 		sched__balance_tick(s, rq, T);
 	if (rq->resched && rq->curr)
 		sched__rq_charge_tick(s, rq, T);
@@ -249,7 +249,7 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		}
 	}
 	next = umin(next, umax(first, grid_ceil(s, rq->next_balance)));
-	if (rq->nr_running >= 2 && s->nr_idle)
+	if (s->nr_idle && sched__nohz_may_kick(s, rq))
 		next = umin(next, umax(first, grid_ceil(s, s->nohz_next)));
 	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 		uint64_t h = s->ops->tick_horizon(s, se->cfs_rq, se);

@@ -205,6 +205,9 @@ static bool read_all(struct rd *r, struct yn *root)
 			return scn__bad(r, v, "semantics must be v2, rfc2017 or v1, not '%s'", v->str);
 	}
 	sched_config_default(&sc->sched, SCHED_POLICY_EEVDF, cpus);
+	sc->sched.topo = (struct sched_topology){ sc->topo.sockets, sc->topo.dies, sc->topo.cores,
+						  sc->topo.threads, sc->topo.nodes,
+						  sc->topo.distance };
 	sc->sched.tun.hz = hz;
 	if ((v = yn_get(yn_get(root, "machine"), "costs")) && !read_machine_costs(r, v, &sc->sched))
 		return false;

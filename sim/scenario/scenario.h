@@ -148,8 +148,8 @@ struct scn_variant {
 /*
  * machine.topology and machine.numa (docs/scenario-format.md), numbered as QEMU numbers a
  * guest's CPUs: thread fastest, then core, die, socket; the LLC is the die; the nodes take the
- * CPUs evenly in id order. Read and checked; the scheduler runs the CPUs as one LLC until it
- * models them.
+ * CPUs evenly in id order. The scheduler balances over the domains Linux builds for it
+ * (struct sched_topology, docs/topology.md).
  */
 struct scn_topology {
 	bool given;			/* machine.topology was given */

@@ -357,21 +357,21 @@ Test(sched_load, balance_interval_is_the_kernels)
 	cr_assert_eq(sched_wakeup(s, 1, 0), 0);
 	drain(s);
 	cr_assert_not_null(rq->curr);
-	rq->balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq), 28 * STT_MS);
-	rq->balance_interval = 4 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq), 60 * STT_MS);
-	rq->balance_interval = 64 * STT_MS;	/* beyond any domain's: the clamp */
-	cr_expect_eq(sched__balance_period(s, rq), 200 * STT_MS);
+	rq->sd[0].balance_interval = 2 * STT_MS;
+	cr_expect_eq(sched__balance_period(s, rq, 0), 28 * STT_MS);
+	rq->sd[0].balance_interval = 4 * STT_MS;
+	cr_expect_eq(sched__balance_period(s, rq, 0), 60 * STT_MS);
+	rq->sd[0].balance_interval = 64 * STT_MS;	/* beyond any domain's: the clamp */
+	cr_expect_eq(sched__balance_period(s, rq, 0), 200 * STT_MS);
 	rq = &s->cpu[1];
-	rq->balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq), 4 * STT_MS, "idle: %" PRIu64,
-		     sched__balance_period(s, rq));
+	rq->sd[0].balance_interval = 2 * STT_MS;
+	cr_expect_eq(sched__balance_period(s, rq, 0), 4 * STT_MS, "idle: %" PRIu64,
+		     sched__balance_period(s, rq, 0));
 	s->cfg.tun.hz = 1000;
 	s->tick_ns = 1000000;
 	rq = &s->cpu[0];
-	rq->balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq), 31 * STT_MS);
+	rq->sd[0].balance_interval = 2 * STT_MS;
+	cr_expect_eq(sched__balance_period(s, rq, 0), 31 * STT_MS);
 }
 
 /*
@@ -413,7 +413,7 @@ Test(sched_load, all_pinned_backs_off_to_max_pinned_interval)
 		start_pinned(s, tid, 0, 0);
 	run_to(s, 2000 * STT_MS);
 	cr_expect_eq(s->cpu[1].nr_running, 0);
-	cr_expect_eq(s->cpu[1].balance_interval, 512 * STT_MS, "interval %" PRIu64 " ns",
-		     s->cpu[1].balance_interval);
-	cr_expect_eq(s->cpu[1].nr_balance_failed, 0);
+	cr_expect_eq(s->cpu[1].sd[0].balance_interval, 512 * STT_MS, "interval %" PRIu64 " ns",
+		     s->cpu[1].sd[0].balance_interval);
+	cr_expect_eq(s->cpu[1].sd[0].nr_balance_failed, 0);
 }

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scheduler/select.c - the CPU a waking or new thread goes to: select_task_rq_fair() over the
+ * scheduling domains (scheduler/sd.c). A new thread takes the fork path's search
+ * (sched__find_dst_cpu(), scheduler/balance.c); a waking one starts from its previous CPU or,
+ * when a domain of the waker's CPU with SD_WAKE_AFFINE spans that CPU, from what
+ * wake_affine() chooses, then select_idle_sibling() looks for an idle CPU within that CPU's
+ * LLC. docs/scheduler.md, "SMP", and docs/topology.md.
+ */
+#include "scheduler/sched_internal.h"
+#include "scheduler/topology.h"
+
+#define IMBALANCE_PCT	117u	/* the LLC domain's imbalance_pct: wake_affine_weight()'s bias */
+#define CAPACITY	1024u	/* SCHED_CAPACITY_SCALE: every CPU's capacity */
+
+static bool cpu_idle_for(const struct sched_cpu *rq)
+{
+	/* available_idle_cpu() || sched_idle_cpu() */
+	return !rq->curr || rq->nr_running == rq->cfs->h_nr_idle;
+}
+
+/* cpus_share_cache() */
+static bool share_cache(const struct sched *s, int a, int b)
+{
+	return s->cpu[a].llc_id == s->cpu[b].llc_id;
+}
+
+/* The LLC's CPUs of @cpu as a mask: its sd_llc's span, all CPUs without one. */
+static const uint64_t *llc_span(const struct sched *s, int cpu)
+{
+	const struct sched_cpu *rq = &s->cpu[cpu];
+
+	return rq->llc >= 0 ? rq->sd[rq->llc].d->span : s->all_mask;
+}
+
+/*
+ * The first CPU of @span after @target, in the order target + 1, ..., ncpu - 1, 0, ...,
+ * target - 1, that runs nothing and that @t may use; -1 when there is none. A word at a time.
+ */
+static int first_idle_after(const struct sched *s, const struct sched_thread *t,
+			    const uint64_t *span, int target)
+{
+	size_t nw = s->mask_words, start = (size_t)(target + 1) / 64;
+
+	for (size_t k = 0; k <= nw; k++) {
+		size_t w = (start + k) % nw;
+		uint64_t bits = s->idle_mask[w] & t->affinity[w] & span[w];
+
+		if (k == 0)	/* the first word: only CPUs above target */
+			bits &= (target + 1) % 64 ? ~0ull << ((target + 1) % 64) : ~0ull;
+		if (k == nw)	/* back in the first word: only CPUs below target + 1 */
+			bits &= (target + 1) % 64 ? ~(~0ull << ((target + 1) % 64)) : 0;
+		if (bits) {
+			int c = (int)(w * 64) + __builtin_ctzll(bits);
+
+			if (c < s->ncpu && c != target)
+				return c;
+		}
+	}
+	return -1;
+}
+
+/*
+ * wake_affine() (WF_TTWU without WF_SYNC: a futex wakeup, as a mutex's or a condition's, is not
+ * synchronous) between the waker's CPU @this and the wakee's previous CPU @prev: the CPU
+ * select_idle_sibling() starts from. Every CPU of capacity CAPACITY.
+ */
+static int wake_affine(struct sched *s, struct sched_thread *t, int this, int prev, uint64_t now)
+{
+	struct sched_cpu *tr = &s->cpu[this], *pr = &s->cpu[prev];
+
+	if (sched__feat(s, SCHED_FEAT_WA_IDLE)) {
+		/* wake_affine_idle(): an idle waker's CPU only within prev's LLC */
+		if (cpu_idle_for(tr) && share_cache(s, this, prev))
+			return cpu_idle_for(pr) ? prev : this;
+		if (cpu_idle_for(pr))
+			return prev;
+	}
+	if (sched__feat(s, SCHED_FEAT_WA_WEIGHT)) {
+		/* wake_affine_weight(): cpu_load() as last updated, the wakee's task_h_load() */
+		uint64_t task = sched__task_h_load(t, now);
+		uint64_t this_eff = tr->cfs->avg.avg + task;
+		uint64_t prev_eff = pr->cfs->avg.avg > task ? pr->cfs->avg.avg - task : 0;
+
+		if (sched__feat(s, SCHED_FEAT_WA_BIAS)) {
+			this_eff *= 100;
+			prev_eff *= 100 + (IMBALANCE_PCT - 100) / 2;
+		}
+		if (this_eff * CAPACITY < prev_eff * CAPACITY)
+			return this;
+	}
+	return prev;
+}
+
+/* Whether every SMT sibling of @cpu's core is idle. */
+static bool core_idle(const struct sched *s, int cpu)
+{
+	int first = cpu / s->threads * s->threads;
+
+	for (int c = first; c < first + s->threads; c++)
+		if (!cpu_idle_for(&s->cpu[c]))
+			return false;
+	return true;
+}
+
+/*
+ * select_idle_core() over @target's LLC, from target + 1 wrapping: the first allowed idle CPU
+ * of a core whose threads are all idle; failing that, the first allowed idle CPU seen (-1).
+ */
+static int idle_core_after(const struct sched *s, const struct sched_thread *t,
+			   const uint64_t *span, int target)
+{
+	int any = -1;
+
+	for (int i = 1; i <= s->ncpu; i++) {
+		int c = (target + i) % s->ncpu;
+
+		if (!(span[c / 64] >> (c % 64) & 1) || !cpu_allowed(t, c) ||
+		    !cpu_idle_for(&s->cpu[c]))
+			continue;
+		if (core_idle(s, c))
+			return c;
+		if (any < 0)
+			any = c;
+	}
+	return any;
+}
+
+/*
+ * select_idle_sibling(): @target if idle; else @prev if idle and in target's LLC; with SMT,
+ * when no core of the LLC is idle, an idle sibling of prev; then an idle CPU of target's LLC
+ * (an idle core first with SMT), scanning from target + 1; else target.
+ */
+static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, int prev,
+				      int target)
+{
+	const uint64_t *span = llc_span(s, target);
+	int c = -1;
+
+	if (cpu_allowed(t, target) && cpu_idle_for(&s->cpu[target]))
+		return &s->cpu[target];
+	if (prev != target && share_cache(s, prev, target) && cpu_allowed(t, prev) &&
+	    cpu_idle_for(&s->cpu[prev]))
+		return &s->cpu[prev];
+	if (s->threads > 1) {
+		c = idle_core_after(s, t, span, target);
+		if (c >= 0 && !core_idle(s, c) && share_cache(s, prev, target)) {
+			/* no idle core: select_idle_smt(), an idle sibling of prev */
+			int first = prev / s->threads * s->threads;
+
+			for (int k = first; k < first + s->threads; k++)
+				if (k != prev && cpu_allowed(t, k) && cpu_idle_for(&s->cpu[k]))
+					return &s->cpu[k];
+		}
+	} else if (!s->any_idle) {
+		/* idle is "nothing running": the first allowed idle CPU after target, from the mask */
+		c = s->nr_idle ? first_idle_after(s, t, span, target) : -1;
+	} else {
+		for (int i = 1; i < s->ncpu && c < 0; i++) {
+			int o = (target + i) % s->ncpu;
+
+			if ((span[o / 64] >> (o % 64) & 1) && cpu_allowed(t, o) &&
+			    cpu_idle_for(&s->cpu[o]))
+				c = o;
+		}
+	}
+	if (c >= 0)
+		return &s->cpu[c];
+	if (cpu_allowed(t, target))
+		return &s->cpu[target];
+	for (c = 0; c < s->ncpu; c++)
+		if (cpu_allowed(t, c))
+			return &s->cpu[c];
+	return &s->cpu[0];
+}
+
+/* Whether a domain of @this with SD_WAKE_AFFINE spans @prev (want_affine's walk). */
+static bool affine_domain(const struct sched *s, int this, int prev)
+{
+	const struct sched_cpu *rq = &s->cpu[this];
+
+	for (int l = 0; l < rq->nsd; l++) {
+		const struct sched_dom *d = rq->sd[l].d;
+
+		if ((d->flags & (1u << TOPO_SD_WAKE_AFFINE)) && (d->span[prev / 64] >> (prev % 64) & 1))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * select_task_rq_fair(): a new task goes where the fork path's search puts it, forked on the
+ * waker's CPU (@waker >= 0) or else on its last or first allowed CPU; a waking task starts
+ * from its previous CPU, or, woken by a thread on another CPU it may use whose domains reach
+ * that CPU with SD_WAKE_AFFINE, from what wake_affine() chooses; then select_idle_sibling().
+ */
+struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
+				    uint64_t now)
+{
+	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1, target;
+
+	if (prev < 0 || t->new_task) {
+		int from = waker >= 0 && waker < n ? waker : prev;
+
+		for (int c = 0; c < n && from < 0; c++)
+			if (cpu_allowed(t, c))
+				from = c;
+		return sched__find_dst_cpu(s, t, from < 0 ? 0 : from, now);
+	}
+	target = prev;
+	if (waker >= 0 && waker < n && waker != prev && cpu_allowed(t, waker) &&
+	    affine_domain(s, waker, prev))
+		target = wake_affine(s, t, waker, prev, now);
+	return idle_sibling(s, t, prev, target);
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tests/unit/test_sched_topo.c - balancing over the levels of a machine's domains, from the
+ * kernel's rules (kernel/sched/fair.c, docs/topology.md): an idle LLC takes tasks from an
+ * overloaded one (migrate_util between LLCs), an idle SMT core takes the second task of a busy
+ * core (group_smt_balance, then active balancing), a NUMA level leaves a small imbalance to a
+ * node with room (adjust_numa_imbalance() with imb_numa_nr), a new task starts on an idle core
+ * and in an idle LLC (the fork path's group choice), and a wakeup stays in its LLC.
+ */
+#include "tests/unit/sched_test_util.h"
+
+#include "scheduler/sched_internal.h"
+
+TestSuite(sched_topo, .fini = stt_fini);
+
+/* A checked scheduler at HZ 250 on @cpus CPUs of the shape given, one node unless @nodes. */
+static struct sched *topo_sched(int sockets, int dies, int cores, int threads, int nodes)
+{
+	struct sched_config cfg;
+	struct sched *s;
+	int cpus = sockets * dies * cores * threads;
+
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
+	cfg.topo = (struct sched_topology){ sockets, dies, cores, threads, nodes, NULL };
+	cfg.tun.hz = 250;
+	cfg.check = true;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	return s;
+}
+
+static void drain(struct sched *s)
+{
+	while (sched_pop_changed(s) >= 0)
+		;
+}
+
+/* New busy thread @tid started pinned to @cpu at time 0, then let go on every CPU. */
+static void start_on(struct sched *s, int tid, int cpu)
+{
+	uint64_t one[SCHED_MAX_CPUS / 64] = { 0 }, all[SCHED_MAX_CPUS / 64];
+
+	memset(all, 0xff, sizeof(all));
+	one[cpu / 64] = 1ull << (cpu % 64);
+	cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
+	cr_assert_eq(sched_thread_set_affinity(s, tid, one, SCHED_MAX_CPUS / 64, 0), 0);
+	cr_assert_eq(sched_wakeup(s, tid, 0), 0);
+	drain(s);
+	cr_assert_eq(sched_thread_set_affinity(s, tid, all, SCHED_MAX_CPUS / 64, 0), 0);
+	drain(s);
+}
+
+static void run_to(struct sched *s, uint64_t t)
+{
+	sched_advance(s, t);
+	drain(s);
+}
+
+static int cpu_of(struct sched *s, int tid)
+{
+	return sched__thr_get(s, tid)->cpu->id;
+}
+
+/*
+ * 2 sockets x 2 cores, one node: an LLC (MC) per socket under PKG. Four busy tasks start two
+ * to a CPU on socket 0. Socket 1's idle CPUs, kicked because socket 0's LLC has two busy
+ * CPUs, find at PKG an overloaded group next to their has_spare one in a domain without
+ * SD_SHARE_LLC: migrate_util, up to the local group's spare capacity. Each CPU ends with one.
+ */
+Test(sched_topo, idle_llc_takes_from_overloaded_llc)
+{
+	struct sched *s = topo_sched(2, 1, 2, 1, 1);
+
+	start_on(s, 1, 0);
+	start_on(s, 2, 0);
+	start_on(s, 3, 1);
+	start_on(s, 4, 1);
+	cr_assert_eq(s->cpu[0].nr_running, 2);
+	cr_assert_eq(s->cpu[2].nr_running, 0);
+	run_to(s, 2 * STT_SEC);
+	for (int c = 0; c < 4; c++)
+		cr_expect_eq(s->cpu[c].nr_running, 1, "CPU %d runs %u", c, s->cpu[c].nr_running);
+	cr_expect_eq(sched_check(s, NULL, 0), 0);
+}
+
+/*
+ * 1 socket of 2 cores x 2 threads. Two busy tasks start on the threads of core 0, one each:
+ * nothing waits, but core 0 is an SMT group with two tasks, which to an idle CPU of core 1 is
+ * group_smt_balance: migrate one task. The running task cannot be detached, so each pass fails
+ * until nr_balance_failed passes cache_nice_tries + 2 and the stopper moves it (active
+ * balancing). The two tasks end on different cores.
+ */
+Test(sched_topo, idle_core_takes_one_of_a_busy_core)
+{
+	struct sched *s = topo_sched(1, 1, 2, 2, 1);
+
+	start_on(s, 1, 0);
+	start_on(s, 2, 1);
+	cr_assert_eq(cpu_of(s, 1) / 2, cpu_of(s, 2) / 2);
+	run_to(s, 2 * STT_SEC);
+	cr_expect_neq(cpu_of(s, 1) / 2, cpu_of(s, 2) / 2, "tasks on CPUs %d and %d",
+		      cpu_of(s, 1), cpu_of(s, 2));
+	cr_expect_eq(sched_check(s, NULL, 0), 0);
+}
+
+/*
+ * 2 sockets x 4 cores in 2 nodes (SMT-less: MC per socket, NUMA above; PKG and NODE have MC's
+ * span and go). imb_numa_nr is 1: a node of one LLC of 4 CPUs allows 4 >> 3, at least 1.
+ * Two busy tasks on node 0: an idle CPU of node 1 sees sibling_imbalance 2, which
+ * adjust_numa_imbalance() forgives (the local node would run 1 <= imb_numa_nr task and the
+ * imbalance is <= NUMA_IMBALANCE_MIN): they stay. Four tasks on node 0: imbalance 4 is not
+ * forgiven; two move (migrate_task, by active balancing: each runs alone on its CPU).
+ */
+Test(sched_topo, numa_level_allows_a_small_imbalance)
+{
+	struct sched *s = topo_sched(2, 1, 4, 1, 2);
+
+	cr_assert_eq(s->cpu[0].nsd, 2);
+	cr_assert_eq(s->cpu[0].sd[1].d->imb_numa_nr, 1u);
+	start_on(s, 1, 0);
+	start_on(s, 2, 1);
+	run_to(s, 2 * STT_SEC);
+	cr_expect(cpu_of(s, 1) < 4 && cpu_of(s, 2) < 4, "two tasks stay on node 0: CPUs %d, %d",
+		  cpu_of(s, 1), cpu_of(s, 2));
+}
+
+Test(sched_topo, numa_level_spreads_a_large_imbalance)
+{
+	struct sched *s = topo_sched(2, 1, 4, 1, 2);
+	int node1 = 0;
+
+	for (int tid = 1; tid <= 4; tid++)
+		start_on(s, tid, tid - 1);
+	run_to(s, 4 * STT_SEC);
+	for (int tid = 1; tid <= 4; tid++)
+		node1 += cpu_of(s, tid) >= 4;
+	cr_expect_eq(node1, 2, "%d of 4 tasks on node 1", node1);
+	cr_expect_eq(sched_check(s, NULL, 0), 0);
+}
+
+/*
+ * The fork path (sched_balance_find_dst_group() from the highest SD_BALANCE_FORK domain):
+ * on 2 sockets x 2 cores x 2 threads, four new tasks forked one after another each find an
+ * idle core in the less busy group: one per core, two per socket.
+ */
+Test(sched_topo, new_tasks_spread_over_cores_and_sockets)
+{
+	struct sched *s = topo_sched(2, 1, 2, 2, 1);
+	bool core[4] = { false };
+
+	for (int tid = 1; tid <= 4; tid++) {
+		cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
+		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
+		drain(s);
+		cr_expect_not(core[cpu_of(s, tid) / 2], "task %d on CPU %d, a core already busy",
+			      tid, cpu_of(s, tid));
+		core[cpu_of(s, tid) / 2] = true;
+	}
+}
