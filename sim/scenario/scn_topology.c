@@ -156,35 +156,12 @@ bool scn__read_topology(struct rd *r, const struct yn *machine, int *cpus, bool 
 {
 	struct scn_topology *topo = &r->sc->topo;
 	const struct yn *t = yn_get(machine, "topology"), *n = yn_get(machine, "numa");
-	char *note, **grown, where[512];
 
 	topo->nodes = 1;
 	if (t && !read_topology(r, t, cpus, cpus_given, topo))
 		return false;
 	if (n && !read_numa(r, n, *cpus, topo))
 		return false;
-	if (!t && !n)
-		return true;
-	/*
-	 * Read and checked, so that a scenario written for a guest of this shape loads and its
-	 * mistakes are said now; the scheduler runs its CPUs as one LLC until it models them.
-	 */
-	t = t ? t : n;
-	/* placed as a message about the input is (util_errf()): a --set names itself */
-	if (t->origin)
-		snprintf(where, sizeof(where), "%s", t->origin);
-	else
-		snprintf(where, sizeof(where), "%s:%d:%d", r->file, t->line, t->col);
-	note = util_asprintf("%s: note: machine.%s is checked but not modelled yet: the simulation "
-			     "runs the %d CPUs as one LLC (docs/scenario-format.md)",
-			     where, t == n ? "numa" : "topology", *cpus);
-	grown = note ? realloc(r->sc->notes, (r->sc->nnotes + 1) * sizeof(*grown)) : NULL;
-	if (!grown) {
-		free(note);
-		return scn__bad(r, t, "out of memory");
-	}
-	r->sc->notes = grown;
-	r->sc->notes[r->sc->nnotes++] = note;
 	return true;
 }
 
