@@ -221,7 +221,12 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, co
 {
 	const struct vm_machine *m = &o->machine;
 	int e = vm_argv_add(a, "%s", qemu) || vm_argv_add(a, "-M") || vm_argv_add(a, "q35") ||
-		vm_argv_add(a, "-accel") || vm_argv_add(a, kvm ? "kvm" : "tcg,thread=single") ||
+		/*
+		 * A vCPU a host thread: in single-threaded TCG's 100 ms turns the guest's
+		 * balancer acts on stale loads and shares move (docs/vm.md, "Why
+		 * multi-threaded TCG")
+		 */
+		vm_argv_add(a, "-accel") || vm_argv_add(a, kvm ? "kvm" : "tcg,thread=multi") ||
 		vm_argv_add(a, "-cpu") ||
 		/* Intel's CPUID leaves make QEMU's dies separate LLCs; AMD's do not */
 		vm_argv_add(a, kvm ? "host" : "max,vendor=GenuineIntel");
