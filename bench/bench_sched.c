@@ -12,9 +12,13 @@
  *       runs a scenario, each in a child process: time and peak RSS (goal: 10,000 threads in
  *       20 MB), and the bytes per thread over a one-thread run;
  *   (d) depth 0..16: 64 busy threads in four cgroup chains of that depth, 4 CPUs, HZ 1000;
- *   (p) 1 to 256 CPUs, four busy threads per CPU in the root, HZ 250.
+ *   (p) 1 to 256 CPUs, four busy threads per CPU in the root, HZ 250;
+ *   (s) the same at 64 and 256 CPUs with a server's shape: 2 sockets in 2 NUMA nodes, LLCs
+ *       (dies) of 4 cores x 2 SMT threads, balanced level by level (SMT, MC, PKG, NUMA), 30 %
+ *       of the threads bursty so that wakeups cross the levels too (goal: cost per simulated
+ *       second linear in CPUs: 256 CPUs at most 4.5 x 64).
  *
- *   bench_sched [a|b|t|d|p]...      default: all
+ *   bench_sched [a|b|t|d|p|s]...    default: all
  *
  * Output is one "name: value unit" line per figure. Instructions per context switch come from
  * the CPU's counter (perf_event_open) where the machine offers one; where it does not (most
@@ -390,6 +394,30 @@ static void bench_cpus(void)
 	}
 }
 
+static void bench_shape(void)
+{
+	for (int cpus = 64; cpus <= 256; cpus *= 4) {
+		struct cg_hier *h = cg_hier_new(CG_SEM_V2);
+		struct sched_config cfg;
+		struct sim_machine *m;
+		char name[64];
+		int err;
+
+		if (!h || cg_proc_new(h, "app", 4 * cpus) < 0)
+			die("setup", -1);
+		sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
+		cfg.topo = (struct sched_topology){ 2, cpus / 16, 4, 2, 2, NULL };
+		m = sim_machine_new(&cfg, h, SEED, &err);
+		if (!m)
+			die("sim_machine_new", err);
+		set_all(m, h, 1);
+		snprintf(name, sizeof(name), "s_eevdf_%dthr_%dcpu_2s_llc8_smt2_2n", 4 * cpus, cpus);
+		run(name, m, 10 * NS);
+		sim_machine_free(m);
+		cg_hier_free(h);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -399,6 +427,7 @@ int main(int argc, char **argv)
 		/* first: a child inherits the parent's pages, so its peak RSS includes them */
 		{ 't', bench_threads },
 		{ 'a', bench_a_both }, { 'b', bench_b }, { 'd', bench_depth }, { 'p', bench_cpus },
+		{ 's', bench_shape },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {

@@ -4,7 +4,8 @@
 #  1. every scenario of the library (or those in $SCENARIOS) on a guest of its own machine;
 #  2. unless $SIZES is empty, layouts of the library grown to the guests of $SIZES (default
 #     "4 8 16": 4 flat CPUs; 8 = 2 sockets x 2 cores x 2 threads; 16 = 2 sockets x 2 dies x 2
-#     cores x 2 threads in 2 NUMA nodes), with twice as many busy threads as CPUs so that no
+#     cores x 2 threads in 2 NUMA nodes; 32 and 64 are 2 sockets x 2 or 4 dies x 4 cores x 2
+#     threads in 2 nodes), with twice as many busy threads as CPUs so that no
 #     CPU idles: Zijlstra's root layout, Heo's interposed one, weights 1:2 (smp-weights-1-2),
 #     nested weights and a threaded subtree.
 # Each is run with --reps $REPS (default 1) and $ARGS (e.g. "--set duration=4s" for a quick
@@ -55,6 +56,12 @@ topo() {	# SIZE: the --set arguments of that guest
 	16) echo "--set machine.cpus=16 --set machine.topology.sockets=2 --set machine.topology.dies=2
 		--set machine.topology.cores=2 --set machine.topology.threads=2
 		--set machine.numa.nodes=2" ;;
+	32) echo "--set machine.cpus=32 --set machine.topology.sockets=2 --set machine.topology.dies=2
+		--set machine.topology.cores=4 --set machine.topology.threads=2
+		--set machine.numa.nodes=2" ;;
+	64) echo "--set machine.cpus=64 --set machine.topology.sockets=2 --set machine.topology.dies=4
+		--set machine.topology.cores=4 --set machine.topology.threads=2
+		--set machine.numa.nodes=2" ;;
 	esac
 }
 label() {
@@ -62,6 +69,8 @@ label() {
 	4) echo "4 flat" ;;
 	8) echo "8 = 2s x 2c x 2t" ;;
 	16) echo "16 = 2s x 2d x 2c x 2t, 2n" ;;
+	32) echo "32 = 2s x 2d x 4c x 2t, 2n" ;;
+	64) echo "64 = 2s x 4d x 4c x 2t, 2n" ;;
 	esac
 }
 for n in ${SIZES-4 8 16}; do
