@@ -230,6 +230,7 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 	live_plan_free(plan);
 	/* a distortion of QEMU's emulation the scenario depends on (docs/vm.md) */
 	if (sc->sched.cpus > 2 && !vm_kvm_usable(err, sizeof(err))) {
+		long host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		const char *proc;
 		const struct scn_threads *g = sleeper(sc, &proc);
 
@@ -238,6 +239,16 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 				"a timer wakeup comes 10-50 ms late at 4 or more vCPUs: its share "
 				"on the guest may not be the kernel's (docs/vm.md)\n", sc->file,
 				g->pos.line, proc, g->name);
+		/*
+		 * Measured: guests of up to twice the host's CPUs agree with the model on
+		 * every level kind; beyond, their busy threads keep moving (docs/topology.md)
+		 */
+		if (host_cpus > 0 && sc->sched.cpus > 2 * host_cpus)
+			fprintf(stderr, "cgsim: note: %d vCPUs take turns on this host's %ld CPUs "
+				"under TCG, and beyond twice as many a guest's balancer moves busy "
+				"threads that a machine of its size would leave: shares on several "
+				"levels of domains may not be the kernel's (docs/vm.md)\n",
+				sc->sched.cpus, host_cpus);
 	}
 	snprintf(reps, sizeof(reps), "%u", o->lo.reps);
 	snprintf(tol, sizeof(tol), "%.17g", o->lo.tolerance);
