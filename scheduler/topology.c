@@ -231,11 +231,30 @@ static void build_cpu(const struct topo_machine *m, const struct level *lv, int 
 	}
 }
 
-/* Groups of domain @k of @b: its child level's distinct spans within it (CPUs at the base). */
+/* The first CPU of @span. */
+static int first_cpu(const uint64_t *span)
+{
+	for (size_t i = 0; i < TOPO_MASK_WORDS; i++)
+		if (span[i])
+			return (int)(i * 64) + __builtin_ctzll(span[i]);
+	return -1;
+}
+
+/*
+ * Groups of domain @k of @b: its child level's distinct spans within it (CPUs at the base).
+ * A domain the first CPU of its span built the same has the same groups: counted once, so
+ * that a machine of n CPUs costs n^2, not n^3.
+ */
 static void count_groups(const struct topo_machine *m, const struct built *all, struct built *b)
 {
 	for (int k = 0; k < b->n; k++) {
-		int g = 0;
+		int g = 0, f = first_cpu(b->dom[k].span);
+		const struct built *fb = f >= 0 ? &all[f] : NULL;
+
+		if (fb && fb != b && fb->n > k && mask_equal(fb->dom[k].span, b->dom[k].span)) {
+			b->groups[k] = fb->groups[k];
+			continue;
+		}
 
 		for (int c = 0; c < m->cpus; c++) {
 			bool first = true;
