@@ -107,16 +107,19 @@ static bool core_idle(const struct sched *s, int cpu)
  * select_idle_core() over @target's LLC, from target + 1 wrapping: the first allowed idle CPU
  * of a core whose threads are all idle; failing that, the first allowed idle CPU seen (-1).
  */
-static int idle_core_after(const struct sched *s, const struct sched_thread *t,
-			   const uint64_t *span, int target)
+static int idle_core_after(const struct sched *s, const struct sched_thread *t, int target)
 {
-	int any = -1;
+	const struct sched_cpu *rq = &s->cpu[target];
+	const struct sched_dom *llc = rq->sd[rq->llc].d;
+	int any = -1, start = 0;
 
-	for (int i = 1; i <= s->ncpu; i++) {
-		int c = (target + i) % s->ncpu;
+	/* the LLC's CPUs from the first above target, wrapping */
+	while (start < llc->weight && llc->cpus[start] <= target)
+		start++;
+	for (int i = 0; i < llc->weight; i++) {
+		int c = llc->cpus[(start + i) % llc->weight];
 
-		if (!(span[c / 64] >> (c % 64) & 1) || !cpu_allowed(t, c) ||
-		    !cpu_idle_for(&s->cpu[c]))
+		if (!cpu_allowed(t, c) || !cpu_idle_for(&s->cpu[c]))
 			continue;
 		if (core_idle(s, c))
 			return c;
@@ -143,7 +146,8 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 	    cpu_idle_for(&s->cpu[prev]))
 		return &s->cpu[prev];
 	if (s->threads > 1) {
-		c = idle_core_after(s, t, span, target);
+		/* SMT cores exist only with an SMT domain, below an LLC */
+		c = idle_core_after(s, t, target);
 		if (c >= 0 && !core_idle(s, c) && share_cache(s, prev, target)) {
 			/* no idle core: select_idle_smt(), an idle sibling of prev */
 			int first = prev / s->threads * s->threads;
