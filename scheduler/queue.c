@@ -546,6 +546,7 @@ void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d)
 	s->nr_idle += d;
 	if (before != (s->nr_idle > 0))
 		s->idle_changed = true;
+	sched__replan_llc(s, rq);
 }
 
 /*

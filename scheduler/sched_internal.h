@@ -559,6 +559,7 @@ void sched__rq_charge_next(struct sched_cpu *rq, uint64_t now);
 
 void sched__rq_dirty_quiet(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__rq_dirty(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void sched__replan_llc(struct sched *s, const struct sched_cpu *rq);
 void sched__theap_set(struct sched *s, int i, int cpu);
 void sched__finish(struct sched *s);
 int sched__enter(struct sched *s, uint64_t now);

@@ -270,6 +270,26 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 }
 
 /* The end of every entry point: replan what changed, run the invariant checker if asked. */
+/*
+ * sched__replan_llc() - a CPU of @rq's LLC went idle or busy: with SMT or several LLCs that
+ * changes whether its busy neighbours may kick idle CPUs (sched__nohz_may_kick()), a horizon
+ * of their plans.
+ */
+void sched__replan_llc(struct sched *s, const struct sched_cpu *rq)
+{
+	const struct sched_dom *llc;
+
+	if (!s->multi_llc_or_smt || rq->llc < 0)
+		return;
+	llc = rq->sd[rq->llc].d;
+	for (int i = 0; i < llc->weight; i++) {
+		struct sched_cpu *o = &s->cpu[llc->cpus[i]];
+
+		if (o != rq && o->curr)
+			rq_replan(s, o);
+	}
+}
+
 void sched__finish(struct sched *s)
 {
 	if (s->idle_changed) {

@@ -158,3 +158,50 @@ Test(sched_topo, new_tasks_spread_over_cores_and_sockets)
 		core[cpu_of(s, tid) / 2] = true;
 	}
 }
+
+/*
+ * Tick elision must not change a bit on a machine with a shape: the NOHZ kick now also comes
+ * from a CPU whose LLC has another busy CPU, a horizon that depends on its neighbours. 2
+ * sockets x 2 cores x 2 threads, two groups of weight 1024 and 3072, 5 busy tasks and one
+ * that comes 300 ms later: every task's CPU time after 3 s, with and without elision.
+ */
+static void shaped_run(bool elision, uint64_t *exec)
+{
+	struct sched_config cfg;
+	struct sched *s;
+
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 8);
+	cfg.topo = (struct sched_topology){ 2, 1, 2, 2, 1, NULL };
+	cfg.tun.hz = 250;
+	cfg.tick_elision = elision;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
+	cr_assert_eq(sched_tg_new(s, 2, 0, 3072, false, 0), 0);
+	for (int tid = 1; tid <= 5; tid++) {
+		cr_assert_eq(sched_thread_new(s, tid, 1 + tid % 2, 0, 0, 0), 0);
+		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
+		drain(s);
+	}
+	run_to(s, 300 * STT_MS);
+	cr_assert_eq(sched_thread_new(s, 6, 2, 0, 0, 300 * STT_MS), 0);
+	cr_assert_eq(sched_wakeup(s, 6, 300 * STT_MS), 0);
+	drain(s);
+	run_to(s, 3 * STT_SEC);
+	for (int tid = 1; tid <= 6; tid++)
+		exec[tid - 1] = sched_thread_exec(s, tid, 3 * STT_SEC);
+	sched_free(s);
+	stt_s = NULL;
+}
+
+Test(sched_topo, tick_elision_changes_nothing)
+{
+	uint64_t on[6], off[6];
+
+	shaped_run(true, on);
+	shaped_run(false, off);
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(on[i], off[i], "task %d: %" PRIu64 " ns with elision, %" PRIu64 " without",
+			     i + 1, on[i], off[i]);
+}
