@@ -2,8 +2,9 @@
 /*
  * tests/unit/test_topology.c - the scheduling domains topo_build() gives against those Linux
  * 6.12 built in guests of validate --vm (tests/kernel/domains-6.12.txt: every CPU's domains,
- * their names, spans and flags, for 4 flat CPUs, 2 sockets x 2 cores x 2 threads in one and in
- * two nodes, 2 sockets x 2 dies x 2 cores x 2 threads in two nodes).
+ * their names, spans and flags, for 4 flat CPUs, 2 sockets x 2 or 4 cores x 2 threads in one and
+ * in two nodes, 2 sockets x 2 or 4 dies x 2 or 4 cores x 2 threads in two nodes (16, 32 and 64
+ * CPUs), four nodes in a ring of distances 20 and 30, two nodes at distance 40).
  */
 #include <criterion/criterion.h>
 
@@ -147,4 +148,42 @@ Test(topology, numbers_two_dies_two_nodes)
 
 	numbers(&m, 0, names, (const unsigned[]){ 110, 117, 117, 117 },
 		(const unsigned[]){ 0, 1, 1, 2 }, (const unsigned[]){ 0, 0, 2, 2 }, 4);
+}
+
+/* more guests of vm.md's shapes: two sockets of SMT cores, in one and two nodes; 32 and 64 vCPUs */
+Test(topology, two_sockets_smt_16)
+{
+	check_guest("16", &(struct topo_machine){ .cpus = 16, .sockets = 2, .dies = 1,
+						  .cores = 4, .threads = 2, .nodes = 1 });
+	check_guest("16b2", &(struct topo_machine){ .cpus = 16, .sockets = 2, .dies = 1,
+						    .cores = 4, .threads = 2, .nodes = 2 });
+}
+
+Test(topology, dies_and_nodes_32_64)
+{
+	check_guest("32n2", &(struct topo_machine){ .cpus = 32, .sockets = 2, .dies = 2,
+						    .cores = 4, .threads = 2, .nodes = 2 });
+	check_guest("64n2", &(struct topo_machine){ .cpus = 64, .sockets = 2, .dies = 4,
+						    .cores = 4, .threads = 2, .nodes = 2 });
+}
+
+/* four nodes in a ring: a NUMA level per distance, the first spanning a node's neighbours */
+Test(topology, numa_ring_two_levels)
+{
+	static const uint8_t ring[] = { 10, 20, 30, 20, 20, 10, 20, 30,
+					30, 20, 10, 20, 20, 30, 20, 10 };
+
+	check_guest("8n4ring", &(struct topo_machine){ .cpus = 8, .sockets = 4, .dies = 1,
+						       .cores = 2, .threads = 1, .nodes = 4,
+						       .distance = ring });
+}
+
+/* beyond node_reclaim_distance (30) the NUMA level keeps only SD_BALANCE_NEWIDLE of sd_init's */
+Test(topology, numa_far_nodes)
+{
+	static const uint8_t far[] = { 10, 40, 40, 10 };
+
+	check_guest("8n2far", &(struct topo_machine){ .cpus = 8, .sockets = 2, .dies = 1,
+						      .cores = 4, .threads = 1, .nodes = 2,
+						      .distance = far });
 }
