@@ -1,11 +1,12 @@
 #!/bin/sh
 # tests/vm/run.sh CGSIM - real kernels under QEMU (docs/vm.md), in make test: each layout's
 # measured shares against the shares its rules give (not against the simulation's column), the
-# domains an 8-vCPU guest of 2 sockets x 2 cores x 2 threads builds, and the thread-mode tour
+# domains an 8-vCPU guest of 2 sockets x 2 cores x 2 threads builds, a 4-vCPU guest in two NUMA
+# nodes against the rules and the model's column, and the thread-mode tour
 # replayed at a guest's cgroup2 root with the threaded controllers on. Needs qemu-system-x86 and
 # busybox-static (make deps); fetches Debian's 6.12 kernel into the cache on its first run.
-# About a minute and a half: five guests of 4-7 s to boot, 6 s windows, one repetition each
-# (three for the 8-vCPU guest); two more stopped by a signal.
+# About two minutes: six guests of 4-7 s to boot, 6 s windows, one repetition each (three for
+# the 8- and the 4-vCPU guests with topologies); two more stopped by a signal.
 set -u
 CGSIM=${1:-./cgsim}
 pass=0 fail=0
@@ -73,6 +74,21 @@ if guest smt 3 tests/vm/smt-two-groups.yaml; then
 	done
 	grep -q '"name": "SMT".*SD_SHARE_CPUCAPACITY' "$tmp/smt.json" && ok ||
 		bad "smt: the SMT level without SD_SHARE_CPUCAPACITY"
+fi
+# 2 sockets x 2 cores in 2 nodes: MC and NUMA levels. The model balances over the same domains
+# and must give what the kernel gives: its simulated column against the same rules, and the
+# NUMA level's report.
+# simulated KIND:NAME FILE: the simulated share of that row
+simulated() {
+	sed -n "s|.*\"kind\": \"${1%%:*}\", \"name\": \"${1#*:}\", \"simulated\": \([0-9.]*\).*|\1|p" "$2"
+}
+if guest numa 3 tests/vm/numa-weights-1-3.yaml; then
+	near "numa: a" group:a 0.25 "$tmp/numa.json" group:a group:b
+	near "numa: pb/w.1" thread:pb/w.1 0.1875 "$tmp/numa.json" group:a group:b
+	awk -v v="$(simulated group:a "$tmp/numa.json")" 'BEGIN { exit !(v >= 0.235 && v <= 0.265) }' &&
+		ok || bad "numa: the model gives group a $(simulated group:a "$tmp/numa.json"), not 0.25"
+	grep -qF '"cpu": 0, "level": 1, "name": "NUMA", "span": "0-3"' "$tmp/numa.json" && ok ||
+		bad "numa: no NUMA level 0-3 in the guest's report"
 fi
 # The thread-mode tour at a cgroup2 root that offers cpu, cpuset and pids: the kernel answers
 # every operation as the model.
