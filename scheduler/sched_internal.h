@@ -173,6 +173,10 @@ struct sched_thread {
 	 * charge runs to the end of the scheduler's work in progress); its charges since
 	 * charged_since have been one unbroken stretch */
 	uint64_t charged_since, charged_to;
+	/* record_wakee(): the last thread it woke, and how often that changed (halved each second) */
+	int last_wakee;
+	uint32_t wakee_flips;
+	uint64_t wakee_flip_decay;
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */
 	bool on_list;
 	struct sched_thread_stats st;

@@ -193,6 +193,47 @@ static bool affine_domain(const struct sched *s, int this, int prev)
 }
 
 /*
+ * record_wakee(): the thread @w that wakes @t (the one running where the wakeup is made)
+ * counts a flip when it wakes another thread than last time; its flips halve once a second
+ * (HZ jiffies after the last halving).
+ */
+static void record_wakee(struct sched *s, struct sched_thread *w, const struct sched_thread *t,
+			 uint64_t now)
+{
+	uint64_t second = (uint64_t)s->cfg.tun.hz * s->tick_ns;
+
+	if (now > w->wakee_flip_decay + second) {
+		w->wakee_flips >>= 1;
+		w->wakee_flip_decay = now;
+	}
+	if (w->last_wakee != t->tid) {
+		w->last_wakee = t->tid;
+		w->wakee_flips++;
+	}
+}
+
+/*
+ * wake_wide(): a waker and wakee that both switch partners at least as often as the waker's
+ * LLC has CPUs, one of them that many times more than the other (a dispatcher and its
+ * workers), are spread rather than pulled to the waker: no wake_affine().
+ */
+static bool wake_wide(const struct sched *s, const struct sched_thread *w,
+		      const struct sched_thread *t, int this)
+{
+	const struct sched_cpu *rq = &s->cpu[this];
+	uint64_t master = w->wakee_flips, slave = t->wakee_flips;
+	uint64_t factor = rq->llc >= 0 ? (uint64_t)rq->sd[rq->llc].d->weight : 1;
+
+	if (master < slave) {
+		uint64_t x = master;
+
+		master = slave;
+		slave = x;
+	}
+	return !(slave < factor || master < slave * factor);
+}
+
+/*
  * select_task_rq_fair(): a new task goes where the fork path's search puts it, forked on the
  * waker's CPU (@waker >= 0) or else on its last or first allowed CPU; a waking task starts
  * from its previous CPU, or, woken by a thread on another CPU it may use whose domains reach
@@ -202,6 +243,7 @@ struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int
 				    uint64_t now)
 {
 	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1, target;
+	struct sched_thread *cur;
 
 	if (prev < 0 || t->new_task) {
 		int from = waker >= 0 && waker < n ? waker : prev;
@@ -212,8 +254,12 @@ struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int
 		return sched__find_dst_cpu(s, t, from < 0 ? 0 : from, now);
 	}
 	target = prev;
+	/* current: the waking thread, or the one running where the sleeper's timer fires */
+	cur = waker >= 0 && waker < n ? s->cpu[waker].curr : s->cpu[prev].curr;
+	if (cur && cur != t)
+		record_wakee(s, cur, t, now);
 	if (waker >= 0 && waker < n && waker != prev && cpu_allowed(t, waker) &&
-	    affine_domain(s, waker, prev))
+	    !(cur && wake_wide(s, cur, t, waker)) && affine_domain(s, waker, prev))
 		target = wake_affine(s, t, waker, prev, now);
 	return idle_sibling(s, t, prev, target);
 }

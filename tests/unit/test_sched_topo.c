@@ -205,3 +205,67 @@ Test(sched_topo, tick_elision_changes_nothing)
 		cr_expect_eq(on[i], off[i], "task %d: %" PRIu64 " ns with elision, %" PRIu64 " without",
 			     i + 1, on[i], off[i]);
 }
+
+/*
+ * wake_wide(): on 2 sockets x 2 cores (LLCs of 2 CPUs) a busy waker on CPU 0 wakes a thread
+ * that last ran on CPU 2, whose socket is busy (three tasks on CPU 2, one on CPU 3). Without
+ * flips wake_affine() weighs the waker's CPU against CPU 2 and takes CPU 0, and
+ * select_idle_sibling() finds CPU 1 idle in that LLC. When both switch partners often (waker
+ * 8 flips, wakee 4: the lesser at least the LLC's 2 CPUs, the greater at least 2 times it) the
+ * wakeup is wide: no wake_affine(), and the wakee stays in CPU 2's LLC.
+ */
+static int wide_wakeup(unsigned waker_flips, unsigned wakee_flips)
+{
+	struct sched *s = topo_sched(2, 1, 2, 1, 1);
+	uint64_t T = 100 * STT_MS;
+	struct sched_thread *w, *t;
+
+	start_on(s, 1, 0);
+	for (int tid = 10; tid <= 12; tid++)
+		start_on(s, tid, 2);
+	start_on(s, 13, 3);
+	start_on(s, 2, 2);
+	/* every thread pinned where it is: nothing moves until the wakeup */
+	for (int tid = 1; tid <= 13; tid++) {
+		uint64_t one[SCHED_MAX_CPUS / 64] = { 0 };
+		struct sched_thread *x = sched__thr_get(s, tid);
+
+		if (!x)
+			continue;
+		one[0] = 1ull << x->cpu->id;
+		cr_assert_eq(sched_thread_set_affinity(s, tid, one, SCHED_MAX_CPUS / 64, 0), 0);
+		drain(s);
+	}
+	cr_assert_eq(cpu_of(s, 2), 2);
+	run_to(s, T / 2);
+	cr_assert_eq(sched_sleep(s, 2, T / 2), 0);
+	drain(s);
+	run_to(s, T);
+	{
+		/* the wakee, asleep, may go anywhere again */
+		uint64_t all[SCHED_MAX_CPUS / 64];
+
+		memset(all, 0xff, sizeof(all));
+		cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, T), 0);
+		drain(s);
+	}
+	w = sched__thr_get(s, 1);
+	t = sched__thr_get(s, 2);
+	w->wakee_flips = waker_flips;
+	w->last_wakee = 2;
+	w->wakee_flip_decay = T;
+	t->wakee_flips = wakee_flips;
+	cr_assert_eq(sched_wakeup_by(s, 2, 1, T, 0), 0);
+	drain(s);
+	return cpu_of(s, 2);
+}
+
+Test(sched_topo, wake_affine_pulls_to_the_wakers_llc)
+{
+	cr_expect_eq(wide_wakeup(0, 0), 1);
+}
+
+Test(sched_topo, wake_wide_leaves_the_wakee_in_its_llc)
+{
+	cr_expect_eq(wide_wakeup(8, 4), 2);
+}
