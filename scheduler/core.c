@@ -427,6 +427,7 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 	t->alive = true;
 	t->new_task = true;
 	t->last_wakee = -1;
+	t->recent_used_cpu = -1;
 	t->st.cpu = -1;
 	t->se.task = t;
 	t->se.slice = clamp_slice(slice_ns);

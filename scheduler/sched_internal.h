@@ -175,6 +175,7 @@ struct sched_thread {
 	uint64_t charged_since, charged_to;
 	/* record_wakee(): the last thread it woke, and how often that changed (halved each second) */
 	int last_wakee;
+	int recent_used_cpu;		/* p->recent_used_cpu: the previous CPU at a busy wakeup */
 	uint32_t wakee_flips;
 	uint64_t wakee_flip_decay;
 	struct sched_thread *lprev, *lnext;	/* the CPU's queued-task list (rq->cfs_tasks) */

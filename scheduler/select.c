@@ -130,7 +130,8 @@ static int idle_core_after(const struct sched *s, const struct sched_thread *t, 
 }
 
 /*
- * select_idle_sibling(): @target if idle; else @prev if idle and in target's LLC; with SMT,
+ * select_idle_sibling(): @target if idle; else @prev if idle and in target's LLC; else the
+ * thread's recently used CPU if idle and in target's LLC (that becomes @prev); with SMT,
  * when no core of the LLC is idle, an idle sibling of prev; then an idle CPU of target's LLC
  * (an idle core first with SMT), scanning from target + 1; else target.
  */
@@ -138,13 +139,19 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 				      int target)
 {
 	const uint64_t *span = llc_span(s, target);
-	int c = -1;
+	int c = -1, recent;
 
 	if (cpu_allowed(t, target) && cpu_idle_for(&s->cpu[target]))
 		return &s->cpu[target];
 	if (prev != target && share_cache(s, prev, target) && cpu_allowed(t, prev) &&
 	    cpu_idle_for(&s->cpu[prev]))
 		return &s->cpu[prev];
+	/* a recently used CPU, idle, in target's LLC; the previous CPU becomes the recent one */
+	recent = t->recent_used_cpu;
+	t->recent_used_cpu = prev;
+	if (recent >= 0 && recent != prev && recent != target && share_cache(s, recent, target) &&
+	    cpu_allowed(t, recent) && cpu_idle_for(&s->cpu[recent]))
+		return &s->cpu[recent];
 	if (s->threads > 1) {
 		/* SMT cores exist only with an SMT domain, below an LLC */
 		c = idle_core_after(s, t, target);

@@ -269,3 +269,33 @@ Test(sched_topo, wake_wide_leaves_the_wakee_in_its_llc)
 {
 	cr_expect_eq(wide_wakeup(8, 4), 2);
 }
+
+/*
+ * select_idle_sibling()'s recently used CPU: on 4 CPUs of one LLC a thread that last ran on CPU
+ * 2, busy, and earlier on CPU 1 wakes by its timer (target = prev = CPU 2). CPUs 1 and 3 are
+ * idle; the scan from target + 1 would take CPU 3, but the recently used CPU comes first: CPU
+ * 1. CPU 2 becomes the recently used one.
+ */
+Test(sched_topo, recently_used_cpu_comes_before_the_scan)
+{
+	struct sched *s = topo_sched(1, 1, 4, 1, 1);
+	uint64_t two[SCHED_MAX_CPUS / 64] = { 1ull << 2 }, all[SCHED_MAX_CPUS / 64];
+
+	memset(all, 0xff, sizeof(all));
+	start_on(s, 10, 2);
+	cr_assert_eq(sched_thread_set_affinity(s, 10, two, SCHED_MAX_CPUS / 64, 0), 0);
+	cr_assert_eq(sched_thread_new(s, 2, 0, 0, 0, 0), 0);
+	cr_assert_eq(sched_thread_set_affinity(s, 2, two, SCHED_MAX_CPUS / 64, 0), 0);
+	cr_assert_eq(sched_wakeup(s, 2, 0), 0);
+	drain(s);
+	run_to(s, 20 * STT_MS);
+	cr_assert_eq(sched_sleep(s, 2, 20 * STT_MS), 0);
+	drain(s);
+	cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, 20 * STT_MS), 0);
+	drain(s);
+	sched__thr_get(s, 2)->recent_used_cpu = 1;
+	cr_assert_eq(sched_wakeup(s, 2, 30 * STT_MS), 0);
+	drain(s);
+	cr_expect_eq(cpu_of(s, 2), 1);
+	cr_expect_eq(sched__thr_get(s, 2)->recent_used_cpu, 2);
+}
