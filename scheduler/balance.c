@@ -151,7 +151,7 @@ static bool smt_vs_nonsmt(const struct sched_sg *a, const struct sched_sg *b)
 struct sd_stats {
 	const struct sched_sg *busiest, *local;
 	struct sg_stats b, l;
-	uint64_t total_load, total_capacity, avg_load;
+	uint64_t total_load, total_capacity, avg_load, sum_util;
 	bool prefer_sibling;
 };
 
@@ -213,6 +213,7 @@ static void sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now, struc
 		}
 		sds->total_load += g.load;
 		sds->total_capacity += g.capacity;
+		sds->sum_util += g.util;
 	}
 	/* the busiest group's flags are its child domain's: prefer siblings below NUMA levels */
 	if (sds->busiest)
@@ -300,6 +301,28 @@ static void calculate_imbalance(struct lb_env *env, struct sd_stats *sds)
 					l->capacity) / CAPACITY);
 }
 
+/*
+ * update_idle_cpu_scan(): a periodic balance of an LLC domain sets how many of its CPUs a
+ * wakeup's idle scan may look at (SIS_UTIL): with x the LLC's utilisation per CPU (of 1024),
+ * y = 1024 - x^2 pct^2 / (10000 x 1024), at least 0, times the LLC's CPUs over 1024. The
+ * scan stops at x = 1024 x 100 / pct: 85 % at pct 117.
+ */
+static void update_idle_cpu_scan(struct sched *s, const struct lb_env *env,
+				 const struct sd_stats *sds)
+{
+	struct sched_dom *d = env->sd->d;
+	uint64_t util = 0, x, tmp, y;
+
+	if (!sched__feat(s, SCHED_FEAT_SIS_UTIL) || env->idle == LB_NEWLY_IDLE ||
+	    env->dst_rq->llc < 0 || env->sd != &env->dst_rq->sd[env->dst_rq->llc])
+		return;
+	util = sds->sum_util;
+	x = util / (uint64_t)d->weight;
+	tmp = umin(x * x * d->imbalance_pct * d->imbalance_pct / (10000ull * CAPACITY), CAPACITY);
+	y = (CAPACITY - tmp) * (uint64_t)d->weight / CAPACITY;
+	d->nr_idle_scan = (int)y;
+}
+
 /* sched_balance_find_src_group() (find_busiest_group): the busiest group, or NULL. */
 static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env *env,
 						 struct sd_stats *sds, uint64_t now)
@@ -307,6 +330,7 @@ static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env 
 	struct sg_stats *l = &sds->l, *b = &sds->b;
 
 	sd_lb_stats(s, env, now, sds);
+	update_idle_cpu_scan(s, env, sds);
 	if (!sds->busiest)
 		return NULL;
 	if (b->type == GROUP_IMBALANCED)

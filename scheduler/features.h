@@ -33,3 +33,4 @@ SCHED_FEAT(LB_MIN, false, false)		/* the balancer leaves tasks of load < 16 alon
 SCHED_FEAT(WA_IDLE, true, true)			/* wake_affine: an idle waker's CPU or prev wins */
 SCHED_FEAT(WA_WEIGHT, true, true)		/* wake_affine: else the less loaded of the two */
 SCHED_FEAT(WA_BIAS, true, true)			/* ... with prev's load weighed by imbalance_pct */
+SCHED_FEAT(SIS_UTIL, true, true)		/* the idle-CPU scan shrinks as the LLC fills (6.0+) */

@@ -204,6 +204,7 @@ struct sched_dom {
 	int *cpus;		/* its span, ascending */
 	uint64_t *span;		/* the same as a mask of s->mask_words words */
 	unsigned imbalance_pct, cache_nice_tries, imb_numa_nr;
+	int nr_idle_scan;	/* an LLC's sd_llc_shared->nr_idle_scan: CPUs a wakeup may scan */
 	int ngroups;
 	struct sched_sg **groups;	/* by first CPU; the kernel's ring from any of them */
 };

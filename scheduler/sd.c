@@ -134,8 +134,14 @@ static struct sched_dom *dom_get(struct sched *s, const struct topo_cpu *tc, int
 	d->imbalance_pct = td->imbalance_pct;
 	d->cache_nice_tries = td->cache_nice_tries;
 	d->imb_numa_nr = td->imb_numa_nr;
+	/*
+	 * SIS_UTIL's scan budget as an idle LLC's balance writes it (all its CPUs); the kernel's
+	 * starts at 0 until the first balance after boot, long before anything is measured
+	 */
+	d->nr_idle_scan = SCHED_MAX_CPUS;	/* set to the span's weight below */
 	d->span = calloc(s->mask_words, sizeof(uint64_t));
 	d->cpus = span_cpus(s, td->span, &d->weight);
+	d->nr_idle_scan = d->weight;
 	d->groups = calloc((size_t)d->weight, sizeof(*d->groups));
 	if (!d->span || !d->cpus || !d->groups)
 		return NULL;

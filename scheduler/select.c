@@ -92,6 +92,43 @@ static int wake_affine(struct sched *s, struct sched_thread *t, int this, int pr
 	return prev;
 }
 
+/* The CPUs of @span that @t may use in [lo, hi): what an idle scan counts against its budget. */
+static int allowed_in(const struct sched *s, const struct sched_thread *t, const uint64_t *span,
+		      int lo, int hi)
+{
+	int n = 0;
+
+	for (int w = lo / 64; lo < hi && w <= (hi - 1) / 64; w++) {
+		uint64_t bits = span[w] & t->affinity[w];
+
+		if (w == lo / 64)
+			bits &= ~0ull << (lo % 64);
+		if (w == (hi - 1) / 64 && hi % 64)
+			bits &= ~(~0ull << (hi % 64));
+		n += __builtin_popcountll(bits);
+	}
+	(void)s;
+	return n;
+}
+
+/*
+ * SIS_UTIL: whether idle CPU @c, found scanning @target's LLC from target + 1, is within the
+ * scan's budget of nr_idle_scan CPUs (those @t may use), as select_idle_cpu() stops.
+ */
+static bool within_scan(const struct sched *s, const struct sched_thread *t,
+			const uint64_t *span, int target, int c)
+{
+	const struct sched_cpu *rq = &s->cpu[target];
+	int before;
+
+	if (!sched__feat(s, SCHED_FEAT_SIS_UTIL) || rq->llc < 0)
+		return true;
+	before = c > target ? allowed_in(s, t, span, target + 1, c) :
+			      allowed_in(s, t, span, target + 1, s->ncpu) +
+			      allowed_in(s, t, span, 0, c);
+	return before < rq->sd[rq->llc].d->nr_idle_scan;
+}
+
 /* Whether every SMT sibling of @cpu's core is idle. */
 static bool core_idle(const struct sched *s, int cpu)
 {
@@ -140,6 +177,7 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 {
 	const uint64_t *span = llc_span(s, target);
 	int c = -1, recent;
+	bool scan;
 
 	if (cpu_allowed(t, target) && cpu_idle_for(&s->cpu[target]))
 		return &s->cpu[target];
@@ -152,6 +190,9 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 	if (recent >= 0 && recent != prev && recent != target && share_cache(s, recent, target) &&
 	    cpu_allowed(t, recent) && cpu_idle_for(&s->cpu[recent]))
 		return &s->cpu[recent];
+	/* SIS_UTIL: an LLC that its last balance found 85 % busy is not scanned at all */
+	scan = !sched__feat(s, SCHED_FEAT_SIS_UTIL) || s->cpu[target].llc < 0 ||
+	       s->cpu[target].sd[s->cpu[target].llc].d->nr_idle_scan > 0;
 	if (s->threads > 1) {
 		/* SMT cores exist only with an SMT domain, below an LLC */
 		c = idle_core_after(s, t, target);
@@ -163,9 +204,16 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 				if (k != prev && cpu_allowed(t, k) && cpu_idle_for(&s->cpu[k]))
 					return &s->cpu[k];
 		}
+		/* an idle core is taken whatever the budget; a lone idle CPU within it */
+		if (c >= 0 && (!scan || (!core_idle(s, c) && !within_scan(s, t, span, target, c))))
+			c = -1;
+	} else if (!scan) {
+		c = -1;
 	} else if (!s->any_idle) {
 		/* idle is "nothing running": the first allowed idle CPU after target, from the mask */
 		c = s->nr_idle ? first_idle_after(s, t, span, target) : -1;
+		if (c >= 0 && !within_scan(s, t, span, target, c))
+			c = -1;
 	} else {
 		for (int i = 1; i < s->ncpu && c < 0; i++) {
 			int o = (target + i) % s->ncpu;
@@ -174,6 +222,8 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 			    cpu_idle_for(&s->cpu[o]))
 				c = o;
 		}
+		if (c >= 0 && !within_scan(s, t, span, target, c))
+			c = -1;
 	}
 	if (c >= 0)
 		return &s->cpu[c];

@@ -167,6 +167,7 @@ Test(sched_api, feature_defaults_are_the_kernels)
 		{ "CACHE_HOT_BUDDY", true, true },	{ "WAKEUP_PREEMPTION", true, true },
 		{ "LB_MIN", false, false },		{ "WA_IDLE", true, true },
 		{ "WA_WEIGHT", true, true },		{ "WA_BIAS", true, true },
+		{ "SIS_UTIL", true, true },
 	};
 
 	cr_assert_eq(SCHED_FEAT_NR, sizeof(k) / sizeof(k[0]), "one row per feature");

@@ -299,3 +299,66 @@ Test(sched_topo, recently_used_cpu_comes_before_the_scan)
 	cr_expect_eq(cpu_of(s, 2), 1);
 	cr_expect_eq(sched__thr_get(s, 2)->recent_used_cpu, 2);
 }
+
+/*
+ * SIS_UTIL (update_idle_cpu_scan(), select_idle_cpu()): on 4 CPUs of one LLC, with @busy CPUs
+ * running a pinned busy thread each, the LLC's periodic balance sets the scan budget to
+ * (1024 - x^2 117^2 / (10000 x 1024)) x 4 / 1024 CPUs, x the utilisation per CPU: 3 busy CPUs
+ * (x = 768) give 0, 2 (x = 512) give 2. A thread that last ran on CPU 0 then wakes by its
+ * timer with CPU 0 busy: with a budget of 0 it stays there, CPU 3 idle or not; without
+ * SIS_UTIL the scan finds CPU 3.
+ */
+static int sis_wakeup(int busy, bool sis_util, int *budget)
+{
+	struct sched_config cfg;
+	struct sched *s;
+	uint64_t zero[SCHED_MAX_CPUS / 64] = { 1 }, all[SCHED_MAX_CPUS / 64];
+
+	memset(all, 0xff, sizeof(all));
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 4);
+	cfg.topo = (struct sched_topology){ 1, 1, 4, 1, 1, NULL };
+	cfg.tun.hz = 250;
+	cfg.check = true;
+	cfg.feat[SCHED_FEAT_SIS_UTIL] = sis_util;
+	s = sched_new(&cfg);
+	cr_assert_not_null(s);
+	stt_s = s;
+	for (int c = 0; c < busy; c++) {
+		uint64_t one[SCHED_MAX_CPUS / 64] = { 1ull << c };
+
+		start_on(s, 10 + c, c);
+		cr_assert_eq(sched_thread_set_affinity(s, 10 + c, one, SCHED_MAX_CPUS / 64, 0), 0);
+		drain(s);
+	}
+	cr_assert_eq(sched_thread_new(s, 2, 0, 0, 0, 0), 0);
+	cr_assert_eq(sched_thread_set_affinity(s, 2, zero, SCHED_MAX_CPUS / 64, 0), 0);
+	cr_assert_eq(sched_wakeup(s, 2, 0), 0);
+	drain(s);
+	run_to(s, 10 * STT_MS);
+	cr_assert_eq(sched_sleep(s, 2, 10 * STT_MS), 0);
+	drain(s);
+	cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, 10 * STT_MS), 0);
+	drain(s);
+	run_to(s, 2 * STT_SEC);	/* utilisation settled, the LLC balanced many times */
+	*budget = s->cpu[0].sd[0].d->nr_idle_scan;
+	cr_assert_eq(sched_wakeup(s, 2, 2 * STT_SEC), 0);
+	drain(s);
+	return cpu_of(s, 2);
+}
+
+Test(sched_topo, sis_util_stops_the_scan_of_a_busy_llc)
+{
+	int budget;
+
+	cr_expect_eq(sis_wakeup(3, true, &budget), 0);
+	cr_expect_eq(budget, 0);
+	cr_expect_eq(sis_wakeup(3, false, &budget), 3);
+}
+
+Test(sched_topo, sis_util_scans_a_half_busy_llc)
+{
+	int budget;
+
+	cr_expect_eq(sis_wakeup(2, true, &budget), 2);
+	cr_expect_eq(budget, 2);
+}
