@@ -455,6 +455,15 @@ static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *
 		return false;	/* cgsim does not move a delayed task (docs/scheduler.md) */
 	if (sched__throttled_hierarchy(t->se.cfs_rq))
 		return false;	/* throttled_lb_pair(): not on the CPU's books */
+	/*
+	 * task_is_ineligible_on_dst_cpu(): with PLACE_LAG, a task that has had more than its
+	 * share of its queue stays, until a balance of this level has failed, rather than join
+	 * its group's queue on the destination where that has entities queued
+	 */
+	if (!env->sd->nr_balance_failed && s->ops->deadlines && sched__feat(s, SCHED_FEAT_PLACE_LAG) &&
+	    t->tg->cfs_rq[env->dst_rq->id]->nr_queued &&
+	    !sched__entity_eligible(t->se.cfs_rq, &t->se))
+		return false;
 	if (!cpu_allowed(t, env->dst_rq->id)) {
 		env->flags |= LBF_SOME_PINNED;
 		/* remember a CPU of the local group it may use, for a second try there */
