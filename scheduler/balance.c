@@ -719,10 +719,9 @@ more_balance:
 				others = in_mask(cpus, c) && !mine;
 			}
 			if (others) {
+				/* the flags and the destination carry over, as the kernel's */
 				env.loop = 0;
 				env.loop_break = NR_MIGRATE_BREAK;
-				env.flags = 0;
-				env.dst_rq = dst;
 				goto redo;
 			}
 			goto out_all_pinned;
