@@ -365,13 +365,12 @@ force:
 
 /* sched_balance_find_src_rq() (find_busiest_queue): the CPU of @sg to pull from. */
 static struct sched_cpu *find_busiest_queue(struct sched *s, const struct lb_env *env,
-					    const struct sched_sg *sg, uint64_t now)
+					    const struct sched_sg *sg)
 {
 	struct sched_cpu *busiest = NULL;
 	uint64_t best = 0;
 	unsigned best_nr = 0;
 
-	(void)now;
 	for (int i = 0; i < sg->weight; i++) {
 		struct sched_cpu *rq = &s->cpu[sg->cpus[i]];
 		unsigned nr = rq->cfs->h_nr_runnable;
@@ -507,12 +506,11 @@ static void list_rotate(struct sched_cpu *rq, struct sched_thread *t)
  * is its part of its CPU's utilisation in proportion to its runnable average, the estimate
  * that moves with it.
  */
-static uint64_t task_util(const struct sched_thread *t, uint64_t now)
+static uint64_t task_util(const struct sched_thread *t)
 {
 	const struct sched_cpu *rq = t->cpu;
 	uint64_t r = umax(rq->runnable.avg, 1024);
 
-	(void)now;
 	return umin(rq->util.avg, 1024) * umin(t->se.ravg.avg, r) / r;
 }
 
@@ -553,7 +551,7 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 				       (v >> umin(failed, 63)) <= (uint64_t)env->imbalance;
 				break;
 			case MIGRATE_UTIL:
-				v = task_util(t, now);
+				v = task_util(t);
 				take = (v >> umin(failed, 63)) <= (uint64_t)env->imbalance;
 				break;
 			case MIGRATE_TASK:
@@ -682,7 +680,7 @@ redo:
 	group = find_busiest_group(s, &env, &sds, now);
 	if (!group)
 		goto out_balanced;
-	env.src = find_busiest_queue(s, &env, group, now);
+	env.src = find_busiest_queue(s, &env, group);
 	if (!env.src)
 		goto out_balanced;
 	sched__rq_account(s, env.src, now);
@@ -1013,11 +1011,11 @@ static bool sg_allows(const struct sched_sg *sg, const struct sched_thread *t)
 }
 
 /*
- * sched_balance_find_dst_group() (find_idlest_group): the group of @sd, the domain of CPU
- * @cpu, that @t should start in, or NULL to stay in @cpu's own.
+ * sched_balance_find_dst_group() (find_idlest_group): the group of @sd, a domain of the CPU
+ * the search is at, that @t should start in, or NULL to stay in that CPU's own.
  */
 static const struct sched_sg *find_dst_group(struct sched *s, const struct sched_thread *t,
-					     const struct sched_sd *sd, int cpu, uint64_t now)
+					     const struct sched_sd *sd, uint64_t now)
 {
 	const struct sched_dom *d = sd->d;
 	const struct sched_sg *idlest = NULL, *local = NULL;
@@ -1039,7 +1037,6 @@ static const struct sched_sg *find_dst_group(struct sched *s, const struct sched
 			is = g;
 		}
 	}
-	(void)cpu;
 	if (!idlest)
 		return NULL;
 	if (!local || ls.type > is.type)
@@ -1116,7 +1113,7 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 		l++;
 	/* down to the first level whose groups are single CPUs: there the least busy CPU */
 	while (l >= 0 && rq->sd[l].d->groups[0]->weight > 1) {
-		const struct sched_sg *g = find_dst_group(s, t, &rq->sd[l], cpu, now);
+		const struct sched_sg *g = find_dst_group(s, t, &rq->sd[l], now);
 		int weight = rq->sd[l].d->weight;
 		uint64_t span[TOPO_MASK_WORDS] = { 0 };
 

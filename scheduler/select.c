@@ -93,8 +93,7 @@ static int wake_affine(struct sched *s, struct sched_thread *t, int this, int pr
 }
 
 /* The CPUs of @span that @t may use in [lo, hi): what an idle scan counts against its budget. */
-static int allowed_in(const struct sched *s, const struct sched_thread *t, const uint64_t *span,
-		      int lo, int hi)
+static int allowed_in(const struct sched_thread *t, const uint64_t *span, int lo, int hi)
 {
 	int n = 0;
 
@@ -107,7 +106,6 @@ static int allowed_in(const struct sched *s, const struct sched_thread *t, const
 			bits &= ~(~0ull << (hi % 64));
 		n += __builtin_popcountll(bits);
 	}
-	(void)s;
 	return n;
 }
 
@@ -123,9 +121,9 @@ static bool within_scan(const struct sched *s, const struct sched_thread *t,
 
 	if (!sched__feat(s, SCHED_FEAT_SIS_UTIL) || rq->llc < 0)
 		return true;
-	before = c > target ? allowed_in(s, t, span, target + 1, c) :
-			      allowed_in(s, t, span, target + 1, s->ncpu) +
-			      allowed_in(s, t, span, 0, c);
+	before = c > target ? allowed_in(t, span, target + 1, c) :
+			      allowed_in(t, span, target + 1, s->ncpu) +
+			      allowed_in(t, span, 0, c);
 	return before < rq->sd[rq->llc].d->nr_idle_scan;
 }
 
