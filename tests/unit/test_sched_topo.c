@@ -340,10 +340,15 @@ static int sis_wakeup(int busy, bool sis_util, int *budget)
 	cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, 10 * STT_MS), 0);
 	drain(s);
 	run_to(s, 2 * STT_SEC);	/* utilisation settled, the LLC balanced many times */
+	int cpu;
+
 	*budget = s->cpu[0].sd[0].d->nr_idle_scan;
 	cr_assert_eq(sched_wakeup(s, 2, 2 * STT_SEC), 0);
 	drain(s);
-	return cpu_of(s, 2);
+	cpu = cpu_of(s, 2);
+	sched_free(s);	/* a test runs this twice */
+	stt_s = NULL;
+	return cpu;
 }
 
 Test(sched_topo, sis_util_stops_the_scan_of_a_busy_llc)
