@@ -13,21 +13,33 @@
 
 TestSuite(sched_topo, .fini = stt_fini);
 
-/* A checked scheduler at HZ 250 on @cpus CPUs of the shape given, one node unless @nodes. */
-static struct sched *topo_sched(int sockets, int dies, int cores, int threads, int nodes)
+/* The config of a checked scheduler at HZ 250 on the CPUs of the shape given. */
+static struct sched_config topo_config(int sockets, int dies, int cores, int threads, int nodes)
 {
 	struct sched_config cfg;
-	struct sched *s;
-	int cpus = sockets * dies * cores * threads;
 
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, sockets * dies * cores * threads);
 	cfg.topo = (struct sched_topology){ sockets, dies, cores, threads, nodes, NULL };
 	cfg.tun.hz = 250;
 	cfg.check = true;
-	s = sched_new(&cfg);
+	return cfg;
+}
+
+/* A scheduler of @cfg, freed with the test (stt_fini) unless freed before. */
+static struct sched *sched_of(const struct sched_config *cfg)
+{
+	struct sched *s = sched_new(cfg);
+
 	cr_assert_not_null(s);
 	stt_s = s;
 	return s;
+}
+
+static struct sched *topo_sched(int sockets, int dies, int cores, int threads, int nodes)
+{
+	struct sched_config cfg = topo_config(sockets, dies, cores, threads, nodes);
+
+	return sched_of(&cfg);
 }
 
 static void drain(struct sched *s)
@@ -54,6 +66,27 @@ static void start_on(struct sched *s, int tid, int cpu)
 static void run_to(struct sched *s, uint64_t t)
 {
 	sched_advance(s, t);
+	drain(s);
+}
+
+/*
+ * New thread @tid that runs pinned to @cpu from time 0, goes to sleep at @t, and asleep may go
+ * to every CPU again: its previous CPU is @cpu.
+ */
+static void asleep_after(struct sched *s, int tid, int cpu, uint64_t t)
+{
+	uint64_t one[SCHED_MAX_CPUS / 64] = { 0 }, all[SCHED_MAX_CPUS / 64];
+
+	memset(all, 0xff, sizeof(all));
+	one[cpu / 64] = 1ull << (cpu % 64);
+	cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
+	cr_assert_eq(sched_thread_set_affinity(s, tid, one, SCHED_MAX_CPUS / 64, 0), 0);
+	cr_assert_eq(sched_wakeup(s, tid, 0), 0);
+	drain(s);
+	run_to(s, t);
+	cr_assert_eq(sched_sleep(s, tid, t), 0);
+	drain(s);
+	cr_assert_eq(sched_thread_set_affinity(s, tid, all, SCHED_MAX_CPUS / 64, t), 0);
 	drain(s);
 }
 
@@ -167,16 +200,11 @@ Test(sched_topo, new_tasks_spread_over_cores_and_sockets)
  */
 static void shaped_run(bool elision, uint64_t *exec)
 {
-	struct sched_config cfg;
+	struct sched_config cfg = topo_config(2, 1, 2, 2, 1);
 	struct sched *s;
 
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 8);
-	cfg.topo = (struct sched_topology){ 2, 1, 2, 2, 1, NULL };
-	cfg.tun.hz = 250;
 	cfg.tick_elision = elision;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s);
-	stt_s = s;
+	s = sched_of(&cfg);
 	cr_assert_eq(sched_tg_new(s, 1, 0, 1024, false, 0), 0);
 	cr_assert_eq(sched_tg_new(s, 2, 0, 3072, false, 0), 0);
 	for (int tid = 1; tid <= 5; tid++) {
@@ -279,20 +307,11 @@ Test(sched_topo, wake_wide_leaves_the_wakee_in_its_llc)
 Test(sched_topo, recently_used_cpu_comes_before_the_scan)
 {
 	struct sched *s = topo_sched(1, 1, 4, 1, 1);
-	uint64_t two[SCHED_MAX_CPUS / 64] = { 1ull << 2 }, all[SCHED_MAX_CPUS / 64];
+	uint64_t two[SCHED_MAX_CPUS / 64] = { 1ull << 2 };
 
-	memset(all, 0xff, sizeof(all));
 	start_on(s, 10, 2);
 	cr_assert_eq(sched_thread_set_affinity(s, 10, two, SCHED_MAX_CPUS / 64, 0), 0);
-	cr_assert_eq(sched_thread_new(s, 2, 0, 0, 0, 0), 0);
-	cr_assert_eq(sched_thread_set_affinity(s, 2, two, SCHED_MAX_CPUS / 64, 0), 0);
-	cr_assert_eq(sched_wakeup(s, 2, 0), 0);
-	drain(s);
-	run_to(s, 20 * STT_MS);
-	cr_assert_eq(sched_sleep(s, 2, 20 * STT_MS), 0);
-	drain(s);
-	cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, 20 * STT_MS), 0);
-	drain(s);
+	asleep_after(s, 2, 2, 20 * STT_MS);
 	sched__thr_get(s, 2)->recent_used_cpu = 1;
 	cr_assert_eq(sched_wakeup(s, 2, 30 * STT_MS), 0);
 	drain(s);
@@ -310,19 +329,12 @@ Test(sched_topo, recently_used_cpu_comes_before_the_scan)
  */
 static int sis_wakeup(int busy, bool sis_util, int *budget)
 {
-	struct sched_config cfg;
+	struct sched_config cfg = topo_config(1, 1, 4, 1, 1);
 	struct sched *s;
-	uint64_t zero[SCHED_MAX_CPUS / 64] = { 1 }, all[SCHED_MAX_CPUS / 64];
+	int cpu;
 
-	memset(all, 0xff, sizeof(all));
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 4);
-	cfg.topo = (struct sched_topology){ 1, 1, 4, 1, 1, NULL };
-	cfg.tun.hz = 250;
-	cfg.check = true;
 	cfg.feat[SCHED_FEAT_SIS_UTIL] = sis_util;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s);
-	stt_s = s;
+	s = sched_of(&cfg);
 	for (int c = 0; c < busy; c++) {
 		uint64_t one[SCHED_MAX_CPUS / 64] = { 1ull << c };
 
@@ -330,18 +342,8 @@ static int sis_wakeup(int busy, bool sis_util, int *budget)
 		cr_assert_eq(sched_thread_set_affinity(s, 10 + c, one, SCHED_MAX_CPUS / 64, 0), 0);
 		drain(s);
 	}
-	cr_assert_eq(sched_thread_new(s, 2, 0, 0, 0, 0), 0);
-	cr_assert_eq(sched_thread_set_affinity(s, 2, zero, SCHED_MAX_CPUS / 64, 0), 0);
-	cr_assert_eq(sched_wakeup(s, 2, 0), 0);
-	drain(s);
-	run_to(s, 10 * STT_MS);
-	cr_assert_eq(sched_sleep(s, 2, 10 * STT_MS), 0);
-	drain(s);
-	cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, 10 * STT_MS), 0);
-	drain(s);
+	asleep_after(s, 2, 0, 10 * STT_MS);
 	run_to(s, 2 * STT_SEC);	/* utilisation settled, the LLC balanced many times */
-	int cpu;
-
 	*budget = s->cpu[0].sd[0].d->nr_idle_scan;
 	cr_assert_eq(sched_wakeup(s, 2, 2 * STT_SEC), 0);
 	drain(s);
