@@ -371,50 +371,48 @@ static void bench_depth(void)
 	}
 }
 
+/*
+ * Four threads a CPU in the root on @cpus CPUs for 10 s: busy, or 30 % of them bursty; the
+ * machine one LLC, or the shape of case (s) when @shaped.
+ */
+static void cpus_case(const char *name, int cpus, bool shaped, int bursty_every)
+{
+	struct cg_hier *h = cg_hier_new(CG_SEM_V2);
+	struct sched_config cfg;
+	struct sim_machine *m;
+	int err;
+
+	if (!h || cg_proc_new(h, "app", 4 * cpus) < 0)
+		die("setup", -1);
+	sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
+	if (shaped)	/* 2 sockets in 2 nodes, LLCs (dies) of 4 cores x 2 threads */
+		cfg.topo = (struct sched_topology){ 2, cpus / 16, 4, 2, 2, NULL };
+	m = sim_machine_new(&cfg, h, SEED, &err);
+	if (!m)
+		die("sim_machine_new", err);
+	set_all(m, h, bursty_every);
+	run(name, m, 10 * NS);
+	sim_machine_free(m);
+	cg_hier_free(h);
+}
+
 static void bench_cpus(void)
 {
-	for (int cpus = 1; cpus <= 256; cpus *= 2) {
-		struct cg_hier *h = cg_hier_new(CG_SEM_V2);
-		struct sched_config cfg;
-		struct sim_machine *m;
-		char name[64];
-		int err;
+	char name[64];
 
-		if (!h || cg_proc_new(h, "app", 4 * cpus) < 0)
-			die("setup", -1);
-		sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
-		m = sim_machine_new(&cfg, h, SEED, &err);
-		if (!m)
-			die("sim_machine_new", err);
-		set_all(m, h, 0);
+	for (int cpus = 1; cpus <= 256; cpus *= 2) {
 		snprintf(name, sizeof(name), "p_eevdf_%dthr_%dcpu", 4 * cpus, cpus);
-		run(name, m, 10 * NS);
-		sim_machine_free(m);
-		cg_hier_free(h);
+		cpus_case(name, cpus, false, 0);
 	}
 }
 
 static void bench_shape(void)
 {
-	for (int cpus = 64; cpus <= 256; cpus *= 4) {
-		struct cg_hier *h = cg_hier_new(CG_SEM_V2);
-		struct sched_config cfg;
-		struct sim_machine *m;
-		char name[64];
-		int err;
+	char name[64];
 
-		if (!h || cg_proc_new(h, "app", 4 * cpus) < 0)
-			die("setup", -1);
-		sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
-		cfg.topo = (struct sched_topology){ 2, cpus / 16, 4, 2, 2, NULL };
-		m = sim_machine_new(&cfg, h, SEED, &err);
-		if (!m)
-			die("sim_machine_new", err);
-		set_all(m, h, 1);
+	for (int cpus = 64; cpus <= 256; cpus *= 4) {
 		snprintf(name, sizeof(name), "s_eevdf_%dthr_%dcpu_2s_llc8_smt2_2n", 4 * cpus, cpus);
-		run(name, m, 10 * NS);
-		sim_machine_free(m);
-		cg_hier_free(h);
+		cpus_case(name, cpus, true, 1);
 	}
 }
 
