@@ -8,10 +8,13 @@
  */
 #define _GNU_SOURCE	/* memmem */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/vm/vm.h"
@@ -215,4 +218,83 @@ Test(vm, initramfs_is_newc_cpio)
 	free(data);
 	unlink(path);
 	rmdir(dir);
+}
+
+/*
+ * A stand-in for QEMU on the PATH: its first $FAILS boots print the oops of a stray int3 and
+ * end as panic=-1 and -no-reboot end a guest; the next one leaves what the guest's init leaves
+ * in the scratch directory (the -virtfs share tagged VM_TAG_OUT).
+ */
+static const char fake_qemu[] =
+	"#!/bin/sh\n"
+	"for a; do case $a in local,path=*,mount_tag=" VM_TAG_OUT "*)\n"
+	"  d=${a#local,path=}; d=${d%%,mount_tag=*};; esac; done\n"
+	"n=$(cat \"$BOOTS\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$BOOTS\"\n"
+	"if [ $n -le $FAILS ]; then\n"
+	"  echo '[    1.891715] Oops: int3: 0000 [#1] PREEMPT SMP PTI'\n"
+	"  echo '[    1.906561] Kernel panic - not syncing: Fatal exception in interrupt'\n"
+	"  exit 0\n"
+	"fi\n"
+	"echo '" VM_MARK "run'\n"
+	"echo \"boot $n\" > \"$d/out\"; : > \"$d/err\"; echo 6.12.0 > \"$d/kernel\"\n"
+	"echo 0 > \"$d/status\"\n";
+
+/* vm_run() with the stand-in failing @fails boots: its return, *@boots, @r and @err set. */
+static int fake_boots(int fails, int *boots, struct vm_result *r, char *err, size_t errlen)
+{
+	char dir[] = "/tmp/cgsim-test-qemu-XXXXXX", path[256], count[300], n[16], *old, *text;
+	const char *argv[] = { "run", "x.yaml" };
+	struct vm_kernel k = { .moddir = "", .version = "6.12.0" };
+	struct vm_run_opts o = { .kernel = &k, .argv = argv, .argc = 2, .timeout_s = 60,
+				 .machine = { .cpus = 2, .sockets = 1, .dies = 1, .cores = 2,
+					      .threads = 1, .nodes = 1 } };
+	FILE *f;
+	int e;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/qemu-system-x86_64", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(fake_qemu, f);
+	fclose(f);
+	chmod(path, 0755);
+	snprintf(k.image, sizeof(k.image), "%s", path);
+	snprintf(count, sizeof(count), "%s/boots", dir);
+	snprintf(n, sizeof(n), "%d", fails);
+	old = strdup(getenv("PATH"));
+	snprintf(path, sizeof(path), "%s:/usr/bin:/bin", dir);
+	setenv("PATH", path, 1);
+	setenv("BOOTS", count, 1);
+	setenv("FAILS", n, 1);
+	e = vm_run(&o, r, err, errlen);
+	setenv("PATH", old, 1);
+	free(old);
+	cr_assert_eq(vm__slurp(count, 64, &text), 0);
+	*boots = atoi(text);
+	free(text);
+	vm__remove_tree(dir);
+	return e;
+}
+
+/* a boot that stops at int3 is booted again, VM_BOOTS times at most, and said when it fails */
+Test(vm, int3_boot_is_booted_again, .init = cr_redirect_stderr)
+{
+	struct vm_result r;
+	char err[512] = "";
+	int boots;
+
+	if (access("/bin/busybox", R_OK))
+		cr_skip_test("no /bin/busybox here (busybox-static)");
+	cr_assert_eq(fake_boots(1, &boots, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(boots, 2);
+	cr_assert_str_eq(r.out, "boot 2\n");
+	cr_assert_eq(r.status, 0);
+	vm_result_free(&r);
+
+	cr_assert_eq(fake_boots(VM_BOOTS - 1, &boots, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(boots, VM_BOOTS);
+	vm_result_free(&r);
+
+	cr_assert_eq(fake_boots(VM_BOOTS, &boots, &r, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(boots, VM_BOOTS);
+	cr_assert(strstr(err, "stray int3"), "%s", err);
 }
