@@ -26,7 +26,8 @@
  * virtual machines), cases a and b are run a second time under callgrind when valgrind is
  * installed (about a minute), each run's instructions counted from its start to its end by
  * client requests: the same seed gives the same switches, so the count divides the native
- * run's. Otherwise the line says that no counter is here.
+ * run's (BENCH_NO_CALLGRIND=1 in the environment skips it, e.g. when timing the whole program).
+ * Otherwise the line says that no counter is here.
  */
 #define _GNU_SOURCE		/* syscall() */
 
@@ -472,7 +473,8 @@ static void callgrind_counts(void)
 #ifdef HAVE_CALLGRIND
 	char dir[] = "/tmp/bench_sched-cg-XXXXXX", cmd[1024], line[256], path[300];
 
-	if (n && !system("valgrind --version > /dev/null 2>&1") && mkdtemp(dir)) {
+	if (n && !getenv("BENCH_NO_CALLGRIND") && !system("valgrind --version > /dev/null 2>&1") &&
+	    mkdtemp(dir)) {
 		fflush(stdout);
 		fprintf(stderr, "bench_sched: no hardware counter: counting case(s) %s under "
 			"callgrind (about a minute)\n", keys);
