@@ -854,13 +854,6 @@ static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
 }
 
 /*
- * sched__balance_tick() - what a processed tick at @T does for balancing on busy CPU @rq: its own
- * periodic balance when due (sched_balance_trigger, then the softirq: blocked averages first),
- * and the NOHZ kick (nohz_balancer_kick): every 32 ms the blocked load of idle CPUs is
- * decayed, and when this CPU has tasks waiting each idle CPU whose balance is due balances.
- * A reschedule it asks of @rq is the caller's to make, after the tick is charged.
- */
-/*
  * nohz_balancer_kick()'s reasons, idle CPUs aside: this CPU has tasks waiting, or (the LLC
  * rule) another CPU of its LLC is busy too, so that tasks could spread to an idle core or LLC.
  * On one LLC of single-thread cores the second reason could only refresh blocked load, which
@@ -884,53 +877,82 @@ bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq)
 	return false;
 }
 
-void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
+/*
+ * update_nohz_stats() for each idle CPU, and with @balance its own balance when due
+ * (_nohz_idle_balance(), which the kernel runs CPU after CPU on the kicked CPU).
+ */
+static void nohz_idle_balance(struct sched *s, uint64_t T, bool balance)
+{
+	bool blocked = false;
+
+	for (int c = 0; c < s->ncpu; c++) {
+		struct sched_cpu *i = &s->cpu[c];
+
+		if (i->curr || i->nr_running)
+			continue;
+		sched__update_blocked_averages(s, i, T);
+		blocked |= i->nleaf > 0;
+		if (balance && T >= i->next_balance) {
+			balance_domains(s, i, T);
+			sched__resched_if_needed(s, i, T);
+		}
+	}
+	s->nohz_has_blocked = blocked;
+	s->nohz_blocked_next = T + LOAD_AVG_PERIOD_NS;
+}
+
+/*
+ * sched__balance_tick() - what a processed tick at @T does for balancing on busy CPU @rq, up to
+ * its reschedule: its own periodic balance when due (sched_balance_trigger, then the softirq,
+ * which runs on the way out of the tick's interrupt, before the reschedule: blocked averages
+ * first). Returns whether it kicks the idle CPUs into balancing (nohz_balancer_kick: this CPU
+ * may kick and their earliest balance is due), which sched__balance_kicked() does after the
+ * caller's reschedule. Without a kick, every 32 ms the idle CPUs' blocked load is decayed here.
+ */
+bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	bool due = T >= rq->next_balance;
 	bool kick = s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq);
+
 	/*
-	 * The stats kick goes with this CPU's own balance or a balance kick: those ticks are
-	 * processed whether ticks are elided or not, which keeps elision exact; a busy CPU
-	 * balances every 28-60 ms at HZ 250, about the kernel's 32 ms stats period.
+	 * The stats-only kick goes with this CPU's own balance: those ticks are processed
+	 * whether ticks are elided or not, which keeps elision exact; a busy CPU balances every
+	 * 28-60 ms at HZ 250, about the kernel's 32 ms stats period.
 	 */
-	bool stats = kick || (due && s->nr_idle && s->nohz_has_blocked && T > s->nohz_blocked_next);
-
-	if (stats) {
-		uint64_t nn = UINT64_MAX, min_iv = UINT64_MAX;
-		bool blocked = false;
-
-		for (int c = 0; c < s->ncpu; c++) {
-			struct sched_cpu *i = &s->cpu[c];
-
-			if (i->curr || i->nr_running)
-				continue;
-			sched__update_blocked_averages(s, i, T);
-			blocked |= i->nleaf > 0;
-			if (kick && T >= i->next_balance) {
-				balance_domains(s, i, T);
-				sched__resched_if_needed(s, i, T);
-			}
-			if (!i->curr && !i->nr_running)
-				nn = umin(nn, i->next_balance);
-		}
-		s->nohz_has_blocked = blocked;
-		s->nohz_blocked_next = T + LOAD_AVG_PERIOD_NS;
-		/*
-		 * The next kick: when the first idle CPU's balance is due, at least one CPU's
-		 * minimum interval away (nohz.next_balance). Only ever later, so the busy CPUs'
-		 * plans, which hold it as a horizon, stay safe without a replan.
-		 */
-		for (int l = 0; l < rq->nsd; l++)
-			min_iv = umin(min_iv, (uint64_t)rq->sd[l].d->weight * NSEC_PER_MSEC);
-		if (min_iv == UINT64_MAX)
-			min_iv = (uint64_t)s->ncpu * NSEC_PER_MSEC;
-		if (kick)
-			s->nohz_next = T + umax(nn == UINT64_MAX || nn < T ? 0 : nn - T, min_iv);
-	}
+	if (!kick && due && s->nr_idle && s->nohz_has_blocked && T > s->nohz_blocked_next)
+		nohz_idle_balance(s, T, false);
 	if (due) {
 		sched__update_blocked_averages(s, rq, T);
 		balance_domains(s, rq, T);
 	}
+	return kick;
+}
+
+/*
+ * sched__balance_kicked() - the idle CPUs that @rq's tick at @T kicked decay their blocked load
+ * and balance, each whose balance is due. They do so after @rq's reschedule: the kick is an
+ * IPI, and the kicked CPU runs its softirq tens of microseconds later (a 6.18 trace: 16-40 us),
+ * when @rq has already switched on its way out of the tick; a task that tick preempted is then
+ * the one waiting there, and cache hot.
+ */
+void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T)
+{
+	uint64_t nn = UINT64_MAX, min_iv = UINT64_MAX;
+
+	nohz_idle_balance(s, T, true);
+	for (int c = 0; c < s->ncpu; c++)
+		if (!s->cpu[c].curr && !s->cpu[c].nr_running)
+			nn = umin(nn, s->cpu[c].next_balance);
+	/*
+	 * The next kick: when the first idle CPU's balance is due, at least one CPU's minimum
+	 * interval away (nohz.next_balance). Only ever later, so the busy CPUs' plans, which
+	 * hold it as a horizon, stay safe without a replan.
+	 */
+	for (int l = 0; l < rq->nsd; l++)
+		min_iv = umin(min_iv, (uint64_t)rq->sd[l].d->weight * NSEC_PER_MSEC);
+	if (min_iv == UINT64_MAX)
+		min_iv = (uint64_t)s->ncpu * NSEC_PER_MSEC;
+	s->nohz_next = T + umax(nn == UINT64_MAX || nn < T ? 0 : nn - T, min_iv);
 }
 
 /*

@@ -589,7 +589,8 @@ bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq);
 /* get_sd_balance_interval() of @rq's domain @l as @rq is now (busy or idle), in ns */
 uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l);
 bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
+bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
+void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T);
 
 /* ---- scheduler/shares.c: group weights and the load averages of entities --------------------- */
 

@@ -186,6 +186,8 @@ static bool quiescent(const struct sched_cpu *rq)
  */
 static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
+	bool kick = false;
+
 	if (rq->last_tick >= T)
 		return;		/* already accounted (cannot happen: see sched__rq_account()) */
 	s->in_tick = true;
@@ -208,10 +210,12 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 	}
 	rq->dirty_from = T + 1;
 	if (T >= rq->next_balance || (s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq)))
-		sched__balance_tick(s, rq, T);
+		kick = sched__balance_tick(s, rq, T);
 	if (rq->resched && rq->curr)
 		sched__rq_charge_tick(s, rq, T);
 	sched__resched_if_needed(s, rq, T);
+	if (kick)
+		sched__balance_kicked(s, rq, T);
 	s->in_tick = false;
 	rq_mark(s, rq);
 }
