@@ -961,6 +961,28 @@ void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T)
  * until a task comes. The idle CPU's own next balances come within its idle intervals, which
  * NOHZ kicks honour.
  */
+/*
+ * update_newidle_stats(): one more new-idle balance of @sd counted, with @success (a pull
+ * weighted by the inverse of the chance it had to run, 0 otherwise); every 1024 of them the
+ * ratio becomes the successes and both counts are halved, a moving window.
+ */
+void sched__newidle_stats(struct sched_sd *sd, uint32_t success)
+{
+	sd->newidle_call++;
+	sd->newidle_success += success;
+	if (sd->newidle_call >= 1024) {
+		sd->newidle_ratio = sd->newidle_success;
+		sd->newidle_call /= 2;
+		sd->newidle_success /= 2;
+	}
+}
+
+/* sched_rng() % 1024: NI_RANDOM's thousand-sided dice, a seeded stream per CPU */
+static uint32_t newidle_dice(struct sched_cpu *rq)
+{
+	return (uint32_t)(sched__mix64(rq->ni_rng += 0x9e3779b97f4a7c15ull) >> 32) % 1024;
+}
+
 bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	bool overloaded = false, pulled = false, cont = true;
@@ -973,9 +995,28 @@ bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 		/* PELT moves only at period ends: once per period is all that can change */
 		if (now - rq->last_blocked >= 1024000 || !rq->last_blocked)
 			sched__update_blocked_averages(s, rq, now);
-		for (int l = 0; l < rq->nsd && !pulled && cont; l++)
-			if (rq->sd[l].d->flags & F(BALANCE_NEWIDLE))
-				pulled = balance_rq(s, rq, l, LB_NEWLY_IDLE, &cont, now);
+		for (int l = 0; l < rq->nsd && !pulled && cont; l++) {
+			struct sched_sd *sd = &rq->sd[l];
+			uint32_t weight = 1;
+
+			if (!(sd->d->flags & F(BALANCE_NEWIDLE)))
+				continue;
+			/*
+			 * NI_RANDOM: run in proportion to the level's recent success rate, and
+			 * count a success at the inverse of that chance so that the rate stays
+			 * that of all the calls, run or not
+			 */
+			if (sched__feat(s, SCHED_FEAT_NI_RANDOM)) {
+				weight = 1 + sd->newidle_ratio;
+				if (newidle_dice(rq) > weight) {
+					sched__newidle_stats(sd, 0);
+					continue;
+				}
+				weight = (1024 + weight / 2) / weight;
+			}
+			pulled = balance_rq(s, rq, l, LB_NEWLY_IDLE, &cont, now);
+			sched__newidle_stats(sd, pulled ? weight : 0);
+		}
 	}
 	if (!pulled) {
 		for (int l = 0; l < rq->nsd; l++) {

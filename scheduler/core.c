@@ -146,7 +146,8 @@ struct sched *sched_new(const struct sched_config *cfg)
 {
 	struct sched *s;
 
-	if (cfg->cpus < 1 || cfg->cpus > SCHED_MAX_CPUS || cfg->tun.hz < 1 || cfg->tun.hz > 10000)
+	if (cfg->cpus < 1 || cfg->cpus > SCHED_MAX_CPUS || cfg->tun.hz < 1 || cfg->tun.hz > 10000 ||
+	    cfg->newidle_ratio > 1024)
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -182,6 +183,8 @@ struct sched *sched_new(const struct sched_config *cfg)
 		rq->id = c;
 		rq->next_tick = UINT64_MAX;
 		rq->dirty_from = UINT64_MAX;
+		/* a stream of its own per seed and CPU (the kernel seeds each CPU's at boot) */
+		rq->ni_rng = sched__mix64(cfg->seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(c + 1)));
 		sched__theap_set(s, c, c);
 	}
 	if (sched__sd_build(s))

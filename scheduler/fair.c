@@ -343,6 +343,7 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 	cfg->tick_elision = true;
 	cfg->load_attach = true;
 	cfg->blocked_load = true;
+	cfg->newidle_ratio = 512;
 	cfg->jitter = true;
 	cfg->seed = 1;
 }

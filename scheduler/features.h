@@ -34,3 +34,4 @@ SCHED_FEAT(WA_IDLE, true, true)			/* wake_affine: an idle waker's CPU or prev wi
 SCHED_FEAT(WA_WEIGHT, true, true)		/* wake_affine: else the less loaded of the two */
 SCHED_FEAT(WA_BIAS, true, true)			/* ... with prev's load weighed by imbalance_pct */
 SCHED_FEAT(SIS_UTIL, true, true)		/* the idle-CPU scan shrinks as the LLC fills (6.0+) */
+SCHED_FEAT(NI_RANDOM, true, false)		/* new-idle balance by its success rate (6.18.5+, 6.12.65+) */

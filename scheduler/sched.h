@@ -112,6 +112,12 @@ struct sched_config {
 	bool load_attach;		/* load averages move with tasks and new weights */
 	bool blocked_load;		/* idle group queues decay before balancing */
 	/*
+	 * NI_RANDOM's starting success ratio of new-idle balancing, per 1024, for every domain
+	 * of every CPU: the kernel's sd_init() gives 512 at boot; a machine that has run a while
+	 * carries what its own new-idle balances left (docs/scheduler.md, "New-idle balancing").
+	 */
+	uint32_t newidle_ratio;
+	/*
 	 * Not a kernel rule: the timing irregularity of a real machine (docs/scheduler.md,
 	 * "Timing jitter"): CPUs whose ticks fall at the same time process them in an order
 	 * drawn anew for every tick time, and each periodic balance comes a tick early or late

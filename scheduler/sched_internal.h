@@ -216,6 +216,8 @@ struct sched_sd {
 	uint64_t balance_interval;	/* ns: min_interval .. max_interval (doubling) */
 	uint64_t next;			/* its next periodic balance */
 	uint32_t nr_balance_failed;
+	/* NI_RANDOM: new-idle balances counted and weighted successes, halved every 1024 */
+	uint32_t newidle_call, newidle_success, newidle_ratio;
 };
 
 struct sched_cpu {
@@ -242,6 +244,7 @@ struct sched_cpu {
 	/* the CPU's utilisation and runnable averages (x = 1024 while running, 1024 per task) */
 	struct pelt util, runnable;
 	uint64_t last_blocked;		/* last update_blocked_averages() */
+	uint64_t ni_rng;		/* NI_RANDOM's dice: the kernel's per-CPU sched_rng() */
 	struct cfs_rq **leaf;		/* group queues still carrying load (leaf_cfs_rq_list) */
 	int nleaf, capleaf;
 };
@@ -589,6 +592,8 @@ bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq);
 /* get_sd_balance_interval() of @rq's domain @l as @rq is now (busy or idle), in ns */
 uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l);
 bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
+/* update_newidle_stats(): a new-idle balance of @sd counted, with its weighted @success */
+void sched__newidle_stats(struct sched_sd *sd, uint32_t success);
 bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
 void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T);
 

@@ -182,7 +182,7 @@ bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *
 {
 	static const char *const keys[] = { "policy", "tunables", "features", "costs",
 					    "tick_elision", "check", "load_attach", "blocked_load",
-					    "jitter", NULL };
+					    "jitter", "newidle_ratio", NULL };
 	/* the on/off keys, each a bool of struct sched_config */
 	static const struct {
 		const char *key;
@@ -217,6 +217,13 @@ bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *
 	    ((t = yn_get(m, "features")) && !read_features(r, t, cfg)) ||
 	    ((t = yn_get(m, "costs")) && !scn__read_costs(r, t, "scheduler.costs", cfg)))
 		return false;
+	if ((v = yn_get(m, "newidle_ratio"))) {
+		long long x;
+
+		if (!scn__parse_int(r, v, "scheduler.newidle_ratio", 0, 1024, &x))
+			return false;
+		cfg->newidle_ratio = (uint32_t)x;
+	}
 	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
 		char what[64];
 

@@ -148,7 +148,7 @@ Test(sched_api, config_defaults)
 
 /*
  * Every feature's default, per policy, as kernel/sched/features.h has it: Linux 6.18 for
- * EEVDF, 6.5 for CFS (where the EEVDF features do not exist: off). Written from the
+ * EEVDF, 6.5 for CFS (where the EEVDF features and the later NI_RANDOM do not exist: off). Written from the
  * kernel's file, not from scheduler/features.h.
  */
 Test(sched_api, feature_defaults_are_the_kernels)
@@ -168,6 +168,8 @@ Test(sched_api, feature_defaults_are_the_kernels)
 		{ "LB_MIN", false, false },		{ "WA_IDLE", true, true },
 		{ "WA_WEIGHT", true, true },		{ "WA_BIAS", true, true },
 		{ "SIS_UTIL", true, true },
+		/* 33cf66d88306, in 6.18 and the stable 6.12.y (Debian's 6.12.118 has it) */
+		{ "NI_RANDOM", true, false },
 	};
 
 	cr_assert_eq(SCHED_FEAT_NR, sizeof(k) / sizeof(k[0]), "one row per feature");

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_sched_newidle.c - when an idle CPU pulls, from the kernel's rules
- * (kernel/sched/fair.c, docs/scheduler.md "SMP"):
+ * (kernel/sched/fair.c, docs/scheduler.md "New-idle balancing"):
  *
+ * - NI_RANDOM (33cf66d88306): sched_balance_newidle() balances a domain only when a draw of
+ *   sched_rng() % 1024 is at most 1 + the domain's success ratio: with a ratio of 1024 always,
+ *   with 0 almost never (2 draws in 1024); without NI_RANDOM always;
  * - the NOHZ kick is an IPI: the kicked idle CPU balances after the kicking CPU has left its
  *   tick, so a task that tick preempted is the one waiting there, and it ran just now: cache
  *   hot (task_hot(): within migration_cost, 0.5 ms). can_migrate_task() refuses it until the
  *   domain's nr_balance_failed exceeds cache_nice_tries (1 for an LLC domain, sd_init()).
  *
- * Machines: 2 CPUs in one LLC, HZ 250, EEVDF, no timing jitter.
+ * Machines: 2 CPUs in one LLC, HZ 250, EEVDF, no timing jitter. Two busy tasks share CPU 1;
+ * their 1.4 ms requests (0.7 ms x (1 + ilog2(2))) run out before each 4 ms tick, so every tick
+ * of CPU 1 switches them.
  */
 #include "tests/unit/sched_test_util.h"
 
@@ -18,7 +23,7 @@ TestSuite(sched_newidle, .fini = stt_fini);
 
 #define TICK (4 * STT_MS)
 
-static struct sched *two_cpus(void)
+static struct sched *two_cpus(bool ni_random, uint32_t ratio)
 {
 	struct sched_config cfg;
 
@@ -26,6 +31,8 @@ static struct sched *two_cpus(void)
 	cfg.tun.hz = 250;
 	cfg.jitter = false;
 	cfg.check = true;
+	cfg.feat[SCHED_FEAT_NI_RANDOM] = ni_random;
+	cfg.newidle_ratio = ratio;
 	stt_s = sched_new(&cfg);
 	cr_assert_not_null(stt_s);
 	return stt_s;
@@ -70,6 +77,71 @@ static void run_to(struct sched *s, uint64_t t)
 }
 
 /*
+ * Task 1 runs alone on CPU 0, tasks 2 and 3 on CPU 1; all are let go at 1.002 s, half-way
+ * between ticks (the waiting task of CPU 1 last ran 2 ms before: not hot), and task 1 sleeps
+ * then: CPU 0 goes newly idle with one task waiting on CPU 1. Returns CPU 0's tasks just after.
+ */
+static unsigned newidle_pull(bool ni_random, uint32_t ratio)
+{
+	struct sched *s = two_cpus(ni_random, ratio);
+	uint64_t t = 250 * TICK + 2 * STT_MS;
+
+	busy_on(s, 1, 0);
+	busy_on(s, 2, 1);
+	busy_on(s, 3, 1);
+	run_to(s, t);
+	for (int tid = 1; tid <= 3; tid++)
+		pin(s, tid, -1, t);
+	cr_assert_eq(s->cpu[1].nr_running, 2);
+	cr_assert_eq(sched_sleep(s, 1, t), 0);
+	drain(s);
+	return s->cpu[0].nr_running;
+}
+
+Test(sched_newidle, ni_random_runs_by_the_success_ratio)
+{
+	/* a ratio of 1024: weight 1025, above every draw: balanced, one task pulled */
+	cr_expect_eq(newidle_pull(true, 1024), 1);
+	sched_free(stt_s);
+	stt_s = NULL;
+	/* a ratio of 0: balanced only on a draw of 0 or 1; this seed's first draw is not */
+	cr_expect_eq(newidle_pull(true, 0), 0);
+	sched_free(stt_s);
+	stt_s = NULL;
+	/* without NI_RANDOM the ratio does not matter */
+	cr_expect_eq(newidle_pull(false, 0), 1);
+}
+
+/*
+ * update_newidle_stats(): every call counts, a success adds its weight; at the 1024th call the
+ * ratio becomes the successes and both counts halve. From sd_init()'s 512 calls and 256
+ * successes: 512 failures make the ratio 256 (calls 512, successes 128); 512 successes of
+ * weight 2 (a ratio of 256 runs about 1 call in 4; the kernel's weight is then
+ * (1024 + 128) / 257 = 4, here 2 to keep the sums small) make it 128 + 1024 = 1152.
+ */
+Test(sched_newidle, ni_random_ratio_is_a_halving_window)
+{
+	struct sched *s = two_cpus(true, 512);
+	struct sched_sd *sd = &s->cpu[0].sd[0];
+
+	cr_assert_eq(sd->newidle_call, 512);
+	cr_assert_eq(sd->newidle_success, 256);
+	cr_assert_eq(sd->newidle_ratio, 512);
+	for (int i = 0; i < 511; i++)
+		sched__newidle_stats(sd, 0);
+	cr_expect_eq(sd->newidle_ratio, 512, "changed before the 1024th call");
+	sched__newidle_stats(sd, 0);
+	cr_expect_eq(sd->newidle_ratio, 256);
+	cr_expect_eq(sd->newidle_call, 512);
+	cr_expect_eq(sd->newidle_success, 128);
+	for (int i = 0; i < 512; i++)
+		sched__newidle_stats(sd, 2);
+	cr_expect_eq(sd->newidle_ratio, 1152);
+	cr_expect_eq(sd->newidle_call, 512);
+	cr_expect_eq(sd->newidle_success, 576);
+}
+
+/*
  * CPU 0 has never run a task and its tick is stopped; tasks 2 and 3 start on CPU 1 (2 runs, 3
  * waits) and are let go at 2 ms, before any balance could have found them pinned (which would
  * have doubled CPU 0's balance interval). CPU 1's tick at 4 ms switches to task 3 (task 2's
@@ -81,7 +153,7 @@ static void run_to(struct sched *s, uint64_t t)
  */
 Test(sched_newidle, kicked_balance_finds_the_preempted_task_hot)
 {
-	struct sched *s = two_cpus();
+	struct sched *s = two_cpus(false, 512);
 
 	busy_on(s, 2, 1);
 	busy_on(s, 3, 1);
