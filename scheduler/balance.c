@@ -806,29 +806,26 @@ static int64_t jitter_ticks(struct sched *s)
 	}
 }
 
-/* The next balance of @sd, one of @rq's domains, after one at @T. */
-static void next_balance(struct sched *s, struct sched_cpu *rq, struct sched_sd *sd, uint64_t T)
+/*
+ * When @sd's next balance is due, for a CPU busy or not: its last balance plus the interval
+ * for that state, moved by its jitter (an early tick only where the interval leaves room).
+ */
+static uint64_t sd_due(const struct sched *s, const struct sched_sd *sd, bool busy)
 {
-	uint64_t next = T + balance_period(s, sd, cpu_busy(rq));
+	uint64_t p = balance_period(s, sd, busy);
 
-	if (s->cfg.jitter) {
-		int64_t j = jitter_ticks(s);
-
-		if (j < 0 && next - s->tick_ns > T)
-			next -= s->tick_ns;
-		else if (j > 0)
-			next += s->tick_ns;
-	}
-	sd->next = next;
+	if (sd->jitter < 0 && p > s->tick_ns)
+		p -= s->tick_ns;
+	else if (sd->jitter > 0)
+		p += s->tick_ns;
+	return sd->last + p;
 }
 
-static void update_next_balance(struct sched_cpu *rq)
+/* @sd balanced at @T: its next balance counts from there, with a new jitter draw. */
+static void balanced_at(struct sched *s, struct sched_sd *sd, uint64_t T)
 {
-	uint64_t next = UINT64_MAX;
-
-	for (int l = 0; l < rq->nsd; l++)
-		next = umin(next, rq->sd[l].next);
-	rq->next_balance = next;
+	sd->last = T;
+	sd->jitter = s->cfg.jitter ? (int)jitter_ticks(s) : 0;
 }
 
 /*
@@ -838,17 +835,19 @@ static void update_next_balance(struct sched_cpu *rq)
 static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	uint64_t next = UINT64_MAX;
-	bool cont = true;
+	bool busy = cpu_busy(rq), cont = true;
 
 	/* the levels above one another CPU balances for this one are not this CPU's to plan */
 	for (int l = 0; l < rq->nsd && cont; l++) {
 		struct sched_sd *sd = &rq->sd[l];
 
-		if (T >= sd->next) {
-			balance_rq(s, rq, l, idle_cpu(rq) ? LB_IDLE : LB_NOT_IDLE, &cont, T);
-			next_balance(s, rq, sd, T);
+		if (T >= sd_due(s, sd, busy)) {
+			/* a pull may end the idleness: the interval ahead is the CPU's new one */
+			if (balance_rq(s, rq, l, idle_cpu(rq) ? LB_IDLE : LB_NOT_IDLE, &cont, T))
+				busy = cpu_busy(rq);
+			balanced_at(s, sd, T);
 		}
-		next = umin(next, sd->next);
+		next = umin(next, sd_due(s, sd, busy));
 	}
 	rq->next_balance = next;
 }
@@ -1019,13 +1018,12 @@ bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 		}
 	}
 	if (!pulled) {
-		for (int l = 0; l < rq->nsd; l++) {
-			uint64_t idle_next = now + balance_period(s, &rq->sd[l], false);
+		/* sched_balance_newidle(): the next balance as an idle CPU, if that is earlier */
+		uint64_t next = UINT64_MAX;
 
-			if (idle_next < rq->sd[l].next)
-				rq->sd[l].next = idle_next;
-		}
-		update_next_balance(rq);
+		for (int l = 0; l < rq->nsd; l++)
+			next = umin(next, sd_due(s, &rq->sd[l], false));
+		rq->next_balance = umin(rq->next_balance, next);
 		s->nohz_has_blocked = true;
 	}
 	return pulled;

@@ -214,7 +214,13 @@ struct sched_sd {
 	struct sched_dom *d;
 	int local;			/* the index of the CPU's group in d->groups */
 	uint64_t balance_interval;	/* ns: min_interval .. max_interval (doubling) */
-	uint64_t next;			/* its next periodic balance */
+	/*
+	 * Its last periodic balance; the next is due at last + the interval of the CPU as it is
+	 * then, busy or idle (rebalance_domains()' last_balance + get_sd_balance_interval()),
+	 * moved by @jitter ticks (-1, 0 or +1, drawn at each balance; 0 without jitter).
+	 */
+	uint64_t last;
+	int jitter;
 	uint32_t nr_balance_failed;
 	/* NI_RANDOM: new-idle balances counted and weighted successes, halved every 1024 */
 	uint32_t newidle_call, newidle_success, newidle_ratio;

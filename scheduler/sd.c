@@ -212,7 +212,6 @@ int sched__sd_build(struct sched *s)
 					sd->local = k;
 			/* sd_init(): balance_interval = min_interval = span_weight ms */
 			sd->balance_interval = (uint64_t)sd->d->weight * NSEC_PER_MSEC;
-			sd->next = sd->balance_interval;
 			/*
 			 * sd_init() starts the counts at 512 calls, 256 successes and a ratio
 			 * of 512; a given ratio starts the successes at its half, as the
@@ -221,7 +220,7 @@ int sched__sd_build(struct sched *s)
 			sd->newidle_call = 512;
 			sd->newidle_success = s->cfg.newidle_ratio / 2;
 			sd->newidle_ratio = s->cfg.newidle_ratio;
-			rq->next_balance = umin(rq->next_balance, sd->next);
+			rq->next_balance = umin(rq->next_balance, sd->balance_interval);
 			if (sd->d->flags & (1u << TOPO_SD_SHARE_LLC)) {
 				rq->llc = l;
 				rq->llc_id = sd->d->cpus[0];

@@ -375,6 +375,38 @@ Test(sched_load, balance_interval_is_the_kernels)
 }
 
 /*
+ * rebalance_domains() tests last_balance + get_sd_balance_interval(sd, busy) with the CPU's
+ * state at each tick. CPU 0 runs task 1 and CPU 1 task 2, each pinned: nothing to move. Task 1
+ * sleeps at 101 ms, and CPU 0's next balance comes forward to its last balance + the idle
+ * interval (4 ms, sched_balance_newidle()); it wakes at 102 ms, and CPU 0 is busy again before
+ * that time comes: it balances no sooner than its last balance + the busy interval.
+ */
+Test(sched_load, busy_again_balances_at_the_busy_pace)
+{
+	struct sched *s = new_sched2(true, true);
+	struct sched_cpu *rq = &s->cpu[0];
+	uint64_t last, busy_due;
+
+	s->cfg.jitter = false;
+	start_pinned(s, 1, 0, 0);
+	start_pinned(s, 2, 0, 1);
+	run_to(s, 101 * STT_MS);
+	last = rq->sd[0].last;
+	cr_assert_eq(sched_sleep(s, 1, 101 * STT_MS), 0);
+	drain(s);
+	cr_assert_leq(rq->next_balance, last + 4 * STT_MS, "not brought forward when idle");
+	cr_assert_eq(sched_wakeup(s, 1, 102 * STT_MS), 0);
+	drain(s);
+	busy_due = last + sched__balance_period(s, rq, 0);
+	cr_assert_gt(busy_due, 112 * STT_MS, "the idle-time due and the busy one too close");
+	run_to(s, busy_due - 1);
+	cr_expect_eq(rq->sd[0].last, last, "balanced at %.0f ms while busy, before %.0f ms",
+		     rq->sd[0].last / 1e6, busy_due / 1e6);
+	run_to(s, busy_due + s->tick_ns);
+	cr_expect_gt(rq->sd[0].last, last);
+}
+
+/*
  * An idle CPU next to one running three tasks: the NOHZ kick at CPU 0's first tick has it
  * balance with migrate_task and an imbalance of (3 - 0) / 2 = 1 task, so exactly one task
  * moves. (The tasks are woken pinned to CPU 0 and unpinned at once, before any tick: an idle
