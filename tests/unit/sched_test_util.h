@@ -135,6 +135,26 @@ static inline void stt_drain(struct sched *s)
 		cr_assert_lt(++n, 100000, "sched_pop_changed never ends");
 }
 
+/* Thread @tid may run on CPU @cpu only (-1: on every CPU) from @now; the driver drains. */
+static inline void stt_pin(struct sched *s, int tid, int cpu, uint64_t now)
+{
+	uint64_t mask[SCHED_MAX_CPUS / 64] = { 0 };
+
+	if (cpu < 0)
+		memset(mask, 0xff, sizeof(mask));
+	else
+		mask[cpu / 64] = 1ull << (cpu % 64);
+	cr_assert_eq(sched_thread_set_affinity(s, tid, mask, SCHED_MAX_CPUS / 64, now), 0);
+	stt_drain(s);
+}
+
+/* sched_advance() to @t, then drain, as the driver does. */
+static inline void stt_advance(struct sched *s, uint64_t t)
+{
+	sched_advance(s, t);
+	stt_drain(s);
+}
+
 /* sched_check() passes, or the test fails saying after what. */
 static inline void stt_check_ok(struct sched *s, const char *when)
 {

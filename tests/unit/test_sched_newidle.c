@@ -38,42 +38,18 @@ static struct sched *two_cpus(bool ni_random, uint32_t ratio)
 	return stt_s;
 }
 
-static void drain(struct sched *s)
-{
-	while (sched_pop_changed(s) >= 0)
-		;
-}
-
-static void pin(struct sched *s, int tid, int cpu, uint64_t now)
-{
-	uint64_t mask[SCHED_MAX_CPUS / 64] = { 0 };
-
-	if (cpu < 0)
-		memset(mask, 0xff, sizeof(mask));
-	else
-		mask[0] = 1ull << cpu;
-	cr_assert_eq(sched_thread_set_affinity(s, tid, mask, SCHED_MAX_CPUS / 64, now), 0);
-	drain(s);
-}
-
-/* New busy task @tid on CPU @cpu at time 0, kept there until freed with pin(..., -1, ...). */
+/* New busy task @tid on CPU @cpu at time 0, kept there until let go with stt_pin(.., -1, ..). */
 static void busy_on(struct sched *s, int tid, int cpu)
 {
 	cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
-	pin(s, tid, cpu, 0);
+	stt_pin(s, tid, cpu, 0);
 	cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-	drain(s);
+	stt_drain(s);
 }
 
 static int cpu_of(struct sched *s, int tid)
 {
 	return sched__thr_get(s, tid)->cpu->id;
-}
-
-static void run_to(struct sched *s, uint64_t t)
-{
-	sched_advance(s, t);
-	drain(s);
 }
 
 /*
@@ -89,12 +65,12 @@ static unsigned newidle_pull(bool ni_random, uint32_t ratio)
 	busy_on(s, 1, 0);
 	busy_on(s, 2, 1);
 	busy_on(s, 3, 1);
-	run_to(s, t);
+	stt_advance(s, t);
 	for (int tid = 1; tid <= 3; tid++)
-		pin(s, tid, -1, t);
+		stt_pin(s, tid, -1, t);
 	cr_assert_eq(s->cpu[1].nr_running, 2);
 	cr_assert_eq(sched_sleep(s, 1, t), 0);
-	drain(s);
+	stt_drain(s);
 	return s->cpu[0].nr_running;
 }
 
@@ -102,12 +78,10 @@ Test(sched_newidle, ni_random_runs_by_the_success_ratio)
 {
 	/* a ratio of 1024: weight 1025, above every draw: balanced, one task pulled */
 	cr_expect_eq(newidle_pull(true, 1024), 1);
-	sched_free(stt_s);
-	stt_s = NULL;
+	stt_sched_free();
 	/* a ratio of 0: balanced only on a draw of 0 or 1; this seed's first draw is not */
 	cr_expect_eq(newidle_pull(true, 0), 0);
-	sched_free(stt_s);
-	stt_s = NULL;
+	stt_sched_free();
 	/* without NI_RANDOM the ratio does not matter */
 	cr_expect_eq(newidle_pull(false, 0), 1);
 }
@@ -158,14 +132,14 @@ Test(sched_newidle, kicked_balance_finds_the_preempted_task_hot)
 	busy_on(s, 2, 1);
 	busy_on(s, 3, 1);
 	cr_assert_eq(s->cpu[1].curr->tid, 2);
-	run_to(s, 2 * STT_MS);
-	pin(s, 2, -1, 2 * STT_MS);
-	pin(s, 3, -1, 2 * STT_MS);
-	run_to(s, TICK + 10000);
+	stt_advance(s, 2 * STT_MS);
+	stt_pin(s, 2, -1, 2 * STT_MS);
+	stt_pin(s, 3, -1, 2 * STT_MS);
+	stt_advance(s, TICK + 10000);
 	cr_assert_eq(s->cpu[1].curr->tid, 3, "the tick at 4 ms did not switch");
 	cr_expect_eq(s->cpu[0].nr_running, 0, "a task moved at the first kick");
 	cr_expect_eq(s->cpu[0].sd[0].nr_balance_failed, 1);
-	run_to(s, 2 * TICK + 10000);
+	stt_advance(s, 2 * TICK + 10000);
 	cr_expect_eq(s->cpu[0].nr_running, 1, "nothing moved at the second kick");
 	cr_expect_eq(cpu_of(s, 2), 0);
 	cr_expect_eq(sched_check(s, NULL, 0), 0);

@@ -42,31 +42,14 @@ static struct sched *topo_sched(int sockets, int dies, int cores, int threads, i
 	return sched_of(&cfg);
 }
 
-static void drain(struct sched *s)
-{
-	while (sched_pop_changed(s) >= 0)
-		;
-}
-
 /* New busy thread @tid started pinned to @cpu at time 0, then let go on every CPU. */
 static void start_on(struct sched *s, int tid, int cpu)
 {
-	uint64_t one[SCHED_MAX_CPUS / 64] = { 0 }, all[SCHED_MAX_CPUS / 64];
-
-	memset(all, 0xff, sizeof(all));
-	one[cpu / 64] = 1ull << (cpu % 64);
 	cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
-	cr_assert_eq(sched_thread_set_affinity(s, tid, one, SCHED_MAX_CPUS / 64, 0), 0);
+	stt_pin(s, tid, cpu, 0);
 	cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-	drain(s);
-	cr_assert_eq(sched_thread_set_affinity(s, tid, all, SCHED_MAX_CPUS / 64, 0), 0);
-	drain(s);
-}
-
-static void run_to(struct sched *s, uint64_t t)
-{
-	sched_advance(s, t);
-	drain(s);
+	stt_drain(s);
+	stt_pin(s, tid, -1, 0);
 }
 
 /*
@@ -75,19 +58,13 @@ static void run_to(struct sched *s, uint64_t t)
  */
 static void asleep_after(struct sched *s, int tid, int cpu, uint64_t t)
 {
-	uint64_t one[SCHED_MAX_CPUS / 64] = { 0 }, all[SCHED_MAX_CPUS / 64];
-
-	memset(all, 0xff, sizeof(all));
-	one[cpu / 64] = 1ull << (cpu % 64);
 	cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
-	cr_assert_eq(sched_thread_set_affinity(s, tid, one, SCHED_MAX_CPUS / 64, 0), 0);
+	stt_pin(s, tid, cpu, 0);
 	cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-	drain(s);
-	run_to(s, t);
+	stt_advance(s, t);
 	cr_assert_eq(sched_sleep(s, tid, t), 0);
-	drain(s);
-	cr_assert_eq(sched_thread_set_affinity(s, tid, all, SCHED_MAX_CPUS / 64, t), 0);
-	drain(s);
+	stt_drain(s);
+	stt_pin(s, tid, -1, t);
 }
 
 static int cpu_of(struct sched *s, int tid)
@@ -111,7 +88,7 @@ Test(sched_topo, idle_llc_takes_from_overloaded_llc)
 	start_on(s, 4, 1);
 	cr_assert_eq(s->cpu[0].nr_running, 2);
 	cr_assert_eq(s->cpu[2].nr_running, 0);
-	run_to(s, 2 * STT_SEC);
+	stt_advance(s, 2 * STT_SEC);
 	for (int c = 0; c < 4; c++)
 		cr_expect_eq(s->cpu[c].nr_running, 1, "CPU %d runs %u", c, s->cpu[c].nr_running);
 	cr_expect_eq(sched_check(s, NULL, 0), 0);
@@ -131,7 +108,7 @@ Test(sched_topo, idle_core_takes_one_of_a_busy_core)
 	start_on(s, 1, 0);
 	start_on(s, 2, 1);
 	cr_assert_eq(cpu_of(s, 1) / 2, cpu_of(s, 2) / 2);
-	run_to(s, 2 * STT_SEC);
+	stt_advance(s, 2 * STT_SEC);
 	cr_expect_neq(cpu_of(s, 1) / 2, cpu_of(s, 2) / 2, "tasks on CPUs %d and %d",
 		      cpu_of(s, 1), cpu_of(s, 2));
 	cr_expect_eq(sched_check(s, NULL, 0), 0);
@@ -153,7 +130,7 @@ Test(sched_topo, numa_level_allows_a_small_imbalance)
 	cr_assert_eq(s->cpu[0].sd[1].d->imb_numa_nr, 1u);
 	start_on(s, 1, 0);
 	start_on(s, 2, 1);
-	run_to(s, 2 * STT_SEC);
+	stt_advance(s, 2 * STT_SEC);
 	cr_expect(cpu_of(s, 1) < 4 && cpu_of(s, 2) < 4, "two tasks stay on node 0: CPUs %d, %d",
 		  cpu_of(s, 1), cpu_of(s, 2));
 }
@@ -165,7 +142,7 @@ Test(sched_topo, numa_level_spreads_a_large_imbalance)
 
 	for (int tid = 1; tid <= 4; tid++)
 		start_on(s, tid, tid - 1);
-	run_to(s, 4 * STT_SEC);
+	stt_advance(s, 4 * STT_SEC);
 	for (int tid = 1; tid <= 4; tid++)
 		node1 += cpu_of(s, tid) >= 4;
 	cr_expect_eq(node1, 2, "%d of 4 tasks on node 1", node1);
@@ -185,7 +162,7 @@ Test(sched_topo, new_tasks_spread_over_cores_and_sockets)
 	for (int tid = 1; tid <= 4; tid++) {
 		cr_assert_eq(sched_thread_new(s, tid, 0, 0, 0, 0), 0);
 		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-		drain(s);
+		stt_drain(s);
 		cr_expect_not(core[cpu_of(s, tid) / 2], "task %d on CPU %d, a core already busy",
 			      tid, cpu_of(s, tid));
 		core[cpu_of(s, tid) / 2] = true;
@@ -210,17 +187,16 @@ static void shaped_run(bool elision, uint64_t *exec)
 	for (int tid = 1; tid <= 5; tid++) {
 		cr_assert_eq(sched_thread_new(s, tid, 1 + tid % 2, 0, 0, 0), 0);
 		cr_assert_eq(sched_wakeup(s, tid, 0), 0);
-		drain(s);
+		stt_drain(s);
 	}
-	run_to(s, 300 * STT_MS);
+	stt_advance(s, 300 * STT_MS);
 	cr_assert_eq(sched_thread_new(s, 6, 2, 0, 0, 300 * STT_MS), 0);
 	cr_assert_eq(sched_wakeup(s, 6, 300 * STT_MS), 0);
-	drain(s);
-	run_to(s, 3 * STT_SEC);
+	stt_drain(s);
+	stt_advance(s, 3 * STT_SEC);
 	for (int tid = 1; tid <= 6; tid++)
 		exec[tid - 1] = sched_thread_exec(s, tid, 3 * STT_SEC);
-	sched_free(s);
-	stt_s = NULL;
+	stt_sched_free();
 }
 
 Test(sched_topo, tick_elision_changes_nothing)
@@ -262,20 +238,20 @@ static int wide_wakeup(unsigned waker_flips, unsigned wakee_flips)
 			continue;
 		one[0] = 1ull << x->cpu->id;
 		cr_assert_eq(sched_thread_set_affinity(s, tid, one, SCHED_MAX_CPUS / 64, 0), 0);
-		drain(s);
+		stt_drain(s);
 	}
 	cr_assert_eq(cpu_of(s, 2), 2);
-	run_to(s, T / 2);
+	stt_advance(s, T / 2);
 	cr_assert_eq(sched_sleep(s, 2, T / 2), 0);
-	drain(s);
-	run_to(s, T);
+	stt_drain(s);
+	stt_advance(s, T);
 	{
 		/* the wakee, asleep, may go anywhere again */
 		uint64_t all[SCHED_MAX_CPUS / 64];
 
 		memset(all, 0xff, sizeof(all));
 		cr_assert_eq(sched_thread_set_affinity(s, 2, all, SCHED_MAX_CPUS / 64, T), 0);
-		drain(s);
+		stt_drain(s);
 	}
 	w = sched__thr_get(s, 1);
 	t = sched__thr_get(s, 2);
@@ -284,7 +260,7 @@ static int wide_wakeup(unsigned waker_flips, unsigned wakee_flips)
 	w->wakee_flip_decay = T;
 	t->wakee_flips = wakee_flips;
 	cr_assert_eq(sched_wakeup_by(s, 2, 1, T, 0), 0);
-	drain(s);
+	stt_drain(s);
 	return cpu_of(s, 2);
 }
 
@@ -314,7 +290,7 @@ Test(sched_topo, recently_used_cpu_comes_before_the_scan)
 	asleep_after(s, 2, 2, 20 * STT_MS);
 	sched__thr_get(s, 2)->recent_used_cpu = 1;
 	cr_assert_eq(sched_wakeup(s, 2, 30 * STT_MS), 0);
-	drain(s);
+	stt_drain(s);
 	cr_expect_eq(cpu_of(s, 2), 1);
 	cr_expect_eq(sched__thr_get(s, 2)->recent_used_cpu, 2);
 }
@@ -340,16 +316,15 @@ static int sis_wakeup(int busy, bool sis_util, int *budget)
 
 		start_on(s, 10 + c, c);
 		cr_assert_eq(sched_thread_set_affinity(s, 10 + c, one, SCHED_MAX_CPUS / 64, 0), 0);
-		drain(s);
+		stt_drain(s);
 	}
 	asleep_after(s, 2, 0, 10 * STT_MS);
-	run_to(s, 2 * STT_SEC);	/* utilisation settled, the LLC balanced many times */
+	stt_advance(s, 2 * STT_SEC);	/* utilisation settled, the LLC balanced many times */
 	*budget = s->cpu[0].sd[0].d->nr_idle_scan;
 	cr_assert_eq(sched_wakeup(s, 2, 2 * STT_SEC), 0);
-	drain(s);
+	stt_drain(s);
 	cpu = cpu_of(s, 2);
-	sched_free(s);	/* a test runs this twice */
-	stt_s = NULL;
+	stt_sched_free();	/* a test runs this twice */
 	return cpu;
 }
 
