@@ -23,7 +23,7 @@ TestSuite(sched_newidle, .fini = stt_fini);
 
 #define TICK (4 * STT_MS)
 
-static struct sched *two_cpus(bool ni_random, uint32_t ratio)
+static struct sched *two_cpus(bool ni_random, uint32_t ratio, uint64_t seed)
 {
 	struct sched_config cfg;
 
@@ -33,6 +33,7 @@ static struct sched *two_cpus(bool ni_random, uint32_t ratio)
 	cfg.check = true;
 	cfg.feat[SCHED_FEAT_NI_RANDOM] = ni_random;
 	cfg.newidle_ratio = ratio;
+	cfg.seed = seed;
 	stt_s = sched_new(&cfg);
 	cr_assert_not_null(stt_s);
 	return stt_s;
@@ -55,35 +56,48 @@ static int cpu_of(struct sched *s, int tid)
 /*
  * Task 1 runs alone on CPU 0, tasks 2 and 3 on CPU 1; all are let go at 1.002 s, half-way
  * between ticks (the waiting task of CPU 1 last ran 2 ms before: not hot), and task 1 sleeps
- * then: CPU 0 goes newly idle with one task waiting on CPU 1. Returns CPU 0's tasks just after.
+ * then: CPU 0 goes newly idle with one task waiting on CPU 1. Over seeds 1-100 (each its own
+ * draws of the die), how many times the new-idle balance pulled it.
  */
-static unsigned newidle_pull(bool ni_random, uint32_t ratio)
+static int newidle_pulls(bool ni_random, uint32_t ratio)
 {
-	struct sched *s = two_cpus(ni_random, ratio);
 	uint64_t t = 250 * TICK + 2 * STT_MS;
+	int pulls = 0;
 
-	busy_on(s, 1, 0);
-	busy_on(s, 2, 1);
-	busy_on(s, 3, 1);
-	stt_advance(s, t);
-	for (int tid = 1; tid <= 3; tid++)
-		stt_pin(s, tid, -1, t);
-	cr_assert_eq(s->cpu[1].nr_running, 2);
-	cr_assert_eq(sched_sleep(s, 1, t), 0);
-	stt_drain(s);
-	return s->cpu[0].nr_running;
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		struct sched *s = two_cpus(ni_random, ratio, seed);
+
+		busy_on(s, 1, 0);
+		busy_on(s, 2, 1);
+		busy_on(s, 3, 1);
+		stt_advance(s, t);
+		for (int tid = 1; tid <= 3; tid++)
+			stt_pin(s, tid, -1, t);
+		cr_assert_eq(s->cpu[1].nr_running, 2);
+		cr_assert_eq(sched_sleep(s, 1, t), 0);
+		stt_drain(s);
+		pulls += s->cpu[0].nr_running;
+		stt_sched_free();
+	}
+	return pulls;
 }
 
+/*
+ * A pass runs when the die (0..1023) is at most 1 + ratio: with a ratio of 1024 always, of 0
+ * with chance 2/1024 (about 0.2 of 100: more than 3 has a chance near 1e-4), of 511 with
+ * chance 513/1024 (about 50 of 100, give or take 5: 30 to 70 is four of those either side).
+ * Without NI_RANDOM every pass runs, whatever the ratio.
+ */
 Test(sched_newidle, ni_random_runs_by_the_success_ratio)
 {
-	/* a ratio of 1024: weight 1025, above every draw: balanced, one task pulled */
-	cr_expect_eq(newidle_pull(true, 1024), 1);
-	stt_sched_free();
-	/* a ratio of 0: balanced only on a draw of 0 or 1; this seed's first draw is not */
-	cr_expect_eq(newidle_pull(true, 0), 0);
-	stt_sched_free();
-	/* without NI_RANDOM the ratio does not matter */
-	cr_expect_eq(newidle_pull(false, 0), 1);
+	int pulls;
+
+	cr_expect_eq(newidle_pulls(true, 1024), 100);
+	pulls = newidle_pulls(true, 0);
+	cr_expect_leq(pulls, 3, "%d of 100 pulled at a ratio of 0", pulls);
+	pulls = newidle_pulls(true, 511);
+	cr_expect(pulls >= 30 && pulls <= 70, "%d of 100 pulled at a ratio of 511", pulls);
+	cr_expect_eq(newidle_pulls(false, 0), 100);
 }
 
 /*
@@ -95,7 +109,7 @@ Test(sched_newidle, ni_random_runs_by_the_success_ratio)
  */
 Test(sched_newidle, ni_random_ratio_is_a_halving_window)
 {
-	struct sched *s = two_cpus(true, 512);
+	struct sched *s = two_cpus(true, 512, 1);
 	struct sched_sd *sd = &s->cpu[0].sd[0];
 
 	cr_assert_eq(sd->newidle_call, 512);
@@ -127,7 +141,7 @@ Test(sched_newidle, ni_random_ratio_is_a_halving_window)
  */
 Test(sched_newidle, kicked_balance_finds_the_preempted_task_hot)
 {
-	struct sched *s = two_cpus(false, 512);
+	struct sched *s = two_cpus(false, 512, 1);
 
 	busy_on(s, 2, 1);
 	busy_on(s, 3, 1);
