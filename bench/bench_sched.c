@@ -159,11 +159,13 @@ static void report(const char *name, struct sim_machine *m, uint64_t sim_ns, dou
 	if (instr >= 0)
 		printf("%s_instructions_per_switch: %.0f\n", name,
 		       (double)instr / (double)(mm.switches ? mm.switches : 1));
-	else if (nswitched < sizeof(switched) / sizeof(switched[0]))
+	else if (nswitched < sizeof(switched) / sizeof(switched[0])) {
 		/* for callgrind_counts(), later */
-		switched[nswitched++] = (struct switched){ .switches = mm.switches };
-	if (instr < 0 && nswitched)
-		snprintf(switched[nswitched - 1].name, sizeof(switched[0].name), "%s", name);
+		struct switched *w = &switched[nswitched++];
+
+		snprintf(w->name, sizeof(w->name), "%s", name);
+		w->switches = mm.switches;
+	}
 }
 
 static void run(const char *name, struct sim_machine *m, uint64_t sim_ns)
