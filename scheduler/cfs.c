@@ -6,6 +6,7 @@
  * START_DEBIT and the sleeper credit. docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
+#include "scheduler/timeline.h"
 
 /* vruntime, then insertion order: an equal key goes to the right in rb_add_cached(). */
 static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)
@@ -20,13 +21,12 @@ static bool less_vruntime(const struct rb_node *a, const struct rb_node *b)
 static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
 	se->qseq = ++q->qseq;
-	rb_add_cached(&se->node, &q->tree, less_vruntime);
+	sched__tl_add(q, se, less_vruntime, false);
 }
 
 static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 {
-	rb_erase_cached(&se->node, &q->tree);
-	rb_node_clear(&se->node);	/* sched_check() tells "in no tree" by this */
+	sched__tl_del(q, se, less_vruntime, false);
 }
 
 static void v0_moved(struct cfs_rq *q, sv_t delta)
@@ -108,13 +108,11 @@ static int wakeup_preempt_entity(struct sched *s, struct sched_entity *curr,
 static struct sched_entity *second_after(const struct cfs_rq *q, struct sched_entity *se,
 					 struct sched_entity *curr)
 {
-	struct rb_node *n;
 	struct sched_entity *second;
 
 	if (se == curr)
 		return sched__first(q);
-	n = rb_next(&se->node);
-	second = n ? sched__se_of(n) : NULL;
+	second = sched__tl_next(q, se);
 	if (!second || (curr && curr->vruntime < second->vruntime))
 		second = curr;
 	return second;

@@ -50,6 +50,14 @@ static sv_t vmin(sv_t a, sv_t b)
 	return a < b ? a : b;
 }
 
+static void count(struct walk *w, const struct sched_entity *se)
+{
+	w->load += se->weight;
+	w->n++;
+	w->sum_wv += (se->vruntime - w->q->min_vruntime) * se->wd;
+	w->sum_w += se->wd;
+}
+
 /* In-order walk: sums, and the augmented minima recomputed bottom-up. */
 static void walk(struct walk *w, const struct rb_node *n, sv_t *minv, uint64_t *mins)
 {
@@ -77,12 +85,41 @@ static void walk(struct walk *w, const struct rb_node *n, sv_t *minv, uint64_t *
 		w->aug_ok = false;
 	if (!se->on_rq)
 		w->aug_ok = false;
-	w->load += se->weight;
-	w->n++;
-	w->sum_wv += (se->vruntime - w->q->min_vruntime) * se->wd;
-	w->sum_w += se->wd;
+	count(w, se);
 	*minv = mv;
 	*mins = ms;
+}
+
+/* The array form: strictly in the policy's order, each entity on_rq, the minima exact. */
+static const char *check_small(struct walk *w)
+{
+	const struct cfs_rq *q = w->q;
+	sv_t mv = 0;
+	uint64_t ms = UINT64_MAX;
+
+	if (q->tree.root || q->tree.leftmost)
+		return "the array form has a tree too";
+	if (q->tl_n > q->tl_cap)
+		return "more entities than room";
+	for (unsigned i = 0; i < q->tl_n; i++) {
+		const struct sched_entity *se = q->tl[i].se;
+
+		if (i && !w->s->ops->less(&q->tl[i - 1].se->node, &se->node))
+			return "the array is out of order";
+		if (!se->on_rq || rb_node_is_clear(&se->node))
+			return "an entity in the array is not queued";
+		count(w, se);
+	}
+	/* the suffix minima, from the end */
+	for (unsigned i = q->tl_n; w->s->ops->augmented && i-- > 0;) {
+		const struct sched_entity *se = q->tl[i].se;
+
+		mv = i + 1 == q->tl_n || se->vruntime < mv ? se->vruntime : mv;
+		ms = se->slice < ms ? se->slice : ms;
+		if (q->tl[i].min_v != mv || q->tl[i].min_slice != ms)
+			return "the array's minima are wrong";
+	}
+	return NULL;
 }
 
 static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *last_min_v, int cpu,
@@ -91,14 +128,29 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 	struct walk w = { .s = s, .q = q, .aug_ok = true };
 	sv_t mv;
 	uint64_t ms;
-	int r = rb_check(&q->tree, s->ops->less);
+	if (q->tl_tree) {
+		int r = rb_check(&q->tree, s->ops->less);
 
-	if (r)
-		return fail(ck, "cpu %d group %d: tree: %s", cpu, q->tg->id, rb_check_describe(r));
-	walk(&w, q->tree.root, &mv, &ms);
-	if (!w.aug_ok)
-		return fail(ck, "cpu %d group %d: augmented minimum or on_rq flag wrong in the tree",
+		if (r)
+			return fail(ck, "cpu %d group %d: tree: %s", cpu, q->tg->id,
+				    rb_check_describe(r));
+		walk(&w, q->tree.root, &mv, &ms);
+		if (!w.aug_ok)
+			return fail(ck, "cpu %d group %d: augmented minimum or on_rq flag wrong in "
+				    "the tree", cpu, q->tg->id);
+	} else {
+		const char *why = check_small(&w);
+
+		if (why)
+			return fail(ck, "cpu %d group %d: timeline: %s", cpu, q->tg->id, why);
+	}
+	if (q->tl_first != (!q->tl_n ? NULL : q->tl_tree ? sched__se_of(rb_first_cached(&q->tree))
+							  : q->tl[0].se))
+		return fail(ck, "cpu %d group %d: the timeline's first entity is not its first",
 			    cpu, q->tg->id);
+	if (w.n != q->tl_n)
+		return fail(ck, "cpu %d group %d: the timeline counts %u, holds %u", cpu, q->tg->id,
+			    q->tl_n, w.n);
 	if (q->curr && q->curr->on_rq) {
 		w.load += q->curr->weight;
 		w.n++;

@@ -58,11 +58,12 @@ static int grow(void **arr, int *n, int need, size_t elem)
 	return 0;
 }
 
-static void cfs_rq_init(struct cfs_rq *q, struct sched_tg *tg, struct sched_cpu *rq,
-			struct sched_entity *se, uint64_t now)
+static void cfs_rq_init(const struct sched *s, struct cfs_rq *q, struct sched_tg *tg,
+			struct sched_cpu *rq, struct sched_entity *se, uint64_t now)
 {
 	memset(q, 0, sizeof(*q));
-	rb_root_init(&q->tree);
+	sched__tl_init(q);
+	q->tl_array_ok = s->cfg.timeline_array;
 	q->tg = tg;
 	q->rq = rq;
 	q->se = se;
@@ -74,8 +75,10 @@ static void tg_release(struct sched *s, struct sched_tg *tg)
 	if (!tg)
 		return;
 	for (int c = 0; c < s->ncpu; c++) {
-		if (tg->cfs_rq)
+		if (tg->cfs_rq && tg->cfs_rq[c]) {
+			sched__tl_free(tg->cfs_rq[c]);
 			free(tg->cfs_rq[c]);
+		}
 		if (tg->se)
 			free(tg->se[c]);
 	}
@@ -134,7 +137,7 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 			rb_node_clear(&se->node);
 			sched__set_weight(se, NICE_0_LOAD, 0);
 		}
-		cfs_rq_init(tg->cfs_rq[c], tg, &s->cpu[c], se, now);
+		cfs_rq_init(s, tg->cfs_rq[c], tg, &s->cpu[c], se, now);
 	}
 	return tg;
 fail:
@@ -504,6 +507,7 @@ int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t now)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
+	bool requeue;
 	int err;
 
 	if (!t)
@@ -511,13 +515,14 @@ int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t
 	err = sched__enter(s, now);
 	if (err)
 		return err;
+	/* the timeline's minimum slice must see it: out with the old slice, in with the new */
+	requeue = t->se.on_rq && t->se.cfs_rq->curr != &t->se && s->ops->augmented;
+	if (requeue)
+		s->ops->tree_del(t->se.cfs_rq, &t->se);
 	t->se.custom_slice = slice_ns != 0;
 	t->se.slice = slice_ns ? clamp_slice(slice_ns) : s->base_slice;
-	if (t->se.on_rq && t->se.cfs_rq->curr != &t->se && s->ops->augmented) {
-		/* the tree's augmented minimum slice must see it */
-		s->ops->tree_del(t->se.cfs_rq, &t->se);
+	if (requeue)
 		s->ops->tree_add(t->se.cfs_rq, &t->se);
-	}
 	if (t->cpu)
 		sched__rq_dirty(s, t->cpu, now);
 	sched__finish(s);

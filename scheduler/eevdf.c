@@ -6,6 +6,7 @@
  * PREEMPT_SHORT, and reweighting that keeps lag. docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
+#include "scheduler/timeline.h"
 
 /*
  * The tree's order: deadline, then the order of insertion. rb_add_cached() sends a key equal to
@@ -21,79 +22,17 @@ static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
 	return x->qseq < y->qseq;
 }
 
-static bool aug_compute(struct sched_entity *se)
-{
-	sv_t minv = se->vruntime;
-	uint64_t mins = se->slice;
-	struct rb_node *c;
-
-	if ((c = se->node.left)) {
-		const struct sched_entity *l = sched__se_of(c);
-
-		if (l->min_vruntime < minv)
-			minv = l->min_vruntime;
-		if (l->min_slice < mins)
-			mins = l->min_slice;
-	}
-	if ((c = se->node.right)) {
-		const struct sched_entity *r = sched__se_of(c);
-
-		if (r->min_vruntime < minv)
-			minv = r->min_vruntime;
-		if (r->min_slice < mins)
-			mins = r->min_slice;
-	}
-	if (se->min_vruntime == minv && se->min_slice == mins)
-		return false;
-	se->min_vruntime = minv;
-	se->min_slice = mins;
-	return true;
-}
-
-/* The aggregate is a pair; RB_DECLARE_CALLBACKS copies one member, so write them out. */
-static void aug_propagate(struct rb_node *rb, struct rb_node *stop)
-{
-	while (rb != stop) {
-		struct sched_entity *se = sched__se_of(rb);
-
-		if (!aug_compute(se))
-			break;
-		rb = rb_parent(&se->node);
-	}
-}
-
-static void aug_copy(struct rb_node *o, struct rb_node *n)
-{
-	sched__se_of(n)->min_vruntime = sched__se_of(o)->min_vruntime;
-	sched__se_of(n)->min_slice = sched__se_of(o)->min_slice;
-}
-
-static void aug_rotate(struct rb_node *o, struct rb_node *n)
-{
-	aug_copy(o, n);
-	(void)aug_compute(sched__se_of(o));
-}
-
-static const struct rb_augment_callbacks aug_cb = {
-	.propagate = aug_propagate,
-	.copy = aug_copy,
-	.rotate = aug_rotate,
-};
-
 static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
 	q->sum_w_vruntime += (se->vruntime - q->min_vruntime) * se->wd;
 	q->sum_weight += se->wd;
 	se->qseq = ++q->qseq;
-	se->min_vruntime = se->vruntime;
-	se->min_slice = se->slice;
-	rb_add_augmented_cached(&se->node, &q->tree, less_deadline, &aug_cb);
+	sched__tl_add(q, se, less_deadline, true);
 }
 
 static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 {
-	rb_erase_augmented_cached(&se->node, &q->tree, &aug_cb);
-	rb_node_clear(&se->node);
+	sched__tl_del(q, se, less_deadline, true);
 	q->sum_w_vruntime -= (se->vruntime - q->min_vruntime) * se->wd;
 	q->sum_weight -= se->wd;
 }
@@ -124,8 +63,8 @@ static uint64_t min_slice(const struct cfs_rq *q)
 
 	if (q->curr && q->curr->on_rq)
 		m = q->curr->slice;
-	if (q->tree.root && sched__se_of(q->tree.root)->min_slice < m)
-		m = sched__se_of(q->tree.root)->min_slice;
+	if (q->tl_n && sched__tl_min_slice(q) < m)
+		m = sched__tl_min_slice(q);
 	return m;
 }
 
@@ -209,6 +148,13 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 		return curr;
 	if (first && sched__entity_eligible(q, first)) {
 		best = first;
+	} else if (!q->tl_tree) {
+		/* the array: the leftmost eligible entity by a scan (the tree's walk finds it too) */
+		for (unsigned i = 1; i < q->tl_n; i++)
+			if (sched__entity_eligible(q, q->tl[i].se)) {
+				best = q->tl[i].se;
+				break;
+			}
 	} else {
 		/* Go left while the left subtree holds an eligible entity (its min vruntime). */
 		while (node) {

@@ -124,11 +124,11 @@ void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 		v = curr->vruntime;
 		have = true;
 	}
-	if (cfs_rq->tree.root) {
+	if (cfs_rq->tl_n) {
 		sv_t m;
 
 		if (s->ops->augmented)
-			m = sched__se_of(cfs_rq->tree.root)->min_vruntime;
+			m = sched__tl_min_vruntime(cfs_rq);
 		else
 			m = sched__first(cfs_rq)->vruntime;
 		if (!have || m < v)
@@ -341,6 +341,7 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 		.walk_ns = 19,
 	};
 	cfg->tick_elision = true;
+	cfg->timeline_array = true;
 	cfg->load_attach = true;
 	cfg->blocked_load = true;
 	cfg->newidle_ratio = 512;

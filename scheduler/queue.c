@@ -92,9 +92,8 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 
 		if (g->curr && g->curr->on_rq)
 			m = g->curr->slice;
-		if (g->tree.root && s->ops->augmented &&
-		    sched__se_of(g->tree.root)->min_slice < m)
-			m = sched__se_of(g->tree.root)->min_slice;
+		if (g->tl_n && s->ops->augmented && sched__tl_min_slice(g) < m)
+			m = sched__tl_min_slice(g);
 		if (m != UINT64_MAX) {
 			se->slice = m;
 			se->custom_slice = true;

@@ -104,6 +104,7 @@ struct sched_config {
 	struct sched_tunables tun;
 	struct sched_costs cost;
 	bool tick_elision;		/* skip ticks that cannot change anything (default on) */
+	bool timeline_array;		/* middle-sized timelines as sorted arrays (default on) */
 	bool check;			/* run sched_check() after every call; abort on failure */
 	/*
 	 * Load tracking and balancing mechanisms (docs/scheduler.md, "Load tracking"), each on

@@ -95,31 +95,51 @@ struct sched_entity {
 	struct pelt ravg;
 };
 
+/*
+ * An entry of a timeline's array form (timeline.c): the entity, and (EEVDF) the least vruntime
+ * and slice from this entry to the end of the array.
+ */
+struct sched_tl_ent {
+	sv_t min_v;
+	struct sched_entity *se;
+	uint64_t min_slice;
+};
+
 struct cfs_rq {
-	/* line 1: read at every charge, pick and tick of a level */
-	struct rb_root_cached tree;	/* queued entities except curr */
-	struct sched_entity *curr;
+	/*
+	 * line 1: read at every charge, pick and tick of a level. The timeline (timeline.c):
+	 * the queued entities except curr, in @tree or (from a few to a few dozen) the sorted
+	 * array @tl.
+	 */
+	struct sched_entity *tl_first;	/* its first entity, NULL when empty */
+	unsigned tl_n;			/* entities in the timeline, either form */
 	unsigned nr_queued;		/* on_rq entities, curr and delayed included */
+	struct sched_entity *curr;
+	bool tl_tree;			/* the timeline is @tree (else @tl) */
 	bool runtime_enabled;		/* bandwidth: the group has a finite quota */
 	bool throttled;
 	bool on_leaf;			/* in rq->leaf */
 	sv_t min_vruntime;		/* monotonic; EEVDF's v0 */
-	sv_t sum_w_vruntime;		/* EEVDF: Σ (v - v0) * wd over the tree */
+	sv_t sum_w_vruntime;		/* EEVDF: Σ (v - v0) * wd over the timeline */
 	/* line 2: queueing */
-	int64_t sum_weight;		/* EEVDF: Σ wd over the tree */
+	int64_t sum_weight;		/* EEVDF: Σ wd over the timeline */
 	uint64_t load;			/* Σ weight of on_rq entities, curr included */
 	unsigned h_nr_runnable;		/* runnable tasks in this queue's subtree */
 	unsigned h_nr_idle;		/* of which SCHED_IDLE or under an idle group */
 	struct sched_entity *next, *last;
 	struct sched_entity *skip;	/* CFS: the yielder to pass over (set_skip_buddy) */
 	struct sched_entity *se;	/* the group's entity on this CPU (NULL for the root) */
-	uint64_t qseq;			/* entries into the tree so far (sched_entity.qseq) */
-	/* load tracking */
+	uint64_t qseq;			/* entries into the timeline so far (sched_entity.qseq) */
+	/* line 3: the timeline's other parts, load tracking */
+	struct sched_tl_ent *tl;	/* the array, once the timeline has been one */
+	unsigned tl_cap;
+	bool tl_array_ok;		/* sched_config.timeline_array */
+	struct rb_root_cached tree;
 	struct sched_tg *tg;
 	struct sched_cpu *rq;
-	struct pelt avg;
 	uint64_t tg_load_avg_contrib;
 	uint64_t last_tg_update;
+	struct pelt avg;
 	sv_t check_min_v;		/* sched_check()'s memory of min_vruntime: its alone */
 	/* bandwidth control (bandwidth.c) */
 	int64_t runtime_remaining;	/* ns this queue may still run before asking the pool */
@@ -421,11 +441,28 @@ static inline struct sched_entity *sched__se_of(const struct rb_node *n)
 	return rb_entry(n, struct sched_entity, node);
 }
 
+/* ---- scheduler/timeline.c: a queue's queued entities except curr, in the policy's order ---- */
+
+/* sched__tl_add(), sched__tl_del(), sched__tl_next(): scheduler/timeline.h, the policies'. */
+/* sched__tl_init() - an empty timeline. */
+void sched__tl_init(struct cfs_rq *q);
+/* sched__tl_free() - release the array (the queue is going away). */
+void sched__tl_free(struct cfs_rq *q);
+
 static inline struct sched_entity *sched__first(const struct cfs_rq *cfs_rq)
 {
-	struct rb_node *n = rb_first_cached(&cfs_rq->tree);
+	return cfs_rq->tl_first;
+}
 
-	return n ? sched__se_of(n) : NULL;
+/* The least vruntime and the least slice in a non-empty timeline kept with @aug (EEVDF). */
+static inline sv_t sched__tl_min_vruntime(const struct cfs_rq *q)
+{
+	return q->tl_tree ? sched__se_of(q->tree.root)->min_vruntime : q->tl[0].min_v;
+}
+
+static inline uint64_t sched__tl_min_slice(const struct cfs_rq *q)
+{
+	return q->tl_tree ? sched__se_of(q->tree.root)->min_slice : q->tl[0].min_slice;
 }
 
 static inline bool sched__feat(const struct sched *s, enum sched_feat f)

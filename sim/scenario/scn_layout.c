@@ -181,14 +181,15 @@ bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg)
 {
 	static const char *const keys[] = { "policy", "tunables", "features", "costs",
-					    "tick_elision", "check", "load_attach", "blocked_load",
-					    "jitter", "newidle_ratio", NULL };
+					    "tick_elision", "timeline_array", "check", "load_attach",
+					    "blocked_load", "jitter", "newidle_ratio", NULL };
 	/* the on/off keys, each a bool of struct sched_config */
 	static const struct {
 		const char *key;
 		size_t off;
 	} switches[] = {
 		{ "tick_elision", offsetof(struct sched_config, tick_elision) },
+		{ "timeline_array", offsetof(struct sched_config, timeline_array) },
 		{ "check", offsetof(struct sched_config, check) },
 		{ "load_attach", offsetof(struct sched_config, load_attach) },
 		{ "blocked_load", offsetof(struct sched_config, blocked_load) },

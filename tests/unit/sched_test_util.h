@@ -83,6 +83,16 @@ static inline void stt_fini(void)
 
 /* ---------------- driving a bare scheduler (stt_s) ---------------- */
 
+/* A scheduler configured by @cfg; freed by stt_sched_free() or stt_fini(). */
+static inline struct sched *stt_sched_cfg(const struct sched_config *cfg)
+{
+	struct sched *s = sched_new(cfg);
+
+	cr_assert_not_null(s, "sched_new failed");
+	stt_s = s;
+	return s;
+}
+
 /*
  * A scheduler for @pol on @cpus CPUs, tick elision and sched_check() after every call as given,
  * costs @cost (NULL: sched_config_default()'s); freed by stt_sched_free() or stt_fini().
@@ -91,17 +101,13 @@ static inline struct sched *stt_sched(enum sched_policy pol, int cpus, bool elis
 				      const struct sched_costs *cost, bool check)
 {
 	struct sched_config cfg;
-	struct sched *s;
 
 	sched_config_default(&cfg, pol, cpus);
 	cfg.tick_elision = elision;
 	cfg.check = check;
 	if (cost)
 		cfg.cost = *cost;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s, "sched_new failed");
-	stt_s = s;
-	return s;
+	return stt_sched_cfg(&cfg);
 }
 
 static inline void stt_sched_free(void)

@@ -134,6 +134,7 @@ Test(sched_api, config_defaults)
 	cr_expect_eq(c.tun.nr_migrate, 32);
 	cr_expect_eq(c.tun.tunable_scaling, SCHED_SCALING_LOG);
 	cr_expect(c.tick_elision);
+	cr_expect(c.timeline_array);
 	cr_expect(sched_feat_default(SCHED_FEAT_PLACE_LAG, SCHED_POLICY_EEVDF));
 	cr_expect(sched_feat_default(SCHED_FEAT_RUN_TO_PARITY, SCHED_POLICY_EEVDF));
 

@@ -463,16 +463,9 @@ struct outcome {
  */
 static void yield_run(enum sched_policy pol, int cpus, bool elision, struct outcome *out)
 {
-	struct sched_config cfg;
-	struct sched *s;
+	struct sched *s = stt_sched(pol, cpus, elision, NULL, true);
 	uint64_t rng = 42, now = 0;
 
-	sched_config_default(&cfg, pol, cpus);
-	cfg.check = true;
-	cfg.tick_elision = elision;
-	s = sched_new(&cfg);
-	cr_assert_not_null(s);
-	stt_s = s;
 	OK(sched_tg_new(s, 1, 0, 512, false, 0));
 	for (int tid = 1; tid <= 5; tid++) {
 		OK(sched_thread_new(s, tid, tid <= 2 ? 1 : 0, tid == 5 ? 3 : 0, 0, 0));
