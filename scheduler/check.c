@@ -99,8 +99,8 @@ static const char *check_small(struct walk *w)
 
 	if (q->tree.root || q->tree.leftmost)
 		return "the array form has a tree too";
-	if (q->tl_n > q->tl_cap)
-		return "more entities than room";
+	if (q->tl < q->tl_buf || q->tl + q->tl_n > q->tl_buf + q->tl_cap)
+		return "the array is outside its buffer";
 	for (unsigned i = 0; i < q->tl_n; i++) {
 		const struct sched_entity *se = q->tl[i].se;
 

@@ -131,8 +131,9 @@ struct cfs_rq {
 	struct sched_entity *se;	/* the group's entity on this CPU (NULL for the root) */
 	uint64_t qseq;			/* entries into the timeline so far (sched_entity.qseq) */
 	/* line 3: the timeline's other parts, load tracking */
-	struct sched_tl_ent *tl;	/* the array, once the timeline has been one */
-	unsigned tl_cap;
+	struct sched_tl_ent *tl;	/* the array's first entry, inside tl_buf */
+	struct sched_tl_ent *tl_buf;	/* room for the array, once the timeline has been one */
+	unsigned tl_cap;		/* entries in tl_buf */
 	bool tl_array_ok;		/* sched_config.timeline_array */
 	struct rb_root_cached tree;
 	struct sched_tg *tg;

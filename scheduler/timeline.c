@@ -10,7 +10,7 @@
 void sched__tl_init(struct cfs_rq *q)
 {
 	rb_root_init(&q->tree);
-	q->tl = NULL;
+	q->tl = q->tl_buf = NULL;
 	q->tl_cap = 0;
 	q->tl_n = 0;
 	q->tl_tree = true;
@@ -19,7 +19,7 @@ void sched__tl_init(struct cfs_rq *q)
 
 void sched__tl_free(struct cfs_rq *q)
 {
-	free(q->tl);
-	q->tl = NULL;
+	free(q->tl_buf);
+	q->tl = q->tl_buf = NULL;
 	q->tl_cap = 0;
 }

@@ -51,6 +51,14 @@
 #define TL_SMALL	32
 #define TL_BACK		16
 
+/*
+ * The array slides in a buffer of twice its largest size: taking out the first entry moves
+ * where it starts instead of moving the rest, and an entry added at the end goes after the
+ * last; only when the end of the buffer is reached is the array moved back to its start, at
+ * most once every TL_BUF - TL_SMALL additions.
+ */
+#define TL_BUF		(2 * TL_SMALL)
+
 /* ---- the tree's aggregate (EEVDF) ---- */
 
 /* (*@v, *@sl) becomes the least of itself and (@ov, @osl), member by member. */
@@ -202,13 +210,23 @@ static inline unsigned tl_small_find(const struct cfs_rq *q, const struct sched_
  */
 static inline bool tl_small_reserve(struct cfs_rq *q)
 {
-	if (q->tl)
-		return true;
-	q->tl = aligned_alloc(_Alignof(struct sched_tl_ent), TL_SMALL * sizeof(q->tl[0]));
-	if (!q->tl)
-		return false;
-	q->tl_cap = TL_SMALL;
+	if (!q->tl_buf) {
+		q->tl_buf = aligned_alloc(_Alignof(struct sched_tl_ent), TL_BUF * sizeof(q->tl[0]));
+		if (!q->tl_buf)
+			return false;
+		q->tl_cap = TL_BUF;
+	}
+	q->tl = q->tl_buf;
 	return true;
+}
+
+/* Room for one more entry after the array's last: move it back to the buffer's start. */
+static inline void tl_small_room(struct cfs_rq *q)
+{
+	if (q->tl + q->tl_n == q->tl_buf + q->tl_cap) {
+		memmove(q->tl_buf, q->tl, q->tl_n * sizeof(q->tl[0]));
+		q->tl = q->tl_buf;
+	}
 }
 
 /* A tree's aggregates from scratch, bottom-up (after plain inserts). */
@@ -293,6 +311,7 @@ static tl_noinline void tl_add_slow(struct cfs_rq *q, struct sched_entity *se,
 		return;
 	}
 	/* most entities join at the end (their key is the latest): try that first */
+	tl_small_room(q);
 	if (!n || !less(&se->node, &q->tl[n - 1].se->node)) {
 		i = n;
 	} else {
@@ -325,7 +344,10 @@ static tl_noinline void tl_del_slow(struct cfs_rq *q, struct sched_entity *se,
 		return;
 	}
 	i = tl_small_find(q, se);
-	memmove(&q->tl[i], &q->tl[i + 1], (q->tl_n - i) * sizeof(q->tl[0]));
+	if (i == 0)
+		q->tl++;	/* the first leaves (a switch): the rest stay where they are */
+	else
+		memmove(&q->tl[i], &q->tl[i + 1], (q->tl_n - i) * sizeof(q->tl[0]));
 	q->tl_first = q->tl_n ? q->tl[0].se : NULL;
 	rb_node_clear(&se->node);
 	if (aug)

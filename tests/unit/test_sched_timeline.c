@@ -186,6 +186,46 @@ Test(sched_timeline, an_entity_leaves_after_its_key_changed)
 }
 
 /*
+ * The switch's pattern: the first entity leaves and comes back at the end with a later key, as
+ * a running thread is put back. The array slides along its buffer and is moved back to the
+ * start when it reaches the end (every 54 rounds here); order and minima hold throughout.
+ */
+Test(sched_timeline, round_robin_slides_the_array)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	char when[48];
+
+	cr_assert_not_null(m);
+	sched__tl_init(&m->q);
+	m->q.tl_array_ok = true;
+	for (int i = 0; i < 10; i++) {
+		m->e[i].deadline = (sv_t)(i + 1) << 32;
+		m->e[i].vruntime = (sv_t)i << 32;
+		m->e[i].slice = 700000;
+		m->e[i].qseq = ++m->seq;
+		m->e[i].on_rq = true;
+		sched__tl_add(&m->q, &m->e[i], less_key, true);
+		ref_add(m, &m->e[i]);
+	}
+	for (int round = 0; round < 300; round++) {
+		struct sched_entity *se = m->ref[0];
+
+		sched__tl_del(&m->q, se, less_key, true);
+		ref_del(m, se);
+		se->vruntime += (sv_t)10 << 32;		/* it ran */
+		se->deadline = se->vruntime + ((sv_t)1 << 32);
+		se->qseq = ++m->seq;
+		sched__tl_add(&m->q, se, less_key, true);
+		ref_add(m, se);
+		snprintf(when, sizeof(when), "round %d", round);
+		cr_assert(!m->q.tl_tree, "%s: 10 entities should be an array", when);
+		expect_same(m, true, when);
+	}
+	sched__tl_free(&m->q);
+	free(m);
+}
+
+/*
  * What one run did, per thread: CPU time, switches, preemptions, wait, and the entity's exact
  * vruntime and deadline.
  */
