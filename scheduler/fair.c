@@ -46,7 +46,13 @@ void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
 
 sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
 {
-	return (sv_t)delta_ns * se->inc;
+	__extension__ typedef unsigned __int128 u128;
+
+	/*
+	 * inc is at most 1024 x 2^31 (wmult of the least weight), so it fits in 64 bits and the
+	 * product, below 2^106, in sv_t: one 64 x 64 multiply instead of a 128 x 128 one.
+	 */
+	return (sv_t)((u128)delta_ns * (uint64_t)se->inc);
 }
 
 /* sched__sv_to_ns_ceil() - the least progress (ns) that moves @se's vruntime by at least @v. */

@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scheduler/sched_internal.h"
 
@@ -77,4 +78,33 @@ Test(sched_arith, scale_random)
 		}
 	}
 	cr_expect_eq(bad, 0);
+}
+
+/*
+ * calc_delta_fair() multiplies in 64 x 64 bits: the same product as the 128-bit expression for
+ * every weight an entity can have (the least, MIN_SHARES, has the largest increment) and every
+ * delta, the largest included.
+ */
+Test(sched_arith, calc_delta_fair_is_the_full_product)
+{
+	static const uint64_t weights[] = { NICE_0_LOAD, 2ull << SCHED_LOAD_SHIFT,
+					    3ull << SCHED_LOAD_SHIFT, 15ull << SCHED_LOAD_SHIFT,
+					    88761ull << SCHED_LOAD_SHIFT, 1ull << SCHED_LOAD_SHIFT,
+					    1 };
+	static const uint64_t deltas[] = { 0, 1, 999, 1000000, 4000000, 1ull << 40,
+					   UINT64_MAX / 3, UINT64_MAX };
+
+	for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
+		struct sched_entity se;
+
+		memset(&se, 0, sizeof(se));
+		sched__set_weight(&se, weights[i], 0);
+		for (size_t j = 0; j < sizeof(deltas) / sizeof(deltas[0]); j++) {
+			sv_t want = (sv_t)deltas[j] * se.inc;
+
+			cr_expect(sched__calc_delta_fair(deltas[j], &se) == want,
+				  "weight %llu, delta %llu", (unsigned long long)weights[i],
+				  (unsigned long long)deltas[j]);
+		}
+	}
 }
