@@ -65,8 +65,18 @@ void pelt__cross(struct pelt *p, uint64_t now)
 	uint64_t end = (p->period + 1) * PELT_PERIOD_NS, target;
 
 	/* the open period ends */
-	p->acc += p->x * (end - p->last);
-	boundary(p);
+	if (p->settled && !p->x_changed) {
+		/*
+		 * The last boundary left the sum as it was under this x, and x held through this
+		 * whole period, whose integral is then the same x * 1024 us: this boundary
+		 * leaves it so too, and only the period moves on.
+		 */
+		p->acc = 0;
+		p->period++;
+	} else {
+		p->acc += p->x * (end - p->last);
+		boundary(p);
+	}
 	if (now < end + PELT_PERIOD_NS) {	/* the usual case: @now is in the next period */
 		p->acc = p->x * (now - end);
 		p->last = now;
@@ -125,6 +135,7 @@ void pelt_init_full(struct pelt *p, uint64_t now)
 	pelt_init(p, now);
 	p->sum = pelt_full();
 	p->avg = 1024;
+	p->settled = false;	/* full under x = 0 is no fixed point: the next boundary decays it */
 }
 
 /* v * w / 1024, in 128 bits: w is a scale_load_down() weight, at most 2^18 or so. */

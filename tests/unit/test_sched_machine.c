@@ -80,6 +80,45 @@ Test(sched_pelt, independent_of_update_times)
 	cr_expect_eq(a.avg, b.avg, "averages %" PRIu64 " and %" PRIu64, a.avg, b.avg);
 }
 
+/*
+ * The series period by period, written out: at each period end sum = floor(sum y) + the
+ * period's integral of x (weight x us), y = 0xfa83b2da / 2^32. The average, brought up to
+ * date at every period end and at times inside periods, must give the same sum at every end;
+ * long stretches of a constant signal settle it, where a boundary leaves the sum as it is.
+ */
+Test(sched_pelt, follows_the_series_through_settled_stretches)
+{
+	struct pelt p;
+	uint64_t ref = 0, x = 0, integral = 0, r = 99, hold = 0;
+
+	pelt_init(&p, 0);
+	for (uint64_t k = 0; k < 30000; k++) {
+		uint64_t start = k * PERIOD, t = start;
+
+		if (!hold) {
+			/* a new signal from somewhere inside this period, held for a while */
+			uint64_t at = start + stt_lcg(&r) % PERIOD, nx = stt_lcg(&r) % 4 * 1024;
+
+			pelt_update(&p, at);
+			integral += x * (at - t);
+			t = at;
+			x = nx;
+			pelt_set(&p, at, x);
+			hold = 1 + stt_lcg(&r) % 2500;
+		}
+		hold--;
+		if (stt_lcg(&r) % 3 == 0)
+			pelt_update(&p, start + stt_lcg(&r) % PERIOD);
+		integral += x * (start + PERIOD - t);
+		ref = (uint64_t)(((unsigned __int128)ref * 0xfa83b2daull) >> 32) + integral / 1000;
+		integral = 0;
+		pelt_update(&p, start + PERIOD);
+		cr_assert_eq(p.sum, ref, "period %" PRIu64 ": sum %" PRIu64 ", the series %" PRIu64,
+			     k, p.sum, ref);
+		cr_assert_eq(p.avg, ref * 1024 / pelt_full(), "period %" PRIu64 ": average", k);
+	}
+}
+
 /* ---------------- the machine following the cgroup model ---------------- */
 
 static double window_share(struct sim_machine *m, int cg, int cpus, uint64_t window)
