@@ -128,6 +128,7 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 	struct walk w = { .s = s, .q = q, .aug_ok = true };
 	sv_t mv;
 	uint64_t ms;
+
 	if (q->tl_tree) {
 		int r = rb_check(&q->tree, s->ops->less);
 

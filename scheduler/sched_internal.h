@@ -96,7 +96,7 @@ struct sched_entity {
 };
 
 /*
- * An entry of a timeline's array form (timeline.c): the entity, and (EEVDF) the least vruntime
+ * An entry of a timeline's array form (timeline.h): the entity, and (EEVDF) the least vruntime
  * and slice from this entry to the end of the array.
  */
 struct sched_tl_ent {
@@ -107,7 +107,7 @@ struct sched_tl_ent {
 
 struct cfs_rq {
 	/*
-	 * line 1: read at every charge, pick and tick of a level. The timeline (timeline.c):
+	 * line 1: read at every charge, pick and tick of a level. The timeline (timeline.h):
 	 * the queued entities except curr, in @tree or (from a few to a few dozen) the sorted
 	 * array @tl.
 	 */
@@ -442,9 +442,10 @@ static inline struct sched_entity *sched__se_of(const struct rb_node *n)
 	return rb_entry(n, struct sched_entity, node);
 }
 
-/* ---- scheduler/timeline.c: a queue's queued entities except curr, in the policy's order ---- */
+/* ---- scheduler/timeline.[ch]: a queue's queued entities but curr, in the policy's order ---- */
 
 /* sched__tl_add(), sched__tl_del(), sched__tl_next(): scheduler/timeline.h, the policies'. */
+
 /* sched__tl_init() - an empty timeline. */
 void sched__tl_init(struct cfs_rq *q);
 /* sched__tl_free() - release the array (the queue is going away). */
@@ -455,7 +456,7 @@ static inline struct sched_entity *sched__first(const struct cfs_rq *cfs_rq)
 	return cfs_rq->tl_first;
 }
 
-/* The least vruntime and the least slice in a non-empty timeline kept with @aug (EEVDF). */
+/* The least vruntime and the least slice in a non-empty timeline (EEVDF keeps them). */
 static inline sv_t sched__tl_min_vruntime(const struct cfs_rq *q)
 {
 	return q->tl_tree ? sched__se_of(q->tree.root)->min_vruntime : q->tl[0].min_v;

@@ -286,8 +286,10 @@ static inline void tl_to_small(struct cfs_rq *q, bool aug)
 
 /* ---- the interface ---- */
 
-/* The array's insert, and the conversions to and from it: out of line, so that the tree's
- * path in sched__tl_add() stays as small as the kernel's rb_add_cached(). */
+/*
+ * The array's insert, and the conversions to and from it: out of line, so that the tree's
+ * path in sched__tl_add() stays as small as the kernel's rb_add_cached().
+ */
 static tl_noinline void tl_add_slow(struct cfs_rq *q, struct sched_entity *se,
 				    rb_less_fn *less, bool aug)
 {
