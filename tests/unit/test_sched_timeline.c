@@ -126,12 +126,12 @@ static void random_walk(bool aug, uint64_t seed)
 			ref_add(m, se);
 			m->in[pick] = true;
 		} else if (!add && m->in[pick]) {
+			if (stt_lcg(&rng) % 3 == 0)
+				se->deadline -= se->vruntime;	/* made relative, then it leaves */
 			sched__tl_del(&m->q, se, less_key, aug);
 			ref_del(m, se);
 			m->in[pick] = false;
 			cr_assert(rb_node_is_clear(&se->node), "a removed entity still looks queued");
-			if (stt_lcg(&rng) % 3 == 0)
-				se->deadline -= se->vruntime;	/* a key changed after it left */
 		} else {
 			continue;
 		}
