@@ -21,7 +21,8 @@
  *
  *   bench_sched [a|b|t|d|p|s]...    default: all
  *
- * Output is one "name: value unit" line per figure. Instructions per context switch come from
+ * Output is one "name: value unit" line per figure; each case but t runs in a child process of
+ * its own and ends with its peak RSS (KEY_peak_rss). Instructions per context switch come from
  * the CPU's counter (perf_event_open) where the machine offers one. Where it does not (most
  * virtual machines), cases a and b are run a second time under callgrind when valgrind is
  * installed (about a minute), each run's instructions counted from its start to its end by
@@ -521,6 +522,44 @@ static void callgrind_counts(void)
 	       n ? ", and no valgrind" : "");
 }
 
+/*
+ * Case @key run in a child process, so that the peak RSS printed is the case's own (a process's
+ * peak only grows, and the cases run one after another). The child sends back the switch
+ * counts its runs recorded, for callgrind_counts(). Its peak includes the few MB of this
+ * process it starts with (t_1thr_peak_rss shows about how much a process needs at all).
+ */
+static void run_case(char key, void (*fn)(void))
+{
+	struct switched w;
+	struct rusage ru;
+	int fd[2], status;
+	pid_t pid = -1;
+
+	fflush(stdout);
+	if (pipe(fd) || (pid = fork()) < 0)
+		die("fork", -1);
+	if (!pid) {
+		int rc = 0;
+
+		close(fd[0]);
+		nswitched = 0;
+		fn();
+		fflush(stdout);
+		for (size_t i = 0; i < nswitched; i++)
+			if (write(fd[1], &switched[i], sizeof(switched[i])) != sizeof(switched[i]))
+				rc = 1;
+		_exit(rc);
+	}
+	close(fd[1]);
+	while (read(fd[0], &w, sizeof(w)) == sizeof(w))
+		if (nswitched < sizeof(switched) / sizeof(switched[0]))
+			switched[nswitched++] = w;
+	close(fd[0]);
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		die("case's child", -1);
+	printf("%c_peak_rss: %.1f MB\n", key, (double)ru.ru_maxrss * 1024 / 1e6);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -538,8 +577,18 @@ int main(int argc, char **argv)
 
 		for (int i = 1; i < argc; i++)
 			want |= strchr(argv[i], cases[k].key) != NULL;
-		if (want)
+		if (!want)
+			continue;
+#ifdef HAVE_CALLGRIND
+		if (RUNNING_ON_VALGRIND) {	/* callgrind_counts()'s run: one process, one dump file */
 			cases[k].fn();
+			continue;
+		}
+#endif
+		if (cases[k].key == 't')	/* its runs are children already, each with its peak */
+			cases[k].fn();
+		else
+			run_case(cases[k].key, cases[k].fn);
 	}
 #ifdef HAVE_CALLGRIND
 	if (RUNNING_ON_VALGRIND)
