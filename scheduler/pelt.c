@@ -50,9 +50,11 @@ static uint64_t avg_of(uint64_t sum)
 static void boundary(struct pelt *p)
 {
 	uint64_t old = p->sum;
+	bool pure = p->acc == p->x * PELT_PERIOD_NS;	/* x's integral alone */
 
 	p->sum = decay(p->sum) + p->acc / 1000;
 	p->settled = !p->x_changed && p->sum == old;
+	p->fixed = p->settled && pure;
 	p->acc = 0;
 	p->x_changed = false;
 	p->avg = avg_of(p->sum);
@@ -65,11 +67,13 @@ void pelt__cross(struct pelt *p, uint64_t now)
 	uint64_t end = (p->period + 1) * PELT_PERIOD_NS, target;
 
 	/* the open period ends */
-	if (p->settled && !p->x_changed) {
+	if (p->fixed && !p->x_changed) {
 		/*
-		 * The last boundary left the sum as it was under this x, and x held through this
-		 * whole period, whose integral is then the same x * 1024 us: this boundary
-		 * leaves it so too, and only the period moves on.
+		 * The sum is a fixed point of the series under x (the last boundary, whose
+		 * integral was x's alone, left it unchanged), and x held through this whole
+		 * period with nothing else added (that clears @fixed): this boundary leaves it
+		 * so too, and only the period moves on. "settled" alone does not say as much: an
+		 * attached history can leave one boundary's sum unchanged by chance.
 		 */
 		p->acc = 0;
 		p->period++;
@@ -100,6 +104,7 @@ void pelt__cross(struct pelt *p, uint64_t now)
 		} while (sum != old && p->period < target);
 		/* once a whole period under a constant x left the sum unchanged, all later will */
 		p->settled = sum == old;
+		p->fixed = p->settled;	/* each of these periods was x's alone */
 		p->sum = sum;
 		p->avg = avg_of(sum);
 	}
@@ -117,6 +122,7 @@ static void set_x(struct pelt *p, uint64_t x)
 		p->x = x;
 		p->x_changed = true;
 		p->settled = false;
+		p->fixed = false;
 	}
 }
 
@@ -136,6 +142,7 @@ void pelt_init_full(struct pelt *p, uint64_t now)
 	p->sum = pelt_full();
 	p->avg = 1024;
 	p->settled = false;	/* full under x = 0 is no fixed point: the next boundary decays it */
+	p->fixed = false;
 }
 
 /* v * w / 1024, in 128 bits: w is a scale_load_down() weight, at most 2^18 or so. */
@@ -167,6 +174,7 @@ void pelt_attach(struct pelt *q, const struct pelt *r, uint64_t w, bool sub)
 	add_sat(&q->acc, scaled(r->acc, w), sub);
 	add_sat(&q->avg, scaled(r->avg, w), sub);
 	q->settled = false;
+	q->fixed = false;
 }
 
 /*
@@ -183,6 +191,7 @@ void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w
 	add_sat(&q->acc, scaled(r->acc, d), sub);
 	add_sat(&q->avg, scaled(r->avg, d), sub);
 	q->settled = false;
+	q->fixed = false;
 }
 
 /* pelt_add_avg() - add (or take away) an average of @avg, with the sum that settles at it. */
@@ -191,6 +200,7 @@ void pelt_add_avg(struct pelt *p, uint64_t avg, bool sub)
 	add_sat(&p->sum, (uint64_t)(((unsigned __int128)avg * pelt_full()) >> 10), sub);
 	add_sat(&p->avg, avg, sub);
 	p->settled = false;
+	p->fixed = false;
 }
 
 /*
@@ -218,6 +228,7 @@ void pelt_set_runnable(struct pelt *p, uint64_t sum)
 		p->avg = 1024;
 	p->sum = sum;
 	p->settled = false;
+	p->fixed = false;
 }
 
 /* y^k x 2^32 for k = 0 .. 31, by repeated multiplication (integers, the same on every build). */

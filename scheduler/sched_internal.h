@@ -44,6 +44,11 @@ struct pelt {
 	uint64_t avg;
 	bool x_changed;		/* x changed during the current period */
 	bool settled;		/* the last boundary left sum unchanged under a constant x */
+	/*
+	 * ...and that period's integral was x's alone (nothing attached or taken away), so the
+	 * sum is a fixed point of the series under x: the next boundary under x leaves it too
+	 */
+	bool fixed;
 };
 
 struct sched_cpu;

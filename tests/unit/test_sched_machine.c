@@ -119,6 +119,36 @@ Test(sched_pelt, follows_the_series_through_settled_stretches)
 	}
 }
 
+/*
+ * A boundary can leave the sum unchanged by chance when the period's integral was not the
+ * signal's alone (a history attached to a queue brings its own): that sum is no fixed point of
+ * the series under the signal, and the next period, the signal's alone, must still move it.
+ */
+Test(sched_pelt, an_unchanged_sum_after_an_attach_is_no_fixed_point)
+{
+	const uint64_t x = 65, S = 3300000;	/* the fixed points of x = 65 lie near 3.1 M */
+	uint64_t want;
+	struct pelt p;
+
+	pelt_init(&p, 0);
+	pelt_set(&p, 0, x);
+	pelt_update(&p, 2 * PERIOD);
+	/* as if a history had been attached during period 2: a sum and a period's integral
+	 * such that its boundary leaves the sum as it is */
+	p.sum = S;
+	p.acc = (S - (uint64_t)(((unsigned __int128)S * 0xfa83b2daull) >> 32)) * 1000 -
+		x * (3 * PERIOD - p.last);
+	p.settled = false;
+	p.fixed = false;
+	pelt_update(&p, 3 * PERIOD);
+	cr_assert_eq(p.sum, S, "the set-up: the boundary left the sum as it was");
+	want = (uint64_t)(((unsigned __int128)S * 0xfa83b2daull) >> 32) + x * 1024;
+	cr_assert_neq(want, S, "the set-up: S is no fixed point under x");
+	pelt_update(&p, 4 * PERIOD);
+	cr_expect_eq(p.sum, want, "a period of x alone: sum %" PRIu64 ", the series %" PRIu64,
+		     p.sum, want);
+}
+
 /* ---------------- the machine following the cgroup model ---------------- */
 
 static double window_share(struct sim_machine *m, int cg, int cpus, uint64_t window)
