@@ -73,7 +73,8 @@ void pelt__cross(struct pelt *p, uint64_t now)
 		 * integral was x's alone, left it unchanged), and x held through this whole
 		 * period with nothing else added (that clears @fixed): this boundary leaves it
 		 * so too, and only the period moves on. "settled" alone does not say as much: an
-		 * attached history can leave one boundary's sum unchanged by chance.
+		 * attached history can leave one boundary's sum unchanged by chance. The same
+		 * holds where whole periods are skipped below, and for pelt_stable().
 		 */
 		p->acc = 0;
 		p->period++;
@@ -87,7 +88,7 @@ void pelt__cross(struct pelt *p, uint64_t now)
 		return;
 	}
 	target = now / PELT_PERIOD_NS;		/* the period holding @now */
-	if (!p->settled && p->period < target) {
+	if (!p->fixed && p->period < target) {
 		/*
 		 * Whole periods under the constant x: each adds exactly x * 1024 (its integral,
 		 * x * 1024000 ns, in weight * us), so boundary() reduces to a multiply, a shift
@@ -279,7 +280,7 @@ void pelt_update_event(struct pelt *p, uint64_t now)
 		pelt_update(p, (p->period + 1) * PELT_PERIOD_NS);	/* close the open period */
 		n = target - p->period;
 		/* a period that left the sum as it was under this x will leave it so again */
-		if (!p->settled) {
+		if (!p->fixed) {
 			p->sum = decay_n(p->sum, n) +
 				 (uint64_t)(((unsigned __int128)(full - decay_n(full, n)) * p->x) >> 10);
 			p->avg = avg_of(p->sum);

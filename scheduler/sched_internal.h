@@ -535,10 +535,11 @@ static inline void pelt_update(struct pelt *p, uint64_t now)
 }
 /* pelt_set() - update to @now, then the signal becomes @x */
 void pelt_set(struct pelt *p, uint64_t now, uint64_t x);
-/* pelt_stable() - would the average stay what it is while x stays constant? */
+/* pelt_stable() - would the average stay what it is while x stays constant? (A sum a boundary
+ * left unchanged only by chance, with an attached history in its period, would not.) */
 static inline bool pelt_stable(const struct pelt *p)
 {
-	return p->settled && !p->x_changed;
+	return p->fixed && !p->x_changed;
 }
 uint64_t pelt_full(void);
 void pelt_init_full(struct pelt *p, uint64_t now);

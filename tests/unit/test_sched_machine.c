@@ -120,6 +120,25 @@ Test(sched_pelt, follows_the_series_through_settled_stretches)
 }
 
 /*
+ * @p under signal @x, whose boundary at 3 periods leaves the sum at @S, no fixed point, by
+ * chance: as if a history had been attached during period 2, with a period's integral that
+ * makes the boundary give @S back.
+ */
+static void chance_unchanged(struct pelt *p, uint64_t x, uint64_t S)
+{
+	pelt_init(p, 0);
+	pelt_set(p, 0, x);
+	pelt_update(p, 2 * PERIOD);
+	p->sum = S;
+	p->acc = (S - (uint64_t)(((unsigned __int128)S * 0xfa83b2daull) >> 32)) * 1000 -
+		 x * (3 * PERIOD - p->last);
+	p->settled = false;
+	p->fixed = false;
+	pelt_update(p, 3 * PERIOD);
+	cr_assert_eq(p->sum, S, "the set-up: the boundary left the sum as it was");
+}
+
+/*
  * A boundary can leave the sum unchanged by chance when the period's integral was not the
  * signal's alone (a history attached to a queue brings its own): that sum is no fixed point of
  * the series under the signal, and the next period, the signal's alone, must still move it.
@@ -130,22 +149,32 @@ Test(sched_pelt, an_unchanged_sum_after_an_attach_is_no_fixed_point)
 	uint64_t want;
 	struct pelt p;
 
-	pelt_init(&p, 0);
-	pelt_set(&p, 0, x);
-	pelt_update(&p, 2 * PERIOD);
-	/* as if a history had been attached during period 2: a sum and a period's integral
-	 * such that its boundary leaves the sum as it is */
-	p.sum = S;
-	p.acc = (S - (uint64_t)(((unsigned __int128)S * 0xfa83b2daull) >> 32)) * 1000 -
-		x * (3 * PERIOD - p.last);
-	p.settled = false;
-	p.fixed = false;
-	pelt_update(&p, 3 * PERIOD);
-	cr_assert_eq(p.sum, S, "the set-up: the boundary left the sum as it was");
+	chance_unchanged(&p, x, S);
 	want = (uint64_t)(((unsigned __int128)S * 0xfa83b2daull) >> 32) + x * 1024;
 	cr_assert_neq(want, S, "the set-up: S is no fixed point under x");
 	pelt_update(&p, 4 * PERIOD);
 	cr_expect_eq(p.sum, want, "a period of x alone: sum %" PRIu64 ", the series %" PRIu64,
+		     p.sum, want);
+}
+
+/*
+ * The same chance, then 40 periods folded in one update (a blocked queue brought up to date
+ * at a balance): the series period by period, as when it is updated at every period end, not
+ * the sum left where the chance left it. The same holds for the tick that is elided: a sum
+ * unchanged by chance is not quiescent.
+ */
+Test(sched_pelt, many_periods_after_a_chance_unchanged_sum_follow_the_series)
+{
+	const uint64_t x = 65, S = 3300000;
+	uint64_t want = S;
+	struct pelt p;
+
+	chance_unchanged(&p, x, S);
+	cr_expect(!pelt_stable(&p), "a sum unchanged by chance counts as stable");
+	for (int k = 0; k < 40; k++)
+		want = (uint64_t)(((unsigned __int128)want * 0xfa83b2daull) >> 32) + x * 1024;
+	pelt_update(&p, 43 * PERIOD);
+	cr_expect_eq(p.sum, want, "40 periods of x alone: sum %" PRIu64 ", the series %" PRIu64,
 		     p.sum, want);
 }
 
