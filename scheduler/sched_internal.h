@@ -116,7 +116,9 @@ struct cfs_rq {
 	 * the queued entities except curr, in @tree or (from a few to a few dozen) the sorted
 	 * array @tl.
 	 */
-	struct sched_entity *tl_first;	/* its first entity, NULL when empty */
+	/* its first entity, NULL when empty: derivable from either form, kept here so that a
+	 * pick reads it from this line instead of the array's or the tree's */
+	struct sched_entity *tl_first;
 	unsigned tl_n;			/* entities in the timeline, either form */
 	unsigned nr_queued;		/* on_rq entities, curr and delayed included */
 	struct sched_entity *curr;
