@@ -111,8 +111,6 @@ static int bench_timers(size_t nr_timers, uint64_t nr_events)
 
 out_release:
 	sim_engine_release(&engine);
-	for (size_t i = 0; i < ready; i++)
-		sim_rng_release(&timers[i].rng);
 	free(timers);
 	return err;
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/engine/rng.c - random streams on GSL's MT19937 and the scenario's distributions.
+ * sim/engine/rng.c - random streams on GSL's taus2 and the scenario's distributions.
  */
 #include "sim/engine/rng.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 /*
  * splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
@@ -46,84 +46,39 @@ static uint32_t mix32(uint32_t h)
 unsigned long sim_rng_stream_seed(uint64_t seed, uint32_t index)
 {
 	uint64_t k = splitmix64(seed);
-	uint32_t x = mix32(mix32(index ^ (uint32_t)k) + (uint32_t)(k >> 32));
 
 	/*
-	 * gsl_rng_set() on MT19937 replaces a zero seed by 4357 and then keeps
-	 * the low 32 bits. 2^32 is non-zero, so it gets past the replacement
-	 * and is masked to the true seed 0. Where unsigned long has 32 bits the
-	 * expression is 0 and that single index shares 4357's stream.
+	 * GSL's taus2 seeding takes x mod 2^32 through Knuth's LCG, x -> 69069 x mod 2^32, three
+	 * times (one word each), raising a word below its component's minimum (2, 8, 16). The LCG
+	 * is a bijection and each word determines the next, so the state is one-to-one in x but
+	 * where the first word is raised: x = 0 (replaced by 1 before) and x = 69069^-1, whose
+	 * word 1 becomes 3, the word of x = 3 * 69069^-1. Raised later words keep the first word,
+	 * which differs from every other seed's in its 31 bits that the generator uses or, in the
+	 * other bit only, gives second words 69069 apart. The unit tests check both exceptions.
 	 */
-	if (x == 0)
-		return (unsigned long)UINT32_MAX + 1;
-	return x;
+	return mix32(mix32(index ^ (uint32_t)k) + (uint32_t)(k >> 32));
 }
 
 int sim_rng_init(struct sim_rng *rng, uint64_t seed, uint32_t index)
 {
-	*rng = (struct sim_rng){ .seed = seed, .index = index };
-	rng->gsl = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng->gsl)
-		return -ENOMEM;
-	gsl_rng_set(rng->gsl, sim_rng_stream_seed(seed, index));
+	gsl_rng g = { gsl_rng_taus2, rng->state };
+
+	*rng = (struct sim_rng){ { 0 } };
+	if (gsl_rng_taus2->size > sizeof(rng->state))
+		return -ENOTSUP;
+	gsl_rng_set(&g, sim_rng_stream_seed(seed, index));
 	return 0;
 }
 
-void sim_rng_init_lazy(struct sim_rng *rng, uint64_t seed, uint32_t index, gsl_rng *scratch)
-{
-	assert(scratch && scratch->type == gsl_rng_mt19937);
-	*rng = (struct sim_rng){ .scratch = scratch, .seed = seed, .index = index };
-}
-
-void sim_rng_release(struct sim_rng *rng)
-{
-	gsl_rng_free(rng->gsl);		/* accepts NULL */
-	rng->gsl = NULL;
-}
-
-static double draw_on(gsl_rng *r, const struct sim_dist *dist);
-
 /*
- * The generator the next draw (of @dist, or a raw uniform when @dist is NULL)
- * is made on. For a lazy stream: the scratch generator, freshly seeded, at the
- * first draw; at the second, the stream's own state brought to where an eager
- * stream's is after the first draw. The replay is exact because a sampler's
- * consumption of uniforms depends only on the generator's state and the
- * distribution's parameters, which are those of the first draw.
+ * A gsl_rng is a type and a pointer to its state; GSL's samplers take one. This one is made on
+ * the stack for each draw, so the stream itself stays a plain struct that may be copied.
  */
-static gsl_rng *stream_gen(struct sim_rng *rng, const struct sim_dist *dist)
-{
-	unsigned long s;
-
-	if (rng->gsl)
-		return rng->gsl;
-	s = sim_rng_stream_seed(rng->seed, rng->index);
-	if (rng->ndrawn == 0) {
-		rng->ndrawn = 1;
-		rng->first_raw = !dist;
-		if (dist) {
-			rng->first_kind = (uint8_t)dist->kind;
-			rng->first_a = dist->a;
-			rng->first_b = dist->b;
-		}
-		gsl_rng_set(rng->scratch, s);
-		return rng->scratch;
-	}
-	rng->gsl = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng->gsl)
-		abort();	/* only reached when the program turned GSL's handler off */
-	gsl_rng_set(rng->gsl, s);
-	if (rng->first_raw)
-		(void)gsl_rng_uniform(rng->gsl);
-	else
-		(void)draw_on(rng->gsl, &(struct sim_dist){ (enum sim_dist_kind)rng->first_kind,
-							   rng->first_a, rng->first_b });
-	return rng->gsl;
-}
+#define STREAM_GEN(rng) (&(gsl_rng){ gsl_rng_taus2, (rng)->state })
 
 double sim_rng_uniform(struct sim_rng *rng)
 {
-	return gsl_rng_uniform(stream_gen(rng, NULL));
+	return gsl_rng_uniform(STREAM_GEN(rng));
 }
 
 int sim_dist_validate(const struct sim_dist *dist)
@@ -196,7 +151,7 @@ double sim_dist_draw(struct sim_rng *rng, const struct sim_dist *dist)
 
 	if (dist->kind == SIM_DIST_FIXED)
 		return dist->a;		/* consumes nothing, so needs no state */
-	return draw_on(stream_gen(rng, dist), dist);
+	return draw_on(STREAM_GEN(rng), dist);
 }
 
 uint64_t sim_dist_to_ns(double x)

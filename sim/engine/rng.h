@@ -2,7 +2,7 @@
 /*
  * sim/engine/rng.h - reproducible random streams and the scenario's distributions.
  *
- * Every simulated thread draws from its own stream, a GSL MT19937 generator
+ * Every simulated thread draws from its own stream, a GSL taus2 generator
  * seeded from the scenario seed and the thread's stream index, a hash of its
  * name (sim_rng_stream_seed()).
  * Streams share no state, so a change in what one thread draws (a new
@@ -21,8 +21,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#include <gsl/gsl_rng.h>
 
 /**
  * enum sim_dist_kind - the distributions of the scenario format
@@ -60,28 +58,15 @@ struct sim_dist {
 };
 
 /*
- * struct sim_rng - one random stream.
+ * struct sim_rng - one random stream: the state of a GSL taus2 generator, in place.
  *
- * The fields are private to sim/engine/rng.c; the struct is public so that owners
- * can embed it. An eager stream (sim_rng_init()) owns its MT19937 state (@gsl,
- * about 5 KB) from the start. A lazy stream (sim_rng_init_lazy()) owns none until
- * its second draw: its first draw is made on a shared @scratch generator seeded
- * for the occasion, and the second allocates @gsl, seeds it and replays the
- * first draw (@first_*) on it before drawing, so that the values are those of an
- * eager stream. Most simulated threads draw never (busy ones) or once (their
- * first wakeup's noise), so most never allocate. Draws of fixed(v) consume
- * nothing and count for nothing.
+ * The words are private to sim/engine/rng.c; the struct is public so that owners can embed it.
+ * taus2 (L'Ecuyer's maximally equidistributed combined Tausworthe generator, period 2^88) keeps
+ * three words where MT19937 keeps 5 KB, so every stream owns its state from the start and a
+ * stream needs neither allocation nor release: copying the struct copies the stream.
  */
 struct sim_rng {
-	gsl_rng *gsl;		/* own state, or NULL before a lazy stream's second draw */
-	gsl_rng *scratch;	/* a lazy stream's shared generator (not owned) */
-	uint64_t seed;		/* the scenario seed it was derived from */
-	uint32_t index;		/* the stream index it was derived from */
-	/* a lazy stream's first draw, replayed at its second: */
-	uint8_t ndrawn;		/* draws made before @gsl existed: 0 or 1 */
-	bool first_raw;		/* it was sim_rng_uniform(), */
-	uint8_t first_kind;	/* else a draw of this enum sim_dist_kind */
-	double first_a, first_b;	/* with these parameters */
+	unsigned long state[3];	/* gsl_rng_taus2's state (sim_rng_init() checks the size) */
 };
 
 /**
@@ -89,13 +74,14 @@ struct sim_rng {
  * @seed:  the scenario seed
  * @index: the stream index (a simulated thread's: the hash of its name)
  *
- * GSL's MT19937 takes a 32-bit seed, so only 2^32 streams exist. The seed
- * is x = mix32(mix32(@index ^ k_lo) + k_hi), where k = splitmix64(@seed) and
+ * GSL seeds taus2 from 32 bits, so only 2^32 streams exist. The seed is
+ * x = mix32(mix32(@index ^ k_lo) + k_hi), where k = splitmix64(@seed) and
  * mix32 is MurmurHash3's 32-bit finaliser. For a fixed @seed this is a
- * bijection of @index, so distinct indices never share a stream; across
- * scenario seeds two streams coincide with probability 2^-32 per pair.
- * A zero x is passed to GSL as 2^32 (which GSL masks back to 0), because GSL
- * would replace 0 by its default seed 4357, the seed of another index.
+ * bijection of @index, and GSL's seeding of taus2 is one-to-one on every seed
+ * but 27 (0, which it replaces by 1, and those whose state it must raise to
+ * the generator's minima), so two indices share a stream with probability
+ * 27 / 2^32 per index; across scenario seeds two streams coincide with
+ * probability 2^-32 per pair.
  *
  * Return: the value given to gsl_rng_set().
  */
@@ -107,39 +93,10 @@ unsigned long sim_rng_stream_seed(uint64_t seed, uint32_t index);
  * @seed:  the scenario seed
  * @index: the stream index
  *
- * Allocates the GSL generator; release it with sim_rng_release().
- *
- * Return: 0, or -ENOMEM (@rng then needs no release). GSL's default error
- * handler aborts on allocation failure before this function can return it,
- * unless the program has installed another handler.
+ * Return: 0, or -ENOTSUP when the GSL library in use keeps a larger taus2
+ * state than struct sim_rng holds (no GSL release has done so).
  */
 int sim_rng_init(struct sim_rng *rng, uint64_t seed, uint32_t index);
-
-/**
- * sim_rng_init_lazy - set up stream @index of @seed without allocating its state
- * @rng:     the stream; the caller owns the struct
- * @seed:    the scenario seed
- * @index:   the stream index
- * @scratch: an MT19937 generator (gsl_rng_alloc(gsl_rng_mt19937)) that the
- *           caller owns and keeps until every lazy stream on it is released;
- *           any number of streams may share it, and the streams overwrite its
- *           state at will
- *
- * The stream draws the same values as one set up by sim_rng_init() with the
- * same @seed and @index. Its own state is allocated at its second draw that
- * consumes random numbers (not fixed(v)); release it with sim_rng_release().
- * That allocation cannot be reported from a draw: where it fails, GSL's error
- * handler is called, and the program aborts if it returns.
- */
-void sim_rng_init_lazy(struct sim_rng *rng, uint64_t seed, uint32_t index, gsl_rng *scratch);
-
-/**
- * sim_rng_release - free the stream's generator
- * @rng: a stream set up by sim_rng_init() or sim_rng_init_lazy()
- *
- * The struct itself is the caller's. Releasing twice is harmless.
- */
-void sim_rng_release(struct sim_rng *rng);
 
 /**
  * sim_rng_uniform - a uniform draw

@@ -368,9 +368,6 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	sim_engine_init(&m->eng);
 	m->h = h;
 	m->seed = seed;
-	m->scratch = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!m->scratch)
-		goto fail;
 	m->ncpu = cfg->cpus;
 	m->tick_ns = 1000000000ull / (cfg->tun.hz ? cfg->tun.hz : 1);
 	m->lat_keep = 1u << 20;
@@ -443,10 +440,6 @@ void sim_machine_free(struct sim_machine *m)
 
 		if (!t)
 			continue;
-		if (t->rng_ready)
-			sim_rng_release(&t->rng);
-		if (t->noise_ready)
-			sim_rng_release(&t->noise);
 		free(t->affinity);
 		free(t->repeats);
 		free(t->timers);
@@ -463,7 +456,6 @@ void sim_machine_free(struct sim_machine *m)
 	}
 	free(m->behav);
 	free(m->ran);
-	gsl_rng_free(m->scratch);	/* after the streams that draw on it */
 	machine__steps_free(m);
 	free(m->cpu);
 	free(m->cg_cpu);
@@ -606,6 +598,10 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 		return -EINVAL;
 	if (!behavior_valid(b))
 		return -EINVAL;
+	/* the noise: a family of streams apart from the behaviours' (same index, another seed) */
+	if ((err = sim_rng_init(&t->rng, m->seed, spec->stream)) ||
+	    (m->has_noise && (err = sim_rng_init(&t->noise, m->seed ^ 0x6e6f697365ull, spec->stream))))
+		return err;
 	shared = share_behavior(m, b);
 	if (!shared)
 		return -ENOMEM;
@@ -616,15 +612,8 @@ int sim_machine_set_thread(struct sim_machine *m, int tid, const struct sim_thre
 			    !(t->repeats = calloc(b->nphases, sizeof(*t->repeats))))
 				return -ENOMEM;
 	}
-	/* lazy: a thread that never draws twice never allocates a generator */
-	sim_rng_init_lazy(&t->rng, m->seed, spec->stream, m->scratch);
-	t->rng_ready = true;
 	m->threads_set = true;
-	if (m->has_noise) {
-		/* a family of streams apart from the behaviours' (same index, another seed) */
-		sim_rng_init_lazy(&t->noise, m->seed ^ 0x6e6f697365ull, spec->stream, m->scratch);
-		t->noise_ready = true;
-	}
+	t->noise_ready = m->has_noise;
 	t->nice = spec->nice;
 	t->policy = spec->policy;
 	t->slice_ns = spec->slice_ns;

@@ -80,7 +80,6 @@ struct mthread {
 	bool alive;
 	bool has_spec;
 	bool ran;			/* in sim_machine.ran: may have CPU time not credited */
-	bool rng_ready;
 	enum mstate state;
 	/* what every switch in or out reads (refresh_cpu(), wait_hook()): with the above, one line */
 	uint64_t target;		/* work value at which the current burst ends; UINT64_MAX: busy */
@@ -156,7 +155,6 @@ struct sim_machine {
 	struct sched *s;
 	struct cg_hier *h;
 	uint64_t seed;
-	gsl_rng *scratch;	/* the threads' lazy streams draw their first value on it */
 	struct sim_wakeup_noise noise;
 	uint64_t phase_ns;		/* noise.tick_phase's offset */
 	uint64_t tick_ns;

@@ -5,6 +5,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <errno.h>
 #include <math.h>
 
 #include "sim/live/live.h"

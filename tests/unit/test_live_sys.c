@@ -5,6 +5,7 @@
  * /proc/PID/task/TID/schedstat), so that no kernel and no mount is needed.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/scenario/scenario.h"
