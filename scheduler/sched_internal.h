@@ -155,6 +155,41 @@ struct cfs_rq {
 	struct cfs_rq *tnext;		/* next in the group's throttled list */
 };
 
+/*
+ * The layouts above, checked: a field named for a cache line (1 is the first, as the comments
+ * count) lies wholly in it, so that a field added ahead of it fails the build here instead of
+ * slowing a walk.
+ */
+#define SCHED_IN_LINE(type, field, line)                                                       \
+	_Static_assert(offsetof(type, field) / 64 + 1 == (line) &&                              \
+			       (offsetof(type, field) + sizeof(((type *)0)->field) - 1) / 64 + 1 == \
+				       (line),                                                   \
+		       #type "." #field " is not on cache line " #line)
+/* the tree walk and the charge */
+SCHED_IN_LINE(struct sched_entity, node, 1);
+SCHED_IN_LINE(struct sched_entity, sched_delayed, 1);
+SCHED_IN_LINE(struct sched_entity, vruntime, 1);
+SCHED_IN_LINE(struct sched_entity, deadline, 1);
+SCHED_IN_LINE(struct sched_entity, inc, 2);
+SCHED_IN_LINE(struct sched_entity, vprot, 2);
+SCHED_IN_LINE(struct sched_entity, sum_exec, 2);
+SCHED_IN_LINE(struct sched_entity, parent, 2);
+SCHED_IN_LINE(struct sched_entity, cfs_rq, 2);
+SCHED_IN_LINE(struct sched_entity, slice, 2);
+SCHED_IN_LINE(struct sched_entity, min_vruntime, 3);
+SCHED_IN_LINE(struct sched_entity, my_q, 3);
+SCHED_IN_LINE(struct sched_entity, weight, 3);
+/* a level's charge, pick and tick */
+SCHED_IN_LINE(struct cfs_rq, tl_first, 1);
+SCHED_IN_LINE(struct cfs_rq, nr_queued, 1);
+SCHED_IN_LINE(struct cfs_rq, curr, 1);
+SCHED_IN_LINE(struct cfs_rq, min_vruntime, 1);
+SCHED_IN_LINE(struct cfs_rq, sum_w_vruntime, 1);
+SCHED_IN_LINE(struct cfs_rq, sum_weight, 2);
+SCHED_IN_LINE(struct cfs_rq, load, 2);
+SCHED_IN_LINE(struct cfs_rq, se, 2);
+SCHED_IN_LINE(struct cfs_rq, qseq, 2);
+
 struct sched_tg {
 	int id;
 	int nchildren;

@@ -136,6 +136,10 @@ struct mthread {
 	uint64_t wait_max_since, wait_max_at;	/* the longest wait's start and end */
 };
 
+/* the fields every switch reads, up to @target, fit the struct's first 64 bytes */
+_Static_assert(offsetof(struct mthread, target) + sizeof(uint64_t) <= 64,
+	       "struct mthread: what a switch reads no longer fits one line");
+
 /* An autogroup: the hidden task group of one session (kernel/sched/autogroup.c). */
 struct msession {
 	int key;		/* the caller's session number */
