@@ -26,20 +26,6 @@ struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 	return s->thr[tid];
 }
 
-/*
- * A zeroed object on its own cache lines: entities and queues are laid out by cache line
- * (sched_internal.h), which holds only if the object starts on one.
- */
-static void *zalloc_lines(size_t size)
-{
-	size_t n = (size + 63) / 64 * 64;
-	void *p = aligned_alloc(64, n);
-
-	if (p)
-		memset(p, 0, n);
-	return p;
-}
-
 static int grow(void **arr, int *n, int need, size_t elem)
 {
 	int m = *n ? *n : 16;
@@ -77,10 +63,10 @@ static void tg_release(struct sched *s, struct sched_tg *tg)
 	for (int c = 0; c < s->ncpu; c++) {
 		if (tg->cfs_rq && tg->cfs_rq[c]) {
 			sched__tl_free(tg->cfs_rq[c]);
-			free(tg->cfs_rq[c]);
+			sched__lines_free(s, tg->cfs_rq[c], sizeof(struct cfs_rq));
 		}
 		if (tg->se)
-			free(tg->se[c]);
+			sched__lines_free(s, tg->se[c], sizeof(struct sched_entity));
 	}
 	free(tg->cfs_rq);
 	free(tg->se);
@@ -119,11 +105,11 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = NULL;
 
-		tg->cfs_rq[c] = zalloc_lines(sizeof(struct cfs_rq));
+		tg->cfs_rq[c] = sched__lines_alloc(s, sizeof(struct cfs_rq));
 		if (!tg->cfs_rq[c])
 			goto fail;
 		if (parent) {
-			se = zalloc_lines(sizeof(*se));
+			se = sched__lines_alloc(s, sizeof(*se));
 			if (!se)
 				goto fail;
 			tg->se[c] = se;
@@ -223,6 +209,7 @@ void sched_free(struct sched *s)
 	for (int c = 0; s->cpu && c < s->ncpu; c++)
 		free(s->cpu[c].leaf);
 	sched__sd_free(s);
+	sched__lines_release(s);	/* after the groups, whose queues and entities it holds */
 	free(s->thr);
 	free(s->tg);
 	free(s->bw_tgs);

@@ -58,7 +58,7 @@ struct sched_thread;
 /*
  * The layouts of struct sched_entity and struct cfs_rq follow their hot paths: charging curr
  * and picking walk every level of a chain, so what those read comes first, by cache line.
- * Queues and group entities start on a line (core.c allocates them so); a task's entity
+ * Queues and group entities start on a line (lines.c allocates them so); a task's entity
  * starts its struct sched_thread, 16-byte aligned, which measured better for a flat layout
  * of many threads than aligning those too. Order matters for speed only.
  */
@@ -320,6 +320,18 @@ struct sched_cpu {
 
 struct sched_policy_ops;
 
+/* queues and group entities by cache line, from chunks on huge pages (lines.c) */
+#define SCHED_LINES_CLASSES 4
+struct sched_lines {
+	void *chunks;			/* the chunks, a list through each one's first line */
+	char *cur;			/* the free part of the newest chunk */
+	size_t left;
+	size_t next_size;		/* the next chunk's size (0: the first, 64 KiB) */
+	int nclass;
+	size_t class_size[SCHED_LINES_CLASSES];	/* object sizes in whole lines */
+	void *free[SCHED_LINES_CLASSES];	/* freed objects of each size */
+};
+
 struct sched {
 	struct sched_config cfg;
 	const struct sched_policy_ops *ops;
@@ -373,6 +385,7 @@ struct sched {
 	struct sched_sg **sgs;
 	int nsgs;
 	int threads;			/* SMT threads per core: a CPU's core is id / threads */
+	struct sched_lines lines;
 	bool multi_llc_or_smt;		/* more than one LLC, or SMT: the NOHZ busy-LLC kick */
 	struct sched_sd *sd_all;	/* every CPU's sched_sd, rq->sd points into it */
 };
@@ -606,6 +619,15 @@ void sched__set_next_buddy(struct sched_entity *se);
 
 extern const struct sched_policy_ops sched_eevdf_ops;
 extern const struct sched_policy_ops sched_cfs_ops;
+
+/* ---- scheduler/lines.c: where queues and group entities live ------------------------------- */
+
+/* zeroed, on whole cache lines; NULL when out of memory */
+void *sched__lines_alloc(struct sched *s, size_t size);
+/* @size as given to sched__lines_alloc() */
+void sched__lines_free(struct sched *s, void *p, size_t size);
+/* every chunk, with sched_free() */
+void sched__lines_release(struct sched *s);
 
 /* ---- scheduler/core.c: the machine and its population ---------------------------------------- */
 
