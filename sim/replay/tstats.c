@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim/replay/tstats.c - per-thread figures from a trace's events (tstats.h).
+ */
+#include "sim/replay/tstats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/util/util.h"
+
+enum tstate { T_UNKNOWN, T_RUNNING, T_RUNNABLE, T_SLEEPING, T_DEAD };
+
+struct tthread {
+	struct tstats_thread pub;
+	enum tstate state;
+	int cpu;		/* where it last ran, -1 never */
+	uint64_t since;		/* running, runnable or sleeping since */
+	uint64_t wake_ns;	/* RUNNABLE by a wakeup at this time (@woken) */
+	bool woken;
+	uint64_t burst_acc;	/* CPU time of the burst under way */
+	bool burst_known;	/* the burst under way began in the trace */
+	bool exiting;		/* sched_process_exit seen: its last switch-out ends it */
+	uint64_t epoch;		/* its CPU's lost-events epoch when it was last there */
+};
+
+struct tcpu {
+	bool seen;
+	uint64_t since;		/* its last switch, or its first event */
+	uint64_t epoch;		/* how many times its events were lost */
+};
+
+struct tstats {
+	struct tthread *thr;
+	size_t nthr, cap;
+	struct util_imap by_pid;	/* pid -> index of its latest thread */
+	struct tcpu *cpu;
+	size_t ncpu, capcpu;
+	uint64_t first, last;
+	bool any;
+	uint64_t events[TREAD_OTHER + 1];
+};
+
+struct tstats *tstats_new(void)
+{
+	return calloc(1, sizeof(struct tstats));
+}
+
+void tstats_free(struct tstats *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nthr; i++)
+		free(st->thr[i].pub.lat_hist);
+	free(st->thr);
+	free(st->cpu);
+	util_imap_free(&st->by_pid);
+	free(st);
+}
+
+/*
+ * What a thread was doing on a CPU whose events were lost since is not known. Checked when
+ * the thread is next met, so that a note of lost events costs O(1), not O(threads).
+ */
+static void check_epoch(const struct tstats *st, struct tthread *th)
+{
+	if (th->cpu >= 0 && th->state != T_DEAD && th->epoch != st->cpu[th->cpu].epoch) {
+		th->state = T_UNKNOWN;
+		th->burst_known = false;
+		th->woken = false;
+		th->epoch = st->cpu[th->cpu].epoch;
+	}
+}
+
+static uint64_t since_to(uint64_t since, uint64_t t)
+{
+	return t > since ? t - since : 0;	/* a clock a little behind across CPUs: nothing */
+}
+
+/* The thread @pid is now (a new one once the last with that pid has exited), or NULL. */
+static struct tthread *thread_of(struct tstats *st, int32_t pid, const char *comm, uint64_t t,
+				 bool fresh)
+{
+	struct tthread *th;
+	unsigned life = 0;
+	int i;
+
+	if (pid <= 0)
+		return NULL;		/* idle (swapper), or a pid the kernel never gives */
+	if (util_imap_get(&st->by_pid, pid, &i)) {
+		th = &st->thr[i];
+		check_epoch(st, th);
+		if (th->state != T_DEAD && !fresh) {
+			if (comm && *comm)
+				memcpy(th->pub.comm, comm, TREAD_COMM);
+			th->pub.last_ns = t;
+			return th;
+		}
+		life = th->pub.life + 1;
+	}
+	if (UTIL_GROW(st->thr, st->cap, st->nthr + 1) ||
+	    util_imap_put(&st->by_pid, pid, (int)st->nthr))
+		return NULL;
+	th = &st->thr[st->nthr++];
+	*th = (struct tthread){ .state = T_UNKNOWN, .cpu = -1 };
+	th->pub.pid = pid;
+	th->pub.tgid = -1;
+	th->pub.life = life;
+	th->pub.first_ns = th->pub.last_ns = t;
+	if (comm)
+		memcpy(th->pub.comm, comm, TREAD_COMM);
+	return th;
+}
+
+static struct tcpu *cpu_of(struct tstats *st, int c, uint64_t t)
+{
+	if (c < 0 || c >= TSTATS_MAX_CPUS)
+		return NULL;
+	if ((size_t)c >= st->ncpu) {
+		if (UTIL_GROW_ZERO(st->cpu, st->capcpu, (size_t)c + 1))
+			return NULL;
+		st->ncpu = (size_t)c + 1;
+	}
+	if (!st->cpu[c].seen) {
+		st->cpu[c].seen = true;
+		st->cpu[c].since = t;
+	}
+	return &st->cpu[c];
+}
+
+/* Bucket of a latency: 16 linear steps in each power of two. */
+static unsigned bucket_of(uint64_t v)
+{
+	unsigned e;
+
+	if (v < TSTATS_SUB)
+		return (unsigned)v;
+	e = 63u - (unsigned)__builtin_clzll(v);	/* v in [2^e, 2^(e+1)), e >= 4 */
+	return (e - 3) * TSTATS_SUB + (unsigned)((v >> (e - 4)) & (TSTATS_SUB - 1));
+}
+
+/* The largest value of bucket @b. */
+static uint64_t bucket_top(unsigned b)
+{
+	unsigned e = b / TSTATS_SUB + 3, k = b % TSTATS_SUB;
+
+	if (b < TSTATS_SUB)
+		return b;
+	return ((uint64_t)(TSTATS_SUB + k + 1) << (e - 4)) - 1;
+}
+
+static int latency(struct tthread *th, uint64_t v)
+{
+	struct tstats_thread *p = &th->pub;
+
+	if (!p->lat_hist && !(p->lat_hist = calloc(TSTATS_BUCKETS, sizeof(*p->lat_hist))))
+		return -ENOMEM;
+	p->lat_hist[bucket_of(v)]++;
+	p->wakeups++;
+	p->lat_ns += v;
+	if (v > p->lat_max)
+		p->lat_max = v;
+	return 0;
+}
+
+uint64_t tstats_latency_q(const struct tstats_thread *t, double q)
+{
+	uint64_t want, seen = 0;
+
+	if (!t->wakeups || !t->lat_hist)
+		return 0;
+	/* the nearest rank; 1e-9 keeps 0.07 * 100 = 7.000000000000001 at rank 7 */
+	want = (uint64_t)ceil(q * (double)t->wakeups - 1e-9);
+	if (want < 1)
+		want = 1;
+	if (want > t->wakeups)
+		want = t->wakeups;
+	for (unsigned b = 0; b < TSTATS_BUCKETS; b++) {
+		seen += t->lat_hist[b];
+		if (seen >= want)
+			return bucket_top(b) < t->lat_max ? bucket_top(b) : t->lat_max;
+	}
+	return t->lat_max;
+}
+
+static void end_burst(struct tthread *th)
+{
+	struct tstats_thread *p = &th->pub;
+
+	if (th->burst_known) {
+		p->bursts++;
+		p->burst_ns += th->burst_acc;
+		if (th->burst_acc > p->burst_max)
+			p->burst_max = th->burst_acc;
+	}
+	th->burst_acc = 0;
+	th->burst_known = true;		/* the next begins at a wakeup this trace will show */
+}
+
+static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcpu *cpu)
+{
+	struct tthread *prev = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
+	struct tthread *next;
+	uint64_t t = ev->ns;
+
+	if (ev->a.pid > 0 && !prev)
+		return -ENOMEM;
+	if (prev) {
+		uint64_t run;
+
+		if (prev->state == T_RUNNING && prev->cpu == ev->cpu) {
+			run = since_to(prev->since, t);
+		} else {	/* it ran from before what the trace shows of this CPU */
+			run = since_to(cpu->since, t);
+			prev->burst_known = false;
+		}
+		prev->pub.cpu_ns += run;
+		prev->burst_acc += run;
+		prev->cpu = ev->cpu;
+		prev->epoch = cpu->epoch;
+		prev->since = t;
+		prev->woken = false;
+		if (ev->prev_state[0] == 'R') {
+			prev->state = T_RUNNABLE;
+			prev->pub.preempts++;
+		} else {
+			end_burst(prev);
+			prev->state = T_SLEEPING;
+			if (prev->exiting || ev->prev_state[0] == 'X' || ev->prev_state[0] == 'Z') {
+				prev->state = T_DEAD;
+				prev->pub.exited = true;
+			}
+		}
+	}
+	next = thread_of(st, ev->b.pid, ev->b.comm, t, false);
+	if (ev->b.pid > 0 && !next)
+		return -ENOMEM;
+	if (next) {
+		if (next->state == T_RUNNABLE && next->woken && latency(next, since_to(next->wake_ns, t)))
+			return -ENOMEM;
+		if (next->state != T_RUNNABLE)	/* its wakeup is not in the trace */
+			next->burst_known = false;
+		if (next->cpu >= 0 && next->cpu != ev->cpu)
+			next->pub.migrations++;
+		next->state = T_RUNNING;
+		next->cpu = ev->cpu;
+		next->epoch = cpu->epoch;
+		next->since = t;
+		next->woken = false;
+	}
+	cpu->since = t;
+	return 0;
+}
+
+static int on_wake(struct tstats *st, const struct tread_event *ev)
+{
+	struct tthread *w = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
+
+	if (ev->a.pid > 0 && !w)
+		return -ENOMEM;
+	if (!w)
+		return 0;
+	switch (w->state) {
+	case T_SLEEPING:
+		w->pub.sleeps++;
+		w->pub.sleep_ns += since_to(w->since, ev->ns);
+		if (since_to(w->since, ev->ns) > w->pub.sleep_max)
+			w->pub.sleep_max = since_to(w->since, ev->ns);
+		/* fall through */
+	case T_UNKNOWN:
+	case T_DEAD:
+		if (w->state != T_SLEEPING)
+			w->burst_known = true;	/* a wakeup begins a burst, whatever came before */
+		w->state = T_RUNNABLE;
+		w->since = w->wake_ns = ev->ns;
+		w->woken = true;
+		if (ev->ctx_pid == 0 || ev->irq)
+			w->pub.woken_by_irq++;
+		else if (ev->ctx_pid != w->pub.pid)
+			w->pub.woken_by_task++;
+		break;
+	case T_RUNNABLE:	/* sched_wakeup after sched_waking, or a preempted thread */
+	case T_RUNNING:		/* woken before it got off its CPU: no sleep */
+		break;
+	}
+	return 0;
+}
+
+int tstats_add(struct tstats *st, const struct tread_event *ev)
+{
+	struct tcpu *cpu;
+	struct tthread *th;
+
+	st->events[ev->kind]++;
+	if (ev->kind == TREAD_LOST) {
+		if (ev->cpu >= 0 && (size_t)ev->cpu < st->ncpu) {
+			st->cpu[ev->cpu].seen = false;	/* its time runs from its next event */
+			st->cpu[ev->cpu].epoch++;	/* what ran or slept there is forgotten */
+		}
+		return 0;
+	}
+	if (!(cpu = cpu_of(st, ev->cpu, ev->ns)))
+		return ev->cpu < 0 || ev->cpu >= TSTATS_MAX_CPUS ? -EINVAL : -ENOMEM;
+	if (!st->any)
+		st->first = ev->ns;
+	st->any = true;
+	if (ev->ns > st->last)
+		st->last = ev->ns;
+	/* the context says which process a thread belongs to, with the TGID column */
+	if (ev->ctx_pid > 0 && ev->ctx_tgid > 0 && ev->kind != TREAD_FORK) {
+		th = thread_of(st, ev->ctx_pid, ev->ctx_comm, ev->ns, false);
+		if (!th)
+			return -ENOMEM;
+		th->pub.tgid = ev->ctx_tgid;
+	}
+	switch (ev->kind) {
+	case TREAD_SWITCH:
+		return on_switch(st, ev, cpu);
+	case TREAD_WAKING:
+	case TREAD_WAKEUP:
+	case TREAD_WAKEUP_NEW:
+		return on_wake(st, ev);
+	case TREAD_MIGRATE:
+		return thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false) || ev->a.pid <= 0 ? 0
+												 : -ENOMEM;
+	case TREAD_FORK:
+		th = thread_of(st, ev->b.pid, ev->b.comm, ev->ns, true);
+		return th || ev->b.pid <= 0 ? 0 : -ENOMEM;
+	case TREAD_EXIT:
+		th = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
+		if (th)
+			th->exiting = true;
+		return th || ev->a.pid <= 0 ? 0 : -ENOMEM;
+	case TREAD_LOST:
+	case TREAD_OTHER:
+		break;
+	}
+	return 0;
+}
+
+void tstats_finish(struct tstats *st)
+{
+	for (size_t i = 0; i < st->nthr; i++) {
+		struct tthread *th = &st->thr[i];
+
+		check_epoch(st, th);
+		if (th->state == T_RUNNING) {
+			th->pub.cpu_ns += since_to(th->since, st->last);
+			th->since = st->last;
+		}
+	}
+}
+
+size_t tstats_nthreads(const struct tstats *st)
+{
+	return st->nthr;
+}
+
+const struct tstats_thread *tstats_thread(const struct tstats *st, size_t i)
+{
+	return &st->thr[i].pub;
+}
+
+uint64_t tstats_first(const struct tstats *st)
+{
+	return st->first;
+}
+
+uint64_t tstats_last(const struct tstats *st)
+{
+	return st->last;
+}
+
+int tstats_ncpu(const struct tstats *st)
+{
+	return (int)st->ncpu;
+}
+
+uint64_t tstats_events(const struct tstats *st, enum tread_kind kind)
+{
+	return st->events[kind];
+}
