@@ -163,9 +163,11 @@ check-cli: $(BIN)
 check-scale: $(BIN)
 	tests/run-scale-out.sh ./$(BIN)
 
-# Every scenario's trace read back against its report (docs/trace.md).
+# Every scenario's trace read back against its report (docs/trace.md), and read by cgsim
+# trace-stats (docs/replay.md).
 check-trace: $(BIN)
 	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
+	tests/run-trace-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
 
 # rt-app workloads (docs/rt-app.md): Debian's examples each run with their notes or are refused
 # with their message; small cases whose shares and latencies follow from rt-app's semantics.

@@ -150,6 +150,6 @@ int cli_format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_
 
 /* The commands, one file each (sim/app/cmd_NAME.c). */
 extern const struct cli_cmd cli_cmd_run, cli_cmd_shares, cli_cmd_compare, cli_cmd_merge,
-	cli_cmd_check, cli_cmd_cgroupfs, cli_cmd_validate, cli_cmd_calibrate;
+	cli_cmd_check, cli_cmd_cgroupfs, cli_cmd_validate, cli_cmd_calibrate, cli_cmd_trace_stats;
 
 #endif /* CGSIM_SIM_APP_CLI_H */

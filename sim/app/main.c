@@ -21,7 +21,7 @@
 /* In cgsim --help's order. */
 static const struct cli_cmd *const commands[] = {
 	&cli_cmd_run, &cli_cmd_compare, &cli_cmd_merge, &cli_cmd_shares, &cli_cmd_check,
-	&cli_cmd_cgroupfs, &cli_cmd_validate, &cli_cmd_calibrate,
+	&cli_cmd_cgroupfs, &cli_cmd_validate, &cli_cmd_calibrate, &cli_cmd_trace_stats,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Trace every scenario and read each trace with cgsim trace-stats, a reader of its own
+# (sim/replay/), against the run's report. On an ideal machine (overhead costs and idle exit
+# 0, no warm-up, so the report covers the whole trace) each thread's CPU time must be the
+# report's within the trace's truncation to the microsecond: less than 1 us for each interval
+# on a CPU, that is (switches + 1) us. A thread cannot have slept more often than the report
+# counts wakeups, nor changed CPU between runs more often than it migrated. Every thread the
+# report gave CPU time must be in the trace. The base variant of each scenario is run.
+#
+# usage: tests/run-trace-stats.sh CGSIM SCENARIO...
+set -u
+if [ $# -lt 2 ]; then
+    echo "usage: $0 CGSIM SCENARIO..." >&2
+    exit 2
+fi
+cgsim=$1
+shift
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+ideal="--set warmup=0 --set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
+       --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
+       --set scheduler.costs.level=0 --set scheduler.costs.walk=0
+       --set machine.idle_exit=0"
+fails=0
+runs=0
+for f in "$@"; do
+    rm -rf "$tmp/o" "$tmp/trace.txt"
+    # shellcheck disable=SC2086 # $ideal is a list of arguments
+    if ! "$cgsim" run "$f" $ideal -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
+            2>"$tmp/stderr"; then
+        echo "FAIL $f: cgsim run failed"
+        sed 's/^/    /' "$tmp/stderr" | head -5
+        fails=$((fails + 1))
+        continue
+    fi
+    if ! "$cgsim" trace-stats --json "$tmp/trace.txt" >"$tmp/stats.json" 2>"$tmp/stderr"; then
+        echo "FAIL $f: cgsim trace-stats failed"
+        sed 's/^/    /' "$tmp/stderr" | head -5
+        fails=$((fails + 1))
+        continue
+    fi
+    runs=$((runs + 1))
+    # pid -> PROCESS/NAME from the trace's header; then the stats by pid; then the report
+    if ! awk -v f="$f" -v trace="$tmp/trace.txt" -v stats="$tmp/stats.json" '
+        FILENAME == trace {
+            if ($0 !~ /^#/) nextfile
+            if ($2 ~ /^[0-9]+$/ && $NF ~ /\//) name[$2] = $NF
+            next
+        }
+        FILENAME == stats {
+            if ($0 !~ /"pid":/) next
+            pid = num("pid"); if (num("life") != 0) next
+            cpu[pid] = num("cpu_ns"); sl[pid] = num("sleeps"); mg[pid] = num("migrations")
+            next
+        }
+        FNR > 1 {
+            full = $1 "/" $2; pid = ""
+            for (p in name) if (name[p] == full) pid = p
+            c = $4 + 0; sw = $11 + 0; m = $12 + 0; wk = $13 + 0
+            if (pid == "" || !(pid in cpu)) {
+                if (c > 0) { printf "FAIL %s: %s ran but is not in the trace\n", f, full; bad++ }
+                next
+            }
+            d = cpu[pid] - c; if (d < 0) d = -d
+            if (d > 1000 * (sw + 1)) {
+                printf "FAIL %s: %s cpu_ns %d in the report, %d in the trace (%d switches)\n",
+                    f, full, c, cpu[pid], sw; bad++
+            }
+            if (sl[pid] > wk) { printf "FAIL %s: %s slept %d times, woke %d\n", f, full, sl[pid], wk; bad++ }
+            if (mg[pid] > m) { printf "FAIL %s: %s changed CPU %d times, migrated %d\n", f, full, mg[pid], m; bad++ }
+        }
+        function num(k,   s) {
+            if (!match($0, "\"" k "\": [0-9]+")) return -1
+            s = substr($0, RSTART, RLENGTH); sub(/.*: /, "", s); return s + 0
+        }
+        END { exit bad > 0 }
+    ' FS='[ ]+' "$tmp/trace.txt" "$tmp/stats.json" FS=, "$tmp/o/threads.csv"; then
+        fails=$((fails + 1))
+    fi
+done
+echo "trace-stats read back: $runs runs, $fails failed"
+[ "$fails" -eq 0 ]
