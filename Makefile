@@ -211,7 +211,7 @@ memcheck: $(BIN) $(UNIT_BIN)
 
 # libFuzzer targets in their own build tree, compiled by clang with the fuzzer's coverage
 # instrumentation and ASan/UBSan, so that they never mix objects with build/ or build/san/.
-FUZZ_TARGETS := fuzz_scenario fuzz_cgs fuzz_set fuzz_runio
+FUZZ_TARGETS := fuzz_scenario fuzz_cgs fuzz_set fuzz_runio fuzz_trace
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
 FUZZ_TIME    ?= 600
@@ -223,6 +223,7 @@ FUZZ_CI_RUNS_fuzz_scenario ?= 6000
 FUZZ_CI_RUNS_fuzz_cgs      ?= 8000
 FUZZ_CI_RUNS_fuzz_set      ?= 20000
 FUZZ_CI_RUNS_fuzz_runio    ?= 100000
+FUZZ_CI_RUNS_fuzz_trace    ?= 100000
 
 # Inside the fuzz build the library and the targets' objects get -fsanitize=fuzzer-no-link,...;
 # only the link brings in libFuzzer's main.
@@ -237,7 +238,8 @@ fuzz-build:
 # Seed corpora, copied from the tests at fuzz time (never duplicated in git): scenarios for
 # fuzz_scenario, .cgs scripts for fuzz_cgs, fuzz/set.seeds (one input a line, its --set
 # strings separated by tabs, NUL bytes in the input) for fuzz_set, the run files of shards of
-# four scenarios, cut to 0.3 s (made by ./cgsim), for fuzz_runio.
+# four scenarios, cut to 0.3 s (made by ./cgsim), for fuzz_runio; traces of three scenarios
+# cut to 0.3 s, for fuzz_trace.
 fuzz-seeds: $(BIN)
 	rm -rf $(FUZZ_BUILD)/seeds && mkdir -p $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/seeds/%)
 	cp scenarios/*.yaml tests/bad-scenarios/*.yaml tests/cli/*.yaml $(FUZZ_BUILD)/seeds/fuzz_scenario/
@@ -253,6 +255,9 @@ fuzz-seeds: $(BIN)
 	    for f in $(FUZZ_BUILD)/seeds/shard-$$s/run-*.txt; do \
 	        cp "$$f" "$(FUZZ_BUILD)/seeds/fuzz_runio/$$s-$${f##*/}"; done || exit 1; \
 	    rm -rf $(FUZZ_BUILD)/seeds/shard-$$s; done
+	for s in sync-mutex smp-duty-mix lat-pin1-slice; do \
+	    ./$(BIN) run scenarios/$$s.yaml --set duration=300ms --set warmup=0 \
+	        --trace $(FUZZ_BUILD)/seeds/fuzz_trace/$$s.txt > /dev/null || exit 1; done
 
 # Every file in fuzz/regressions/TARGET/ once: inputs that once crashed must not again.
 fuzz-regressions: fuzz-build
@@ -270,6 +275,7 @@ fuzz-ci: fuzz-regressions fuzz-seeds
 	    rm -rf $(FUZZ_BUILD)/ci/$$t && mkdir -p $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/artifacts/$$t; \
 	    runs=$$(case $$t in fuzz_scenario) echo $(FUZZ_CI_RUNS_fuzz_scenario);; \
 	        fuzz_cgs) echo $(FUZZ_CI_RUNS_fuzz_cgs);; fuzz_runio) echo $(FUZZ_CI_RUNS_fuzz_runio);; \
+	        fuzz_trace) echo $(FUZZ_CI_RUNS_fuzz_trace);; \
 	        *) echo $(FUZZ_CI_RUNS_fuzz_set);; esac); \
 	    echo "fuzz-ci: $$t, $$runs inputs"; \
 	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) -seed=1 -runs=$$runs -max_total_time=120 \
