@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench/bench_trace.c - what reading a large scheduler trace costs (cgsim trace-stats; a
+ * benchmark, not a test: timings depend on the machine and on what else it runs).
+ *
+ * A synthetic trace in the kernel's form with TGID is written to a temporary file: THREADS
+ * threads on 64 CPUs, each in turn woken on a CPU and switched in and out (a burst of 1 to 3
+ * ms, a sleep), until the file holds MB megabytes. It is then read as trace-stats reads it
+ * (sim/replay/tread.h into sim/replay/tstats.h), and the file removed. The reading's memory
+ * must follow the threads, not the events: the peak RSS is printed next to the size.
+ *
+ *   bench_trace [MB [THREADS]]      default 1024 MB, 10,000 threads
+ *
+ * One "name: value unit" line per figure.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/replay/tread.h"
+#include "sim/replay/tstats.h"
+
+#define NCPU 64
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void line(FILE *f, int ctx, int cpu, uint64_t ns, const char *rest)
+{
+	fprintf(f, "%16s-%-7d (%7d) [%03d] d..2 %5llu.%06llu: %s\n", ctx ? "w" : "<idle>", ctx,
+		ctx, cpu, (unsigned long long)(ns / 1000000000), (unsigned long long)(ns / 1000 % 1000000),
+		rest);
+}
+
+/* The trace, about @mb MB of @threads threads, into @f; the events written. */
+static uint64_t write_trace(FILE *f, long mb, int threads)
+{
+	uint64_t ns = 1000000, events = 0;
+	char rest[256];
+	long long target = mb * 1000000LL;
+
+	fputs("# tracer: nop\n#\n", f);
+	for (uint64_t k = 0; ftello(f) < target; k++) {
+		int pid = 1000 + (int)(k % (uint64_t)threads), cpu = (int)(k % NCPU);
+		uint64_t run = 1000000 + (k * 7919) % 2000000;
+
+		snprintf(rest, sizeof(rest), "sched_waking: comm=w pid=%d prio=120 target_cpu=%03d",
+			 pid, cpu);
+		line(f, 0, cpu, ns, rest);
+		snprintf(rest, sizeof(rest), "sched_switch: prev_comm=swapper/%d prev_pid=0 "
+			 "prev_prio=120 prev_state=R ==> next_comm=w next_pid=%d next_prio=120",
+			 cpu, pid);
+		line(f, 0, cpu, ns + 20000, rest);
+		snprintf(rest, sizeof(rest), "sched_switch: prev_comm=w prev_pid=%d prev_prio=120 "
+			 "prev_state=S ==> next_comm=swapper/%d next_pid=0 next_prio=120", pid, cpu);
+		line(f, pid, cpu, ns + 20000 + run, rest);
+		events += 3;
+		ns += 50000;
+	}
+	return events;
+}
+
+int main(int argc, char **argv)
+{
+	long mb = argc > 1 ? atol(argv[1]) : 1024;
+	int threads = argc > 2 ? atoi(argv[2]) : 10000;
+	char path[] = "/tmp/cgsim-bench-trace-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+	struct tread_event ev;
+	struct tstats *st = tstats_new();
+	struct tread *r;
+	struct rusage ru;
+	char err[1024];
+	uint64_t events;
+	double t0, secs;
+	int rc;
+
+	if (mb < 1 || threads < 1 || !f || !st) {
+		fprintf(stderr, "usage: bench_trace [MB [THREADS]] (and a writable /tmp)\n");
+		return 2;
+	}
+	unlink(path);			/* gone when closed, whatever happens */
+	events = write_trace(f, mb, threads);
+	fflush(f);
+	rewind(f);
+	r = tread_open(f, path);
+	t0 = wall();
+	while ((rc = tread_next(r, &ev, err, sizeof(err))) > 0)
+		if (tstats_add(st, &ev)) {
+			fprintf(stderr, "bench_trace: out of memory\n");
+			return 1;
+		}
+	tstats_finish(st);
+	secs = wall() - t0;
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("trace_mb: %ld MB\n", mb);
+	printf("trace_events: %llu\n", (unsigned long long)events);
+	printf("trace_threads: %zu\n", tstats_nthreads(st));
+	printf("trace_read_s: %.2f s\n", secs);
+	printf("trace_read_mb_per_s: %.0f MB/s\n", (double)mb / secs);
+	printf("trace_ns_per_event: %.1f ns\n", secs * 1e9 / (double)events);
+	printf("trace_peak_rss: %.1f MB\n", (double)ru.ru_maxrss * 1024 / 1e6);
+	tstats_free(st);
+	tread_close(r);
+	fclose(f);
+	return 0;
+}
