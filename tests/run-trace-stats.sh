@@ -9,18 +9,8 @@
 #
 # usage: tests/run-trace-stats.sh CGSIM SCENARIO...
 set -u
-if [ $# -lt 2 ]; then
-    echo "usage: $0 CGSIM SCENARIO..." >&2
-    exit 2
-fi
-cgsim=$1
-shift
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-ideal="--set warmup=0 --set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
-       --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
-       --set scheduler.costs.level=0 --set scheduler.costs.walk=0
-       --set machine.idle_exit=0"
+. "$(dirname "$0")/runner-scenarios.sh"
+ideal="--set warmup=0 $ideal"
 fails=0
 runs=0
 for f in "$@"; do

@@ -8,19 +8,8 @@
 #
 # usage: tests/run-trace.sh CGSIM SCENARIO...
 set -u
-if [ $# -lt 2 ]; then
-    echo "usage: $0 CGSIM SCENARIO..." >&2
-    exit 2
-fi
-cgsim=$1
-shift
+. "$(dirname "$0")/runner-scenarios.sh"
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-ideal="--set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
-       --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
-       --set scheduler.costs.level=0 --set scheduler.costs.walk=0
-       --set machine.idle_exit=0"
 fails=0
 runs=0
 for f in "$@"; do

@@ -1,0 +1,18 @@
+# tests/runner-scenarios.sh - sourced by the runners that take `CGSIM SCENARIO...`
+# (run-trace.sh, run-trace-stats.sh, run-replay.sh), after `set -u`, with their arguments:
+# checks them, sets
+#   $cgsim  CGSIM, then shifted off, so that "$@" is the scenarios;
+#   $ideal  the --set options of an ideal machine: no overhead costs, no idle exit;
+#   $tmp    a scratch directory removed on exit.
+if [ $# -lt 2 ]; then
+    echo "usage: $0 CGSIM SCENARIO..." >&2
+    exit 2
+fi
+cgsim=$1
+shift
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+ideal="--set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
+       --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
+       --set scheduler.costs.level=0 --set scheduler.costs.walk=0
+       --set machine.idle_exit=0"
