@@ -24,6 +24,9 @@ struct tthread {
 	bool burst_known;	/* the burst under way began in the trace */
 	bool exiting;		/* sched_process_exit seen: its last switch-out ends it */
 	uint64_t epoch;		/* its CPU's lost-events epoch when it was last there */
+	struct tstats_step *steps;	/* tstats_record(): pub.steps, owned */
+	size_t capsteps;
+	bool started;		/* its recorded life has begun (pub.start_ns) */
 };
 
 struct tcpu {
@@ -40,6 +43,8 @@ struct tstats {
 	size_t ncpu, capcpu;
 	uint64_t first, last;
 	bool any;
+	bool record;		/* tstats_record() */
+	size_t nsteps;		/* steps recorded in all */
 	uint64_t events[TREAD_OTHER + 1];
 };
 
@@ -52,8 +57,10 @@ void tstats_free(struct tstats *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->nthr; i++)
+	for (size_t i = 0; i < st->nthr; i++) {
 		free(st->thr[i].pub.lat_hist);
+		free(st->thr[i].steps);
+	}
 	free(st->thr);
 	free(st->cpu);
 	util_imap_free(&st->by_pid);
@@ -107,6 +114,7 @@ static struct tthread *thread_of(struct tstats *st, int32_t pid, const char *com
 	*th = (struct tthread){ .state = T_UNKNOWN, .cpu = -1 };
 	th->pub.pid = pid;
 	th->pub.tgid = -1;
+	th->pub.prio = -1;
 	th->pub.life = life;
 	th->pub.first_ns = th->pub.last_ns = t;
 	if (comm)
@@ -185,6 +193,42 @@ uint64_t tstats_latency_q(const struct tstats_thread *t, double q)
 	return t->lat_max;
 }
 
+void tstats_record(struct tstats *st)
+{
+	st->record = true;
+}
+
+/* The recorded life of @th begins at @t, unless it has begun. */
+static void start(struct tthread *th, uint64_t t)
+{
+	if (!th->started) {
+		th->started = true;
+		th->pub.start_ns = t;
+	}
+}
+
+/* One more step of @th: @ns of CPU (@run) or asleep; a step of the kind before adds to it. */
+static int push(struct tstats *st, struct tthread *th, bool run, uint64_t ns)
+{
+	struct tstats_step *last;
+
+	if (!st->record || !ns || !th->started)
+		return 0;
+	last = th->pub.nsteps ? &th->steps[th->pub.nsteps - 1] : NULL;
+	if (last && last->run == run) {
+		last->ns += ns;
+		return 0;
+	}
+	if (st->nsteps >= TSTATS_MAX_STEPS)
+		return -E2BIG;
+	if (UTIL_GROW(th->steps, th->capsteps, th->pub.nsteps + 1))
+		return -ENOMEM;
+	th->steps[th->pub.nsteps++] = (struct tstats_step){ ns, run };
+	th->pub.steps = th->steps;
+	st->nsteps++;
+	return 0;
+}
+
 static void end_burst(struct tthread *th)
 {
 	struct tstats_thread *p = &th->pub;
@@ -204,17 +248,21 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 	struct tthread *prev = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
 	struct tthread *next;
 	uint64_t t = ev->ns;
+	int e;
 
 	if (ev->a.pid > 0 && !prev)
 		return -ENOMEM;
 	if (prev) {
 		uint64_t run;
 
+		if (ev->a.prio >= 0)
+			prev->pub.prio = ev->a.prio;
 		if (prev->state == T_RUNNING && prev->cpu == ev->cpu) {
 			run = since_to(prev->since, t);
 		} else {	/* it ran from before what the trace shows of this CPU */
 			run = since_to(cpu->since, t);
 			prev->burst_known = false;
+			start(prev, cpu->since);
 		}
 		prev->pub.cpu_ns += run;
 		prev->burst_acc += run;
@@ -226,6 +274,8 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 			prev->state = T_RUNNABLE;
 			prev->pub.preempts++;
 		} else {
+			if ((e = push(st, prev, true, prev->burst_acc)))
+				return e;
 			end_burst(prev);
 			prev->state = T_SLEEPING;
 			if (prev->exiting || ev->prev_state[0] == 'X' || ev->prev_state[0] == 'Z') {
@@ -238,6 +288,9 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 	if (ev->b.pid > 0 && !next)
 		return -ENOMEM;
 	if (next) {
+		if (ev->b.prio >= 0)
+			next->pub.prio = ev->b.prio;
+		start(next, t);
 		if (next->state == T_RUNNABLE && next->woken && latency(next, since_to(next->wake_ns, t)))
 			return -ENOMEM;
 		if (next->state != T_RUNNABLE)	/* its wakeup is not in the trace */
@@ -257,13 +310,18 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 static int on_wake(struct tstats *st, const struct tread_event *ev)
 {
 	struct tthread *w = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
+	int e;
 
 	if (ev->a.pid > 0 && !w)
 		return -ENOMEM;
 	if (!w)
 		return 0;
+	if (ev->a.prio >= 0)
+		w->pub.prio = ev->a.prio;
 	switch (w->state) {
 	case T_SLEEPING:
+		if ((e = push(st, w, false, since_to(w->since, ev->ns))))
+			return e;
 		w->pub.sleeps++;
 		w->pub.sleep_ns += since_to(w->since, ev->ns);
 		if (since_to(w->since, ev->ns) > w->pub.sleep_max)
@@ -273,6 +331,7 @@ static int on_wake(struct tstats *st, const struct tread_event *ev)
 	case T_DEAD:
 		if (w->state != T_SLEEPING)
 			w->burst_known = true;	/* a wakeup begins a burst, whatever came before */
+		start(w, ev->ns);
 		w->state = T_RUNNABLE;
 		w->since = w->wake_ns = ev->ns;
 		w->woken = true;
@@ -340,17 +399,29 @@ int tstats_add(struct tstats *st, const struct tread_event *ev)
 	return 0;
 }
 
-void tstats_finish(struct tstats *st)
+int tstats_finish(struct tstats *st)
 {
+	int e = 0;
+
 	for (size_t i = 0; i < st->nthr; i++) {
 		struct tthread *th = &st->thr[i];
 
 		check_epoch(st, th);
 		if (th->state == T_RUNNING) {
-			th->pub.cpu_ns += since_to(th->since, st->last);
+			uint64_t run = since_to(th->since, st->last);
+
+			th->pub.cpu_ns += run;
+			th->burst_acc += run;
 			th->since = st->last;
 		}
+		/* the burst under way at the end, run or preempted: a replay runs it too */
+		if (th->state == T_RUNNING || th->state == T_RUNNABLE) {
+			th->pub.open_end = true;
+			if (!e)
+				e = push(st, th, true, th->burst_acc);
+		}
 	}
+	return e;
 }
 
 size_t tstats_nthreads(const struct tstats *st)

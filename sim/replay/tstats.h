@@ -12,6 +12,10 @@
  * What started before the trace, or before a CPU's lost events, is not known: CPU time is
  * still counted (from the CPU's last switch, or its first event), but an interval whose start
  * is unknown is counted in no distribution.
+ *
+ * Recording (tstats_record(), for a replay: sim/scenario/scn_trace.c) also keeps each
+ * thread's life as steps: the CPU time of each burst and the length of each sleep, from when
+ * its life in the trace began. Memory then grows with the events.
  */
 #ifndef CGSIM_SIM_REPLAY_TSTATS_H
 #define CGSIM_SIM_REPLAY_TSTATS_H
@@ -26,6 +30,14 @@
 /* wakeup latencies by bucket: 16 per power of two, so a percentile is within 1/16 */
 #define TSTATS_SUB	16
 #define TSTATS_BUCKETS	(64 * TSTATS_SUB)
+
+/* A recorded thread's life as steps (tstats_record()): CPU time to run, or time asleep. */
+struct tstats_step {
+	uint64_t ns;
+	bool run;
+};
+
+#define TSTATS_MAX_STEPS	(16u << 20)	/* steps recorded in all: 256 MB */
 
 struct tstats_thread {
 	int32_t pid;
@@ -45,6 +57,12 @@ struct tstats_thread {
 	uint64_t woken_by_task;	/* wakeups another thread made (its context) */
 	uint64_t woken_by_irq;	/* wakeups made in interrupt context, or from idle (pid 0) */
 	bool exited;
+	int prio;		/* the last priority the trace gave it (-1: none) */
+	/* tstats_record(): from start_ns on, its bursts and sleeps in order (NULL: none) */
+	uint64_t start_ns;
+	const struct tstats_step *steps;
+	size_t nsteps;
+	bool open_end;		/* running or runnable at the end: its last burst had not ended */
 };
 
 struct tstats;
@@ -53,12 +71,22 @@ struct tstats *tstats_new(void);
 void tstats_free(struct tstats *st);
 
 /*
- * tstats_add() - one event. 0, -ENOMEM, or -EINVAL for a CPU beyond TSTATS_MAX_CPUS.
+ * tstats_record() - from now on, keep every thread's bursts and sleeps as steps (what a replay
+ * runs; memory then grows with the events). Before the first tstats_add().
+ */
+void tstats_record(struct tstats *st);
+
+/*
+ * tstats_add() - one event. 0, -ENOMEM, -EINVAL for a CPU beyond TSTATS_MAX_CPUS, or -E2BIG
+ * when recording would keep more than TSTATS_MAX_STEPS steps.
  */
 int tstats_add(struct tstats *st, const struct tread_event *ev);
 
-/* tstats_finish() - the end of the trace: a running thread's CPU time up to the last event. */
-void tstats_finish(struct tstats *st);
+/*
+ * tstats_finish() - the end of the trace: a running thread's CPU time up to the last event,
+ * and (recording) the burst under way as a last step. 0, -ENOMEM or -E2BIG.
+ */
+int tstats_finish(struct tstats *st);
 
 size_t tstats_nthreads(const struct tstats *st);
 /* The threads in the order they first appeared. */

@@ -255,6 +255,46 @@ Test(tstats, bursts_sleeps_latencies_and_cpu_time_by_hand)
 	tstats_free(st);
 }
 
+/* The same trace recorded: each thread's life as the steps a replay runs. */
+Test(tstats, recorded_steps_are_the_bursts_and_sleeps_from_the_start_of_each_life)
+{
+	const char *text = " a-10 [000] 0.001000: sched_stat_runtime: comm=a pid=10 runtime=0\n"
+		SW("0.003000", "a", "10", "S", "b", "11")
+		WK("0.004000", "b", "11", "a", "10")
+		SW("0.005000", "b", "11", "R", "a", "10")
+		SW("0.007000", "a", "10", "S", "b", "11")
+		" b-11 [000] 0.010000: sched_stat_runtime: comm=b pid=11 runtime=0\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct tread *r = tread_open(f, "s.txt");
+	struct tstats *st = tstats_new();
+	const struct tstats_thread *a, *b;
+	struct tread_event ev;
+	char err[256];
+
+	tstats_record(st);
+	while (tread_next(r, &ev, err, sizeof(err)) > 0)
+		cr_assert_eq(tstats_add(st, &ev), 0);
+	cr_assert_eq(tstats_finish(st), 0);
+	a = thread_pid(st, 10, 0);
+	b = thread_pid(st, 11, 0);
+	/* a: running since the CPU's first event; 2 ms, asleep 1 ms, 2 ms, asleep to the end */
+	cr_assert_eq(a->start_ns, 1000000);
+	cr_assert_eq(a->nsteps, 3);
+	cr_assert(a->steps[0].run && a->steps[0].ns == 2000000);
+	cr_assert(!a->steps[1].run && a->steps[1].ns == 1000000);
+	cr_assert(a->steps[2].run && a->steps[2].ns == 2000000);
+	/* b: from its switch-in at 3 ms, one burst of 2 + 3 ms: the preemption splits nothing */
+	cr_assert_eq(b->start_ns, 3000000);
+	cr_assert_eq(b->nsteps, 1);
+	cr_assert(b->steps[0].run && b->steps[0].ns == 5000000);
+	cr_assert(b->open_end, "b was running at the end: its burst had not ended");
+	cr_assert_not(a->open_end);
+	cr_assert_eq(b->prio, 120);
+	tstats_free(st);
+	tread_close(r);
+	fclose(f);
+}
+
 Test(tstats, lost_events_forget_what_ran_and_a_reused_pid_is_a_new_thread)
 {
 	struct tstats *st = stats_of(
