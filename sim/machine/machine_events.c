@@ -137,7 +137,8 @@ static void activate(struct sim_machine *m, struct mthread *t, uint64_t len)
 	}
 }
 
-static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
+/* To sleep until @wake, and the timer's latency after it (@noise) as the machine draws it. */
+static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake, bool noise)
 {
 	uint64_t now = sim_now(&m->eng);
 
@@ -145,7 +146,7 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake)
 	if (sched_sleep(m->s, t->tid, now))
 		machine__fail(m, -EINVAL);
 	t->due = wake;
-	if (t->noise_ready)
+	if (t->noise_ready && noise)
 		wake = machine__later(wake, sim_dist_draw_ns(&t->noise, &m->noise.timer));
 	machine__arm(m, &t->ev, wake);
 }
@@ -195,7 +196,8 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 		}
 		switch (p->kind) {
 		case SIM_STEP_SLEEP:
-			go_to_sleep(m, t, machine__later(now, draw(t, &p->d)));
+			go_to_sleep(m, t, machine__later(now, draw(t, &p->d)),
+				    !(p->flags & SIM_SLEEP_RECORDED));
 			return;
 		case SIM_STEP_RUN:
 			activate(m, t, draw(t, &p->d));
@@ -210,7 +212,7 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 			return;
 		case SIM_STEP_TIMER:
 			if (machine__timer_step(m, t, p, &wake)) {
-				go_to_sleep(m, t, wake);
+				go_to_sleep(m, t, wake, true);
 				return;
 			}
 			break;
@@ -250,11 +252,11 @@ static void end_burst(struct sim_machine *m, struct mthread *t)
 			t->overruns++;
 			activate(m, t, draw(t, &b->run));
 		} else {
-			go_to_sleep(m, t, t->next_period);
+			go_to_sleep(m, t, t->next_period, true);
 		}
 		break;
 	case SIM_BEHAV_BURSTY:
-		go_to_sleep(m, t, machine__later(now, draw(t, &b->sleep)));
+		go_to_sleep(m, t, machine__later(now, draw(t, &b->sleep)), true);
 		break;
 	case SIM_BEHAV_PHASES:
 		phases_next(m, t);

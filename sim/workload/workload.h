@@ -57,6 +57,9 @@ enum sim_step_kind {
 /* SIM_STEP_TIMER's flags */
 #define SIM_TIMER_SHARED	1u	/* one timer for every thread that names it (else each its own) */
 #define SIM_TIMER_ABSOLUTE	2u	/* a missed expiry is not reset to now (rt-app's "absolute") */
+/* SIM_STEP_SLEEP's flags */
+#define SIM_SLEEP_RECORDED	4u	/* a sleep as a trace recorded it, timer latency included:
+					   the machine adds none of its own */
 
 struct sim_phase {
 	enum sim_step_kind kind;
@@ -71,7 +74,7 @@ struct sim_phase {
 	int obj;
 	int obj2;		/* WAIT, SYNC: the mutex to release and take again */
 	uint32_t count;		/* REPEAT: how many times in all; BARRIER: its threads */
-	unsigned flags;		/* TIMER: SIM_TIMER_* */
+	unsigned flags;		/* TIMER: SIM_TIMER_*; SLEEP: SIM_SLEEP_RECORDED */
 };
 
 /* SIM_STEP_AFFINITY's masks: SIM_MASK_WORDS words each, CPU c is bit c % 64 of word c / 64. */
