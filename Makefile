@@ -163,11 +163,16 @@ check-cli: $(BIN)
 check-scale: $(BIN)
 	tests/run-scale-out.sh ./$(BIN)
 
-# Every scenario's trace read back against its report (docs/trace.md), and read by cgsim
-# trace-stats (docs/replay.md).
+# Every scenario's trace read back against its report (docs/trace.md), read by cgsim
+# trace-stats, and replayed in its own layout (docs/replay.md; layouts whose processes keep
+# their threads in one cgroup and name no affinity or policy, which a trace does not carry).
 check-trace: $(BIN)
 	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
 	tests/run-trace-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
+	tests/run-replay.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
+
+REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice-three \
+	nested-weights zijlstra-root-vm
 
 # rt-app workloads (docs/rt-app.md): Debian's examples each run with their notes or are refused
 # with their message; small cases whose shares and latencies follow from rt-app's semantics.

@@ -57,6 +57,8 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 bool scn__read_name(struct rd *r, const struct yn *n, const char *what, char **out);
 bool scn__read_path(struct rd *r, const struct yn *n, const char *what, char **out);
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus);
+/* scn_trace.c: a process entry with trace: (its threads from the trace) into @p */
+bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_process *p);
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
 bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 		     struct sched_config *cfg);

@@ -582,7 +582,8 @@ static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t
 
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 {
-	static const char *const keys[] = { "cgroup", "session", "threads", NULL };
+	static const char *const keys[] = { "cgroup", "session", "threads", "trace", "select",
+					    "speed", NULL };
 	struct scenario *sc = r->sc;
 
 	if (!scn__want(r, m, YN_MAP, "processes"))
@@ -615,6 +616,14 @@ bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 		}
 		if ((v = yn_get(body, "session")) && !scn__read_name(r, v, "session", &p->session))
 			return false;
+		if (yn_get(body, "trace")) {
+			if (!scn__read_trace_process(r, body, p))
+				return false;
+			continue;
+		}
+		if ((v = yn_get(body, "select")) || (v = yn_get(body, "speed")))
+			return scn__bad(r, v, "%s goes with trace", v == yn_get(body, "select") ?
+					"select" : "speed");
 		if (!(th = yn_get(body, "threads")))
 			return scn__bad(r, body, "process '%s' needs threads", p->name);
 		if (!scn__want(r, th, YN_MAP, "threads"))
