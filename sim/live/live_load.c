@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -220,7 +221,14 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	int e = set_up(&w->lt->grp->spec, w->lt->grp, w->plan->cpus, w->plan->confined);
+	const char *name = strrchr(w->lt->name, '/');
 	long long t0;
+
+	/*
+	 * Its comm is its name, NAME.N cut to 15 bytes as cgsim's own traces write it, so that
+	 * a trace recorded meanwhile (docs/replay.md) and top -H tell the threads apart.
+	 */
+	(void)prctl(PR_SET_NAME, name ? name + 1 : w->lt->name, 0, 0, 0);
 
 	pthread_mutex_lock(&lock);
 	w->tid = e ? e : (pid_t)syscall(SYS_gettid);
