@@ -27,6 +27,7 @@ struct tthread {
 	struct tstats_step *steps;	/* tstats_record(): pub.steps, owned */
 	size_t capsteps;
 	bool started;		/* its recorded life has begun (pub.start_ns) */
+	uint64_t burst_wall;	/* when the burst under way began, wall time */
 };
 
 struct tcpu {
@@ -262,6 +263,8 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 		} else {	/* it ran from before what the trace shows of this CPU */
 			run = since_to(cpu->since, t);
 			prev->burst_known = false;
+			if (prev->state != T_RUNNABLE)
+				prev->burst_wall = cpu->since;
 			start(prev, cpu->since);
 		}
 		prev->pub.cpu_ns += run;
@@ -293,8 +296,10 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 		start(next, t);
 		if (next->state == T_RUNNABLE && next->woken && latency(next, since_to(next->wake_ns, t)))
 			return -ENOMEM;
-		if (next->state != T_RUNNABLE)	/* its wakeup is not in the trace */
+		if (next->state != T_RUNNABLE) {	/* its wakeup is not in the trace */
 			next->burst_known = false;
+			next->burst_wall = t;
+		}
 		if (next->cpu >= 0 && next->cpu != ev->cpu)
 			next->pub.migrations++;
 		next->state = T_RUNNING;
@@ -332,6 +337,7 @@ static int on_wake(struct tstats *st, const struct tread_event *ev)
 		if (w->state != T_SLEEPING)
 			w->burst_known = true;	/* a wakeup begins a burst, whatever came before */
 		start(w, ev->ns);
+		w->burst_wall = ev->ns;
 		w->state = T_RUNNABLE;
 		w->since = w->wake_ns = ev->ns;
 		w->woken = true;
@@ -417,6 +423,7 @@ int tstats_finish(struct tstats *st)
 		/* the burst under way at the end, run or preempted: a replay runs it too */
 		if (th->state == T_RUNNING || th->state == T_RUNNABLE) {
 			th->pub.open_end = true;
+			th->pub.open_wall_ns = since_to(th->burst_wall, st->last);
 			if (!e)
 				e = push(st, th, true, th->burst_acc);
 		}

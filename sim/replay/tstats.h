@@ -63,6 +63,7 @@ struct tstats_thread {
 	const struct tstats_step *steps;
 	size_t nsteps;
 	bool open_end;		/* running or runnable at the end: its last burst had not ended */
+	uint64_t open_wall_ns;	/* ...and had been under way this long, wall time, at the end */
 };
 
 struct tstats;

@@ -18,6 +18,14 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/yaml.h"
 
+/* What a process that takes threads from a trace selected (scn_trace.c), for a later `rest` */
+#define SCN_TRACE_SELS 64
+struct scn_trace_sel {
+	const char *trace;	/* the trace as written (the YAML tree's string) */
+	const char *comm;	/* NULL: any */
+	long long tgid, pid;	/* -1: any */
+};
+
 /* The state of one load: where messages go and the scenario being filled. */
 struct rd {
 	const char *file;
@@ -26,6 +34,8 @@ struct rd {
 	bool failed;
 	bool rtapp;		/* the file is an rt-app workload (sim/scenario/rtapp.h) */
 	struct scenario *sc;
+	struct scn_trace_sel tsel[SCN_TRACE_SELS];	/* the trace processes read so far */
+	size_t ntsel;
 };
 
 /* scn_values.c: messages, shapes, scalar values */

@@ -8,8 +8,8 @@
  * characters a name may not hold made '_'), whose behaviour is its recorded life as steps run
  * once: run each burst's CPU time (divided by `speed`), sleep each recorded sleep, from the
  * time its life began in the trace (relative to the trace's first event); a burst still under
- * way at the trace's end runs on to the end of the replay. Its nice is the one its recorded
- * priority says. Threads that are not selected are dropped; a note says how many
+ * way at the trace's end stays runnable for the wall time it was. Its nice is the one its
+ * recorded priority says. Threads that are not selected are dropped; a note says how many
  * and how much CPU time they had in the trace.
  */
 #include <errno.h>
@@ -27,38 +27,58 @@
 #include "sim/scenario/scn_internal.h"
 #include "sim/util/util.h"
 
-/* What `select:` asks for: every key given must match. */
+/* What `select:` asks for: every key given must match; or the rest of the trace. */
 struct selection {
-	const char *comm;	/* a glob (fnmatch), or NULL */
-	long long tgid, pid;	/* -1: any */
+	struct scn_trace_sel k;	/* comm (a glob for fnmatch), tgid, pid */
+	bool rest;		/* what no earlier process took from the same trace */
 };
 
-static bool selected(const struct selection *s, const struct tstats_thread *t)
+static bool matches(const struct scn_trace_sel *k, const struct tstats_thread *t)
 {
-	return (!s->comm || !fnmatch(s->comm, t->comm, 0)) && (s->tgid < 0 || t->tgid == s->tgid) &&
-	       (s->pid < 0 || t->pid == s->pid);
+	return (!k->comm || !fnmatch(k->comm, t->comm, 0)) && (k->tgid < 0 || t->tgid == k->tgid) &&
+	       (k->pid < 0 || t->pid == k->pid);
+}
+
+static bool selected(const struct rd *r, const struct selection *s, const char *trace,
+		     const struct tstats_thread *t)
+{
+	if (!s->rest)
+		return matches(&s->k, t);
+	for (size_t i = 0; i < r->ntsel; i++)
+		if (!strcmp(r->tsel[i].trace, trace) && matches(&r->tsel[i], t))
+			return false;
+	return true;
 }
 
 static bool read_selection(struct rd *r, const struct yn *n, struct selection *s)
 {
-	static const char *const keys[] = { "comm", "tgid", "pid", NULL };
+	static const char *const keys[] = { "comm", "tgid", "pid", "rest", NULL };
 	const struct yn *v;
 
-	*s = (struct selection){ NULL, -1, -1 };
+	*s = (struct selection){ { NULL, NULL, -1, -1 }, false };
 	if (!n)
 		return true;
 	if (!scn__want(r, n, YN_MAP, "select") || !scn__known_keys(r, n, keys, "select"))
 		return false;
 	if (!n->n)
-		return scn__bad(r, n, "select needs comm, tgid or pid");
+		return scn__bad(r, n, "select needs comm, tgid, pid or rest");
+	if ((v = yn_get(n, "rest"))) {
+		if (!scn__parse_bool(r, v, "select.rest", &s->rest))
+			return false;
+		if (s->rest && n->n > 1)
+			return scn__bad(r, v, "select.rest goes alone: the rest is what the "
+					"processes above took from the trace");
+		if (!s->rest)
+			return scn__bad(r, v, "select.rest can only be true");
+	}
 	if ((v = yn_get(n, "comm"))) {
 		if (!scn__scalar(r, v, "select.comm"))
 			return false;
-		s->comm = v->str;
+		s->k.comm = v->str;
 	}
-	if ((v = yn_get(n, "tgid")) && !scn__parse_int(r, v, "select.tgid", 1, INT32_MAX, &s->tgid))
+	if ((v = yn_get(n, "tgid")) && !scn__parse_int(r, v, "select.tgid", 1, INT32_MAX, &s->k.tgid))
 		return false;
-	if ((v = yn_get(n, "pid")) && !scn__parse_int(r, v, "select.pid", 1, INT32_MAX, &s->pid))
+	if ((v = yn_get(n, "pid")) && !scn__parse_int(r, v, "select.pid", 1, INT32_MAX, &s->k.pid))
 		return false;
 	return true;
 }
@@ -152,14 +172,18 @@ static bool fill_group(struct rd *r, const struct yn *n, struct scn_threads *g,
 		const struct tstats_step *s = &t->steps[k];
 		double ns = s->run ? round((double)s->ns / speed) : (double)s->ns;
 
-		/*
-		 * A burst still under way when the trace ended asked for more than it got: what it
-		 * got was the recorded layout's doing. It runs for as long as the replay lasts.
-		 */
-		if (s->run && t->open_end && k == t->nsteps - 1)
-			ns = (double)SCN_MAX_DURATION_NS;
+		enum sim_step_kind kind = s->run ? SIM_STEP_RUN : SIM_STEP_SLEEP;
 
-		g->phases[k] = (struct sim_phase){ .kind = s->run ? SIM_STEP_RUN : SIM_STEP_SLEEP,
+		/*
+		 * A burst still under way when the trace ended wanted more than it got, which was
+		 * the recorded layout's doing: it stays runnable for the wall time it was, from its
+		 * wakeup to the trace's end, whatever CPU time that brings it now.
+		 */
+		if (s->run && t->open_end && k == t->nsteps - 1) {
+			kind = SIM_STEP_RUNTIME;
+			ns = (double)t->open_wall_ns;
+		}
+		g->phases[k] = (struct sim_phase){ .kind = kind,
 						   .d = { SIM_DIST_FIXED, ns < 1 ? 1 : ns, 0 },
 						   .flags = s->run ? 0 : SIM_SLEEP_RECORDED };
 	}
@@ -236,7 +260,7 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 
 		if (!t->nsteps)
 			continue;	/* no CPU time and no sleep: nothing to replay */
-		if (selected(&sel, t)) {
+		if (selected(r, &sel, tn->str, t)) {
 			ntaken++;
 			taken_cpu += t->cpu_ns;
 		} else {
@@ -260,11 +284,20 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	for (size_t i = 0; i < n; i++) {
 		const struct tstats_thread *t = tstats_thread(st, i);
 
-		if (t->nsteps && selected(&sel, t) &&
+		if (t->nsteps && selected(r, &sel, tn->str, t) &&
 		    !fill_group(r, tn, &p->threads[p->nthreads++], t, tstats_first(st), speed))
 			goto out;
 	}
 	sc->total_threads += (int)ntaken;
+	if (!sel.rest) {	/* for a `rest` below */
+		if (r->ntsel == SCN_TRACE_SELS) {
+			scn__bad(r, tn, "more than %d processes select threads of traces",
+				 SCN_TRACE_SELS);
+			goto out;
+		}
+		sel.k.trace = tn->str;
+		r->tsel[r->ntsel++] = sel.k;
+	}
 	text = util_asprintf("%s:%d:%d: note: process %s: %zu thread%s of %s (%.3f s of CPU in "
 			     "the trace); %zu not selected (%.3f s)", r->file, tn->line, tn->col,
 			     p->name, ntaken, ntaken == 1 ? "" : "s", tn->str,

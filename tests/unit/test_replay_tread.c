@@ -288,6 +288,7 @@ Test(tstats, recorded_steps_are_the_bursts_and_sleeps_from_the_start_of_each_lif
 	cr_assert_eq(b->nsteps, 1);
 	cr_assert(b->steps[0].run && b->steps[0].ns == 5000000);
 	cr_assert(b->open_end, "b was running at the end: its burst had not ended");
+	cr_assert_eq(b->open_wall_ns, 7000000, "under way since its switch-in at 3 ms");
 	cr_assert_not(a->open_end);
 	cr_assert_eq(b->prio, 120);
 	tstats_free(st);
