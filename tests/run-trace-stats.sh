@@ -53,7 +53,7 @@ for f in "$@"; do
             }
             d = cpu[pid] - c; if (d < 0) d = -d
             if (d > 1000 * (sw + 1)) {
-                printf "FAIL %s: %s cpu_ns %d in the report, %d in the trace (%d switches)\n",
+                printf "FAIL %s: %s cpu_ns %.0f in the report, %.0f in the trace (%d switches)\n",
                     f, full, c, cpu[pid], sw; bad++
             }
             if (sl[pid] > wk) { printf "FAIL %s: %s slept %d times, woke %d\n", f, full, sl[pid], wk; bad++ }
