@@ -113,9 +113,10 @@ static void print_json(FILE *f, const char *path, const struct tread *r, const s
 		(unsigned long long)tstats_first(st), (unsigned long long)tstats_last(st),
 		tstats_ncpu(st));
 	fprintf(f, "  \"events\": %llu,\n  \"other_events\": %llu,\n  \"lost_events\": %llu,\n"
-		   "  \"truncated\": %s,\n  \"threads\": [",
+		   "  \"unseen_switch_outs\": %llu,\n  \"truncated\": %s,\n  \"threads\": [",
 		(unsigned long long)c->events, (unsigned long long)c->other,
-		(unsigned long long)c->lost, c->truncated ? "true" : "false");
+		(unsigned long long)c->lost, (unsigned long long)tstats_unseen(st),
+		c->truncated ? "true" : "false");
 	for (size_t i = 0; i < n; i++) {
 		const struct tstats_thread *t = th[i];
 
@@ -159,6 +160,9 @@ static void print_table(FILE *f, const char *path, const struct tread *r, const 
 			   "there then is not known)\n", (unsigned long long)c->lost);
 	if (c->truncated)
 		fputs("skipped: the last line, cut off\n", f);
+	if (tstats_unseen(st))
+		fprintf(f, "unseen: %llu switch-outs the trace does not show (that time is not "
+			   "counted)\n", (unsigned long long)tstats_unseen(st));
 	fputs("\ntimes in ms; share: of the machine over the trace; burst: CPU time from a wakeup "
 	      "to the\nswitch-out that sleeps; latency: from the wakeup to the switch-in\n\n", f);
 	fprintf(f, "%-15s %9s %8s %10s %7s %7s %8s %7s %9s %7s %7s %7s %7s %7s %5s %7s %7s\n",

@@ -34,6 +34,7 @@ struct tcpu {
 	bool seen;
 	uint64_t since;		/* its last switch, or its first event */
 	uint64_t epoch;		/* how many times its events were lost */
+	int32_t cur;		/* the thread its last switch put there: 0 idle, -1 not known */
 };
 
 struct tstats {
@@ -45,6 +46,7 @@ struct tstats {
 	uint64_t first, last;
 	bool any;
 	bool record;		/* tstats_record() */
+	uint64_t unseen;	/* switch-outs the trace does not show (tstats_unseen()) */
 	size_t nsteps;		/* steps recorded in all */
 	uint64_t events[TREAD_OTHER + 1];
 };
@@ -135,6 +137,7 @@ static struct tcpu *cpu_of(struct tstats *st, int c, uint64_t t)
 	if (!st->cpu[c].seen) {
 		st->cpu[c].seen = true;
 		st->cpu[c].since = t;
+		st->cpu[c].cur = -1;
 	}
 	return &st->cpu[c];
 }
@@ -253,6 +256,21 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 
 	if (ev->a.pid > 0 && !prev)
 		return -ENOMEM;
+	if (cpu->cur > 0 && cpu->cur != ev->a.pid) {
+		/*
+		 * The thread this CPU's last switch put there left it without a switch the trace
+		 * shows (kernels miss one now and then): when is not known, so its time there counts
+		 * for nothing, and neither does the burst it was in.
+		 */
+		struct tthread *gone = thread_of(st, cpu->cur, NULL, t, false);
+
+		if (gone && gone->state == T_RUNNING && gone->cpu == ev->cpu) {
+			gone->state = T_UNKNOWN;
+			gone->burst_known = false;
+			gone->burst_acc = 0;
+		}
+		st->unseen++;
+	}
 	if (prev) {
 		uint64_t run;
 
@@ -309,6 +327,7 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 		next->woken = false;
 	}
 	cpu->since = t;
+	cpu->cur = ev->b.pid;
 	return 0;
 }
 
@@ -454,6 +473,11 @@ uint64_t tstats_last(const struct tstats *st)
 int tstats_ncpu(const struct tstats *st)
 {
 	return (int)st->ncpu;
+}
+
+uint64_t tstats_unseen(const struct tstats *st)
+{
+	return st->unseen;
 }
 
 uint64_t tstats_events(const struct tstats *st, enum tread_kind kind)

@@ -96,6 +96,12 @@ const struct tstats_thread *tstats_thread(const struct tstats *st, size_t i);
 uint64_t tstats_first(const struct tstats *st);
 uint64_t tstats_last(const struct tstats *st);
 int tstats_ncpu(const struct tstats *st);
+/*
+ * tstats_unseen() - how many times a CPU switched from another thread than the one its last
+ * switch put there: a switch-out the trace does not show. That thread's time there is not
+ * counted (when it left is not known).
+ */
+uint64_t tstats_unseen(const struct tstats *st);
 /* Events by kind (enum tread_kind). */
 uint64_t tstats_events(const struct tstats *st, enum tread_kind kind);
 

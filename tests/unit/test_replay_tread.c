@@ -325,6 +325,21 @@ Test(tstats, lost_events_forget_what_ran_and_a_reused_pid_is_a_new_thread)
 	tstats_free(st);
 }
 
+/* A switch-out the trace does not show: the thread's time there is not known, not counted. */
+Test(tstats, a_switch_from_another_thread_than_the_cpus_drops_the_unseen_interval)
+{
+	struct tstats *st = stats_of(
+		SW("1.000000", "swapper/0", "0", "R", "a", "10")
+		SW("1.003000", "swapper/0", "0", "R", "b", "11")
+		SW("1.004000", "b", "11", "S", "swapper/0", "0"));
+	const struct tstats_thread *a = thread_pid(st, 10, 0), *b = thread_pid(st, 11, 0);
+
+	cr_assert_eq(tstats_unseen(st), 1);
+	cr_assert_eq(a->cpu_ns, 0, "when a left CPU 0 is not in the trace");
+	cr_assert_eq(b->cpu_ns, 1000000);
+	tstats_free(st);
+}
+
 /* The latency buckets: 16 a power of two, a quantile never below the true value. */
 Test(tstats, latency_quantiles_are_within_a_sixteenth_above)
 {
