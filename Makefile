@@ -165,11 +165,13 @@ check-scale: $(BIN)
 
 # Every scenario's trace read back against its report (docs/trace.md), read by cgsim
 # trace-stats, and replayed in its own layout (docs/replay.md; layouts whose processes keep
-# their threads in one cgroup and name no affinity or policy, which a trace does not carry).
+# their threads in one cgroup and name no affinity or policy, which a trace does not carry);
+# a kernel's traces of one run, by two recorders, read and replayed (tests/replay/).
 check-trace: $(BIN)
 	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
 	tests/run-trace-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
 	tests/run-replay.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
+	tests/run-replay-kernel.sh ./$(BIN)
 
 REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice-three \
 	nested-weights zijlstra-root-vm

@@ -1,0 +1,72 @@
+#!/bin/sh
+# A kernel's traces read and replayed (tests/replay/README.md): the same run of lat-hogs4 on
+# Linux 6.18, recorded at once by the kernel's trace file and by perf sched. Both texts are
+# read by cgsim trace-stats, and for each thread of the workload (w.1 .. w.4, d.1) the two
+# recorders must agree: CPU time within 0.1 %, sleeps within 0.2 % (and 2). Then each trace is
+# replayed over its whole span in the layout it ran in (tests/replay/hogs4-*.yaml, warm-up 0,
+# duration the trace's): each of those threads must get the CPU time the trace shows it had,
+# within 1 %.
+#
+# usage: tests/run-replay-kernel.sh CGSIM
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: $0 CGSIM" >&2
+    exit 2
+fi
+cgsim=$1
+case $cgsim in */*) cgsim=$(cd "$(dirname "$cgsim")" && pwd)/$(basename "$cgsim") ;; esac
+dir=$(cd "$(dirname "$0")/replay" && pwd) || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+for k in ftrace perf; do
+    gzip -dc "$dir/hogs4-$k.txt.gz" >"$tmp/hogs4-$k.txt" && cp "$dir/hogs4-$k.yaml" "$tmp/" ||
+        exit 2
+    "$cgsim" trace-stats --json "$tmp/hogs4-$k.txt" >"$tmp/$k.json" ||
+        { echo "FAIL $k: trace-stats"; fails=$((fails + 1)); continue; }
+    span=$(awk '/"first_ns"/ { f = $2 + 0 } /"last_ns"/ { l = $2 + 0 } END { printf "%.0f", (l - f) / 1000 }' \
+        FS='[:,]' "$tmp/$k.json")
+    (cd "$tmp" && "$cgsim" run --json --set warmup=0 --set "duration=${span}us" "hogs4-$k.yaml") \
+        >"$tmp/$k.run.json" 2>"$tmp/stderr" ||
+        { echo "FAIL $k: the replay failed"; sed 's/^/    /' "$tmp/stderr"; fails=$((fails + 1)); continue; }
+done
+[ "$fails" -eq 0 ] || { echo "replay of a kernel's traces: $fails failed"; exit 1; }
+# the workload's threads by comm in each trace's stats; the replay's by their pid
+awk '
+    function num(k,   s) {
+        if (!match($0, "\"" k "\": [0-9]+")) return -1
+        s = substr($0, RSTART, RLENGTH); sub(/.*: /, "", s); return s + 0
+    }
+    function str(k,   s) {
+        if (!match($0, "\"" k "\": \"[^\"]*\"")) return ""
+        s = substr($0, RSTART, RLENGTH); sub(/^[^:]*: "/, "", s); sub(/"$/, "", s); return s
+    }
+    FNR == 1 { file++ }
+    /"pid":/ && (file == 1 || file == 2) {
+        c = str("comm"); if (c !~ /^(w\.[1-4]|d\.1)$/ || num("life") != 0) next
+        cpu[file, c] = num("cpu_ns"); sl[file, c] = num("sleeps"); pid[file, c] = num("pid")
+        rpid[file, num("pid")] = c
+    }
+    /"name":/ && (file == 3 || file == 4) {
+        n = str("name"); p = n; sub(/\.1$/, "", p); sub(/.*_/, "", p)
+        if ((file - 2, p + 0) in rpid) got[file - 2, rpid[file - 2, p + 0]] = num("cpu_ns")
+    }
+    END {
+        split("w.1 w.2 w.3 w.4 d.1", cs, " ")
+        for (i = 1; i <= 5; i++) {
+            c = cs[i]
+            if (!((1, c) in cpu) || !((2, c) in cpu)) { printf "FAIL %s: not in both traces\n", c; bad++; continue }
+            d = cpu[2, c] - cpu[1, c]; if (d < 0) d = -d
+            if (d > 0.001 * cpu[1, c]) { printf "FAIL %s: CPU %.0f ns in the trace file, %.0f in perf'\''s\n", c, cpu[1, c], cpu[2, c]; bad++ }
+            d = sl[2, c] - sl[1, c]; if (d < 0) d = -d
+            if (d > 2 && d > 0.002 * sl[1, c]) { printf "FAIL %s: %d sleeps in the trace file, %d in perf'\''s\n", c, sl[1, c], sl[2, c]; bad++ }
+            for (k = 1; k <= 2; k++) {
+                if (!((k, c) in got)) { printf "FAIL %s: not replayed from trace %d\n", c, k; bad++; continue }
+                d = got[k, c] - cpu[k, c]; if (d < 0) d = -d
+                if (d > 0.01 * cpu[k, c]) { printf "FAIL %s: trace %d shows %.0f ns of CPU, the replay gave %.0f\n", c, k, cpu[k, c], got[k, c]; bad++ }
+            }
+        }
+        printf "replay of a kernel'\''s traces: 2 traces, %d failed\n", bad
+        exit bad > 0
+    }
+' "$tmp/ftrace.json" "$tmp/perf.json" "$tmp/ftrace.run.json" "$tmp/perf.run.json"
