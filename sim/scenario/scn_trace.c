@@ -10,7 +10,8 @@
  * time its life began in the trace (relative to the trace's first event); a burst still under
  * way at the trace's end stays runnable for the wall time it was. Its nice is the one its
  * recorded priority says. Threads that are not selected are dropped; a note says how many
- * and how much CPU time they had in the trace.
+ * and how much CPU time they had in the trace. `select: { rest: true }` takes what no process
+ * above took from the same trace: each load keeps their selections (struct rd's tsel).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -171,7 +172,6 @@ static bool fill_group(struct rd *r, const struct yn *n, struct scn_threads *g,
 	for (size_t k = 0; k < t->nsteps; k++) {
 		const struct tstats_step *s = &t->steps[k];
 		double ns = s->run ? round((double)s->ns / speed) : (double)s->ns;
-
 		enum sim_step_kind kind = s->run ? SIM_STEP_RUN : SIM_STEP_SLEEP;
 
 		/*
