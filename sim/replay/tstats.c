@@ -28,6 +28,7 @@ struct tthread {
 	size_t capsteps;
 	bool started;		/* its recorded life has begun (pub.start_ns) */
 	uint64_t burst_wall;	/* when the burst under way began, wall time */
+	uint64_t burst_pushed;	/* of burst_acc, what RUN steps hold already */
 };
 
 struct tcpu {
@@ -211,26 +212,35 @@ static void start(struct tthread *th, uint64_t t)
 	}
 }
 
-/* One more step of @th: @ns of CPU (@run) or asleep; a step of the kind before adds to it. */
-static int push(struct tstats *st, struct tthread *th, bool run, uint64_t ns)
+/* One more step of @th (a RUN after a RUN adds to it; a RUN or SLEEP of nothing is none). */
+static int push(struct tstats *st, struct tthread *th, struct tstats_step step)
 {
 	struct tstats_step *last;
 
-	if (!st->record || !ns || !th->started)
+	if (!st->record || !th->started || (!step.ns && step.kind != TSTATS_WAKE))
 		return 0;
 	last = th->pub.nsteps ? &th->steps[th->pub.nsteps - 1] : NULL;
-	if (last && last->run == run) {
-		last->ns += ns;
+	if (last && last->kind == TSTATS_RUN && step.kind == TSTATS_RUN) {
+		last->ns += step.ns;
 		return 0;
 	}
 	if (st->nsteps >= TSTATS_MAX_STEPS)
 		return -E2BIG;
 	if (UTIL_GROW(th->steps, th->capsteps, th->pub.nsteps + 1))
 		return -ENOMEM;
-	th->steps[th->pub.nsteps++] = (struct tstats_step){ ns, run };
+	th->steps[th->pub.nsteps++] = step;
 	th->pub.steps = th->steps;
 	st->nsteps++;
 	return 0;
+}
+
+/* The CPU time of @th's burst that no RUN step holds yet, as one. */
+static int push_run(struct tstats *st, struct tthread *th)
+{
+	uint64_t ns = th->burst_acc - th->burst_pushed;
+
+	th->burst_pushed = th->burst_acc;
+	return push(st, th, (struct tstats_step){ .ns = ns, .kind = TSTATS_RUN });
 }
 
 static void end_burst(struct tthread *th)
@@ -244,6 +254,7 @@ static void end_burst(struct tthread *th)
 			p->burst_max = th->burst_acc;
 	}
 	th->burst_acc = 0;
+	th->burst_pushed = 0;
 	th->burst_known = true;		/* the next begins at a wakeup this trace will show */
 }
 
@@ -267,7 +278,7 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 		if (gone && gone->state == T_RUNNING && gone->cpu == ev->cpu) {
 			gone->state = T_UNKNOWN;
 			gone->burst_known = false;
-			gone->burst_acc = 0;
+			gone->burst_acc = gone->burst_pushed = 0;
 		}
 		st->unseen++;
 	}
@@ -295,7 +306,7 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 			prev->state = T_RUNNABLE;
 			prev->pub.preempts++;
 		} else {
-			if ((e = push(st, prev, true, prev->burst_acc)))
+			if ((e = push_run(st, prev)))
 				return e;
 			end_burst(prev);
 			prev->state = T_SLEEPING;
@@ -331,6 +342,47 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 	return 0;
 }
 
+/*
+ * Recording, a wakeup ends @w's sleep: the sleep, and who ended it. A task whose context the
+ * wakeup was written in, and which was on that CPU, woke @w from inside its burst: its CPU time
+ * up to here becomes a step of its own, then the wakeup.
+ */
+static int record_wake(struct tstats *st, const struct tread_event *ev, struct tthread **wp)
+{
+	struct tthread *by = NULL, *w = *wp;
+	int32_t wpid = w->pub.pid;
+	int e;
+
+	if (st->record && ev->ctx_pid > 0 && ev->ctx_pid != wpid && !ev->irq) {
+		by = thread_of(st, ev->ctx_pid, NULL, ev->ns, false);
+		if (!by)
+			return -ENOMEM;
+		w = *wp = thread_of(st, wpid, NULL, ev->ns, false);	/* the array may have moved */
+		if (!w)
+			return -ENOMEM;
+		if (by->state != T_RUNNING || by->cpu != ev->cpu)
+			by = NULL;
+	}
+	if ((e = push(st, w, (struct tstats_step){ .ns = since_to(w->since, ev->ns),
+						   .kind = TSTATS_SLEEP,
+						   .life = by ? by->pub.life : 0,
+						   .pid = by ? by->pub.pid : 0 })))
+		return e;
+	if (!by)
+		return 0;
+	{
+		uint64_t part = since_to(by->since, ev->ns);
+
+		by->pub.cpu_ns += part;
+		by->burst_acc += part;
+		by->since = ev->ns;
+	}
+	if ((e = push_run(st, by)))
+		return e;
+	return push(st, by, (struct tstats_step){ .kind = TSTATS_WAKE, .life = w->pub.life,
+						  .pid = w->pub.pid });
+}
+
 static int on_wake(struct tstats *st, const struct tread_event *ev)
 {
 	struct tthread *w = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
@@ -344,7 +396,7 @@ static int on_wake(struct tstats *st, const struct tread_event *ev)
 		w->pub.prio = ev->a.prio;
 	switch (w->state) {
 	case T_SLEEPING:
-		if ((e = push(st, w, false, since_to(w->since, ev->ns))))
+		if ((e = record_wake(st, ev, &w)))
 			return e;
 		w->pub.sleeps++;
 		w->pub.sleep_ns += since_to(w->since, ev->ns);
@@ -444,7 +496,7 @@ int tstats_finish(struct tstats *st)
 			th->pub.open_end = true;
 			th->pub.open_wall_ns = since_to(th->burst_wall, st->last);
 			if (!e)
-				e = push(st, th, true, th->burst_acc);
+				e = push_run(st, th);
 		}
 	}
 	return e;

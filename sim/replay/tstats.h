@@ -14,8 +14,9 @@
  * is unknown is counted in no distribution.
  *
  * Recording (tstats_record(), for a replay: sim/scenario/scn_trace.c) also keeps each
- * thread's life as steps: the CPU time of each burst and the length of each sleep, from when
- * its life in the trace began. Memory then grows with the events.
+ * thread's life as steps: the CPU time of each burst, the length of each sleep and who ended
+ * it, and where inside a burst it woke another thread, from when its life in the trace
+ * began. Memory then grows with the events.
  */
 #ifndef CGSIM_SIM_REPLAY_TSTATS_H
 #define CGSIM_SIM_REPLAY_TSTATS_H
@@ -31,13 +32,21 @@
 #define TSTATS_SUB	16
 #define TSTATS_BUCKETS	(64 * TSTATS_SUB)
 
-/* A recorded thread's life as steps (tstats_record()): CPU time to run, or time asleep. */
-struct tstats_step {
-	uint64_t ns;
-	bool run;
+/* A recorded thread's life as steps (tstats_record()). */
+enum tstats_step_kind {
+	TSTATS_RUN,		/* @ns of CPU time */
+	TSTATS_SLEEP,		/* @ns asleep, ended by thread @pid (0: an interrupt or idle) */
+	TSTATS_WAKE,		/* it woke thread @pid here, which was asleep */
 };
 
-#define TSTATS_MAX_STEPS	(16u << 20)	/* steps recorded in all: 256 MB */
+struct tstats_step {
+	uint64_t ns;
+	uint8_t kind;		/* enum tstats_step_kind */
+	uint32_t life;		/* @pid's life (struct tstats_thread.life) */
+	int32_t pid;
+};
+
+#define TSTATS_MAX_STEPS	(16u << 20)	/* steps recorded in all: 384 MB */
 
 struct tstats_thread {
 	int32_t pid;

@@ -280,13 +280,20 @@ Test(tstats, recorded_steps_are_the_bursts_and_sleeps_from_the_start_of_each_lif
 	/* a: running since the CPU's first event; 2 ms, asleep 1 ms, 2 ms, asleep to the end */
 	cr_assert_eq(a->start_ns, 1000000);
 	cr_assert_eq(a->nsteps, 3);
-	cr_assert(a->steps[0].run && a->steps[0].ns == 2000000);
-	cr_assert(!a->steps[1].run && a->steps[1].ns == 1000000);
-	cr_assert(a->steps[2].run && a->steps[2].ns == 2000000);
-	/* b: from its switch-in at 3 ms, one burst of 2 + 3 ms: the preemption splits nothing */
+	cr_assert(a->steps[0].kind == TSTATS_RUN && a->steps[0].ns == 2000000);
+	cr_assert(a->steps[1].kind == TSTATS_SLEEP && a->steps[1].ns == 1000000);
+	cr_assert_eq(a->steps[1].pid, 11, "b ended the sleep");
+	cr_assert(a->steps[2].kind == TSTATS_RUN && a->steps[2].ns == 2000000);
+	/*
+	 * b: from its switch-in at 3 ms, one burst of 2 + 3 ms (the preemption splits nothing)
+	 * in which, 1 ms in, it woke a
+	 */
 	cr_assert_eq(b->start_ns, 3000000);
-	cr_assert_eq(b->nsteps, 1);
-	cr_assert(b->steps[0].run && b->steps[0].ns == 5000000);
+	cr_assert_eq(b->nsteps, 3);
+	cr_assert(b->steps[0].kind == TSTATS_RUN && b->steps[0].ns == 1000000);
+	cr_assert(b->steps[1].kind == TSTATS_WAKE && b->steps[1].pid == 10 && b->steps[1].life == 0);
+	cr_assert(b->steps[2].kind == TSTATS_RUN && b->steps[2].ns == 4000000);
+	cr_assert_eq(b->cpu_ns, 5000000, "the split changes no total");
 	cr_assert(b->open_end, "b was running at the end: its burst had not ended");
 	cr_assert_eq(b->open_wall_ns, 7000000, "under way since its switch-in at 3 ms");
 	cr_assert_not(a->open_end);
