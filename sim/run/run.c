@@ -202,12 +202,18 @@ static int resolve_steps(struct runner *r, const struct scn_threads *g, struct s
 	if (!(*out = malloc(b->nphases * sizeof(**out))))
 		return run__fail(r, NOPOS, "out of memory");
 	memcpy(*out, b->phases, b->nphases * sizeof(**out));
-	for (size_t k = 0; k < b->nphases; k++) {
+	for (size_t k = 0, last = SIZE_MAX; k < b->nphases; k++) {
 		int tid;
 
 		if (!g->resume[k])
 			continue;
-		if ((tid = thread_named(r, g->resume[k])) < 0)
+		/* a replayed trace's thread resumes the same few again and again: the last one */
+		if (last != SIZE_MAX && !strcmp(g->resume[k], g->resume[last]))
+			tid = (*out)[last].obj;
+		else
+			tid = thread_named(r, g->resume[k]);
+		last = k;
+		if (tid < 0)
 			return run__fail(r, g->step_pos[k], "resume step: no thread '%s' (threads "
 					 "are PROCESS/NAME.N, N from 1)", g->resume[k]);
 		(*out)[k].obj = tid;

@@ -673,6 +673,7 @@ struct scenario *scn_source_load(struct scn_source *s, const char *variant,
 		r.sc = sc;
 		ok = scn__apply_overrides(&r, root, variant, sets, nsets, sweep) &&
 		     read_all(&r, root);
+		scn__trace_free(&r);	/* a load that failed before the chained ones were linked */
 		for (size_t i = 0; ok && variant && i < sc->nvariants; i++)
 			if (!strcmp(sc->variants[i].name, variant) && sc->variants[i].transform)
 				ok = !scn_interpose(sc, &sc->variants[i], err, errlen);

@@ -36,6 +36,7 @@ struct rd {
 	struct scenario *sc;
 	struct scn_trace_sel tsel[SCN_TRACE_SELS];	/* the trace processes read so far */
 	size_t ntsel;
+	struct scn_chain *chain;	/* chained trace processes to link (scn_trace.c) */
 };
 
 /* scn_values.c: messages, shapes, scalar values */
@@ -69,6 +70,10 @@ bool scn__read_path(struct rd *r, const struct yn *n, const char *what, char **o
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus);
 /* scn_trace.c: a process entry with trace: (its threads from the trace) into @p */
 bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_process *p);
+/* ...once every process is read, the chained ones' steps; then what they kept, freed */
+bool scn__trace_link(struct rd *r);
+/* what scn__trace_link() would free, on a load that failed before it */
+void scn__trace_free(struct rd *r);
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
 bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 		     struct sched_config *cfg);

@@ -583,7 +583,7 @@ static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 {
 	static const char *const keys[] = { "cgroup", "session", "threads", "trace", "select",
-					    "speed", NULL };
+					    "speed", "mode", NULL };
 	struct scenario *sc = r->sc;
 
 	if (!scn__want(r, m, YN_MAP, "processes"))
@@ -621,9 +621,10 @@ bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 				return false;
 			continue;
 		}
-		if ((v = yn_get(body, "select")) || (v = yn_get(body, "speed")))
+		if ((v = yn_get(body, "select")) || (v = yn_get(body, "speed")) ||
+		    (v = yn_get(body, "mode")))
 			return scn__bad(r, v, "%s goes with trace", v == yn_get(body, "select") ?
-					"select" : "speed");
+					"select" : v == yn_get(body, "speed") ? "speed" : "mode");
 		if (!(th = yn_get(body, "threads")))
 			return scn__bad(r, body, "process '%s' needs threads", p->name);
 		if (!scn__want(r, th, YN_MAP, "threads"))
@@ -649,7 +650,7 @@ bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 			sc->total_threads += t->count;
 		}
 	}
-	return true;
+	return scn__trace_link(r);
 }
 
 /* sessions: { NAME: { nice: N } }: the nice value of each session's autogroup. */

@@ -161,40 +161,76 @@ static char *group_name(const struct tstats_thread *t)
 	return util_asprintf("%s_%d", i ? comm : "t", (int)t->pid);
 }
 
-/* @t's recorded life as the steps of @g, bursts divided by @speed. */
-static bool fill_group(struct rd *r, const struct yn *n, struct scn_threads *g,
-		       const struct tstats_thread *t, uint64_t first, double speed)
+/* What a group of one replaying @t is, but for its steps. */
+static bool init_group(struct rd *r, const struct yn *n, struct scn_threads *g,
+		       const struct tstats_thread *t, uint64_t first)
 {
 	if (!(g->name = group_name(t)) || !(g->phases = calloc(t->nsteps, sizeof(*g->phases))))
 		return scn__bad(r, n, "out of memory");
 	g->count = 1;
 	g->capsteps = t->nsteps;
-	for (size_t k = 0; k < t->nsteps; k++) {
-		const struct tstats_step *s = &t->steps[k];
-		double ns = s->run ? round((double)s->ns / speed) : (double)s->ns;
-		enum sim_step_kind kind = s->run ? SIM_STEP_RUN : SIM_STEP_SLEEP;
-
-		/*
-		 * A burst still under way when the trace ended wanted more than it got, which was
-		 * the recorded layout's doing: it stays runnable for the wall time it was, from its
-		 * wakeup to the trace's end, whatever CPU time that brings it now.
-		 */
-		if (s->run && t->open_end && k == t->nsteps - 1) {
-			kind = SIM_STEP_RUNTIME;
-			ns = (double)t->open_wall_ns;
-		}
-		g->phases[k] = (struct sim_phase){ .kind = kind,
-						   .d = { SIM_DIST_FIXED, ns < 1 ? 1 : ns, 0 },
-						   .flags = s->run ? 0 : SIM_SLEEP_RECORDED };
-	}
 	g->spec.behavior.kind = SIM_BEHAV_PHASES;
 	g->spec.behavior.phases = g->phases;
-	g->spec.behavior.nphases = t->nsteps;
 	g->spec.behavior.loops = 1;
 	g->spec.start_ns = t->start_ns > first ? t->start_ns - first : 0;
 	if (t->prio >= 120 + SCHED_NICE_MIN && t->prio <= 120 + SCHED_NICE_MAX)	/* normal prio */
 		g->spec.nice = t->prio - 120;
 	g->pos = scn__pos_of(n);
+	return true;
+}
+
+/*
+ * The steps of @t into @g (made by init_group()): each burst's CPU time divided by @speed, each
+ * sleep as recorded; chained (@link non-NULL), a sleep that a replayed thread ended waits for
+ * it (suspend) and that thread wakes it where it did (a post, kept if it comes first). @link
+ * gives the replayed thread of a (pid, life), or NULL. A burst still under way when the trace
+ * ended wanted more than it got, which was the recorded layout's doing: it stays runnable for
+ * the wall time it was, from its wakeup to the trace's end, whatever CPU time that brings.
+ */
+static bool fill_steps(struct rd *r, const struct yn *n, struct scn_threads *g,
+		       const struct tstats_thread *t, double speed,
+		       const char *(*link)(void *ctx, int32_t pid, uint32_t life), void *ctx)
+{
+	size_t m = 0;
+
+	if (link && (!(g->resume = calloc(t->nsteps, sizeof(*g->resume))) ||
+		     !(g->step_pos = calloc(t->nsteps, sizeof(*g->step_pos)))))
+		return scn__bad(r, n, "out of memory");
+	for (size_t k = 0; k < t->nsteps; k++) {
+		const struct tstats_step *s = &t->steps[k];
+		const char *other = link && s->pid > 0 ? link(ctx, s->pid, s->life) : NULL;
+		struct sim_phase *ph = &g->phases[m];
+
+		if (s->kind == TSTATS_WAKE && !other)
+			continue;
+		if (link)
+			g->step_pos[m] = scn__pos_of(n);
+		if (s->kind == TSTATS_RUN) {
+			double ns = round((double)s->ns / speed);
+
+			*ph = (struct sim_phase){ .kind = SIM_STEP_RUN,
+						  .d = { SIM_DIST_FIXED, ns < 1 ? 1 : ns, 0 } };
+		} else if (s->kind == TSTATS_SLEEP && !other) {
+			*ph = (struct sim_phase){ .kind = SIM_STEP_SLEEP,
+						  .d = { SIM_DIST_FIXED, (double)s->ns, 0 },
+						  .flags = SIM_SLEEP_RECORDED };
+		} else if (s->kind == TSTATS_SLEEP) {
+			*ph = (struct sim_phase){ .kind = SIM_STEP_SUSPEND };
+		} else {
+			*ph = (struct sim_phase){ .kind = SIM_STEP_RESUME, .count = 1 };
+			if (!(g->resume[m] = strdup(other)))
+				return scn__bad(r, n, "out of memory");
+		}
+		m++;
+	}
+	if (m && t->open_end && g->phases[m - 1].kind == SIM_STEP_RUN)
+		g->phases[m - 1] = (struct sim_phase){
+			.kind = SIM_STEP_RUNTIME,
+			.d = { SIM_DIST_FIXED, t->open_wall_ns ? (double)t->open_wall_ns : 1, 0 } };
+	if (!m)		/* nothing but wakeups of threads not replayed: a sleep of nothing */
+		g->phases[m++] = (struct sim_phase){ .kind = SIM_STEP_SLEEP,
+						     .d = { SIM_DIST_FIXED, 1, 0 } };
+	g->spec.behavior.nphases = m;
 	return true;
 }
 
@@ -210,6 +246,144 @@ static bool read_speed(struct rd *r, const struct yn *v, double *speed)
 	*speed = strtod(v->str, &end);
 	if (end == v->str || *end || !isfinite(*speed) || *speed < 0.01 || *speed > 100)
 		return scn__bad(r, v, "speed must be a number from 0.01 to 100, not '%s'", v->str);
+	return true;
+}
+
+/* A chained process, waiting for every process to be read before its steps are made. */
+struct chain_proc {
+	struct scn_process *p;
+	struct tstats *st;	/* its trace, recorded (owned) */
+	const char *trace;	/* as written (the YAML tree's) */
+	size_t *from;		/* per thread group: its thread's index in @st */
+	const struct yn *node;	/* the trace key, for messages */
+	double speed;
+};
+
+struct scn_chain {
+	struct chain_proc *procs;
+	size_t n, cap;
+	/* during the link: the replayed threads of one trace, by pid * 64 + life */
+	struct util_imap by_key;
+	char **names;		/* PROCESS/NAME.1 of each, by the map's values */
+	size_t nnames, capnames;
+};
+
+static bool read_mode(struct rd *r, const struct yn *v, bool *chained)
+{
+	*chained = false;
+	if (!v)
+		return true;
+	if (!scn__scalar(r, v, "mode"))
+		return false;
+	if (!strcmp(v->str, "chained"))
+		*chained = true;
+	else if (strcmp(v->str, "timed"))
+		return scn__bad(r, v, "mode must be timed or chained, not '%s'", v->str);
+	return true;
+}
+
+static int key_of(int32_t pid, uint32_t life)
+{
+	return pid * 64 + (int)(life < 63 ? life : 63);
+}
+
+/* The replayed thread of (@pid, @life) in the trace being linked, or NULL. */
+static const char *linked(void *ctx, int32_t pid, uint32_t life)
+{
+	struct scn_chain *c = ctx;
+	int i;
+
+	if (pid <= 0 || pid >= (1 << 24) || !util_imap_get(&c->by_key, key_of(pid, life), &i))
+		return NULL;
+	return c->names[i];
+}
+
+void scn__trace_free(struct rd *r)
+{
+	struct scn_chain *c = r->chain;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		tstats_free(c->procs[i].st);
+		free(c->procs[i].from);
+	}
+	free(c->procs);
+	for (size_t i = 0; i < c->nnames; i++)
+		free(c->names[i]);
+	free(c->names);
+	util_imap_free(&c->by_key);
+	free(c);
+	r->chain = NULL;
+}
+
+/*
+ * Every process is read: the chained ones get their steps, linked to the threads of the
+ * chained processes of the same trace. One trace at a time: the map holds its threads.
+ */
+bool scn__trace_link(struct rd *r)
+{
+	struct scn_chain *c = r->chain;
+	bool ok = true;
+
+	for (size_t i = 0; c && ok && i < c->n; i++) {
+		if (!c->procs[i].st)
+			continue;	/* linked with an earlier one of the same trace */
+		util_imap_free(&c->by_key);
+		for (size_t k = 0; k < c->nnames; k++)
+			free(c->names[k]);
+		c->nnames = 0;
+		for (size_t j = i; ok && j < c->n; j++) {
+			struct chain_proc *cp = &c->procs[j];
+
+			if (!cp->st || strcmp(cp->trace, c->procs[i].trace))
+				continue;
+			for (size_t g = 0; ok && g < cp->p->nthreads; g++) {
+				const struct tstats_thread *t = tstats_thread(cp->st, cp->from[g]);
+				char *name = util_asprintf("%s/%s.1", cp->p->name, cp->p->threads[g].name);
+
+				ok = name && t->pid < (1 << 24) &&
+				     !UTIL_GROW(c->names, c->capnames, c->nnames + 1) &&
+				     !util_imap_put(&c->by_key, key_of(t->pid, t->life), (int)c->nnames);
+				if (ok)
+					c->names[c->nnames++] = name;
+				else
+					free(name);
+			}
+		}
+		if (!ok)
+			return scn__bad(r, c->procs[i].node, "out of memory");
+		for (size_t j = i; ok && j < c->n; j++) {
+			struct chain_proc *cp = &c->procs[j];
+
+			if (!cp->st || strcmp(cp->trace, c->procs[i].trace))
+				continue;
+			for (size_t g = 0; ok && g < cp->p->nthreads; g++)
+				ok = fill_steps(r, cp->node, &cp->p->threads[g],
+						tstats_thread(cp->st, cp->from[g]), cp->speed, linked, c);
+			if (j > i) {	/* done: the outer loop skips it */
+				tstats_free(cp->st);
+				cp->st = NULL;
+			}
+		}
+		tstats_free(c->procs[i].st);
+		c->procs[i].st = NULL;
+	}
+	scn__trace_free(r);
+	return ok;
+}
+
+/* Keep @st for the link: the process's groups are made, their steps not yet. */
+static bool defer(struct rd *r, const struct yn *tn, struct scn_process *p, struct tstats *st,
+		  size_t *from, double speed)
+{
+	struct scn_chain *c = r->chain;
+
+	if (!c && !(c = r->chain = calloc(1, sizeof(*c))))
+		return scn__bad(r, tn, "out of memory");
+	if (UTIL_GROW(c->procs, c->cap, c->n + 1))
+		return scn__bad(r, tn, "out of memory");
+	c->procs[c->n++] = (struct chain_proc){ p, st, tn->str, from, tn, speed };
 	return true;
 }
 
@@ -237,14 +411,16 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	uint64_t taken_cpu = 0, dropped_cpu = 0;
 	size_t ntaken = 0, ndropped = 0, n;
 	char *path = NULL, *text = NULL;
+	size_t *from = NULL;
 	double speed;
-	bool ok = false;
+	bool ok = false, chained;
 
 	if (yn_get(body, "threads"))
 		return scn__bad(r, yn_get(body, "threads"), "process '%s' takes its threads from its "
 				"trace: threads and trace do not go together", p->name);
 	if (!scn__scalar(r, tn, "trace") || !read_selection(r, yn_get(body, "select"), &sel) ||
-	    !read_speed(r, yn_get(body, "speed"), &speed))
+	    !read_speed(r, yn_get(body, "speed"), &speed) ||
+	    !read_mode(r, yn_get(body, "mode"), &chained))
 		return false;
 	if (!tn->str[0])
 		return scn__bad(r, tn, "trace needs a file name");
@@ -277,15 +453,20 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 		scn__bad(r, tn, "more than %d threads in all", SCN_MAX_THREADS);
 		goto out;
 	}
-	if (!(p->threads = calloc(ntaken, sizeof(*p->threads)))) {
+	if (!(p->threads = calloc(ntaken, sizeof(*p->threads))) ||
+	    !(from = calloc(ntaken, sizeof(*from)))) {
 		scn__bad(r, tn, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct tstats_thread *t = tstats_thread(st, i);
+		struct scn_threads *g = &p->threads[p->nthreads];
 
-		if (t->nsteps && selected(r, &sel, tn->str, t) &&
-		    !fill_group(r, tn, &p->threads[p->nthreads++], t, tstats_first(st), speed))
+		if (!t->nsteps || !selected(r, &sel, tn->str, t))
+			continue;
+		from[p->nthreads++] = i;
+		if (!init_group(r, tn, g, t, tstats_first(st)) ||
+		    (!chained && !fill_steps(r, tn, g, t, speed, NULL, NULL)))
 			goto out;
 	}
 	sc->total_threads += (int)ntaken;
@@ -305,9 +486,15 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	ok = text && note(r, tn, text);
 	if (!text)
 		scn__bad(r, tn, "out of memory");
+	if (ok && chained) {
+		ok = defer(r, tn, p, st, from, speed);
+		if (ok)
+			st = NULL, from = NULL;		/* the link's now */
+	}
 out:
 	free(text);
 	free(path);
+	free(from);
 	tstats_free(st);
 	return ok;
 }

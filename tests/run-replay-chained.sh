@@ -1,0 +1,64 @@
+#!/bin/sh
+# Chained replay (docs/replay.md): a wakeup that one replayed thread made waits for that
+# thread. scenarios/sync-pingpong.yaml (two threads resuming each other on 2 CPUs) is traced,
+# then its trace is replayed on 1 CPU next to a busy thread, a layout it was not recorded in.
+# The truth is the scenario itself in that layout. Chained, each of the pair's shares must be
+# within 1 point of the truth's and its switches within 5 %; timed, where each sleep lasts
+# as recorded whoever runs meanwhile, they are not, by more than 2 points (else the case
+# would not tell the modes apart).
+#
+# usage: tests/run-replay-chained.sh CGSIM
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: $0 CGSIM" >&2
+    exit 2
+fi
+cgsim=$1
+case $cgsim in */*) cgsim=$(cd "$(dirname "$cgsim")" && pwd)/$(basename "$cgsim") ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+scn=$root/scenarios/sync-pingpong.yaml
+"$cgsim" run "$scn" --trace "$tmp/pp.txt" >/dev/null || { echo "FAIL: tracing $scn"; exit 1; }
+# the truth: the scenario on 1 CPU with a busy thread, no expectations
+sed -e 's/cpus: 2/cpus: 1/' -e '/^expect:/,$d' "$scn" >"$tmp/truth.yaml"
+echo '  hog: { threads: { h: { behavior: busy } } }' >>"$tmp/truth.yaml"
+for mode in timed chained; do
+    cat >"$tmp/$mode.yaml" <<EOS
+name: pingpong-$mode
+duration: 10s
+warmup: 1s
+machine: { cpus: 1, hz: 250, timer_latency: 0, idle_exit: 0 }
+processes:
+  pp: { trace: pp.txt, select: { comm: "p*" }, mode: $mode }
+  hog: { threads: { h: { behavior: busy } } }
+EOS
+done
+fails=0
+for f in truth timed chained; do
+    if ! (cd "$tmp" && "$cgsim" run "$f.yaml" -o "$f" >/dev/null 2>"$f.err"); then
+        echo "FAIL: $f"; sed 's/^/    /' "$tmp/$f.err"; exit 1
+    fi
+done
+# threads.csv: process,name,cgroup,cpu_ns,share,...,switches (11); ping/pong by their comm
+for mode in timed chained; do
+    awk -v mode="$mode" '
+        FNR == 1 { file++; next }
+        { n = $2; sub(/_.*/, "", n); sub(/\..*/, "", n) }
+        file == 1 { share[$1 "/" n] = $5; sw[$1 "/" n] = $11; next }
+        {
+            k = $1 "/" n; if (!(k in share)) next
+            d = 100 * ($5 - share[k]); if (d < 0) d = -d
+            s = ($11 - sw[k]) / sw[k]; if (s < 0) s = -s
+            if (mode == "chained" && (d > 1 || s > 0.05)) {
+                printf "FAIL chained: %s share %.4f (truth %.4f), switches %d (%d)\n", k, $5, share[k], $11, sw[k]; bad++ }
+            if (mode == "timed" && k != "hog/h" && d > far) far = d
+        }
+        END {
+            if (mode == "timed" && far <= 2) { printf "FAIL timed: within %.2f points of the truth: the case does not tell the modes apart\n", far; bad++ }
+            exit bad > 0
+        }
+    ' FS=, "$tmp/truth/threads.csv" "$tmp/$mode/threads.csv" || fails=$((fails + 1))
+done
+echo "chained replay under another layout: $fails failed"
+[ "$fails" -eq 0 ]
