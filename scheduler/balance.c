@@ -423,7 +423,7 @@ static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cp
 	sched__enqueue_task(s, t, false, false, now);
 	t->st.migrations++;
 	s->st.migrations++;
-	sched__trace_task(s, SCHED_TRACE_MIGRATE, dst->id, t, src->id, dst->id, now);
+	sched__trace_task(s, SCHED_TRACE_MIGRATE, dst->id, false, t, src->id, dst->id, now);
 	sched__rq_dirty(s, src, now);
 	sched__rq_dirty(s, dst, now);
 	sched__check_preempt(s, dst, t, false);

@@ -591,7 +591,7 @@ static void attach_runnable(struct sched *s, struct sched_thread *t, struct sche
 	if (old != rq) {
 		t->st.migrations++;
 		s->st.migrations++;
-		sched__trace_task(s, SCHED_TRACE_MIGRATE, old->id, t, old->id, rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, old->id, false, t, old->id, rq->id, now);
 	}
 	if (was_running && old == rq) {
 		sched__schedule(s, rq, now, t);
@@ -758,7 +758,7 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
 	struct sched_walk w;
-	bool fork, stale;
+	bool fork, stale, irq;
 	int err, waker;
 
 	if (!t)
@@ -775,8 +775,8 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
 		rq = t->cpu;
-		sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id, t, -1,
-				  rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id,
+				  waker_cpu < 0, t, -1, rq->id, now);
 		account_to_last_update(s, rq, now);
 		sched__requeue_delayed(s, t, now);
 		sched__rq_account(s, rq, now);
@@ -784,8 +784,8 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 		/* enqueue_task_fair() stops at once, then walks every level updating averages */
 		sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
 		sched__check_preempt(s, rq, t, false);
-		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id, t, -1,
-				  rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
+				  waker_cpu < 0, t, -1, rq->id, now);
 		sched__rq_dirty(s, rq, now);
 		sched__resched_if_needed(s, rq, now);
 		sched__finish(s);
@@ -797,7 +797,9 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	rq = sched__select_cpu(s, t, waker_cpu, now);
 	/* the context: the waking thread's CPU, or where the sleeper's timer fires */
 	waker = waker_cpu >= 0 ? waker_cpu : t->cpu ? t->cpu->id : rq->id;
-	sched__trace_task(s, SCHED_TRACE_WAKING, waker, t, -1, rq->id, now);
+	/* no waking thread: the machine's timer fires, in interrupt context (not at a start) */
+	irq = waker_cpu < 0 && !fork;
+	sched__trace_task(s, SCHED_TRACE_WAKING, waker, irq, t, -1, rq->id, now);
 	stale = meets_delayed_group(t, rq);
 	if (stale)
 		account_to_last_update(s, rq, now);
@@ -811,7 +813,7 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		t->st.migrations++;
 		s->st.migrations++;
-		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, t, orig, rq->id, now);
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, irq, t, orig, rq->id, now);
 	} else {
 		sched__task_set_cpu(s, t, rq, now);
 	}
@@ -828,7 +830,7 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	t->new_task = false;
 	sched__rq_charge_wakeup(s, rq, now, w);
 	sched__check_preempt(s, rq, t, fork);
-	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, t, -1,
+	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, irq, t, -1,
 			  rq->id, now);
 	sched__rq_dirty(s, rq, now);
 	sched__resched_if_needed(s, rq, now);
@@ -965,12 +967,12 @@ void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sch
 	s->trace_fn(s->trace_ctx, &ev);
 }
 
-void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
+void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu, bool irq,
 		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now)
 {
 	struct sched_trace_event ev = { .kind = kind, .at = now, .cpu = cpu, .tid = t->tid,
 					.prio = kernel_prio(t), .prev = -1, .orig_cpu = orig_cpu,
-					.dest_cpu = dest_cpu };
+					.dest_cpu = dest_cpu, .irq = irq };
 
 	if (s->trace_fn)
 		s->trace_fn(s->trace_ctx, &ev);

@@ -370,6 +370,7 @@ struct sched_trace_event {
 	int prev, prev_prio;			/* SWITCH */
 	enum sched_trace_state prev_state;	/* SWITCH, when @prev is a thread */
 	int orig_cpu, dest_cpu;			/* MIGRATE; WAKING/WAKEUP: dest_cpu only */
+	bool irq;	/* WAKING, WAKEUP, MIGRATE: a timer's wakeup (an interrupt), not a thread's */
 };
 typedef void sched_trace_fn(void *ctx, const struct sched_trace_event *ev);
 /* sched_set_trace_hook() - call @fn for every event from now on; NULL stops. */

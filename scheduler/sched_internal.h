@@ -634,7 +634,7 @@ void sched__lines_release(struct sched *s);
 /* The trace hook's events (core.c); each does nothing while no hook is set. */
 void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sched_thread *prev,
 			 const struct sched_thread *next, uint64_t now);
-void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu,
+void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu, bool irq,
 		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
 struct sched_thread *sched__thr_get(const struct sched *s, int tid);
 void sched__relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *dst, uint64_t now);

@@ -241,7 +241,9 @@ void trace_sched(void *ctx, const struct sched_trace_event *ev)
 	case SCHED_TRACE_WAKING:
 	case SCHED_TRACE_WAKEUP:
 	case SCHED_TRACE_WAKEUP_NEW:
-		head(tr, ev->cpu, ev->kind == SCHED_TRACE_WAKING ? "d..4" : "d..3", ev->at);
+		/* a timer's wakeup comes from its interrupt: 'h' (hardirq), as the kernel prints it */
+		head(tr, ev->cpu, ev->kind == SCHED_TRACE_WAKING ? (ev->irq ? "d.h4" : "d..4")
+								 : (ev->irq ? "d.h3" : "d..3"), ev->at);
 		fputs(ev->kind == SCHED_TRACE_WAKING ? "sched_waking: "
 		      : ev->kind == SCHED_TRACE_WAKEUP ? "sched_wakeup: " : "sched_wakeup_new: ",
 		      tr->f);
@@ -249,7 +251,7 @@ void trace_sched(void *ctx, const struct sched_trace_event *ev)
 		fprintf(tr->f, " prio=%d target_cpu=%03d\n", ev->prio, ev->dest_cpu);
 		break;
 	case SCHED_TRACE_MIGRATE:
-		head(tr, ev->cpu, "d..2", ev->at);
+		head(tr, ev->cpu, ev->irq ? "d.h2" : "d..2", ev->at);
 		fputs("sched_migrate_task: ", tr->f);
 		task_args(tr, "", ev->tid, ev->cpu);
 		fprintf(tr->f, " prio=%d orig_cpu=%d dest_cpu=%d\n", ev->prio, ev->orig_cpu,

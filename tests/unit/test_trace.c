@@ -95,6 +95,28 @@ Test(trace, wakeups_and_migrations_follow_the_kernel_format)
 		"comm=a_name_with_spa pid=1004 prio=139 target_cpu=000\n");
 }
 
+/* A timer's wakeup comes from its interrupt, and the kernel says so: 'h' (hardirq). */
+Test(trace, a_timers_wakeup_is_written_in_hardirq_context)
+{
+	struct sched_trace_event e = { .kind = SCHED_TRACE_WAKING, .at = 1000, .cpu = 0, .tid = 3,
+				       .prio = 120, .prev = -1, .dest_cpu = 1, .irq = true };
+
+	trace_header(tr, NULL, 0);
+	trace_sched(tr, &e);
+	e.kind = SCHED_TRACE_MIGRATE;
+	e.orig_cpu = 0;
+	trace_sched(tr, &e);
+	e.kind = SCHED_TRACE_WAKEUP;
+	trace_sched(tr, &e);
+	cr_assert_str_eq(body(),
+		"          <idle>-0       (-------) [000] d.h4     0.000001: sched_waking: "
+		"comm=worker.1 pid=1003 prio=120 target_cpu=001\n"
+		"          <idle>-0       (-------) [000] d.h2     0.000001: sched_migrate_task: "
+		"comm=worker.1 pid=1003 prio=120 orig_cpu=0 dest_cpu=1\n"
+		"          <idle>-0       (-------) [000] d.h3     0.000001: sched_wakeup: "
+		"comm=worker.1 pid=1003 prio=120 target_cpu=001\n");
+}
+
 /* As Linux 6.18 shows them: a main thread's exit leaves a zombie, another thread's does not. */
 Test(trace, an_exit_is_z_for_a_main_thread_x_for_another)
 {
