@@ -523,6 +523,7 @@ static int parse_line(struct tline *l, struct tread_event *ev)
 			p++;
 		/* the third: 'h' hardirq, 's' softirq, 'H' hardirq inside softirq, 'z'/'Z' NMI */
 		ev->irq = p - f >= 4 && strchr("hsHzZ", f[2]);
+		l->r->counts.flags = true;
 		p = skip_sp(p);
 	}
 	if (!(p = timestamp(p, &ev->ns)))

@@ -78,6 +78,7 @@ struct tread_counts {
 	uint64_t other;		/* TREAD_OTHER events */
 	uint64_t lost;		/* TREAD_LOST events */
 	bool truncated;		/* the last line had no end and could not be read: skipped */
+	bool flags;		/* some event line had latency flags (which say interrupt context) */
 };
 
 struct tread;

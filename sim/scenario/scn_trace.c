@@ -94,9 +94,15 @@ static char *trace_path(const char *scenario, const char *path)
 	return util_asprintf("%.*s/%s", (int)(slash - scenario), scenario, path);
 }
 
-/* Read the trace at @path into @st (recording); false with the message said at @n. */
-static bool read_trace(struct rd *r, const struct yn *n, const char *path, struct tstats *st)
+/*
+ * Read the trace at @path into @st (recording); false with the message said at @n. Chained, the
+ * trace must say which wakeups came from interrupts: without its flags (perf script prints
+ * none, nor trace-cmd report without -l) a timer's wakeup looks like the interrupted task's.
+ */
+static bool read_trace(struct rd *r, const struct yn *n, const char *path, struct tstats *st,
+		       bool chained)
 {
+	bool flags;
 	/* without blocking: a FIFO named as a trace must not hang the load */
 	int fd = open(path, O_RDONLY | O_NONBLOCK), rc, e = 0;
 	struct tread_event ev;
@@ -124,6 +130,7 @@ static bool read_trace(struct rd *r, const struct yn *n, const char *path, struc
 		;
 	if (!rc && !e)
 		e = tstats_finish(st);
+	flags = tread_counts(tr)->flags;
 	tread_close(tr);
 	fclose(f);
 	if (rc < 0) {
@@ -140,6 +147,10 @@ static bool read_trace(struct rd *r, const struct yn *n, const char *path, struc
 				TSTATS_MAX_STEPS);
 	if (e)
 		return scn__bad(r, n, "out of memory");
+	if (chained && !flags)
+		return scn__bad(r, n, "mode chained needs a trace with latency flags, which tell a "
+				"timer's wakeup from a thread's ('%s' has none: record the kernel's trace "
+				"file, or trace-cmd report -l)", path);
 	return true;
 }
 
@@ -428,7 +439,7 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 		scn__bad(r, tn, "out of memory");
 		goto out;
 	}
-	if (!read_trace(r, tn, path, st))
+	if (!read_trace(r, tn, path, st, chained))
 		goto out;
 	n = tstats_nthreads(st);
 	for (size_t i = 0; i < n; i++) {
