@@ -260,28 +260,31 @@ static void end_burst(struct tthread *th)
 
 static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcpu *cpu)
 {
-	struct tthread *prev = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
-	struct tthread *next;
+	struct tthread *prev, *next;
 	uint64_t t = ev->ns;
-	int e;
+	int e, i;
 
-	if (ev->a.pid > 0 && !prev)
-		return -ENOMEM;
 	if (cpu->cur > 0 && cpu->cur != ev->a.pid) {
 		/*
 		 * The thread this CPU's last switch put there left it without a switch the trace
 		 * shows (kernels miss one now and then): when is not known, so its time there counts
-		 * for nothing, and neither does the burst it was in.
+		 * for nothing, and neither does the burst it was in. Looked up, not made: making a
+		 * thread may move the array, and the pointers below come after.
 		 */
-		struct tthread *gone = thread_of(st, cpu->cur, NULL, t, false);
+		if (util_imap_get(&st->by_pid, cpu->cur, &i)) {
+			struct tthread *gone = &st->thr[i];
 
-		if (gone && gone->state == T_RUNNING && gone->cpu == ev->cpu) {
-			gone->state = T_UNKNOWN;
-			gone->burst_known = false;
-			gone->burst_acc = gone->burst_pushed = 0;
+			if (gone->state == T_RUNNING && gone->cpu == ev->cpu) {
+				gone->state = T_UNKNOWN;
+				gone->burst_known = false;
+				gone->burst_acc = gone->burst_pushed = 0;
+			}
 		}
 		st->unseen++;
 	}
+	prev = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
+	if (ev->a.pid > 0 && !prev)
+		return -ENOMEM;
 	if (prev) {
 		uint64_t run;
 
