@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/app/cli.h"
+#include "sim/app/report.h"
 #include "sim/replay/tread.h"
 #include "sim/replay/tstats.h"
 
@@ -77,21 +78,6 @@ static double mean_ms(uint64_t sum, uint64_t n)
 	return n ? (double)sum / (double)n / 1e6 : 0;
 }
 
-/* @s as a JSON string's contents: quotes, backslashes and control characters escaped */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 static double share(const struct tstats *st, const struct tstats_thread *t)
 {
 	uint64_t span = tstats_last(st) - tstats_first(st);
@@ -107,7 +93,7 @@ static void print_json(FILE *f, const char *path, const struct tread *r, const s
 	const struct tread_counts *c = tread_counts(r);
 
 	fputs("{\n  \"trace\": ", f);
-	json_str(f, path);
+	report_json_string(f, path);
 	fprintf(f, ",\n  \"format\": \"%s\",\n", tread_format_name(tread_format(r)));
 	fprintf(f, "  \"first_ns\": %llu,\n  \"last_ns\": %llu,\n  \"cpus\": %d,\n",
 		(unsigned long long)tstats_first(st), (unsigned long long)tstats_last(st),
@@ -122,7 +108,7 @@ static void print_json(FILE *f, const char *path, const struct tread *r, const s
 
 		fprintf(f, "%s\n    { \"pid\": %d, \"tgid\": %d, \"life\": %u, \"comm\": ",
 			i ? "," : "", (int)t->pid, (int)t->tgid, t->life);
-		json_str(f, t->comm);
+		report_json_string(f, t->comm);
 		fprintf(f, ", \"cpu_ns\": %llu, \"share\": %.6f, \"bursts\": %llu, "
 			   "\"burst_ns\": %llu, \"burst_max_ns\": %llu, \"sleeps\": %llu, "
 			   "\"sleep_ns\": %llu, \"sleep_max_ns\": %llu, \"wakeups\": %llu, "
