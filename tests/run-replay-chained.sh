@@ -9,15 +9,8 @@
 #
 # usage: tests/run-replay-chained.sh CGSIM
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: $0 CGSIM" >&2
-    exit 2
-fi
-cgsim=$1
-case $cgsim in */*) cgsim=$(cd "$(dirname "$cgsim")" && pwd)/$(basename "$cgsim") ;; esac
+. "$(dirname "$0")/runner-cgsim.sh"
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
 scn=$root/scenarios/sync-pingpong.yaml
 "$cgsim" run "$scn" --trace "$tmp/pp.txt" >/dev/null || { echo "FAIL: tracing $scn"; exit 1; }
 # the truth: the scenario on 1 CPU with a busy thread, no expectations

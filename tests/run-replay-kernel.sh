@@ -9,15 +9,8 @@
 #
 # usage: tests/run-replay-kernel.sh CGSIM
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: $0 CGSIM" >&2
-    exit 2
-fi
-cgsim=$1
-case $cgsim in */*) cgsim=$(cd "$(dirname "$cgsim")" && pwd)/$(basename "$cgsim") ;; esac
+. "$(dirname "$0")/runner-cgsim.sh"
 dir=$(cd "$(dirname "$0")/replay" && pwd) || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
 fails=0
 for k in ftrace perf; do
     gzip -dc "$dir/hogs4-$k.txt.gz" >"$tmp/hogs4-$k.txt" && cp "$dir/hogs4-$k.yaml" "$tmp/" ||
