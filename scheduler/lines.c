@@ -56,6 +56,24 @@ static size_t round_lines(size_t size)
 	return (size + LINE - 1) / LINE * LINE;
 }
 
+#ifdef LINES_PLAIN		/* each object on its own: what AddressSanitizer watches */
+void *sched__lines_alloc(struct sched *s, size_t size)
+{
+	size_t n = round_lines(size);
+	void *p = aligned_alloc(LINE, n);
+
+	(void)s;
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+void sched__lines_free(struct sched *s, void *p, size_t size)
+{
+	(void)s, (void)size;
+	free(p);
+}
+#else			/* chunks, huge pages, free lists */
 /* @size bytes aligned to @size (a power of two) from the kernel, or NULL */
 static void *map_aligned(size_t size)
 {
@@ -108,17 +126,9 @@ void *sched__lines_alloc(struct sched *s, size_t size)
 {
 	struct sched_lines *l = &s->lines;
 	size_t n = round_lines(size);
-	int k;
+	int k = size_class(l, n);
 	void *p;
 
-#ifdef LINES_PLAIN
-	(void)l, (void)k;
-	p = aligned_alloc(LINE, n);
-	if (p)
-		memset(p, 0, n);
-	return p;
-#endif
-	k = size_class(l, n);
 	if (k >= 0 && l->free[k]) {
 		struct lines_free *f = l->free[k];
 
@@ -145,17 +155,13 @@ void sched__lines_free(struct sched *s, void *p, size_t size)
 
 	if (!p)
 		return;
-#ifdef LINES_PLAIN
-	(void)l, (void)f, (void)k, (void)size;
-	free(p);
-	return;
-#endif
 	k = size_class(l, round_lines(size));
 	if (k < 0)
 		return;		/* never: each size was seen at its allocation */
 	f->next = l->free[k];
 	l->free[k] = f;
 }
+#endif
 
 void sched__lines_release(struct sched *s)
 {
