@@ -126,6 +126,8 @@ static void comm_set(char *dst, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
+static const char *timestamp(const char *p, uint64_t *ns);
+
 /* The CPU column "[NNN]" after a blank: its '[', or NULL. */
 static const char *cpu_column(const char *s, int *cpu)
 {
@@ -140,6 +142,34 @@ static const char *cpu_column(const char *s, int *cpu)
 			*cpu = (int)v;
 			return p;
 		}
+	}
+	return NULL;
+}
+
+/*
+ * trace-cmd report -l's CPU and flags in one word, "0d..2." (CPU 0, flags "d..2."): a word of
+ * digits then 4 or 5 flag characters, followed by the timestamp, starting before @end. Its
+ * start, or NULL; *@flags: where the flags start.
+ */
+static const char *latency_column(const char *s, const char *end, int *cpu, const char **flags)
+{
+	for (const char *w = s; *w && w < end; w++) {
+		const char *d = w, *f;
+		long long v;
+		uint64_t ns;
+
+		if (w == s || (w[-1] != ' ' && w[-1] != '\t') || !isdigit((unsigned char)*w))
+			continue;
+		while (isdigit((unsigned char)*d))
+			d++;
+		for (f = d; *f && (*f == '.' || isalnum((unsigned char)*f)); f++)
+			;
+		if (f - d < 4 || f - d > 5 || (*f != ' ' && *f != '\t') || !timestamp(skip_sp(f), &ns) ||
+		    !num(w, &v, false) || v >= 100000)
+			continue;
+		*cpu = (int)v;
+		*flags = d;
+		return w;
 	}
 	return NULL;
 }
@@ -493,7 +523,7 @@ static bool header_line(const char *s)
 /* One line @s: 1 an event, 0 nothing, -1 an error. */
 static int parse_line(struct tline *l, struct tread_event *ev)
 {
-	const char *s = skip_sp(l->s), *col, *p, *name;
+	const char *s = skip_sp(l->s), *col, *p, *name, *after;
 	size_t n;
 	int cpu;
 
@@ -510,12 +540,18 @@ static int parse_line(struct tline *l, struct tread_event *ev)
 	}
 	if (*s == '#')
 		return 0;
-	if (!(col = cpu_column(s, &cpu)))
-		return bad(l, s, "no CPU column ([NNN]): not a line of a trace");
+	/* a "[120]" of the plugin's arguments comes after the latency form's column */
+	if ((col = cpu_column(s, &cpu)))
+		after = skip_sp(strchr(col, ']') + 1);
+	if ((p = latency_column(s, col ? col : s + strlen(s), &cpu, &after)))
+		col = p;
+	else if (!col)
+		return bad(l, s, "no CPU column ([NNN], or trace-cmd report -l's 0d..2.): not a "
+			   "line of a trace");
 	ev->cpu = cpu;
 	if (task_field(l, s, col, ev))
 		return -1;
-	p = skip_sp(strchr(col, ']') + 1);
+	p = after;
 	if (!timestamp(p, &ev->ns)) {		/* flags first (d..2, dNh1.): one word */
 		const char *f = p;
 
@@ -527,8 +563,7 @@ static int parse_line(struct tline *l, struct tread_event *ev)
 		p = skip_sp(p);
 	}
 	if (!(p = timestamp(p, &ev->ns)))
-		return bad(l, skip_sp(strchr(col, ']') + 1),
-			   "expected a timestamp in seconds (1234.567890:)");
+		return bad(l, after, "expected a timestamp in seconds (1234.567890:)");
 	name = skip_sp(p);
 	/* the name ends at ": " or at the end; perf writes it "sched:sched_switch:" */
 	for (p = name; *p && !(p[0] == ':' && (p[1] == ' ' || p[1] == '\0')); p++)

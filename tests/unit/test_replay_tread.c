@@ -110,6 +110,42 @@ Test(tread, trace_cmd_report_in_its_plugins_form)
 	cr_assert_eq(c.lost, 1);
 }
 
+/* trace-cmd report -l: the CPU and the flags in one word, "1dNs4." (CPU 1, flags "dNs4.") */
+Test(tread, trace_cmd_report_with_latency_flags)
+{
+	const char *text =
+		"cpus=16\n"
+		"    bash-10297   1d..2. 54131.409024: sched_switch:         bash:10297 [120] S ==> "
+		"memfd:sealed-91:9594 [120]\n"
+		"  <idle>-0      12dNs4. 54131.416411: sched_wakeup:         rcu_preempt:15 [120] "
+		"CPU:012\n"
+		"a 3d..2. b-77   0d..2 54131.5: sched_waking:         comm=x pid=8 prio=120 "
+		"target_cpu=000\n";
+	struct tread_event ev[4];
+	struct tread_counts c;
+	char err[256];
+
+	cr_assert_eq(read_text(text, ev, 4, err, sizeof(err), &c), 3, "%s", err);
+	cr_assert_eq(ev[0].kind, TREAD_SWITCH);
+	cr_assert_eq(ev[0].cpu, 1);
+	cr_assert_eq(ev[0].ns, 54131409024000ull);
+	cr_assert_str_eq(ev[0].ctx_comm, "bash");
+	cr_assert_eq(ev[0].ctx_pid, 10297);
+	cr_assert_str_eq(ev[0].b.comm, "memfd:sealed-91");	/* up to the last colon */
+	cr_assert_eq(ev[0].b.pid, 9594);
+	cr_assert_not(ev[0].irq);
+	cr_assert_eq(ev[1].kind, TREAD_WAKEUP);
+	cr_assert_eq(ev[1].cpu, 12);
+	cr_assert(ev[1].irq, "'s' in the third flag: softirq");
+	cr_assert_eq(ev[1].target_cpu, 12);
+	/* four flags, as kernels before 5.17 printed them; a comm holding such a word */
+	cr_assert_eq(ev[2].kind, TREAD_WAKING);
+	cr_assert_eq(ev[2].cpu, 0);
+	cr_assert_str_eq(ev[2].ctx_comm, "a 3d..2. b");
+	cr_assert_eq(ev[2].ctx_pid, 77);
+	cr_assert(c.flags);
+}
+
 Test(tread, perf_script)
 {
 	const char *text =
