@@ -5,7 +5,7 @@
 # recorders must agree: CPU time within 0.1 %, sleeps within 0.2 % (and 2). Then each trace is
 # replayed over its whole span in the layout it ran in (tests/replay/hogs4-*.yaml, warm-up 0,
 # duration the trace's): each of those threads must get the CPU time the trace shows it had,
-# within 1 %.
+# within 1 %. Then the same for tests/replay/mixload.c's traces, below.
 #
 # usage: tests/run-replay-kernel.sh CGSIM
 set -u
@@ -24,8 +24,8 @@ for k in ftrace perf; do
         { echo "FAIL $k: the replay failed"; sed 's/^/    /' "$tmp/stderr"; fails=$((fails + 1)); continue; }
 done
 [ "$fails" -eq 0 ] || { echo "replay of a kernel's traces: $fails failed"; exit 1; }
-# the workload's threads by comm in each trace's stats; the replay's by their pid
-awk '
+# JSON fields of one line, as cgsim prints them
+json_fns='
     function num(k,   s) {
         if (!match($0, "\"" k "\": [0-9]+")) return -1
         s = substr($0, RSTART, RLENGTH); sub(/.*: /, "", s); return s + 0
@@ -34,6 +34,9 @@ awk '
         if (!match($0, "\"" k "\": \"[^\"]*\"")) return ""
         s = substr($0, RSTART, RLENGTH); sub(/^[^:]*: "/, "", s); sub(/"$/, "", s); return s
     }
+'
+# the workload's threads by comm in each trace's stats; the replay's by their pid
+awk "$json_fns"'
     FNR == 1 { file++ }
     /"pid":/ && (file == 1 || file == 2) {
         c = str("comm"); if (c !~ /^(w\.[1-4]|d\.1)$/ || num("life") != 0) next
@@ -62,4 +65,40 @@ awk '
         printf "replay of a kernel'\''s traces: 2 traces, %d failed\n", bad
         exit bad > 0
     }
-' "$tmp/ftrace.json" "$tmp/perf.json" "$tmp/ftrace.run.json" "$tmp/perf.run.json"
+' "$tmp/ftrace.json" "$tmp/perf.json" "$tmp/ftrace.run.json" "$tmp/perf.run.json" || fails=1
+
+# mixload (tests/replay/README.md): trace-cmd report -l and perf script of one run; the two
+# recorders must agree on each thread of the workload (CPU time within 2 %, sleeps within
+# 0.5 % and 3), and the traces replay, trace-cmd's chained (its pipe and mutex wakeups), perf's
+# timed, with every thread of the workload in the replay.
+for k in tracecmd perf; do
+    gzip -dc "$dir/mix-$k.txt.gz" >"$tmp/mix-$k.txt" && cp "$dir/mix-$k.yaml" "$tmp/" || exit 2
+    "$cgsim" trace-stats --json "$tmp/mix-$k.txt" >"$tmp/mix-$k.json" ||
+        { echo "FAIL mix $k: trace-stats"; fails=$((fails + 1)); continue; }
+    (cd "$tmp" && "$cgsim" run --json "mix-$k.yaml") >"$tmp/mix-$k.run.json" 2>"$tmp/stderr" ||
+        { echo "FAIL mix $k: the replay failed"; sed 's/^/    /' "$tmp/stderr"; fails=$((fails + 1)); }
+done
+awk "$json_fns"'
+    FNR == 1 { file++ }
+    /"pid":/ && file <= 2 {
+        c = str("comm"); if (c !~ /^(pipe-client|pipe-server|lock-[12]|tick|spin-[12])$/) next
+        cpu[file, c] = num("cpu_ns"); sl[file, c] = num("sleeps")
+    }
+    /"name":/ && file >= 3 { n = str("name"); sub(/_[0-9]+\.1$/, "", n); seen[file - 2, n] = 1 }
+    END {
+        split("pipe-client pipe-server lock-1 lock-2 tick spin-1 spin-2", cs, " ")
+        for (i = 1; i <= 7; i++) {
+            c = cs[i]
+            if (!((1, c) in cpu) || !((2, c) in cpu)) { printf "FAIL mix %s: not in both traces\n", c; bad++; continue }
+            d = cpu[2, c] - cpu[1, c]; if (d < 0) d = -d
+            if (d > 0.02 * cpu[1, c]) { printf "FAIL mix %s: CPU %.0f ns in trace-cmd'\''s, %.0f in perf'\''s\n", c, cpu[1, c], cpu[2, c]; bad++ }
+            d = sl[2, c] - sl[1, c]; if (d < 0) d = -d
+            if (d > 3 && d > 0.005 * sl[1, c]) { printf "FAIL mix %s: %d sleeps in trace-cmd'\''s, %d in perf'\''s\n", c, sl[1, c], sl[2, c]; bad++ }
+            for (k = 1; k <= 2; k++)
+                if (!((k, c) in seen)) { printf "FAIL mix %s: not replayed from trace %d\n", c, k; bad++ }
+        }
+        printf "replay of a kernel'\''s traces: mixload, 2 traces, %d failed\n", bad
+        exit bad > 0
+    }
+' "$tmp/mix-tracecmd.json" "$tmp/mix-perf.json" "$tmp/mix-tracecmd.run.json" "$tmp/mix-perf.run.json" || fails=1
+[ "$fails" -eq 0 ]
