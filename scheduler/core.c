@@ -922,6 +922,19 @@ int sched_thread_stats(const struct sched *s, int tid, struct sched_thread_stats
 	return 0;
 }
 
+uint64_t sched_thread_wait(const struct sched *s, int tid, uint64_t now)
+{
+	const struct sched_thread *t = sched__thr_get(s, tid);
+	uint64_t w;
+
+	if (!t)
+		return 0;
+	w = t->st.wait_ns;
+	if (t->runnable && !(t->cpu && t->cpu->curr == t) && now > t->wait_start)
+		w += now - t->wait_start;
+	return w;
+}
+
 void sched_set_wait_hook(struct sched *s, sched_wait_fn *fn, void *ctx)
 {
 	s->wait_fn = fn;

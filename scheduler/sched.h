@@ -318,6 +318,11 @@ int sched_thread_tg(const struct sched *s, int tid, uint32_t *weight);
  */
 uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now);
 /*
+ * sched_thread_wait() - the thread's time runnable and not running at @now, the wait under way
+ * included up to @now: waits read at two instants cover exactly the time between them.
+ */
+uint64_t sched_thread_wait(const struct sched *s, int tid, uint64_t now);
+/*
  * sched_thread_work() - the thread's own progress at @now: its CPU time less the scheduler's
  * (the time its bursts of work have had).
  */

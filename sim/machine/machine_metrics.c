@@ -23,7 +23,7 @@ void sim_machine_reset_metrics(struct sim_machine *m)
 			continue;
 		machine__credit(m, t);
 		t->base_exec = sched_thread_exec(m->s, t->tid, now);
-		t->base_wait = st.wait_ns;
+		t->base_wait = sched_thread_wait(m->s, t->tid, now);
 		t->base_sw = st.switches;
 		t->base_pre = st.preempted;
 		t->base_mig = st.migrations;
@@ -58,7 +58,7 @@ int sim_machine_thread_metrics(const struct sim_machine *m, int tid,
 	if (!t || sched_thread_stats(m->s, tid, &st))
 		return -ENOENT;
 	out->cpu_ns = sched_thread_exec(m->s, tid, sim_now(&m->eng)) - t->base_exec;
-	out->wait_ns = st.wait_ns - t->base_wait;
+	out->wait_ns = sched_thread_wait(m->s, tid, sim_now(&m->eng)) - t->base_wait;
 	out->switches = st.switches - t->base_sw;
 	out->preempted = st.preempted - t->base_pre;
 	out->migrations = st.migrations - t->base_mig;
