@@ -1,11 +1,14 @@
 #!/bin/sh
 # Chained replay (docs/replay.md): a wakeup that one replayed thread made waits for that
 # thread. scenarios/sync-pingpong.yaml (two threads resuming each other on 2 CPUs) is traced,
-# then its trace is replayed on 1 CPU next to a busy thread, a layout it was not recorded in.
-# The truth is the scenario itself in that layout. Chained, each of the pair's shares must be
-# within 1 point of the truth's and its switches within 5 %; timed, where each sleep lasts
-# as recorded whoever runs meanwhile, they are not, by more than 2 points (else the case
-# would not tell the modes apart).
+# then its trace is replayed in a layout it was not recorded in: 1 CPU, a busy thread, and pong
+# in a group of weight 20, so that pong is slow and ping must wait for it. The truth is the
+# same pair written out in that layout, with posts for the resumes (on 1 CPU the thread a
+# resume wakes preempts the resumer before it suspends, and rt-app's resume, lost on a thread
+# not suspended yet, would stop both: docs/scenario-format.md, `post`). Chained, each of the
+# pair's shares must be within 1 point of the truth's and its switches within 5 %; timed,
+# where each sleep lasts as recorded whoever runs meanwhile, they are not, by more than 2
+# points (else the case would not tell the modes apart).
 #
 # usage: tests/run-replay-chained.sh CGSIM
 set -u
@@ -13,18 +16,25 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 scn=$root/scenarios/sync-pingpong.yaml
 "$cgsim" run "$scn" --trace "$tmp/pp.txt" >/dev/null || { echo "FAIL: tracing $scn"; exit 1; }
-# the truth: the scenario on 1 CPU with a busy thread, no expectations
-sed -e 's/cpus: 2/cpus: 1/' -e '/^expect:/,$d' "$scn" >"$tmp/truth.yaml"
-echo '  hog: { threads: { h: { behavior: busy } } }' >>"$tmp/truth.yaml"
-for mode in timed chained; do
-    cat >"$tmp/$mode.yaml" <<EOS
-name: pingpong-$mode
+layout='name: pingpong
 duration: 10s
 warmup: 1s
 machine: { cpus: 1, hz: 250, timer_latency: 0, idle_exit: 0 }
+cgroups:
+  /: { cgroup.subtree_control: +cpu }
+  slow: { cpu.weight: 20 }
 processes:
-  pp: { trace: pp.txt, select: { comm: "p*" }, mode: $mode }
-  hog: { threads: { h: { behavior: busy } } }
+  hog: { threads: { h: { behavior: busy } } }'
+cat >"$tmp/truth.yaml" <<EOS
+$layout
+  pi: { threads: { ping: { start: 1ms, behavior: { phases: [ { run: 1ms }, { post: po/pong.1 }, suspend ] } } } }
+  po: { cgroup: slow, threads: { pong: { behavior: { phases: [ suspend, { run: 1ms }, { post: pi/ping.1 } ] } } } }
+EOS
+for mode in timed chained; do
+    cat >"$tmp/$mode.yaml" <<EOS
+$layout
+  pi: { trace: pp.txt, select: { comm: "ping*" }, mode: $mode }
+  po: { cgroup: slow, trace: pp.txt, select: { comm: "pong*" }, mode: $mode }
 EOS
 done
 fails=0

@@ -463,7 +463,6 @@ void sim_machine_free(struct sim_machine *m)
 	free(m->sid_of_cg);
 	free(m->sessions);
 	util_imap_free(&m->session_ix);
-	free(m->todo);
 	sched_free(m->s);
 	free(m);
 }

@@ -26,36 +26,22 @@ void machine__arm(struct sim_machine *m, struct sim_event *ev, uint64_t t)
 		machine__fail(m, -ENOMEM);
 }
 
-static void push_todo(struct sim_machine *m, int tid)
-{
-	for (int i = 0; i < m->ntodo; i++)
-		if (m->todo[i] == tid)
-			return;
-	/* the full check only when the list is full: this runs in the event loop */
-	if ((size_t)m->ntodo == m->captodo &&
-	    UTIL_GROW(m->todo, m->captodo, (size_t)m->ntodo + 1)) {
-		machine__fail(m, -ENOMEM);
-		return;
-	}
-	m->todo[m->ntodo++] = tid;
-}
-
 static void end_burst(struct sim_machine *m, struct mthread *t);
 
-/* Recompute when the burst running on @c ends. */
+/*
+ * Recompute when the burst running on @c ends. A thread switched out at the instant its work
+ * was done (a tick or a wakeup at that very time preempted it) has not ended its burst: it makes
+ * its next call (a sleep, an unlock) when it runs again, at once (its cpu event then comes
+ * at the switch-in), as a task preempted on its way to a system call makes it once back on a
+ * CPU. It is never put to sleep from the runqueue.
+ */
 static void refresh_cpu(struct sim_machine *m, struct mcpu *c)
 {
 	uint64_t now = sim_now(&m->eng);
 	int cur = sched_cpu_curr(m->s, c->id);
-	struct mthread *old = machine__mt(m, c->tid), *t;
+	struct mthread *t;
 
-	if (c->tid != cur) {
-		/* the thread that was here left: if its work is done it ends its burst now */
-		if (old && old->state == M_ACTIVE && old->target != UINT64_MAX &&
-		    sched_thread_work(m->s, old->tid, now) >= old->target)
-			push_todo(m, old->tid);
-		c->tid = cur;
-	}
+	c->tid = cur;
 	t = machine__mt(m, cur);
 	if (!t || t->state != M_ACTIVE || t->target == UINT64_MAX) {
 		sim_cancel(&m->eng, &c->ev);
@@ -69,26 +55,13 @@ static void refresh_cpu(struct sim_machine *m, struct mcpu *c)
 	}
 }
 
-/* Drain the scheduler's changed CPUs (and bursts that ended off-CPU) until nothing moves. */
+/* Drain the scheduler's changed CPUs until nothing moves. */
 void machine__sync(struct sim_machine *m)
 {
-	for (;;) {
-		int c = sched_pop_changed(m->s);
+	int c;
 
-		if (c >= 0) {
-			refresh_cpu(m, &m->cpu[c]);
-			continue;
-		}
-		if (m->ntodo) {
-			struct mthread *t = machine__mt(m, m->todo[--m->ntodo]);
-
-			if (t && t->state == M_ACTIVE &&
-			    sched_thread_work(m->s, t->tid, sim_now(&m->eng)) >= t->target)
-				end_burst(m, t);
-			continue;
-		}
-		break;
-	}
+	while ((c = sched_pop_changed(m->s)) >= 0)
+		refresh_cpu(m, &m->cpu[c]);
 	machine__arm(m, &m->tick_ev, sched_next_tick_min(m->s));
 }
 
@@ -151,6 +124,14 @@ static void go_to_sleep(struct sim_machine *m, struct mthread *t, uint64_t wake,
 	machine__arm(m, &t->ev, wake);
 }
 
+/* Whether @t is on a CPU now. */
+static bool on_cpu(const struct sim_machine *m, const struct mthread *t)
+{
+	struct sched_thread_stats st;
+
+	return !sched_thread_stats(m->s, t->tid, &st) && st.running;
+}
+
 /* Steps that a sleeping thread takes without running: time steps and repeats. */
 static bool no_cpu(enum sim_step_kind k)
 {
@@ -185,10 +166,12 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 			}
 		}
 		p = &t->b->phases[t->phase++];
-		if (t->state != M_ACTIVE && !no_cpu(p->kind)) {
+		if (!no_cpu(p->kind) && (t->state != M_ACTIVE || !on_cpu(m, t))) {
 			/*
 			 * A thread makes its calls when it runs: back from a sleep (or at its
-			 * start), it wakes and runs 1 ns, its return to user space, first.
+			 * start), it wakes and runs 1 ns, its return to user space, first; preempted
+			 * by its last call's wakeup (an unlock's, a signal's), it runs 1 ns once it
+			 * is back.
 			 */
 			t->phase--;
 			activate(m, t, 1);
@@ -331,7 +314,9 @@ void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev)
 	struct mthread *t = machine__mt(m, c->tid);
 
 	sched_advance(m->s, sim_now(eng));
-	if (t && t->state == M_ACTIVE && sched_thread_work(m->s, t->tid, sim_now(eng)) >= t->target)
+	/* a tick due now comes first: if it preempted the thread, its burst ends when it is back */
+	if (t && t->state == M_ACTIVE && sched_cpu_curr(m->s, c->id) == t->tid &&
+	    sched_thread_work(m->s, t->tid, sim_now(eng)) >= t->target)
 		end_burst(m, t);
 	machine__sync(m);
 }

@@ -209,9 +209,6 @@ struct sim_machine {
 	size_t nfails, capfails;
 	struct sim_behavior **behav;	/* the threads' behaviours, each with its own phases */
 	size_t nbehav, capbehav;
-	int *todo;			/* threads whose burst ended while off-CPU */
-	int ntodo;
-	size_t captodo;
 	int err;
 };
 
