@@ -3,7 +3,8 @@
 # (sim/replay/), against the run's report. On an ideal machine (overhead costs and idle exit
 # 0, no warm-up, so the report covers the whole trace) each thread's CPU time must be the
 # report's within the trace's truncation to the microsecond: less than 1 us for each interval
-# on a CPU, that is (switches + 1) us. A thread cannot have slept more often than the report
+# on a CPU, that is (switches + 1) us; its wait (runnable, not running) likewise, both ends
+# of each interval truncated, within 2 (switches + 1) us. A thread cannot have slept more often than the report
 # counts wakeups, nor changed CPU between runs more often than it migrated. Every thread the
 # report gave CPU time must be in the trace. The base variant of each scenario is run.
 #
@@ -41,12 +42,13 @@ for f in "$@"; do
             if ($0 !~ /"pid":/) next
             pid = num("pid"); if (num("life") != 0) next
             cpu[pid] = num("cpu_ns"); sl[pid] = num("sleeps"); mg[pid] = num("migrations")
+            wt[pid] = num("wait_ns")
             next
         }
         FNR > 1 {
             full = $1 "/" $2; pid = ""
             for (p in name) if (name[p] == full) pid = p
-            c = $4 + 0; sw = $11 + 0; m = $12 + 0; wk = $13 + 0
+            c = $4 + 0; w = $7 + 0; sw = $11 + 0; m = $12 + 0; wk = $13 + 0
             if (pid == "" || !(pid in cpu)) {
                 if (c > 0) { printf "FAIL %s: %s ran but is not in the trace\n", f, full; bad++ }
                 next
@@ -55,6 +57,11 @@ for f in "$@"; do
             if (d > 1000 * (sw + 1)) {
                 printf "FAIL %s: %s cpu_ns %.0f in the report, %.0f in the trace (%d switches)\n",
                     f, full, c, cpu[pid], sw; bad++
+            }
+            d = wt[pid] - w; if (d < 0) d = -d
+            if (d > 2000 * (sw + 1)) {
+                printf "FAIL %s: %s wait_ns %.0f in the report, %.0f in the trace (%d switches)\n",
+                    f, full, w, wt[pid], sw; bad++
             }
             if (sl[pid] > wk) { printf "FAIL %s: %s slept %d times, woke %d\n", f, full, sl[pid], wk; bad++ }
             if (mg[pid] > m) { printf "FAIL %s: %s changed CPU %d times, migrated %d\n", f, full, mg[pid], m; bad++ }

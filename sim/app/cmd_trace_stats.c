@@ -113,7 +113,8 @@ static void print_json(FILE *f, const char *path, const struct tread *r, const s
 			   "\"burst_ns\": %llu, \"burst_max_ns\": %llu, \"sleeps\": %llu, "
 			   "\"sleep_ns\": %llu, \"sleep_max_ns\": %llu, \"wakeups\": %llu, "
 			   "\"latency_sum_ns\": %llu, \"latency_p50_ns\": %llu, "
-			   "\"latency_p99_ns\": %llu, \"latency_max_ns\": %llu, \"preemptions\": %llu, "
+			   "\"latency_p99_ns\": %llu, \"latency_max_ns\": %llu, \"wait_ns\": %llu, "
+			   "\"preemptions\": %llu, "
 			   "\"migrations\": %llu, \"woken_by_task\": %llu, \"woken_by_irq\": %llu, "
 			   "\"exited\": %s }",
 			(unsigned long long)t->cpu_ns, share(st, t), (unsigned long long)t->bursts,
@@ -123,9 +124,10 @@ static void print_json(FILE *f, const char *path, const struct tread *r, const s
 			(unsigned long long)t->lat_ns,
 			(unsigned long long)tstats_latency_q(t, 0.5),
 			(unsigned long long)tstats_latency_q(t, 0.99),
-			(unsigned long long)t->lat_max, (unsigned long long)t->preempts,
-			(unsigned long long)t->migrations, (unsigned long long)t->woken_by_task,
-			(unsigned long long)t->woken_by_irq, t->exited ? "true" : "false");
+			(unsigned long long)t->lat_max, (unsigned long long)t->wait_ns,
+			(unsigned long long)t->preempts, (unsigned long long)t->migrations,
+			(unsigned long long)t->woken_by_task, (unsigned long long)t->woken_by_irq,
+			t->exited ? "true" : "false");
 	}
 	fputs("\n  ]\n}\n", f);
 }
@@ -150,10 +152,11 @@ static void print_table(FILE *f, const char *path, const struct tread *r, const 
 		fprintf(f, "unseen: %llu switch-outs the trace does not show (that time is not "
 			   "counted)\n", (unsigned long long)tstats_unseen(st));
 	fputs("\ntimes in ms; share: of the machine over the trace; burst: CPU time from a wakeup "
-	      "to the\nswitch-out that sleeps; latency: from the wakeup to the switch-in\n\n", f);
-	fprintf(f, "%-15s %9s %8s %10s %7s %7s %8s %7s %9s %7s %7s %7s %7s %7s %5s %7s %7s\n",
+	      "to the\nswitch-out that sleeps; latency: from the wakeup to the switch-in; wait: all the time it\n"
+	      "was runnable and not running (after its wakeups and its preemptions)\n\n", f);
+	fprintf(f, "%-15s %9s %8s %10s %7s %7s %8s %7s %9s %7s %7s %7s %7s %9s %7s %5s %7s %7s\n",
 		"thread", "pid", "tgid", "cpu ms", "share", "bursts", "mean", "sleeps", "mean",
-		"wakeups", "p50", "p99", "max", "preempt", "migr", "by task", "by irq");
+		"wakeups", "p50", "p99", "max", "wait", "preempt", "migr", "by task", "by irq");
 	for (size_t i = 0; i < n; i++) {
 		const struct tstats_thread *t = th[i];
 		char pid[24], tgid[16];
@@ -167,12 +170,12 @@ static void print_table(FILE *f, const char *path, const struct tread *r, const 
 		else
 			snprintf(tgid, sizeof(tgid), "-");
 		fprintf(f, "%-15s %9s %8s %10.3f %7.4f %7llu %8.3f %7llu %9.3f %7llu %7.3f %7.3f "
-			   "%7.3f %7llu %5llu %7llu %7llu\n",
+			   "%7.3f %9.3f %7llu %5llu %7llu %7llu\n",
 			t->comm, pid, tgid, ms(t->cpu_ns), share(st, t), (unsigned long long)t->bursts,
 			mean_ms(t->burst_ns, t->bursts), (unsigned long long)t->sleeps,
 			mean_ms(t->sleep_ns, t->sleeps), (unsigned long long)t->wakeups,
 			ms(tstats_latency_q(t, 0.5)), ms(tstats_latency_q(t, 0.99)), ms(t->lat_max),
-			(unsigned long long)t->preempts, (unsigned long long)t->migrations,
+			ms(t->wait_ns), (unsigned long long)t->preempts, (unsigned long long)t->migrations,
 			(unsigned long long)t->woken_by_task, (unsigned long long)t->woken_by_irq);
 	}
 }

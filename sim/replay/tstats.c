@@ -328,6 +328,8 @@ static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcp
 		start(next, t);
 		if (next->state == T_RUNNABLE && next->woken && latency(next, since_to(next->wake_ns, t)))
 			return -ENOMEM;
+		if (next->state == T_RUNNABLE)	/* since its wakeup or its preemption */
+			next->pub.wait_ns += since_to(next->since, t);
 		if (next->state != T_RUNNABLE) {	/* its wakeup is not in the trace */
 			next->burst_known = false;
 			next->burst_wall = t;
@@ -492,6 +494,10 @@ int tstats_finish(struct tstats *st)
 
 			th->pub.cpu_ns += run;
 			th->burst_acc += run;
+			th->since = st->last;
+		}
+		if (th->state == T_RUNNABLE) {
+			th->pub.wait_ns += since_to(th->since, st->last);
 			th->since = st->last;
 		}
 		/* the burst under way at the end, run or preempted: a replay runs it too */

@@ -62,6 +62,8 @@ struct tstats_thread {
 	uint64_t wakeups, lat_ns, lat_max;	/* wakeup latencies */
 	uint32_t *lat_hist;	/* TSTATS_BUCKETS counts, allocated at the first latency */
 	uint64_t preempts;	/* switched out still runnable */
+	uint64_t wait_ns;	/* runnable, not running: from a wakeup or a preemption to the
+				 * switch-in (to the end, for one still waiting there) */
 	uint64_t migrations;	/* switched in on another CPU than last time */
 	uint64_t woken_by_task;	/* wakeups another thread made (its context) */
 	uint64_t woken_by_irq;	/* wakeups made in interrupt context, or from idle (pid 0) */

@@ -288,6 +288,8 @@ Test(tstats, bursts_sleeps_latencies_and_cpu_time_by_hand)
 	cr_assert_eq(b->cpu_ns, 2000000 + 3000000, "3-5 and 7-10, the end");
 	cr_assert_eq(b->preempts, 1);
 	cr_assert_eq(b->bursts, 0, "b never slept");
+	cr_assert_eq(a->wait_ns, 1000000, "woken at 4, on the CPU at 5");
+	cr_assert_eq(b->wait_ns, 2000000, "preempted at 5, back at 7; not before 3 (unknown)");
 	tstats_free(st);
 }
 
