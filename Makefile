@@ -173,6 +173,7 @@ check-trace: $(BIN)
 	tests/run-replay.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
 	tests/run-replay-kernel.sh ./$(BIN)
 	tests/run-replay-chained.sh ./$(BIN)
+	tests/run-replay-sleeps.sh ./$(BIN)
 
 REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice-three \
 	nested-weights zijlstra-root-vm

@@ -171,8 +171,13 @@ static _Noreturn void behave(struct worker *w, long long t0)
 				const struct sim_phase *p = &b->phases[i];
 
 				/* live_plan refuses the synchronisation steps */
-				if (p->kind == SIM_STEP_SLEEP)
+				if (p->kind == SIM_STEP_SLEEP && (p->flags & SIM_SLEEP_UNTIL)) {
+					/* a replay's sleep that ends when it ended, from its start */
+					if (next + (long long)p->ns > now_ns())
+						sleep_to(next + (long long)p->ns, stop);
+				} else if (p->kind == SIM_STEP_SLEEP) {
 					sleep_to(now_ns() + draw(w, &p->d), stop);
+				}
 				else if (p->kind == SIM_STEP_RUN)
 					run_cpu(draw(w, &p->d), stop);
 			}

@@ -179,8 +179,11 @@ static void phases_next(struct sim_machine *m, struct mthread *t)
 		}
 		switch (p->kind) {
 		case SIM_STEP_SLEEP:
-			go_to_sleep(m, t, machine__later(now, draw(t, &p->d)),
-				    !(p->flags & SIM_SLEEP_RECORDED));
+			wake = p->flags & SIM_SLEEP_UNTIL ? machine__later(t->t_first, p->ns)
+							  : machine__later(now, draw(t, &p->d));
+			if (wake <= now)
+				break;	/* an end already past: on at once */
+			go_to_sleep(m, t, wake, !(p->flags & SIM_SLEEP_RECORDED));
 			return;
 		case SIM_STEP_RUN:
 			activate(m, t, draw(t, &p->d));

@@ -212,6 +212,8 @@ static void start(struct tthread *th, uint64_t t)
 	}
 }
 
+_Static_assert(sizeof(struct tstats_step) == 24, "a step is 24 bytes (TSTATS_MAX_STEPS)");
+
 /* One more step of @th (a RUN after a RUN adds to it; a RUN or SLEEP of nothing is none). */
 static int push(struct tstats *st, struct tthread *th, struct tstats_step step)
 {
@@ -369,7 +371,7 @@ static int record_wake(struct tstats *st, const struct tread_event *ev, struct t
 			by = NULL;
 	}
 	if ((e = push(st, w, (struct tstats_step){ .ns = since_to(w->since, ev->ns),
-						   .kind = TSTATS_SLEEP,
+						   .at = ev->ns, .kind = TSTATS_SLEEP,
 						   .life = by ? by->pub.life : 0,
 						   .pid = by ? by->pub.pid : 0 })))
 		return e;

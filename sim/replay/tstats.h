@@ -35,15 +35,17 @@
 /* A recorded thread's life as steps (tstats_record()). */
 enum tstats_step_kind {
 	TSTATS_RUN,		/* @ns of CPU time */
-	TSTATS_SLEEP,		/* @ns asleep, ended by thread @pid (0: an interrupt or idle) */
+	TSTATS_SLEEP,		/* @ns asleep until @at, ended by thread @pid (0: an interrupt or
+				 * idle) */
 	TSTATS_WAKE,		/* it woke thread @pid here, which was asleep */
 };
 
 struct tstats_step {
 	uint64_t ns;
-	uint8_t kind;		/* enum tstats_step_kind */
-	uint32_t life;		/* @pid's life (struct tstats_thread.life) */
+	uint64_t at;		/* SLEEP: when it ended, the wakeup's time in the trace */
 	int32_t pid;
+	unsigned life : 24;	/* @pid's life (struct tstats_thread.life), modulo 2^24 */
+	unsigned kind : 8;	/* enum tstats_step_kind */
 };
 
 #define TSTATS_MAX_STEPS	(16u << 20)	/* steps recorded in all: 384 MB */

@@ -583,7 +583,7 @@ static bool read_threads(struct rd *r, const struct yn *n, struct scn_threads *t
 bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 {
 	static const char *const keys[] = { "cgroup", "session", "threads", "trace", "select",
-					    "speed", "mode", NULL };
+					    "speed", "mode", "sleeps", NULL };
 	struct scenario *sc = r->sc;
 
 	if (!scn__want(r, m, YN_MAP, "processes"))
@@ -622,9 +622,10 @@ bool scn__read_processes(struct rd *r, const struct yn *m, int cpus)
 			continue;
 		}
 		if ((v = yn_get(body, "select")) || (v = yn_get(body, "speed")) ||
-		    (v = yn_get(body, "mode")))
+		    (v = yn_get(body, "mode")) || (v = yn_get(body, "sleeps")))
 			return scn__bad(r, v, "%s goes with trace", v == yn_get(body, "select") ?
-					"select" : v == yn_get(body, "speed") ? "speed" : "mode");
+					"select" : v == yn_get(body, "speed") ? "speed" :
+					v == yn_get(body, "mode") ? "mode" : "sleeps");
 		if (!(th = yn_get(body, "threads")))
 			return scn__bad(r, body, "process '%s' needs threads", p->name);
 		if (!scn__want(r, th, YN_MAP, "threads"))

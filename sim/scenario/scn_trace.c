@@ -192,14 +192,15 @@ static bool init_group(struct rd *r, const struct yn *n, struct scn_threads *g,
 
 /*
  * The steps of @t into @g (made by init_group()): each burst's CPU time divided by @speed, each
- * sleep as recorded; chained (@link non-NULL), a sleep that a replayed thread ended waits for
+ * sleep as long as recorded or, @absolute, until when it ended in the recording (at once if
+ * that is past); chained (@link non-NULL), a sleep that a replayed thread ended waits for
  * it (suspend) and that thread wakes it where it did (a post, kept if it comes first). @link
  * gives the replayed thread of a (pid, life), or NULL. A burst still under way when the trace
  * ended wanted more than it got, which was the recorded layout's doing: it stays runnable for
  * the wall time it was, from its wakeup to the trace's end, whatever CPU time that brings.
  */
 static bool fill_steps(struct rd *r, const struct yn *n, struct scn_threads *g,
-		       const struct tstats_thread *t, double speed,
+		       const struct tstats_thread *t, double speed, bool absolute,
 		       const char *(*link)(void *ctx, int32_t pid, uint32_t life), void *ctx)
 {
 	size_t m = 0;
@@ -225,6 +226,10 @@ static bool fill_steps(struct rd *r, const struct yn *n, struct scn_threads *g,
 			*ph = (struct sim_phase){ .kind = SIM_STEP_SLEEP,
 						  .d = { SIM_DIST_FIXED, (double)s->ns, 0 },
 						  .flags = SIM_SLEEP_RECORDED };
+			if (absolute) {		/* until when it ended, from the thread's start */
+				ph->flags |= SIM_SLEEP_UNTIL;
+				ph->ns = s->at > t->start_ns ? s->at - t->start_ns : 0;
+			}
 		} else if (s->kind == TSTATS_SLEEP) {
 			*ph = (struct sim_phase){ .kind = SIM_STEP_SUSPEND };
 		} else {
@@ -268,6 +273,7 @@ struct chain_proc {
 	size_t *from;		/* per thread group: its thread's index in @st */
 	const struct yn *node;	/* the trace key, for messages */
 	double speed;
+	bool absolute;		/* sleeps: absolute */
 };
 
 struct scn_chain {
@@ -279,17 +285,22 @@ struct scn_chain {
 	size_t nnames, capnames;
 };
 
-static bool read_mode(struct rd *r, const struct yn *v, bool *chained)
+/*
+ * A key with two values, @off (the default, also when the key is absent) and @on: mode
+ * (timed, chained), sleeps (relative, absolute).
+ */
+static bool read_choice(struct rd *r, const struct yn *v, const char *key, const char *off,
+			const char *on, bool *out)
 {
-	*chained = false;
+	*out = false;
 	if (!v)
 		return true;
-	if (!scn__scalar(r, v, "mode"))
+	if (!scn__scalar(r, v, key))
 		return false;
-	if (!strcmp(v->str, "chained"))
-		*chained = true;
-	else if (strcmp(v->str, "timed"))
-		return scn__bad(r, v, "mode must be timed or chained, not '%s'", v->str);
+	if (!strcmp(v->str, on))
+		*out = true;
+	else if (strcmp(v->str, off))
+		return scn__bad(r, v, "%s must be %s or %s, not '%s'", key, off, on, v->str);
 	return true;
 }
 
@@ -371,7 +382,8 @@ bool scn__trace_link(struct rd *r)
 				continue;
 			for (size_t g = 0; ok && g < cp->p->nthreads; g++)
 				ok = fill_steps(r, cp->node, &cp->p->threads[g],
-						tstats_thread(cp->st, cp->from[g]), cp->speed, linked, c);
+						tstats_thread(cp->st, cp->from[g]), cp->speed,
+						cp->absolute, linked, c);
 			if (j > i) {	/* done: the outer loop skips it */
 				tstats_free(cp->st);
 				cp->st = NULL;
@@ -386,7 +398,7 @@ bool scn__trace_link(struct rd *r)
 
 /* Keep @st for the link: the process's groups are made, their steps not yet. */
 static bool defer(struct rd *r, const struct yn *tn, struct scn_process *p, struct tstats *st,
-		  size_t *from, double speed)
+		  size_t *from, double speed, bool absolute)
 {
 	struct scn_chain *c = r->chain;
 
@@ -394,7 +406,7 @@ static bool defer(struct rd *r, const struct yn *tn, struct scn_process *p, stru
 		return scn__bad(r, tn, "out of memory");
 	if (UTIL_GROW(c->procs, c->cap, c->n + 1))
 		return scn__bad(r, tn, "out of memory");
-	c->procs[c->n++] = (struct chain_proc){ p, st, tn->str, from, tn, speed };
+	c->procs[c->n++] = (struct chain_proc){ p, st, tn->str, from, tn, speed, absolute };
 	return true;
 }
 
@@ -424,14 +436,15 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	char *path = NULL, *text = NULL;
 	size_t *from = NULL;
 	double speed;
-	bool ok = false, chained;
+	bool ok = false, chained, absolute;
 
 	if (yn_get(body, "threads"))
 		return scn__bad(r, yn_get(body, "threads"), "process '%s' takes its threads from its "
 				"trace: threads and trace do not go together", p->name);
 	if (!scn__scalar(r, tn, "trace") || !read_selection(r, yn_get(body, "select"), &sel) ||
 	    !read_speed(r, yn_get(body, "speed"), &speed) ||
-	    !read_mode(r, yn_get(body, "mode"), &chained))
+	    !read_choice(r, yn_get(body, "mode"), "mode", "timed", "chained", &chained) ||
+	    !read_choice(r, yn_get(body, "sleeps"), "sleeps", "relative", "absolute", &absolute))
 		return false;
 	if (!tn->str[0])
 		return scn__bad(r, tn, "trace needs a file name");
@@ -477,7 +490,7 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 			continue;
 		from[p->nthreads++] = i;
 		if (!init_group(r, tn, g, t, tstats_first(st)) ||
-		    (!chained && !fill_steps(r, tn, g, t, speed, NULL, NULL)))
+		    (!chained && !fill_steps(r, tn, g, t, speed, absolute, NULL, NULL)))
 			goto out;
 	}
 	sc->total_threads += (int)ntaken;
@@ -498,7 +511,7 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	if (!text)
 		scn__bad(r, tn, "out of memory");
 	if (ok && chained) {
-		ok = defer(r, tn, p, st, from, speed);
+		ok = defer(r, tn, p, st, from, speed, absolute);
 		if (ok)
 			st = NULL, from = NULL;		/* the link's now */
 	}

@@ -60,11 +60,14 @@ enum sim_step_kind {
 /* SIM_STEP_SLEEP's flags */
 #define SIM_SLEEP_RECORDED	4u	/* a sleep as a trace recorded it, timer latency included:
 					   the machine adds none of its own */
+#define SIM_SLEEP_UNTIL		8u	/* until @ns after the thread's first time, not for d; at
+					   once if that is past (a wakeup the trace recorded then) */
 
 struct sim_phase {
 	enum sim_step_kind kind;
 	struct sim_dist d;	/* RUN, SLEEP, RUNTIME */
-	uint64_t ns;		/* TIMER: its period; SLICE: the slice (0: the base slice) */
+	uint64_t ns;		/* TIMER: its period; SLICE: the slice (0: the base slice);
+				 * SLEEP with SIM_SLEEP_UNTIL: its end from the thread's first time */
 	/*
 	 * LOCK, UNLOCK: the mutex (0, 1, ...); RESUME: the thread; WAIT, SYNC, SIGNAL,
 	 * BROADCAST: the condition variable; BARRIER: the barrier; TIMER: the timer (shared:

@@ -321,6 +321,7 @@ Test(tstats, recorded_steps_are_the_bursts_and_sleeps_from_the_start_of_each_lif
 	cr_assert(a->steps[0].kind == TSTATS_RUN && a->steps[0].ns == 2000000);
 	cr_assert(a->steps[1].kind == TSTATS_SLEEP && a->steps[1].ns == 1000000);
 	cr_assert_eq(a->steps[1].pid, 11, "b ended the sleep");
+	cr_assert_eq(a->steps[1].at, 4000000, "b woke it at 4 ms");
 	cr_assert(a->steps[2].kind == TSTATS_RUN && a->steps[2].ns == 2000000);
 	/*
 	 * b: from its switch-in at 3 ms, one burst of 2 + 3 ms (the preemption splits nothing)
