@@ -326,6 +326,38 @@ uint64_t sched_thread_exec(const struct sched *s, int tid, uint64_t now)
 	return e;
 }
 
+/*
+ * update_rq_clock_task() takes steal out of the task clock: the charge and the thread's
+ * progress both resume @ns later, after whatever the CPU still owed (the scheduler's own work,
+ * charged already, comes first). PELT's clock leaves steal out in the kernel as well
+ * (rq_clock_pelt() follows clock_task); here it runs on, and the capacity steal takes from a
+ * CPU (NONTASK_CAPACITY) is not modelled: on CPUs that lose alike it moves no balance.
+ */
+int sched_steal(struct sched *s, int cpu, uint64_t now, uint64_t ns)
+{
+	struct sched_cpu *rq;
+	int err;
+
+	if (cpu < 0 || cpu >= s->ncpu)
+		return -EINVAL;
+	if ((err = sched__enter(s, now)))
+		return err;
+	rq = &s->cpu[cpu];
+	if (rq->curr && ns) {
+		uint64_t from;
+
+		sched__rq_account(s, rq, now);
+		from = umax(umax(rq->exec_start, rq->charge_from), now);
+		ns = from < UINT64_MAX / 4 ? umin(ns, UINT64_MAX / 4 - from) : 0;
+		rq->exec_start = umax(rq->exec_start, now) + ns;
+		rq->charge_from = umax(rq->charge_from, now) + ns;
+		s->st.steal_ns += ns;
+		sched__rq_dirty(s, rq, now);
+	}
+	sched__finish(s);
+	return 0;
+}
+
 uint64_t sched_thread_work(const struct sched *s, int tid, uint64_t now)
 {
 	const struct sched_thread *t = sched__thr_get(s, tid);

@@ -337,8 +337,16 @@ struct sched_stats {
 	uint64_t ticks;			/* ticks on busy CPUs, processed or elided */
 	uint64_t ticks_processed;	/* of which processed */
 	uint64_t balance_runs;		/* periodic and new-idle balance passes */
+	uint64_t steal_ns;		/* time the hypervisor took from busy CPUs (sched_steal()) */
 };
 void sched_stats(const struct sched *s, struct sched_stats *out);
+/*
+ * sched_steal() - steal time: from @now the hypervisor runs something else on @cpu for @ns. The
+ * thread on it neither progresses nor is charged for that time (CONFIG_PARAVIRT_TIME_ACCOUNTING:
+ * rq->clock_task leaves steal out), so its vruntime, slice and quota stand still. Nothing
+ * happens on an idle CPU (a halted vCPU does not wait to run). 0, or -EINVAL.
+ */
+int sched_steal(struct sched *s, int cpu, uint64_t now, uint64_t ns);
 /* sched_cpu_overhead() - overhead time charged to @cpu so far. */
 uint64_t sched_cpu_overhead(const struct sched *s, int cpu);
 

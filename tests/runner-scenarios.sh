@@ -2,7 +2,9 @@
 # (run-trace.sh, run-trace-stats.sh, run-replay.sh), after `set -u`, with their arguments:
 # checks them, sets
 #   $cgsim  CGSIM, then shifted off, so that "$@" is the scenarios;
-#   $ideal  the --set options of an ideal machine: no overhead costs, no idle exit;
+#   $ideal  the --set options of an ideal machine: no overhead costs, no idle exit, no steal
+#           (whose time a trace's switches include and a thread's CPU time does not, as on a
+#           kernel);
 #   $tmp    a scratch directory removed on exit.
 if [ $# -lt 2 ]; then
     echo "usage: $0 CGSIM SCENARIO..." >&2
@@ -15,4 +17,4 @@ trap 'rm -rf "$tmp"' EXIT
 ideal="--set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0
        --set scheduler.costs.sleep=0 --set scheduler.costs.tick=0
        --set scheduler.costs.level=0 --set scheduler.costs.walk=0
-       --set machine.idle_exit=0"
+       --set machine.idle_exit=0 --set machine.steal=0"

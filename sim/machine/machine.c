@@ -302,9 +302,17 @@ int sim_machine_set_noise(struct sim_machine *m, const struct sim_wakeup_noise *
 {
 	if (m->threads_set)
 		return -EBUSY;
-	if (sim_dist_validate(&noise->timer) || sim_dist_validate(&noise->idle_exit))
+	if (sim_dist_validate(&noise->timer) || sim_dist_validate(&noise->idle_exit) ||
+	    !(noise->steal >= 0 && noise->steal <= 0.5) ||
+	    (noise->steal > 0 && (noise->steal_period_ns < 1000000 ||
+				  noise->steal_period_ns > 1000000000)))
 		return -EINVAL;
 	m->noise = *noise;
+	m->steal_ns = (uint64_t)(noise->steal * (double)noise->steal_period_ns + 0.5);
+	/* each CPU's turns at a phase of its own, from the seed alone */
+	for (int c = 0; noise->steal > 0 && c < m->ncpu; c++)
+		machine__arm(m, &m->cpu[c].steal_ev,
+			     mix64(m->seed ^ 0x737465616cull ^ (uint64_t)c) % noise->steal_period_ns);
 	m->phase_ns = (noise->tick_phase ? mix64(m->seed ^ 0x7068617365ull) : noise->phase_ns) %
 		      m->tick_ns;
 	m->has_noise = sim_dist_mean(&noise->timer) > 0 || sim_dist_mean(&noise->idle_exit) > 0 ||
@@ -398,6 +406,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 		m->cpu[c].id = c;
 		m->cpu[c].tid = -1;
 		sim_event_init(&m->cpu[c].ev, machine__cpu_event);
+		sim_event_init(&m->cpu[c].steal_ev, machine__steal_event);
 	}
 	sim_event_init(&m->tick_ev, machine__tick_event);
 	if ((e = adopt_layout(m, h)))

@@ -44,6 +44,9 @@ void sim_machine_free(struct sim_machine *m);
  * @tick_phase: the workload's clock is not in phase with the ticks: every behaviour starts
  *             later than its `start` by one offset in [0, tick period) drawn from the seed
  * @phase_ns:  that offset given instead (used when @tick_phase is false; taken modulo the tick)
+ * @steal:     the share of a busy CPU's time a hypervisor runs something else (steal time, 0 ..
+ *             0.5): every @steal_period_ns (1 ms .. 1 s) each busy CPU loses @steal of it at
+ *             once (sched_steal()), at a phase of its own drawn from the seed
  * All zero (the default) is the ideal machine. Draws come from a stream of their own per
  * thread, so the noise never changes what a behaviour draws.
  */
@@ -52,6 +55,8 @@ struct sim_wakeup_noise {
 	struct sim_dist idle_exit;
 	bool tick_phase;
 	uint64_t phase_ns;
+	double steal;
+	uint64_t steal_period_ns;
 };
 
 /* sim_machine_set_noise() - set before the first sim_machine_set_thread(); -EBUSY after. */

@@ -324,6 +324,19 @@ void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev)
 	machine__sync(m);
 }
 
+/* The hypervisor's turn on a CPU: noise.steal of its period, then the next turn a period on. */
+void machine__steal_event(struct sim_engine *eng, struct sim_event *ev)
+{
+	struct mcpu *c = sim_container_of(ev, struct mcpu, steal_ev);
+	struct sim_machine *m = c->m;
+	uint64_t now = sim_now(eng);
+
+	if (sched_steal(m->s, c->id, now, m->steal_ns))
+		machine__fail(m, -EINVAL);
+	machine__arm(m, &c->steal_ev, machine__later(now, m->noise.steal_period_ns));
+	machine__sync(m);
+}
+
 void machine__tick_event(struct sim_engine *eng, struct sim_event *ev)
 {
 	struct sim_machine *m = sim_container_of(ev, struct sim_machine, tick_ev);

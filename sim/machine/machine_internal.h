@@ -149,6 +149,7 @@ struct msession {
 
 struct mcpu {
 	struct sim_event ev;		/* current burst ends */
+	struct sim_event steal_ev;	/* the hypervisor's next turn (noise.steal) */
 	struct sim_machine *m;
 	int id;
 	int tid;			/* whose burst ev is for, -1 */
@@ -160,6 +161,7 @@ struct sim_machine {
 	struct cg_hier *h;
 	uint64_t seed;
 	struct sim_wakeup_noise noise;
+	uint64_t steal_ns;		/* each turn of the hypervisor on a busy CPU (noise.steal) */
 	uint64_t phase_ns;		/* noise.tick_phase's offset */
 	uint64_t tick_ns;
 	bool has_noise;			/* any of it is not zero */
@@ -247,6 +249,7 @@ void machine__fail(struct sim_machine *m, int err);
 void machine__thread_event(struct sim_engine *eng, struct sim_event *ev);
 void machine__tick_event(struct sim_engine *eng, struct sim_event *ev);
 void machine__cpu_event(struct sim_engine *eng, struct sim_event *ev);
+void machine__steal_event(struct sim_engine *eng, struct sim_event *ev);
 void machine__arm(struct sim_machine *m, struct sim_event *ev, uint64_t t);
 void machine__sync(struct sim_machine *m);
 

@@ -636,6 +636,8 @@ int run_scenario_trace(const struct scenario *sc, bool timing, FILE *trace,
 			.idle_exit = sc->idle_exit,
 			.tick_phase = sc->sched.jitter && !sc->clock_phase_set,
 			.phase_ns = sc->clock_phase,
+			.steal = sc->steal,
+			.steal_period_ns = sc->steal_period,
 		};
 
 		if ((e = start_machine(&r, &nz)))

@@ -151,8 +151,18 @@ int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
 	n = tg_nodes(s, nodes, node_of, end);
 	k = n;		/* the first thread's node */
 	thread_nodes(r, s, nodes, &n, node_of, now, until);
+	/*
+	 * Steal leaves each CPU 1 - steal of its time: solved in units of that, where a busy
+	 * thread still asks for one CPU and a thread's own work (and a quota) for more of them.
+	 */
+	for (int i = 0; r->sc->steal > 0 && i < n; i++) {
+		nodes[i].demand /= 1 - r->sc->steal;
+		nodes[i].cap /= 1 - r->sc->steal;
+	}
 	if ((e = ideal_compute(nodes, (size_t)n, r->sc->sched.cpus, share)))
 		goto out;
+	for (int i = 0; r->sc->steal > 0 && i < n; i++)
+		share[i] *= 1 - r->sc->steal;
 	memset(r->cur_cg, 0, (size_t)r->ncg * sizeof(*r->cur_cg));
 	for (size_t i = 0; i < r->nt; i++) {
 		const struct rthread *t = &r->t[i];

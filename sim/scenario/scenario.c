@@ -189,6 +189,7 @@ static bool read_all(struct rd *r, struct yn *root)
 	 * 6.18 in a 2-vCPU Firecracker VM, HZ 250. Medians 65 us and 52 us.
 	 */
 	sc->timer_latency = (struct sim_dist){ SIM_DIST_LOGNORMAL, 65000, 5000 };
+	sc->steal_period = 10000000;
 	sc->idle_exit = (struct sim_dist){ SIM_DIST_LOGNORMAL, 53000, 10000 };
 	if ((v = yn_get(root, "machine")) && !scn__read_machine(r, v, &cpus, &hz, sc))
 		return false;

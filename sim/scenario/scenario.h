@@ -178,6 +178,8 @@ struct scenario {
 	bool autogroup;
 	struct sim_dist timer_latency;	/* machine.timer_latency (struct sim_wakeup_noise) */
 	struct sim_dist idle_exit;	/* machine.idle_exit */
+	double steal;			/* machine.steal, 0 .. 0.5 (struct sim_wakeup_noise) */
+	uint64_t steal_period;		/* machine.steal_period */
 	uint64_t clock_phase;		/* machine.clock_phase when a time ... */
 	bool clock_phase_set;		/* ... rather than random */
 	struct scn_cgroup *cgroups;

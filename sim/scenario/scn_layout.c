@@ -34,12 +34,32 @@ bool scn__read_name(struct rd *r, const struct yn *n, const char *what, char **o
 	return *out != NULL;
 }
 
+/* machine.steal: a share of the time, 0 .. 0.5, as a number (0.05) or a percentage (5%). */
+static bool read_steal(struct rd *r, const struct yn *v, double *out)
+{
+	char *end;
+	double x;
+
+	if (!scn__scalar(r, v, "machine.steal"))
+		return false;
+	x = strtod(v->str, &end);
+	if (end != v->str && end[0] == '%' && !end[1]) {
+		x /= 100;
+		end++;
+	}
+	if (end == v->str || *end || !isfinite(x) || x < 0 || x > 0.5)
+		return scn__bad(r, v, "machine.steal must be a share of the time from 0 to 0.5 "
+				"(0.05, or 5%%), not '%s'", v->str);
+	*out = x;
+	return true;
+}
+
 bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz,
 		       struct scenario *sc)
 {
 	static const char *const keys[] = { "cpus", "hz", "autogroup", "timer_latency",
-					    "idle_exit", "clock_phase", "costs", "topology", "numa",
-					    NULL };
+					    "idle_exit", "clock_phase", "steal", "steal_period",
+					    "costs", "topology", "numa", NULL };
 	const struct yn *v;
 	long long x;
 
@@ -65,6 +85,11 @@ bool scn__read_machine(struct rd *r, const struct yn *m, int *cpus, uint32_t *hz
 	    !scn__parse_dist(r, v, "machine.timer_latency", &sc->timer_latency))
 		return false;
 	if ((v = yn_get(m, "idle_exit")) && !scn__parse_dist(r, v, "machine.idle_exit", &sc->idle_exit))
+		return false;
+	if ((v = yn_get(m, "steal")) && !read_steal(r, v, &sc->steal))
+		return false;
+	if ((v = yn_get(m, "steal_period")) &&
+	    !scn__parse_time(r, v, "machine.steal_period", 1000000, 1000000000, &sc->steal_period))
 		return false;
 	if ((v = yn_get(m, "clock_phase"))) {
 		if (!scn__scalar(r, v, "machine.clock_phase"))

@@ -239,7 +239,8 @@ Test(scenario, positioned_errors)
 		   "t.yaml:3:18: error: machine.cpus must be from 1 to 1024, not 0");
 	load_fails("name: t\nduration: 1s\nmachine: { cpu: 2 }\n",
 		   "t.yaml:3:12: error: unknown key 'cpu' in machine (expected one of: cpus, hz, "
-		   "autogroup, timer_latency, idle_exit, clock_phase, costs, topology, numa)");
+		   "autogroup, timer_latency, idle_exit, clock_phase, steal, steal_period, costs, "
+		   "topology, numa)");
 	load_fails("name: t\nduration: 10\n",
 		   "t.yaml:2:11: error: duration must be a time with a unit (ns, us, ms or s), "
 		   "e.g. 10ms, not '10'");
