@@ -79,8 +79,16 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 	else if (r->cpus < r->online)
 		fprintf(f, "the scenario's threads kept on CPUs 0-%d of the machine's %d\n",
 			r->cpus - 1, r->online);
-	fprintf(f, "other work took %.1f %% of the machine (%.1f .. %.1f)\n\n", 100 * r->other.mean,
+	fprintf(f, "other work took %.1f %% of the machine (%.1f .. %.1f)", 100 * r->other.mean,
 		100 * r->other.min, 100 * r->other.max);
+	if (r->steal.max > 0)
+		fprintf(f, "; steal %.1f %% (%.1f .. %.1f)", 100 * r->steal.mean,
+			100 * r->steal.min, 100 * r->steal.max);
+	fputs("\n", f);
+	if (r->steal.mean >= 0.005)
+		fprintf(f, "(the simulation has none: --set machine.steal=%.4f models it)\n",
+			r->steal.mean);
+	fputs("\n", f);
 	fprintf(f, "%-7s  %-*s  %9s  %8s  %6s  %6s  %6s\n", "kind", (int)w, "name", "simulated",
 		"measured", "min", "max", "diff");
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -108,9 +116,10 @@ void report_live_json(FILE *f, const struct live_report *r, const struct report_
 	report_json_string(f, r->kernel);
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
 		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
-		"\"other_load_min\": %.4f, \"other_load_max\": %.4f", hier_name(r->hier), r->cpus,
+		"\"other_load_min\": %.4f, \"other_load_max\": %.4f, \"steal\": %.4f, "
+		"\"steal_min\": %.4f, \"steal_max\": %.4f", hier_name(r->hier), r->cpus,
 		r->online, r->reps, r->window_s, r->tolerance, r->other.mean, r->other.min,
-		r->other.max);
+		r->other.max, r->steal.mean, r->steal.min, r->steal.max);
 	if (vm)
 		vm_json(f, vm);
 	fputs(",\n  \"rows\": [", f);

@@ -142,6 +142,7 @@ struct live_report {
 	unsigned reps;
 	double window_s;		/* the measured window of each repetition */
 	struct live_stat other;		/* the share of capacity other work took in the window */
+	struct live_stat steal;		/* steal time, /proc/stat's (0 off a VM) */
 	double tolerance;		/* points of capacity */
 	struct live_row *rows;		/* groups, then processes, then threads */
 	size_t nrows;

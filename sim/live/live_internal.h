@@ -86,9 +86,10 @@ int live__read_line(const char *path, char *buf, size_t len);
 int live__schedstat_parse(const char *line, unsigned long long *ns);
 /*
  * live__stat_busy() - from /proc/stat's text @text: the time every CPU spent busy (all but
- * idle and iowait) in USER_HZ ticks, into *@busy. 0 or -EINVAL.
+ * idle and iowait) in USER_HZ ticks, into *@busy, and the steal (the hypervisor's, part of
+ * busy; 0 on a kernel that does not count it) into *@steal. 0 or -EINVAL.
  */
-int live__stat_busy(const char *text, unsigned long long *busy);
+int live__stat_busy(const char *text, unsigned long long *busy, unsigned long long *steal);
 
 /* live__restore_path() - LIVE_STATE_DIR/@pid.restore into @buf. */
 void live__restore_path(int pid, char *buf, size_t len);

@@ -431,7 +431,7 @@ static int keep_affinity(struct live_run *r)
 
 /* Each thread's CPU time (ns) and the machine's busy time (USER_HZ ticks), and when. */
 static int sample(struct live_run *r, unsigned long long *cpu, unsigned long long *busy,
-		  double *at)
+		  unsigned long long *steal, double *at)
 {
 	char path[128], line[512], *text = NULL;
 	FILE *f;
@@ -454,20 +454,21 @@ static int sample(struct live_run *r, unsigned long long *cpu, unsigned long lon
 		return fail(r, -EINVAL, "cgsim: cannot read /proc/stat");
 	}
 	fclose(f);
-	e = live__stat_busy(text, busy);
+	e = live__stat_busy(text, busy, steal);
 	free(text);
 	return e ? fail(r, -EINVAL, "cgsim: /proc/stat has no cpu line") : 0;
 }
 
 /*
  * One repetition: shares[i] of every thread (of the scenario's CPUs' capacity), and the share
- * of the whole machine's (its @online CPUs') other work took.
+ * of the whole machine's (its @online CPUs') other work took, and the steal /proc/stat counted.
  */
-static int repetition(struct live_run *r, long online, double *shares, double *other)
+static int repetition(struct live_run *r, long online, double *shares, double *other,
+		      double *steal)
 {
 	size_t n = r->plan->nthreads;
 	unsigned long long *c0 = calloc(n ? n : 1, sizeof(*c0)), *c1 = calloc(n ? n : 1, sizeof(*c1));
-	unsigned long long b0, b1;
+	unsigned long long b0, b1, s0, s1;
 	double t0, t1, cap, ours = 0, hz = (double)sysconf(_SC_CLK_TCK);
 	int e = 0;
 
@@ -503,11 +504,11 @@ static int repetition(struct live_run *r, long online, double *shares, double *o
 			}
 	}
 	say(r, "warm-up, %.1f s", (double)r->sc->warmup / 1e9);
-	if ((e = wait_s((double)r->sc->warmup / 1e9)) || (e = sample(r, c0, &b0, &t0)))
+	if ((e = wait_s((double)r->sc->warmup / 1e9)) || (e = sample(r, c0, &b0, &s0, &t0)))
 		goto out;
 	say(r, "measuring, %.1f s", (double)(r->sc->duration - r->sc->warmup) / 1e9);
 	if ((e = wait_s((double)(r->sc->duration - r->sc->warmup) / 1e9)) ||
-	    (e = sample(r, c1, &b1, &t1)))
+	    (e = sample(r, c1, &b1, &s1, &t1)))
 		goto out;
 	cap = (double)r->sc->sched.cpus * (t1 - t0) * 1e9;
 	for (size_t i = 0; i < n; i++) {
@@ -516,6 +517,7 @@ static int repetition(struct live_run *r, long online, double *shares, double *o
 	}
 	cap = (double)online * (t1 - t0) * 1e9;
 	*other = ((double)(b1 - b0) / hz * 1e9 - ours) / cap;
+	*steal = (double)(s1 - s0) / hz * 1e9 / cap;
 	if (*other < 0)
 		*other = 0;	/* tick-granular /proc/stat against ns schedstat */
 out:
@@ -635,7 +637,7 @@ static bool same_threads(const struct live_plan *p, const struct run_result *res
 
 /* The repetitions, with the signal handlers that let a signal stop them cleanly. */
 static int run_reps(struct live_run *r, unsigned reps, long online, double *shares,
-		    double *other)
+		    double *other, double *steal)
 {
 	struct sigaction old[LIVE_NSTOP_SIGS];
 	int e = 0;
@@ -643,7 +645,8 @@ static int run_reps(struct live_run *r, unsigned reps, long online, double *shar
 	live__catch_stops(old);
 	for (unsigned k = 0; k < reps && !e; k++) {
 		say(r, "repetition %u of %u", k + 1, reps);
-		e = repetition(r, online, shares + (size_t)k * r->plan->nthreads, &other[k]);
+		e = repetition(r, online, shares + (size_t)k * r->plan->nthreads, &other[k],
+			       &steal[k]);
 	}
 	if (r->progress)
 		fputs("\r\033[K", stderr);
@@ -661,7 +664,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	struct live_plan *plan = NULL;
 	struct run_result *res = NULL;
 	struct live_report *rep = NULL;
-	double *shares = NULL, *other = NULL;
+	double *shares = NULL, *other = NULL, *steal = NULL;
 	char prefix[64];
 	struct utsname u;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -692,12 +695,13 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	r.tids = calloc(plan->nthreads ? plan->nthreads : 1, sizeof(*r.tids));
 	shares = calloc((size_t)o->reps * (plan->nthreads ? plan->nthreads : 1), sizeof(*shares));
 	other = calloc(o->reps, sizeof(*other));
+	steal = calloc(o->reps, sizeof(*steal));
 	rep = calloc(1, sizeof(*rep));
-	if (!r.tids || !shares || !other || !rep) {
+	if (!r.tids || !shares || !other || !steal || !rep) {
 		e = fail(&r, -ENOMEM, "cgsim: out of memory");
 		goto out;
 	}
-	if ((e = run_reps(&r, o->reps, cpus, shares, other)))
+	if ((e = run_reps(&r, o->reps, cpus, shares, other, steal)))
 		goto out;
 	rep->scenario = strdup(sc->name);
 	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
@@ -707,6 +711,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	rep->reps = o->reps;
 	rep->window_s = (double)(sc->duration - sc->warmup) / 1e9;
 	rep->other = live__stats(other, o->reps);
+	rep->steal = live__stats(steal, o->reps);
 	rep->tolerance = o->tolerance;
 	if (!rep->scenario || (e = make_rows(rep, res, sc, shares, o->reps)))
 		e = fail(&r, -ENOMEM, "cgsim: out of memory");
@@ -714,6 +719,7 @@ out:
 	free(r.tids);
 	free(shares);
 	free(other);
+	free(steal);
 	run_free(res);
 	live_plan_free(plan);
 	close(lock);

@@ -111,7 +111,7 @@ int live__schedstat_parse(const char *line, unsigned long long *ns)
 	return 0;
 }
 
-int live__stat_busy(const char *text, unsigned long long *busy)
+int live__stat_busy(const char *text, unsigned long long *busy, unsigned long long *steal)
 {
 	unsigned long long v[10] = { 0 };
 	int n;
@@ -125,6 +125,7 @@ int live__stat_busy(const char *text, unsigned long long *busy)
 	if (n < 7)
 		return -EINVAL;
 	*busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	*steal = v[7];
 	return 0;
 }
 

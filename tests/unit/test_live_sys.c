@@ -31,13 +31,17 @@ Test(live_sys, schedstat_gives_the_cpu_time)
 /* /proc/stat's first line: busy = user + nice + system + irq + softirq + steal. */
 Test(live_sys, stat_busy_leaves_out_idle_and_iowait)
 {
-	unsigned long long busy = 0;
+	unsigned long long busy = 0, steal = 0;
 
 	cr_assert_eq(live__stat_busy("cpu  100 2 30 5000 40 5 6 7 0 0\ncpu0 50 1 15 2500 20 2 3 3 "
-				     "0 0\n", &busy), 0);
+				     "0 0\n", &busy, &steal), 0);
 	cr_assert_eq(busy, 100 + 2 + 30 + 5 + 6 + 7);
-	cr_assert_eq(live__stat_busy("cpu0 1 2 3 4 5 6 7 8\n", &busy), -EINVAL, "the total line");
-	cr_assert_eq(live__stat_busy("cpu  1 2 3\n", &busy), -EINVAL, "too few fields");
+	cr_assert_eq(steal, 7, "the eighth field");
+	cr_assert_eq(live__stat_busy("cpu  1 2 3 4 5 6 7\n", &busy, &steal), 0, "no steal field");
+	cr_assert_eq(steal, 0);
+	cr_assert_eq(live__stat_busy("cpu0 1 2 3 4 5 6 7 8\n", &busy, &steal), -EINVAL,
+		     "the total line");
+	cr_assert_eq(live__stat_busy("cpu  1 2 3\n", &busy, &steal), -EINVAL, "too few fields");
 }
 
 Test(live_sys, stats_mean_min_max)
