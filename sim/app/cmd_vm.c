@@ -138,6 +138,8 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 		if (!get_num(o, "steal", &r->steal.mean) || !get_num(o, "steal_min", &r->steal.min) ||
 		    !get_num(o, "steal_max", &r->steal.max))
 			r->steal = (struct live_stat){ 0, 0, 0 };
+		if (!get_num(o, "simulated_steal", &r->sim_steal))
+			r->sim_steal = 0;
 
 		snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
 		r->hier = !strcmp(hier, "v2") ? LIVE_HIER_V2 : LIVE_HIER_V1;

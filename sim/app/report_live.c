@@ -85,9 +85,9 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 		fprintf(f, "; steal %.1f %% (%.1f .. %.1f)", 100 * r->steal.mean,
 			100 * r->steal.min, 100 * r->steal.max);
 	fputs("\n", f);
-	if (r->steal.mean >= 0.005)
-		fprintf(f, "(the simulation has none: --set machine.steal=%.4f models it)\n",
-			r->steal.mean);
+	if (r->steal.mean - r->sim_steal >= 0.005 || r->sim_steal - r->steal.mean >= 0.005)
+		fprintf(f, "(the simulation's steal was %.1f %%: --set machine.steal=%.4f models what "
+			"was measured)\n", 100 * r->sim_steal, r->steal.mean);
 	fputs("\n", f);
 	fprintf(f, "%-7s  %-*s  %9s  %8s  %6s  %6s  %6s\n", "kind", (int)w, "name", "simulated",
 		"measured", "min", "max", "diff");
@@ -117,9 +117,10 @@ void report_live_json(FILE *f, const struct live_report *r, const struct report_
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
 		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
 		"\"other_load_min\": %.4f, \"other_load_max\": %.4f, \"steal\": %.4f, "
-		"\"steal_min\": %.4f, \"steal_max\": %.4f", hier_name(r->hier), r->cpus,
-		r->online, r->reps, r->window_s, r->tolerance, r->other.mean, r->other.min,
-		r->other.max, r->steal.mean, r->steal.min, r->steal.max);
+		"\"steal_min\": %.4f, \"steal_max\": %.4f, \"simulated_steal\": %.4f",
+		hier_name(r->hier), r->cpus, r->online, r->reps, r->window_s, r->tolerance,
+		r->other.mean, r->other.min, r->other.max, r->steal.mean, r->steal.min,
+		r->steal.max, r->sim_steal);
 	if (vm)
 		vm_json(f, vm);
 	fputs(",\n  \"rows\": [", f);

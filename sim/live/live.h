@@ -143,6 +143,7 @@ struct live_report {
 	double window_s;		/* the measured window of each repetition */
 	struct live_stat other;		/* the share of capacity other work took in the window */
 	struct live_stat steal;		/* steal time, /proc/stat's (0 off a VM) */
+	double sim_steal;		/* the simulation's (machine.steal) */
 	double tolerance;		/* points of capacity */
 	struct live_row *rows;		/* groups, then processes, then threads */
 	size_t nrows;

@@ -43,10 +43,6 @@ static int check_scenario(const struct scenario *sc, int cpus, char *err, size_t
 	if (sc->ntimeline)
 		return refuse(err, errlen, "%s: a timeline changes the layout while it runs, which "
 			      "validate --live does not do", sc->file);
-	if (sc->steal > 0)
-		return refuse(err, errlen, "%s: machine.steal is the hypervisor's doing, which "
-			      "validate --live cannot impose on this machine (set it to 0 with --set "
-			      "machine.steal=0 to compare without it)", sc->file);
 	/* an rt-app file is run by rt-app itself; cgsim's helpers run run and sleep steps */
 	for (size_t i = 0; i < sc->nprocs && !sc->rtapp; i++)
 		for (size_t j = 0; j < sc->procs[i].nthreads; j++) {

@@ -712,6 +712,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	rep->window_s = (double)(sc->duration - sc->warmup) / 1e9;
 	rep->other = live__stats(other, o->reps);
 	rep->steal = live__stats(steal, o->reps);
+	rep->sim_steal = sc->steal;
 	rep->tolerance = o->tolerance;
 	if (!rep->scenario || (e = make_rows(rep, res, sc, shares, o->reps)))
 		e = fail(&r, -ENOMEM, "cgsim: out of memory");
