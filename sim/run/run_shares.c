@@ -55,6 +55,14 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 	uint64_t on1 = g->spec.stop_ns && g->spec.stop_ns < t1 ? g->spec.stop_ns : t1;
 	double duty = 0, run = 0;
 
+	if (b->kind == SIM_BEHAV_PHASES) {
+		duty = phases_duty(b);
+		/* a replayed thread: nothing after its life in the trace (struct sim_behavior) */
+		if (b->life_cpu_ns)
+			duty = (double)b->life_cpu_ns / (double)b->life_ns;
+		if (b->life_ns && b->life_ns < on1 - g->spec.start_ns)
+			on1 = g->spec.start_ns + b->life_ns;
+	}
 	if (on1 <= on0 || t1 <= t0)
 		return 0;
 	switch (b->kind) {
@@ -69,7 +77,6 @@ static double demand(const struct scn_threads *g, uint64_t t0, uint64_t t1)
 		duty = run / (run + sim_dist_mean(&b->sleep));
 		break;
 	case SIM_BEHAV_PHASES:
-		duty = phases_duty(b);
 		break;
 	case SIM_BEHAV_NONE:
 		break;

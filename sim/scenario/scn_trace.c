@@ -183,6 +183,7 @@ static bool init_group(struct rd *r, const struct yn *n, struct scn_threads *g,
 	g->spec.behavior.kind = SIM_BEHAV_PHASES;
 	g->spec.behavior.phases = g->phases;
 	g->spec.behavior.loops = 1;
+	g->spec.behavior.life_ns = t->last_ns > t->start_ns ? t->last_ns - t->start_ns : 1;
 	g->spec.start_ns = t->start_ns > first ? t->start_ns - first : 0;
 	if (t->prio >= 120 + SCHED_NICE_MIN && t->prio <= 120 + SCHED_NICE_MAX)	/* normal prio */
 		g->spec.nice = t->prio - 120;
@@ -247,6 +248,9 @@ static bool fill_steps(struct rd *r, const struct yn *n, struct scn_threads *g,
 		g->phases[m++] = (struct sim_phase){ .kind = SIM_STEP_SLEEP,
 						     .d = { SIM_DIST_FIXED, 1, 0 } };
 	g->spec.behavior.nphases = m;
+	for (size_t k = 0; absolute && k < m; k++)	/* its demand, for ideal shares */
+		if (g->phases[k].kind == SIM_STEP_RUN || g->phases[k].kind == SIM_STEP_RUNTIME)
+			g->spec.behavior.life_cpu_ns += (uint64_t)g->phases[k].d.a;
 	return true;
 }
 

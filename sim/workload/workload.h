@@ -91,6 +91,13 @@ struct sim_behavior {
 	const struct sim_phase *phases;	/* phases: copied by sim_machine_set_thread() */
 	size_t nphases;
 	uint32_t loops;
+	/*
+	 * A replayed trace's thread, for ideal shares: how long its life lasted in the trace (0:
+	 * not a replay), after which it asks for nothing; with absolute sleeps, the CPU time its
+	 * steps ask for over that life, its demand then (its steps' duty cycle would overstate
+	 * it: a sleep that ends at a set time was shortened by the wait before it).
+	 */
+	uint64_t life_ns, life_cpu_ns;
 	/* phases: what AFFINITY and CGROUP steps name (kept by the caller for the run's life) */
 	const uint64_t *masks;		/* nmasks x SIM_MASK_WORDS */
 	size_t nmasks;
