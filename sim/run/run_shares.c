@@ -26,14 +26,28 @@
 static double phases_duty(const struct sim_behavior *b)
 {
 	double run = 0, all = 0, timers = 0;
+	size_t nrep = 0, depth = 0;
+	/* the repeat blocks around the step, outermost first: first step, product of counts */
+	struct { size_t first; double times; } *open = NULL;
 
-	for (size_t i = 0; i < b->nphases; i++) {
+	for (size_t i = 0; i < b->nphases; i++)
+		nrep += b->phases[i].kind == SIM_STEP_REPEAT;
+	if (nrep && !(open = malloc(nrep * sizeof(*open))))
+		return 1;	/* out of memory: the bound of all */
+	/*
+	 * From the last step down: a repeat step opens its block for the steps before it, down
+	 * to the block's first step (blocks nest, so the innermost is closed first), and a step
+	 * runs as often as the product of the counts of the blocks open around it. One pass.
+	 */
+	for (size_t i = b->nphases; i-- > 0;) {
 		const struct sim_phase *p = &b->phases[i];
-		double times = 1;
+		double times = depth ? open[depth - 1].times : 1;
 
-		for (size_t k = i + 1; k < b->nphases; k++)	/* the repeats around step i */
-			if (b->phases[k].kind == SIM_STEP_REPEAT && (size_t)b->phases[k].obj <= i)
-				times *= b->phases[k].count;
+		if (p->kind == SIM_STEP_REPEAT && (size_t)p->obj < i) {
+			open[depth].first = (size_t)p->obj;
+			open[depth].times = times * p->count;
+			depth++;
+		}
 		if (p->kind == SIM_STEP_RUN || p->kind == SIM_STEP_RUNTIME)
 			run += times * sim_dist_mean(&p->d);
 		if (p->kind == SIM_STEP_RUN || p->kind == SIM_STEP_RUNTIME ||
@@ -41,7 +55,10 @@ static double phases_duty(const struct sim_behavior *b)
 			all += times * sim_dist_mean(&p->d);
 		if (p->kind == SIM_STEP_TIMER)
 			timers += times * (double)p->ns;
+		while (depth && open[depth - 1].first >= i)
+			depth--;
 	}
+	free(open);
 	if (timers > all)
 		all = timers;
 	return all > 0 ? run / all : 0;
