@@ -94,21 +94,67 @@ static char *trace_path(const char *scenario, const char *path)
 	return util_asprintf("%.*s/%s", (int)(slash - scenario), scenario, path);
 }
 
-/*
- * Read the trace at @path into @st (recording); false with the message said at @n. Chained, the
- * trace must say which wakeups came from interrupts: without its flags (perf script prints
- * none, nor trace-cmd report without -l) a timer's wakeup looks like the interrupted task's.
- */
-static bool read_trace(struct rd *r, const struct yn *n, const char *path, struct tstats *st,
-		       bool chained)
+/* A chained process, waiting for every process to be read before its steps are made. */
+struct chain_proc {
+	struct scn_process *p;
+	const struct tstats *st;	/* its trace, recorded (the load's cache's) */
+	const char *trace;	/* as written (the YAML tree's) */
+	size_t *from;		/* per thread group: its thread's index in @st */
+	const struct yn *node;	/* the trace key, for messages */
+	double speed;
+	bool absolute;		/* sleeps: absolute */
+	bool done;		/* its steps are made */
+};
+
+/* A trace read once for the load, whichever processes take threads from it. */
+struct cached_trace {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	struct tstats *st;	/* recorded */
+	bool flags;		/* it has latency flags */
+};
+
+/* What the load's trace processes share until it ends (scn__trace_free()). */
+struct scn_chain {
+	struct chain_proc *procs;
+	size_t n, cap;
+	/* during the link: the replayed threads of one trace, by pid * 64 + life */
+	struct util_imap by_key;
+	char **names;		/* PROCESS/NAME.1 of each, by the map's values */
+	size_t nnames, capnames;
+	struct cached_trace *cache;
+	size_t ncache, capcache;
+};
+
+static struct scn_chain *chain_of(struct rd *r)
 {
-	bool flags;
+	if (!r->chain)
+		r->chain = calloc(1, sizeof(*r->chain));
+	return r->chain;
+}
+
+/*
+ * The trace at @path, recorded, into *@out: read once for the load, the same file (device,
+ * inode, size and modification time) given again is the same; false with the message said at
+ * @n. Chained, the trace must say which wakeups came from interrupts: without its flags (perf
+ * script prints none, nor trace-cmd report without -l) a timer's wakeup looks like the
+ * interrupted task's.
+ */
+static bool read_trace(struct rd *r, const struct yn *n, const char *path, bool chained,
+		       const struct tstats **out)
+{
 	/* without blocking: a FIFO named as a trace must not hang the load */
 	int fd = open(path, O_RDONLY | O_NONBLOCK), rc, e = 0;
+	struct scn_chain *c = chain_of(r);
+	struct cached_trace *ct = NULL;
+	struct tstats *st = NULL;
 	struct tread_event ev;
 	struct tread *tr;
 	struct stat sb;
 	char err[1024];
+	bool flags;
 	FILE *f;
 
 	if (fd < 0)
@@ -117,11 +163,25 @@ static bool read_trace(struct rd *r, const struct yn *n, const char *path, struc
 		close(fd);
 		return scn__bad(r, n, "trace '%s' is not a regular file", path);
 	}
-	if (!(f = fdopen(fd, "r"))) {
+	for (size_t i = 0; c && i < c->ncache; i++)
+		if (c->cache[i].dev == sb.st_dev && c->cache[i].ino == sb.st_ino &&
+		    c->cache[i].size == sb.st_size &&
+		    c->cache[i].mtime.tv_sec == sb.st_mtim.tv_sec &&
+		    c->cache[i].mtime.tv_nsec == sb.st_mtim.tv_nsec)
+			ct = &c->cache[i];
+	if (ct) {
+		close(fd);
+		flags = ct->flags;
+		goto got;
+	}
+	if (!c || UTIL_GROW(c->cache, c->capcache, c->ncache + 1) || !(st = tstats_new()) ||
+	    !(f = fdopen(fd, "r"))) {
+		tstats_free(st);
 		close(fd);
 		return scn__bad(r, n, "out of memory");
 	}
 	if (!(tr = tread_open(f, path))) {
+		tstats_free(st);
 		fclose(f);
 		return scn__bad(r, n, "out of memory");
 	}
@@ -133,24 +193,30 @@ static bool read_trace(struct rd *r, const struct yn *n, const char *path, struc
 	flags = tread_counts(tr)->flags;
 	tread_close(tr);
 	fclose(f);
-	if (rc < 0) {
+	if (rc < 0 || e) {
 		char *e2 = strstr(err, ": error: ");	/* one "error:" in the message, ours */
 
-		if (e2)
-			memmove(e2 + 2, e2 + 9, strlen(e2 + 9) + 1);
-		return scn__bad(r, n, "cannot read the trace: %s", err);
-	}
-	if (e == -EINVAL)
-		return scn__bad(r, n, "trace '%s': a CPU beyond %d", path, TSTATS_MAX_CPUS);
-	if (e == -E2BIG)
-		return scn__bad(r, n, "trace '%s' holds more than %u bursts and sleeps", path,
-				TSTATS_MAX_STEPS);
-	if (e)
+		tstats_free(st);
+		if (rc < 0) {
+			if (e2)
+				memmove(e2 + 2, e2 + 9, strlen(e2 + 9) + 1);
+			return scn__bad(r, n, "cannot read the trace: %s", err);
+		}
+		if (e == -EINVAL)
+			return scn__bad(r, n, "trace '%s': a CPU beyond %d", path, TSTATS_MAX_CPUS);
+		if (e == -E2BIG)
+			return scn__bad(r, n, "trace '%s' holds more than %u bursts and sleeps", path,
+					TSTATS_MAX_STEPS);
 		return scn__bad(r, n, "out of memory");
+	}
+	ct = &c->cache[c->ncache++];
+	*ct = (struct cached_trace){ sb.st_dev, sb.st_ino, sb.st_size, sb.st_mtim, st, flags };
+got:
 	if (chained && !flags)
 		return scn__bad(r, n, "mode chained needs a trace with latency flags, which tell a "
 				"timer's wakeup from a thread's ('%s' has none: record the kernel's trace "
 				"file, or trace-cmd report -l)", path);
+	*out = ct->st;
 	return true;
 }
 
@@ -269,26 +335,6 @@ static bool read_speed(struct rd *r, const struct yn *v, double *speed)
 	return true;
 }
 
-/* A chained process, waiting for every process to be read before its steps are made. */
-struct chain_proc {
-	struct scn_process *p;
-	struct tstats *st;	/* its trace, recorded (owned) */
-	const char *trace;	/* as written (the YAML tree's) */
-	size_t *from;		/* per thread group: its thread's index in @st */
-	const struct yn *node;	/* the trace key, for messages */
-	double speed;
-	bool absolute;		/* sleeps: absolute */
-};
-
-struct scn_chain {
-	struct chain_proc *procs;
-	size_t n, cap;
-	/* during the link: the replayed threads of one trace, by pid * 64 + life */
-	struct util_imap by_key;
-	char **names;		/* PROCESS/NAME.1 of each, by the map's values */
-	size_t nnames, capnames;
-};
-
 /*
  * A key with two values, @off (the default, also when the key is absent) and @on: mode
  * (timed, chained), sleeps (relative, absolute).
@@ -330,11 +376,12 @@ void scn__trace_free(struct rd *r)
 
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		tstats_free(c->procs[i].st);
+	for (size_t i = 0; i < c->n; i++)
 		free(c->procs[i].from);
-	}
 	free(c->procs);
+	for (size_t i = 0; i < c->ncache; i++)
+		tstats_free(c->cache[i].st);
+	free(c->cache);
 	for (size_t i = 0; i < c->nnames; i++)
 		free(c->names[i]);
 	free(c->names);
@@ -353,7 +400,7 @@ bool scn__trace_link(struct rd *r)
 	bool ok = true;
 
 	for (size_t i = 0; c && ok && i < c->n; i++) {
-		if (!c->procs[i].st)
+		if (c->procs[i].done)
 			continue;	/* linked with an earlier one of the same trace */
 		util_imap_free(&c->by_key);
 		for (size_t k = 0; k < c->nnames; k++)
@@ -362,7 +409,7 @@ bool scn__trace_link(struct rd *r)
 		for (size_t j = i; ok && j < c->n; j++) {
 			struct chain_proc *cp = &c->procs[j];
 
-			if (!cp->st || strcmp(cp->trace, c->procs[i].trace))
+			if (cp->done || strcmp(cp->trace, c->procs[i].trace))
 				continue;
 			for (size_t g = 0; ok && g < cp->p->nthreads; g++) {
 				const struct tstats_thread *t = tstats_thread(cp->st, cp->from[g]);
@@ -382,35 +429,30 @@ bool scn__trace_link(struct rd *r)
 		for (size_t j = i; ok && j < c->n; j++) {
 			struct chain_proc *cp = &c->procs[j];
 
-			if (!cp->st || strcmp(cp->trace, c->procs[i].trace))
+			if (cp->done || strcmp(cp->trace, c->procs[i].trace))
 				continue;
 			for (size_t g = 0; ok && g < cp->p->nthreads; g++)
 				ok = fill_steps(r, cp->node, &cp->p->threads[g],
 						tstats_thread(cp->st, cp->from[g]), cp->speed,
 						cp->absolute, linked, c);
-			if (j > i) {	/* done: the outer loop skips it */
-				tstats_free(cp->st);
-				cp->st = NULL;
-			}
+			if (j > i)	/* the outer loop skips it */
+				cp->done = true;
 		}
-		tstats_free(c->procs[i].st);
-		c->procs[i].st = NULL;
+		c->procs[i].done = true;
 	}
 	scn__trace_free(r);
 	return ok;
 }
 
 /* Keep @st for the link: the process's groups are made, their steps not yet. */
-static bool defer(struct rd *r, const struct yn *tn, struct scn_process *p, struct tstats *st,
-		  size_t *from, double speed, bool absolute)
+static bool defer(struct rd *r, const struct yn *tn, struct scn_process *p,
+		  const struct tstats *st, size_t *from, double speed, bool absolute)
 {
-	struct scn_chain *c = r->chain;
+	struct scn_chain *c = chain_of(r);
 
-	if (!c && !(c = r->chain = calloc(1, sizeof(*c))))
+	if (!c || UTIL_GROW(c->procs, c->cap, c->n + 1))
 		return scn__bad(r, tn, "out of memory");
-	if (UTIL_GROW(c->procs, c->cap, c->n + 1))
-		return scn__bad(r, tn, "out of memory");
-	c->procs[c->n++] = (struct chain_proc){ p, st, tn->str, from, tn, speed, absolute };
+	c->procs[c->n++] = (struct chain_proc){ p, st, tn->str, from, tn, speed, absolute, false };
 	return true;
 }
 
@@ -434,7 +476,7 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	const struct yn *tn = yn_get(body, "trace");
 	struct scenario *sc = r->sc;
 	struct selection sel;
-	struct tstats *st = NULL;
+	const struct tstats *st = NULL;
 	uint64_t taken_cpu = 0, dropped_cpu = 0;
 	size_t ntaken = 0, ndropped = 0, n;
 	char *path = NULL, *text = NULL;
@@ -452,11 +494,11 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 		return false;
 	if (!tn->str[0])
 		return scn__bad(r, tn, "trace needs a file name");
-	if (!(path = trace_path(r->file, tn->str)) || !(st = tstats_new())) {
+	if (!(path = trace_path(r->file, tn->str))) {
 		scn__bad(r, tn, "out of memory");
 		goto out;
 	}
-	if (!read_trace(r, tn, path, st, chained))
+	if (!read_trace(r, tn, path, chained, &st))
 		goto out;
 	n = tstats_nthreads(st);
 	for (size_t i = 0; i < n; i++) {
@@ -517,12 +559,11 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 	if (ok && chained) {
 		ok = defer(r, tn, p, st, from, speed, absolute);
 		if (ok)
-			st = NULL, from = NULL;		/* the link's now */
+			from = NULL;		/* the link's now */
 	}
 out:
 	free(text);
 	free(path);
 	free(from);
-	tstats_free(st);
 	return ok;
 }
