@@ -11,6 +11,13 @@
  *
  *   bench_trace [MB [THREADS]]      default 1024 MB, 10,000 threads
  *
+ * Then what loading a scenario that replays a trace costs (cgsim run's reading, the steps
+ * made, the ideal shares, 1 ms simulated): a trace of REPLAY_THREADS threads with long lives, a
+ * step per burst and sleep, REPLAY_MB megabytes, each thread replayed by a process of its own,
+ * all naming the same file. Its time must follow the trace's size, not the steps squared
+ * (a phases duty cycle once looked at every later step for each step) nor the processes (each
+ * once read the whole trace).
+ *
  * One "name: value unit" line per figure.
  */
 #ifndef _POSIX_C_SOURCE
@@ -19,12 +26,15 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sim/replay/tread.h"
 #include "sim/replay/tstats.h"
+#include "sim/run/run.h"
+#include "sim/scenario/scenario.h"
 
 #define NCPU 64
 
@@ -69,6 +79,53 @@ static uint64_t write_trace(FILE *f, long mb, int threads)
 		ns += 50000;
 	}
 	return events;
+}
+
+#define REPLAY_MB 64
+#define REPLAY_THREADS 4
+
+/* Load and run (1 ms) a scenario replaying a REPLAY_MB trace, a process per thread: 0 or 1. */
+static int replay_load(void)
+{
+	char tpath[] = "/tmp/cgsim-bench-replay-XXXXXX", ypath[64], err[1024];
+	int fd = mkstemp(tpath);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL, *y;
+	struct run_result *res = NULL;
+	struct scenario *sc;
+	double t0, secs;
+	int e = 1;
+
+	if (!f)
+		return 1;
+	write_trace(f, REPLAY_MB, REPLAY_THREADS);
+	fclose(f);
+	snprintf(ypath, sizeof(ypath), "%s.yaml", tpath);
+	if (!(y = fopen(ypath, "w"))) {
+		unlink(tpath);
+		return 1;
+	}
+	fputs("name: bench-replay\nduration: 1ms\nwarmup: 0\nmachine: { cpus: 64 }\nprocesses:\n",
+	      y);
+	for (int i = 0; i < REPLAY_THREADS; i++)
+		fprintf(y, "  p%d: { trace: %s, select: { pid: %d } }\n", i, strrchr(tpath, '/') + 1,
+			1000 + i);
+	fclose(y);
+	t0 = wall();
+	sc = scn_load(ypath, NULL, NULL, NULL, 0, err, sizeof(err));
+	if (sc && !run_scenario(sc, false, &res, err, sizeof(err))) {
+		secs = wall() - t0;
+		printf("replay_trace_mb: %d MB\n", REPLAY_MB);
+		printf("replay_processes: %d\n", REPLAY_THREADS);
+		printf("replay_load_run_s: %.2f s\n", secs);
+		e = 0;
+	} else {
+		fprintf(stderr, "bench_trace: %s\n", err);
+	}
+	run_free(res);
+	scn_free(sc);
+	unlink(ypath);
+	unlink(tpath);
+	return e;
 }
 
 int main(int argc, char **argv)
@@ -119,5 +176,5 @@ int main(int argc, char **argv)
 	tstats_free(st);
 	tread_close(r);
 	fclose(f);
-	return 0;
+	return replay_load();
 }
