@@ -799,7 +799,13 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	waker = waker_cpu >= 0 ? waker_cpu : t->cpu ? t->cpu->id : rq->id;
 	/* no waking thread: the machine's timer fires, in interrupt context (not at a start) */
 	irq = waker_cpu < 0 && !fork;
-	sched__trace_task(s, SCHED_TRACE_WAKING, waker, irq, t, -1, rq->id, now);
+	/*
+	 * try_to_wake_up() writes sched_waking before select_task_rq(): its target_cpu is
+	 * task_cpu(p), where the thread last ran. wake_up_new_task() writes none.
+	 */
+	if (!fork)
+		sched__trace_task(s, SCHED_TRACE_WAKING, waker, irq, t, -1,
+				  t->cpu ? t->cpu->id : rq->id, now);
 	stale = meets_delayed_group(t, rq);
 	if (stale)
 		account_to_last_update(s, rq, now);

@@ -3,7 +3,10 @@
 #   awk -v exact=1 -f tests/trace/check.awk DIR/summary.json TRACE
 #
 # From the trace alone: lines in time order; on each CPU, every sched_switch's prev is the
-# task the previous switch put there; no task is switched in on a CPU while it runs on another.
+# task the previous switch put there; no task is switched in on a CPU while it runs on another;
+# a sched_waking's target_cpu is the CPU the thread was last on (the kernel writes task_cpu(p),
+# before it chooses one), and a thread's first start has none (wake_up_new_task() writes only
+# sched_wakeup_new).
 # Against summary.json (the measured window the trace's header names): each thread's CPU time
 # rebuilt from its switch intervals, clipped to the window, its switch-ins, wakeups
 # (sched_wakeup; a thread's start, sched_wakeup_new, is not one: docs/latency.md) and
@@ -81,6 +84,7 @@ NR == FNR {
 		if ((cpu in cur) && cur[cpu] != prev)
 			fail("line " FNR ": CPU " cpu " switches out pid " prev " but runs " cur[cpu])
 		if (prev) {
+			was[prev] = cpu
 			t[prev] += clip(since[cpu], ts)
 			nint[prev]++
 			on[prev] = ""
@@ -95,11 +99,19 @@ NR == FNR {
 		cur[cpu] = next_
 		since[cpu] = ts
 		switches++
+	} else if (ev == "sched_waking") {
+		p = arg("pid") + 0
+		if (!(p in was))
+			fail("line " FNR ": sched_waking of pid " p ", which never ran")
+		else if (arg("target_cpu") + 0 != was[p])
+			fail("line " FNR ": sched_waking of pid " p " gives CPU " arg("target_cpu") + 0 \
+			     ", where it last was " was[p])
 	} else if (ev == "sched_wakeup") {
 		counted(arg("pid") + 0, "wakeup")
 		wakeups++
 	} else if (ev == "sched_migrate_task") {
 		if (arg("orig_cpu") == arg("dest_cpu")) fail("line " FNR ": a migration to the same CPU")
+		was[arg("pid") + 0] = arg("dest_cpu") + 0
 		counted(arg("pid") + 0, "migrate")
 	}
 }

@@ -4,7 +4,8 @@
 #   awk -v comm=d.1 [-v delayed_us=200] [-v from=SECONDS] -f tests/trace/wakeups.awk TRACE
 #
 # A wakeup's latency runs from the thread's sched_waking to the sched_switch that puts it on a
-# CPU. A wakeup that waited more than delayed_us is "lost" when the CPU it was woken on
+# CPU. A wakeup that waited more than delayed_us is "lost" when the CPU it was woken on (its
+# sched_wakeup's target_cpu; sched_waking's is where it last ran)
 # switched to another task within delayed_us of the wakeup (the wakeup made the CPU reschedule,
 # and the pick went to a task with an earlier deadline), "blocked" when it did not (the
 # running task kept the CPU until a tick or a sleep). Prints the count, the percentiles
@@ -30,6 +31,8 @@ BEGIN { if (delayed_us == "") delayed_us = 200; from_us = from * 1000000 }
 	if (ts < from_us) next
 	if (ev == "sched_waking" && arg("comm") == comm) {
 		woke = ts; wcpu = arg("target_cpu") + 0; first = -1
+	} else if (ev == "sched_wakeup" && arg("comm") == comm && woke) {
+		wcpu = arg("target_cpu") + 0
 	} else if (ev == "sched_switch") {
 		if (woke && cpu == wcpu && first < 0 && arg("next_comm") != comm)
 			first = ts - woke
