@@ -15,8 +15,8 @@
 #include "sim/live/live.h"
 
 enum {
-	O_LIVE, O_VM, O_KERNEL, O_KVERSION, O_LOG, O_REPS, O_TOLERANCE, O_SET, O_JSON, O_CLEANUP,
-	O_FETCH
+	O_LIVE, O_VM, O_KERNEL, O_KVERSION, O_LOG, O_REPS, O_TOLERANCE, O_STEAL, O_SET, O_JSON,
+	O_CLEANUP, O_FETCH
 };
 
 static const struct cli_opt validate_opts[] = {
@@ -27,6 +27,9 @@ static const struct cli_opt validate_opts[] = {
 		.help = "repetitions of the live run, 1 to 100 (default 3)" },
 	[O_TOLERANCE] = { .name = "tolerance", .meta = "POINTS",
 		.help = "largest difference of a row, in points of capacity (default 1.5)" },
+	[O_STEAL] = { .name = "steal-measured",
+		.help = "simulate with the steal the repetitions measured (machine.steal): on a VM, "
+			"the time its hypervisor took, which the kernel charges to no thread" },
 	[O_SET] = { .name = "set", .meta = "KEY=VALUE",
 		.help = "as for cgsim run", .many = true },
 	[O_JSON] = { .name = "json",
@@ -108,6 +111,9 @@ static int validate_arg(const struct cli_parse *p, int k, void *ctx)
 		break;
 	case O_JSON:
 		o->json = true;
+		break;
+	case O_STEAL:
+		o->lo.steal_measured = true;
 		break;
 	case O_SET:
 		return cli_add_set(cmd, o->sets, &o->nsets, v);
@@ -213,7 +219,7 @@ static const struct scn_threads *sleeper(const struct scenario *sc, const char *
 static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 {
 	struct vm_run_opts ro = { .progress = o->lo.progress };
-	const char *argv[8 + 2 * CLI_MAX_SETS];
+	const char *argv[9 + 2 * CLI_MAX_SETS];
 	char reps[16], tol[32], err[2048];
 	struct live_plan *plan;
 	struct live_report *rep;
@@ -260,6 +266,8 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 	argv[n++] = reps;
 	argv[n++] = "--tolerance";
 	argv[n++] = tol;
+	if (o->lo.steal_measured)
+		argv[n++] = "--steal-measured";
 	for (size_t i = 0; i < o->nsets; i++) {
 		argv[n++] = "--set";
 		argv[n++] = o->sets[i];

@@ -86,8 +86,11 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 			100 * r->steal.min, 100 * r->steal.max);
 	fputs("\n", f);
 	if (r->steal.mean - r->sim_steal >= 0.005 || r->sim_steal - r->steal.mean >= 0.005)
-		fprintf(f, "(the simulation's steal was %.1f %%: --set machine.steal=%.4f models what "
-			"was measured)\n", 100 * r->sim_steal, r->steal.mean);
+		fprintf(f, "(the simulation's steal was %.1f %%: --steal-measured, or --set "
+			"machine.steal=%.4f, models what was measured)\n", 100 * r->sim_steal,
+			r->steal.mean);
+	else if (r->sim_steal > 0)
+		fprintf(f, "(simulated with that steal, machine.steal=%.4f)\n", r->sim_steal);
 	fputs("\n", f);
 	fprintf(f, "%-7s  %-*s  %9s  %8s  %6s  %6s  %6s\n", "kind", (int)w, "name", "simulated",
 		"measured", "min", "max", "diff");

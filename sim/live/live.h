@@ -154,6 +154,7 @@ struct live_opts {
 	double tolerance;		/* points of capacity */
 	const char *mountinfo;		/* where to find the cgroup mounts (/proc/self/mountinfo) */
 	bool progress;			/* say on stderr what is being done */
+	bool steal_measured;		/* simulate after, with the steal measured (machine.steal) */
 };
 
 /**

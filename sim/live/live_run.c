@@ -703,6 +703,19 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	}
 	if ((e = run_reps(&r, o->reps, cpus, shares, other, steal)))
 		goto out;
+	rep->steal = live__stats(steal, o->reps);
+	rep->sim_steal = sc->steal;
+	if (o->steal_measured && rep->steal.mean > 0) {
+		/* the same scenario, its machine losing what this one did */
+		struct scenario with = *sc;
+
+		with.steal = rep->steal.mean < 0.5 ? rep->steal.mean : 0.5;
+		run_free(res);
+		res = NULL;
+		if ((e = run_scenario(&with, false, &res, err, errlen)))
+			goto out;
+		rep->sim_steal = with.steal;
+	}
 	rep->scenario = strdup(sc->name);
 	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
 	rep->hier = r.mnt.hier;
@@ -711,8 +724,6 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	rep->reps = o->reps;
 	rep->window_s = (double)(sc->duration - sc->warmup) / 1e9;
 	rep->other = live__stats(other, o->reps);
-	rep->steal = live__stats(steal, o->reps);
-	rep->sim_steal = sc->steal;
 	rep->tolerance = o->tolerance;
 	if (!rep->scenario || (e = make_rows(rep, res, sc, shares, o->reps)))
 		e = fail(&r, -ENOMEM, "cgsim: out of memory");
