@@ -255,10 +255,11 @@ void report_text(FILE *f, const struct run_result *r)
 	double secs = (double)r->measured_ns / 1e9;
 	char vis[VIS_SIZE];
 
-	fprintf(f, "%s (variant %s, seed %llu)\n%d CPUs, %s, %s semantics, %.3f s measured after "
-		   "%.3f s of warm-up\n\n", sc->name, sc->variant, (unsigned long long)sc->seed,
-		r->cpus, policy(r), cg_semantics_name(sc->semantics), secs,
-		(double)sc->warmup / 1e9);
+	fprintf(f, "%s (variant %s, seed %llu)\n%d CPUs, %s, %s semantics, ", sc->name, sc->variant,
+		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics));
+	if (sc->steal > 0)	/* shares below are of wall time, the hypervisor's part included */
+		fprintf(f, "%.1f %% stolen, ", 100 * sc->steal);
+	fprintf(f, "%.3f s measured after %.3f s of warm-up\n\n", secs, (double)sc->warmup / 1e9);
 	fprintf(f, "%-40s %10s %8s %8s\n", "cgroup", "cpu s", "share", "ideal");
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct run_group *g = &r->groups[i];
