@@ -267,6 +267,8 @@ fuzz-seeds: $(BIN)
 	for s in sync-mutex smp-duty-mix lat-pin1-slice; do \
 	    ./$(BIN) run scenarios/$$s.yaml --set duration=300ms --set warmup=0 \
 	        --trace $(FUZZ_BUILD)/seeds/fuzz_trace/$$s.txt > /dev/null || exit 1; done
+	for f in tests/replay/*.txt.gz; do b=$${f##*/}; \
+	    gzip -dc "$$f" | head -n 400 > $(FUZZ_BUILD)/seeds/fuzz_trace/$${b%.txt.gz}.txt; done
 
 # Every file in fuzz/regressions/TARGET/ once: inputs that once crashed must not again.
 fuzz-regressions: fuzz-build
