@@ -52,7 +52,8 @@ static uint64_t ticks_between(const struct sched *s, const struct sched_cpu *rq,
 		*n_out = 0;
 		return 0;
 	}
-	k = (upto - T) / P + 1;
+	/* (upto - T) / P + 1, most often a tick or two: compare before dividing */
+	k = upto - T < P ? 1 : upto - T < 2 * P ? 2 : (upto - T) / P + 1;
 	*last_out = T + (k - 1) * P;
 	*n_out = k;
 	/* Ticks that fall while the CPU is still in the scheduler only push e further. */

@@ -221,6 +221,19 @@ static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 }
 
 /*
+ * umin(@next, umax(@first, grid_ceil(@t))) for a grid time @first: the division only where
+ * @t falls strictly between the two (grid_ceil(@t) >= @t, and <= @first when @t <= @first).
+ */
+static inline uint64_t plan_min(const struct sched *s, uint64_t next, uint64_t first, uint64_t t)
+{
+	if (t >= next)
+		return next;
+	if (t <= first)
+		return first;	/* next >= first always */
+	return umin(next, grid_ceil(s, t));
+}
+
+/*
  * plan() - the next tick of @rq that must be processed. With elision, a tick is skipped when
  * it provably changes nothing but the linear accounting that ticks_between() reproduces: the
  * CPU is quiescent (the last processed tick found every load average settled, no group weight
@@ -237,7 +250,7 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		rq->next_tick = UINT64_MAX;
 		return;
 	}
-	first = rq->last_tick + s->tick_ns;
+	first = rq->last_tick + s->tick_ns;	/* last_tick is a grid time */
 	if (!s->cfg.tick_elision) {
 		rq->next_tick = first;
 		return;
@@ -246,15 +259,13 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 	if (rq->dirty_from != UINT64_MAX && quiescent(rq))
 		rq->dirty_from = UINT64_MAX;
 	if (rq->dirty_from != UINT64_MAX) {
-		next = umax(first, grid_ceil(s, rq->dirty_from));
+		next = plan_min(s, next, first, rq->dirty_from);
 		if (next == first) {	/* nothing can come sooner */
 			rq->next_tick = next;
 			return;
 		}
 	}
-	next = umin(next, umax(first, grid_ceil(s, rq->next_balance)));
-	if (s->nr_idle && sched__nohz_may_kick(s, rq))
-		next = umin(next, umax(first, grid_ceil(s, s->nohz_next)));
+	/* the policy's horizons first: usually the nearest, they spare the others' divisions */
 	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 		uint64_t h = s->ops->tick_horizon(s, se->cfs_rq, se);
 		const struct cfs_rq *q = se->cfs_rq;
@@ -268,8 +279,11 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		}
 
 		if (h != UINT64_MAX && h < UINT64_MAX - rq->charge_from)
-			next = umin(next, umax(first, grid_ceil(s, rq->charge_from + h)));
+			next = plan_min(s, next, first, rq->charge_from + h);
 	}
+	next = plan_min(s, next, first, rq->next_balance);
+	if (s->nr_idle && sched__nohz_may_kick(s, rq))
+		next = plan_min(s, next, first, s->nohz_next);
 	rq->next_tick = next;
 }
 
