@@ -559,7 +559,8 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 	struct sched_walk w = { 0, 0 };
 
 	rq->resched = false;
-	sched__bw_throttle_chain(s, rq, now);
+	if (s->nbw)	/* some group has a quota */
+		sched__bw_throttle_chain(s, rq, now);
 	next = pick_task(s, rq, now, &w);
 	if (!next && sched__balance_newidle(s, rq, now))
 		next = pick_task(s, rq, now, &w);
