@@ -63,10 +63,10 @@ static void tg_release(struct sched *s, struct sched_tg *tg)
 	for (int c = 0; c < s->ncpu; c++) {
 		if (tg->cfs_rq && tg->cfs_rq[c]) {
 			sched__tl_free(tg->cfs_rq[c]);
-			sched__lines_free(s, tg->cfs_rq[c], sizeof(struct cfs_rq));
+			/* with its entity, if it has one: one allocation (tg_alloc()) */
+			sched__lines_free(s, tg->cfs_rq[c],
+					  tg->parent ? SCHED_PAIR_BYTES : sizeof(struct cfs_rq));
 		}
-		if (tg->se)
-			sched__lines_free(s, tg->se[c], sizeof(struct sched_entity));
 	}
 	free(tg->cfs_rq);
 	free(tg->se);
@@ -105,13 +105,12 @@ static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *paren
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = NULL;
 
-		tg->cfs_rq[c] = sched__lines_alloc(s, sizeof(struct cfs_rq));
+		/* below the root, the queue and its entity together (sched__prefetch_my_q()) */
+		tg->cfs_rq[c] = sched__lines_alloc(s, parent ? SCHED_PAIR_BYTES : sizeof(struct cfs_rq));
 		if (!tg->cfs_rq[c])
 			goto fail;
 		if (parent) {
-			se = sched__lines_alloc(s, sizeof(*se));
-			if (!se)
-				goto fail;
+			se = (struct sched_entity *)((char *)tg->cfs_rq[c] + SCHED_RQ_BYTES);
 			tg->se[c] = se;
 			se->my_q = tg->cfs_rq[c];
 			se->cfs_rq = parent->cfs_rq[c];

@@ -10,6 +10,9 @@
  * the same objects sit on five pages. Measured on the deep benchmark (1,024 threads, 256 groups
  * four deep, 64 CPUs): 0.92 times the CPU time of one aligned_alloc() per object.
  *
+ * Below the root a group's queue and its entity on a CPU are one object of ten lines, the
+ * entity after the queue (sched__prefetch_my_q()).
+ *
  * Chunks grow from 64 KiB by doubling up to 2 MiB, so a small machine's few queues take one
  * small chunk; only 2 MiB chunks, aligned to 2 MiB, are offered to the huge-page allocator. An
  * object freed (a group removed) goes on a free list of its size, which the next allocation of

@@ -515,6 +515,7 @@ static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uin
 			se = s->ops->pick(s, q);
 			if (!se)
 				return NULL;
+			sched__prefetch_my_q(se);	/* a dependent miss less per level */
 			if (se->sched_delayed)
 				break;
 			q = se->my_q;

@@ -629,6 +629,24 @@ void sched__lines_free(struct sched *s, void *p, size_t size);
 /* every chunk, with sched_free() */
 void sched__lines_release(struct sched *s);
 
+/*
+ * A group's queue and its entity on one CPU are one allocation, the entity right after the
+ * queue's whole lines (tg_alloc()): a pick that has an entity in hand can start fetching the
+ * queue it stands for before the entity itself has arrived (sched__prefetch_my_q()).
+ */
+#define SCHED_RQ_BYTES	((sizeof(struct cfs_rq) + 63) / 64 * 64)
+#define SCHED_PAIR_BYTES	(SCHED_RQ_BYTES + sizeof(struct sched_entity))
+
+/*
+ * Fetch @se's group queue ahead of reading se->my_q, from where the pair puts it. For a task's
+ * entity the address is some line of other memory, which a prefetch may name harmlessly (it
+ * never faults); the integer arithmetic keeps that out of C's pointer rules.
+ */
+static inline void sched__prefetch_my_q(const struct sched_entity *se)
+{
+	__builtin_prefetch((const void *)((uintptr_t)se - SCHED_RQ_BYTES));
+}
+
 /* ---- scheduler/core.c: the machine and its population ---------------------------------------- */
 
 /* The trace hook's events (core.c); each does nothing while no hook is set. */
