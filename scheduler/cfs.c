@@ -148,10 +148,15 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 	return se;
 }
 
+/*
+ * set_next_entity(): what it reads of the entity's past is CFS's alone (check_preempt_tick()'s
+ * runtime since it was picked), so only CFS writes it, off the lines EEVDF's switch touches.
+ */
 static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	(void)s, (void)q;
 	sched__clear_buddies(se);
+	se->prev_sum_exec = se->sum_exec;
 }
 
 static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)

@@ -439,7 +439,6 @@ static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_enti
 	q->curr = se;
 	chain_bit(se, true);
 	s->ops->set_next(s, q, se);
-	se->prev_sum_exec = se->sum_exec;
 }
 
 /* Put every level of the running task (its chain leaves the CPU's curr pointers). */

@@ -90,7 +90,7 @@ struct sched_entity {
 	bool idle;			/* SCHED_IDLE task or idle group */
 	/* colder */
 	sv_t vlag;		/* EEVDF: V - v saved at dequeue */
-	uint64_t prev_sum_exec;
+	uint64_t prev_sum_exec;	/* CFS: sum_exec when last picked (its set_next() alone) */
 	/*
 	 * The entity's runnable-time average (x = 1024 while on_rq): the kernel's se->avg with
 	 * load_sum unweighted, so its load_avg is weight x avg / 1024. A task's is attached to
