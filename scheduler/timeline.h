@@ -330,6 +330,13 @@ static tl_noinline void tl_add_slow(struct cfs_rq *q, struct sched_entity *se,
 		e->min_slice = se->slice;
 		if (i < n)
 			tl_min2(&e->min_v, &e->min_slice, e[1].min_v, e[1].min_slice);
+		/*
+		 * An insert only lowers the minima before it, and none of them moves when the
+		 * entry before already holds no more than the new one: the usual case (an entity
+		 * put back at the end after it ran), decided without reading that entity.
+		 */
+		if (i > 0 && e[-1].min_v <= e->min_v && e[-1].min_slice <= e->min_slice)
+			return;
 		tl_fix_before(q, i);
 	}
 }
