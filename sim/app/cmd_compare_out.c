@@ -107,6 +107,8 @@ int cli_plan_load(struct cli_plan *p, const char *file, const char *text,
 		cli_plan_free(p);
 		return 2;
 	}
+	/* every load is made: the traces they read once need not ride along with the runs */
+	scn_source_forget_traces(p->c->sc[0]->src);
 	if (compare_jobs(p->c, &p->js) || (p->sw && sweep_jobs(p->sw, &p->js))) {
 		fprintf(stderr, "cgsim: out of memory\n");
 		cli_plan_free(p);

@@ -421,6 +421,7 @@ struct scn_source {
 	size_t nnotes;
 	char **origins;		/* the strings the nodes' origin fields point to */
 	size_t norigins;
+	struct scn_traces *traces;	/* what trace: processes read, for every load (scn_trace.c) */
 };
 
 /* Take @d's notes and origins into @s (@d keeps its tree). */
@@ -572,6 +573,7 @@ void scn_source_put(struct scn_source *s)
 {
 	if (!s || --s->refs)
 		return;
+	scn__traces_free(s->traces);
 	yn_free(s->root);
 	free_names(s->notes, s->nnotes);
 	free_names(s->origins, s->norigins);
@@ -634,6 +636,14 @@ const char *scn_source_path(const struct scn_source *s)
 	return s->path;
 }
 
+void scn_source_forget_traces(struct scn_source *s)
+{
+	if (!s)
+		return;
+	scn__traces_free(s->traces);
+	s->traces = NULL;
+}
+
 /* @sc's copies of the source's notes, said once per file (cli_notes()) but kept by each. */
 static bool copy_notes(struct scenario *sc, const struct scn_source *s)
 {
@@ -652,7 +662,8 @@ struct scenario *scn_source_load(struct scn_source *s, const char *variant,
 				 const char *const *sets, size_t nsets, size_t sweep, char *err,
 				 size_t errlen)
 {
-	struct rd r = { .file = s->path, .err = err, .errlen = errlen, .rtapp = s->rtapp };
+	struct rd r = { .file = s->path, .err = err, .errlen = errlen, .rtapp = s->rtapp,
+			.traces = &s->traces };
 	struct yn *root = yn_copy(s->root);
 	struct scenario *sc = root ? calloc(1, sizeof(*sc)) : NULL;
 	bool ok;

@@ -246,6 +246,14 @@ struct scn_source *scn_source_get(struct scn_source *src);
 void scn_source_put(struct scn_source *src);
 /* scn_source_path() - the path @src was read as (what its messages name). */
 const char *scn_source_path(const struct scn_source *src);
+/*
+ * The traces that processes with trace: name are read once per source, at the first load that
+ * needs them (the same file: device, inode, size and modification time), and kept for the
+ * source's other loads: its variants, seeds and sweep values. scn_source_forget_traces()
+ * drops them once every load is made, so that the runs do not carry them (a later load reads
+ * them again).
+ */
+void scn_source_forget_traces(struct scn_source *src);
 
 /* scn_load(), scn_load_swept() - a source read, one scenario loaded from it, the source put. */
 struct scenario *scn_load(const char *path, const char *text, const char *variant,

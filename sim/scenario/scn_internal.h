@@ -37,6 +37,7 @@ struct rd {
 	struct scn_trace_sel tsel[SCN_TRACE_SELS];	/* the trace processes read so far */
 	size_t ntsel;
 	struct scn_chain *chain;	/* chained trace processes to link (scn_trace.c) */
+	struct scn_traces **traces;	/* the source's traces, read once for all its loads */
 };
 
 /* scn_values.c: messages, shapes, scalar values */
@@ -74,6 +75,9 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 bool scn__trace_link(struct rd *r);
 /* what scn__trace_link() would free, on a load that failed before it */
 void scn__trace_free(struct rd *r);
+/* the traces a source's loads have read (scn_source_forget_traces(), the source's end) */
+struct scn_traces;
+void scn__traces_free(struct scn_traces *t);
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
 bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 		     struct sched_config *cfg);

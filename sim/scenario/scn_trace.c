@@ -106,7 +106,10 @@ struct chain_proc {
 	bool done;		/* its steps are made */
 };
 
-/* A trace read once for the load, whichever processes take threads from it. */
+/*
+ * A trace read once for the source, whichever processes of whichever of its loads take
+ * threads from it: the recording is only read once made.
+ */
 struct cached_trace {
 	dev_t dev;
 	ino_t ino;
@@ -124,9 +127,30 @@ struct scn_chain {
 	struct util_imap by_key;
 	char **names;		/* PROCESS/NAME.1 of each, by the map's values */
 	size_t nnames, capnames;
+};
+
+/* The traces of a source (struct rd's @traces). */
+struct scn_traces {
 	struct cached_trace *cache;
 	size_t ncache, capcache;
 };
+
+void scn__traces_free(struct scn_traces *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->ncache; i++)
+		tstats_free(t->cache[i].st);
+	free(t->cache);
+	free(t);
+}
+
+static struct scn_traces *traces_of(struct rd *r)
+{
+	if (r->traces && !*r->traces)
+		*r->traces = calloc(1, sizeof(**r->traces));
+	return r->traces ? *r->traces : NULL;
+}
 
 static struct scn_chain *chain_of(struct rd *r)
 {
@@ -136,7 +160,7 @@ static struct scn_chain *chain_of(struct rd *r)
 }
 
 /*
- * The trace at @path, recorded, into *@out: read once for the load, the same file (device,
+ * The trace at @path, recorded, into *@out: read once for the source, the same file (device,
  * inode, size and modification time) given again is the same; false with the message said at
  * @n. Chained, the trace must say which wakeups came from interrupts: without its flags (perf
  * script prints none, nor trace-cmd report without -l) a timer's wakeup looks like the
@@ -147,7 +171,7 @@ static bool read_trace(struct rd *r, const struct yn *n, const char *path, bool 
 {
 	/* without blocking: a FIFO named as a trace must not hang the load */
 	int fd = open(path, O_RDONLY | O_NONBLOCK), rc, e = 0;
-	struct scn_chain *c = chain_of(r);
+	struct scn_traces *c = traces_of(r);
 	struct cached_trace *ct = NULL;
 	struct tstats *st = NULL;
 	struct tread_event ev;
@@ -379,9 +403,6 @@ void scn__trace_free(struct rd *r)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->procs[i].from);
 	free(c->procs);
-	for (size_t i = 0; i < c->ncache; i++)
-		tstats_free(c->cache[i].st);
-	free(c->cache);
 	for (size_t i = 0; i < c->nnames; i++)
 		free(c->names[i]);
 	free(c->names);

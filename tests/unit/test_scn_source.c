@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/scenario/scenario.h"
@@ -142,6 +144,79 @@ Test(scn_source, file_read_once)
 	cr_expect_eq(sc->sched.cpus, 4);
 	cr_expect_str_eq(sc->text, text);
 	scn_free(sc);
+	scn_source_put(src);
+}
+
+/*
+ * A trace that processes name is read once for every load of the source (the same file:
+ * device, inode, size and modification time), until scn_source_forget_traces(): a file whose
+ * bytes changed behind that identity is not read again before, and is after.
+ */
+Test(scn_source, trace_read_once_for_all_loads)
+{
+	static const char trace[] =
+		"  w-10 [000] 1.000000: sched_switch: prev_comm=w prev_pid=10 prev_prio=120 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"  <idle>-0 [000] 1.002000: sched_wakeup: comm=w pid=10 prio=120 target_cpu=000\n"
+		"  <idle>-0 [000] 1.002000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=w next_pid=10 next_prio=120\n"
+		"  w-10 [000] 1.005000: sched_switch: prev_comm=w prev_pid=10 prev_prio=120 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"  <idle>-0 [000] 1.009000: sched_wakeup: comm=w pid=10 prio=120 target_cpu=000\n"
+		"  <idle>-0 [000] 1.009000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=w next_pid=10 next_prio=120\n"
+		"  w-10 [000] 1.010000: sched_switch: prev_comm=w prev_pid=10 prev_prio=120 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+	char tpath[] = "/tmp/cgsim-trace-XXXXXX", yaml[1024], err[1024], junk[sizeof(trace)];
+	int fd = mkstemp(tpath);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct scn_source *src;
+	struct scenario *a, *b, *c;
+	struct stat sb;
+	size_t steps;
+
+	cr_assert_not_null(f);
+	fputs(trace, f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(stat(tpath, &sb), 0);
+	snprintf(yaml, sizeof(yaml),
+		 "name: tr\nduration: 20ms\nmachine: { cpus: 1 }\n"
+		 "processes:\n  p: { trace: %s, select: { comm: w } }\n"
+		 "variants:\n  two: { set: { machine.cpus: 2 } }\n", tpath);
+	src = scn_source_read("tr.yaml", yaml, err, sizeof(err));
+	cr_assert_not_null(src, "%s", err);
+	a = scn_source_load(src, NULL, NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(a->nprocs, 1);
+	cr_assert_eq(a->procs[0].nthreads, 1);
+	steps = a->procs[0].threads[0].spec.behavior.nphases;
+	cr_expect_gt(steps, 0);
+
+	/* other bytes, same size, same modification time: the same file to the cache */
+	memset(junk, 'x', sizeof(junk) - 1);
+	junk[sizeof(junk) - 1] = '\0';
+	junk[sizeof(junk) - 2] = '\n';
+	f = fopen(tpath, "w");
+	cr_assert_not_null(f);
+	fputs(junk, f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(utimensat(AT_FDCWD, tpath, (struct timespec[]){ sb.st_atim, sb.st_mtim }, 0),
+		     0);
+
+	b = scn_source_load(src, "two", NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_expect_eq(b->sched.cpus, 2);
+	cr_expect_eq(b->procs[0].threads[0].spec.behavior.nphases, steps);
+
+	scn_source_forget_traces(src);
+	c = scn_source_load(src, NULL, NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
+	cr_expect_null(c);
+	cr_expect(strstr(err, "cannot read the trace") != NULL, "%s", err);
+
+	unlink(tpath);
+	scn_free(a);
+	scn_free(b);
+	scn_free(c);
 	scn_source_put(src);
 }
 
