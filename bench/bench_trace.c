@@ -16,7 +16,8 @@
  * step per burst and sleep, REPLAY_MB megabytes, each thread replayed by a process of its own,
  * all naming the same file. Its time must follow the trace's size, not the steps squared
  * (a phases duty cycle once looked at every later step for each step) nor the processes (each
- * once read the whole trace).
+ * once read the whole trace). Then the same scenario loaded 8 times from one source, as a
+ * comparison's variants and seeds are: the trace is read once (each load once read it again).
  *
  * One "name: value unit" line per figure.
  */
@@ -83,6 +84,33 @@ static uint64_t write_trace(FILE *f, long mb, int threads)
 
 #define REPLAY_MB 64
 #define REPLAY_THREADS 4
+#define REPLAY_LOADS 8
+
+/*
+ * The same scenario loaded REPLAY_LOADS times from one source, as compare loads its variants,
+ * seeds and sweep values: the trace is read at the first load only. 0 or 1.
+ */
+static int replay_loads(const char *ypath)
+{
+	char err[1024];
+	struct scn_source *src = scn_source_read(ypath, NULL, err, sizeof(err));
+	double t0 = wall();
+	int e = !src;
+
+	for (int i = 0; !e && i < REPLAY_LOADS; i++) {
+		struct scenario *sc = scn_source_load(src, NULL, NULL, 0, SCN_NO_SWEEP, err,
+						      sizeof(err));
+
+		e = !sc;
+		scn_free(sc);
+	}
+	if (!e)
+		printf("replay_%d_loads_s: %.2f s\n", REPLAY_LOADS, wall() - t0);
+	else
+		fprintf(stderr, "bench_trace: %s\n", err);
+	scn_source_put(src);
+	return e;
+}
 
 /* Load and run (1 ms) a scenario replaying a REPLAY_MB trace, a process per thread: 0 or 1. */
 static int replay_load(void)
@@ -121,6 +149,8 @@ static int replay_load(void)
 	} else {
 		fprintf(stderr, "bench_trace: %s\n", err);
 	}
+	if (!e)
+		e = replay_loads(ypath);
 	run_free(res);
 	scn_free(sc);
 	unlink(ypath);
