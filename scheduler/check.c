@@ -264,6 +264,13 @@ static unsigned check_cpus(const struct sched *s, unsigned *idle, struct ck *ck)
 		if (!((s->idle_mask[c / 64] >> (c % 64)) & 1) != !!rq->curr)
 			fail(ck, "cpu %d: idle mask bit %d with %s running", c,
 			     (int)((s->idle_mask[c / 64] >> (c % 64)) & 1), rq->curr ? "a task" : "nothing");
+		if (!((s->mark_mask[c / 64] >> (c % 64)) & 1) &&
+		    (rq->next_tick > rq->last_tick + s->tick_ns ||
+		     rq->dirty_from > rq->last_tick + s->tick_ns))
+			fail(ck, "cpu %d: out of the mark mask with its next tick at %llu and dirty "
+			     "from %llu, past %llu", c, (unsigned long long)rq->next_tick,
+			     (unsigned long long)rq->dirty_from,
+			     (unsigned long long)(rq->last_tick + s->tick_ns));
 		if (!s->any_idle && rq->cfs->h_nr_idle)
 			fail(ck, "cpu %d: %u SCHED_IDLE tasks but none was ever made", c,
 			     rq->cfs->h_nr_idle);

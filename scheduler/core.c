@@ -159,12 +159,14 @@ struct sched *sched_new(const struct sched_config *cfg)
 	s->hpos = calloc((size_t)s->ncpu, sizeof(*s->hpos));
 	s->all_mask = calloc(s->mask_words, sizeof(uint64_t));
 	s->idle_mask = calloc(s->mask_words, sizeof(uint64_t));
+	s->mark_mask = calloc(s->mask_words, sizeof(uint64_t));
 	if (!s->cpu || !s->changed || !s->replan || !s->theap || !s->hpos || !s->all_mask ||
-	    !s->idle_mask)
+	    !s->idle_mask || !s->mark_mask)
 		goto fail;
 	for (int c = 0; c < s->ncpu; c++)
 		s->all_mask[c / 64] |= 1ull << (c % 64);
 	memcpy(s->idle_mask, s->all_mask, s->mask_words * sizeof(uint64_t));
+	memcpy(s->mark_mask, s->all_mask, s->mask_words * sizeof(uint64_t));	/* no tick yet */
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_cpu *rq = &s->cpu[c];
 
@@ -219,6 +221,7 @@ void sched_free(struct sched *s)
 	free(s->hpos);
 	free(s->all_mask);
 	free(s->idle_mask);
+	free(s->mark_mask);
 	free(s);
 }
 
@@ -248,6 +251,7 @@ int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle
 		return -ENOMEM;
 	s->tg[id] = tg;
 	p->nchildren++;
+	s->any_group = true;
 	sched__finish(s);
 	return 0;
 }

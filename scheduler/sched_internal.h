@@ -362,6 +362,18 @@ struct sched {
 	 * instead of asking each CPU.
 	 */
 	uint64_t *idle_mask;
+	/*
+	 * CPUs a group's new published load must visit (sched__rq_dirty_quiet()): bit c set
+	 * when, as cpu[c]'s last plan() left it, its next tick or its dirty_from lies past the
+	 * grid tick after its last one. A CPU whose bit is clear already ticks at that grid tick
+	 * and is dirty from no later: marking it could change neither. The bit may stay set
+	 * after the CPU no longer needs it (last_tick moves on, dirty_from falls), never the
+	 * reverse: only plan() raises next_tick or dirty_from, and sched__finish() refreshes
+	 * the bit after each plan, once a group exists (all set until then). Publication then costs a word of bits per 64 CPUs, not a
+	 * line of each CPU in the group (docs/scheduler.md, "Ticks and their elision").
+	 */
+	uint64_t *mark_mask;
+	bool any_group;			/* a group was ever made (never cleared) */
 	bool any_idle;
 	struct sched_stats st;
 	sched_latency_fn *latency_fn;

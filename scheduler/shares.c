@@ -25,11 +25,15 @@ bool sched__tg_update_due(const struct cfs_rq *q)
 	return (uint64_t)delta > q->tg_load_avg_contrib / 64;
 }
 
-/* A group's published load changed: CPUs running something inside it recompute at ticks. */
+/*
+ * A group's published load changed: CPUs running something inside it recompute at ticks.
+ * Only those whose plan that can change (s->mark_mask): on a busy machine most already tick
+ * at every tick, and visiting each would read a line of every CPU the group spans.
+ */
 static void mark_tg_dirty(struct sched *s, const struct sched_tg *tg, uint64_t now)
 {
 	for (size_t w = 0; w < s->mask_words; w++) {
-		uint64_t bits = tg->on_chain[w];
+		uint64_t bits = tg->on_chain[w] & s->mark_mask[w];
 
 		while (bits) {
 			int c = (int)(w * 64) + __builtin_ctzll(bits);

@@ -295,7 +295,22 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 	rq->next_tick = next;
 }
 
-/* The end of every entry point: replan what changed, run the invariant checker if asked. */
+/*
+ * @rq's bit in s->mark_mask after a plan: set if a group's new published load could still
+ * change its plan, through a dirty_from lowered past the next grid tick or a tick planned
+ * beyond it (sched__rq_dirty_quiet()'s two effects).
+ */
+static inline void mark_bit(struct sched *s, const struct sched_cpu *rq)
+{
+	uint64_t first = rq->last_tick + s->tick_ns, *w = &s->mark_mask[rq->id / 64];
+	uint64_t b = 1ull << (rq->id % 64);
+
+	if (rq->next_tick > first || rq->dirty_from > first)
+		*w |= b;
+	else
+		*w &= ~b;
+}
+
 /*
  * sched__replan_llc() - a CPU of @rq's LLC went idle or busy: with SMT or several LLCs that
  * changes whether its busy neighbours may kick idle CPUs (sched__nohz_may_kick()), a horizon
@@ -316,6 +331,7 @@ void sched__replan_llc(struct sched *s, const struct sched_cpu *rq)
 	}
 }
 
+/* The end of every entry point: replan what changed, run the invariant checker if asked. */
 void sched__finish(struct sched *s)
 {
 	if (s->idle_changed) {
@@ -331,6 +347,8 @@ void sched__finish(struct sched *s)
 
 		rq->need_plan = false;
 		plan(s, rq);
+		if (s->any_group)	/* no group, no publication: the bits stay all set */
+			mark_bit(s, rq);
 		if (rq->next_tick != before) {
 			set_tie(s, rq);
 			theap_fix(s, rq->id);
