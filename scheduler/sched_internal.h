@@ -368,9 +368,11 @@ struct sched {
 	 * grid tick after its last one. A CPU whose bit is clear already ticks at that grid tick
 	 * and is dirty from no later: marking it could change neither. The bit may stay set
 	 * after the CPU no longer needs it (last_tick moves on, dirty_from falls), never the
-	 * reverse: only plan() raises next_tick or dirty_from, and sched__finish() refreshes
-	 * the bit after each plan, once a group exists (all set until then). Publication then costs a word of bits per 64 CPUs, not a
-	 * line of each CPU in the group (docs/scheduler.md, "Ticks and their elision").
+	 * reverse: next_tick rises only in plan(), dirty_from only there and at a processed
+	 * tick (to just past it, which replans), and sched__finish() refreshes the bit after
+	 * each plan once a group exists (all set until then). A publication then reads a word
+	 * of bits per 64 CPUs, not a line of each CPU the group spans (docs/scheduler.md,
+	 * "Ticks and their elision").
 	 */
 	uint64_t *mark_mask;
 	bool any_group;			/* a group was ever made (never cleared) */

@@ -27,7 +27,7 @@ bool sched__tg_update_due(const struct cfs_rq *q)
 
 /*
  * A group's published load changed: CPUs running something inside it recompute at ticks.
- * Only those whose plan that can change (s->mark_mask): on a busy machine most already tick
+ * Only those whose plan it can change (s->mark_mask): on a busy machine most already tick
  * at every tick, and visiting each would read a line of every CPU the group spans.
  */
 static void mark_tg_dirty(struct sched *s, const struct sched_tg *tg, uint64_t now)
