@@ -242,14 +242,12 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
  */
 static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 {
-	uint64_t h, p;
-
 	(void)s;
 	if (q->nr_queued <= 1)
 		return UINT64_MAX;
-	h = sched__sv_to_ns_ceil(curr->deadline - curr->vruntime, curr);
-	p = sched__sv_to_ns_ceil(curr->vprot - curr->vruntime, curr);
-	return p < h ? p : h;
+	/* the sooner of the two, converted once: ns = ceil(v / inc) does not decrease with v */
+	return sched__sv_to_ns_ceil((curr->vprot < curr->deadline ? curr->vprot : curr->deadline) -
+				    curr->vruntime, curr);
 }
 
 static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
