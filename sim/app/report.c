@@ -399,13 +399,6 @@ void report_latency_table(FILE *f, const struct run_result *r)
 
 /* ---------------- schbench's percentiles ---------------- */
 
-static int cmp_u64_asc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * One block of schbench's show_latencies() over the kept latencies of threads @idx[0 ..
  * @n - 1] (threads 0 .. @n - 1 when @idx is NULL), pooled as schbench pools its workers'
@@ -434,7 +427,7 @@ static int schbench_block(FILE *f, const struct run_result *r, const size_t *idx
 		lo = t->lat_min < lo ? t->lat_min : lo;
 		hi = t->lat_max > hi ? t->lat_max : hi;
 	}
-	qsort(all, n, sizeof(*all), cmp_u64_asc);
+	util_sort_u64(all, n);
 	run_usec_percentiles(all, n, q, 4, us, count);
 	free(all);
 	fprintf(f, "Wakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",

@@ -15,13 +15,6 @@
 
 /* ---------------- the run ---------------- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 uint64_t run_percentile(const uint64_t *v, size_t n, double q)
 {
 	/*
@@ -121,7 +114,7 @@ static int latency_cdf(struct runner *r, struct run_result *res)
 			k += tm.nlatency;
 		}
 	}
-	qsort(all, total, sizeof(*all), cmp_u64);
+	util_sort_u64(all, total);
 	step = (total + 999) / 1000;
 	res->ncdf = (total + step - 1) / step;
 	res->cdf_ms = malloc(res->ncdf * sizeof(*res->cdf_ms));
@@ -270,7 +263,7 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 		if (!lat)
 			return -ENOMEM;
 		memcpy(lat, tm.latency, tm.nlatency * sizeof(*lat));
-		qsort(lat, tm.nlatency, sizeof(*lat), cmp_u64);
+		util_sort_u64(lat, tm.nlatency);
 		o->lat = lat;
 		o->nlat = tm.nlatency;
 		o->lat_p50 = run_percentile(lat, tm.nlatency, 50);

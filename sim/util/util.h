@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sim/util/util.h - the small toolbox every part of sim/ uses, so that each job is done one way:
- * growing an array, formatting a positioned error, reading a whole file, writing a file
- * atomically.
+ * growing an array, sorting samples, formatting a positioned error, reading a whole file,
+ * writing a file atomically.
  */
 #ifndef CGSIM_SIM_UTIL_H
 #define CGSIM_SIM_UTIL_H
@@ -28,6 +28,12 @@ int util_grow(void **arr, size_t *cap, size_t need, size_t size);
 int util_grow_zero(void **arr, size_t *cap, size_t need, size_t size);
 #define UTIL_GROW_ZERO(arr, cap, need) \
 	util_grow_zero((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/*
+ * util_sort_u64() - sort @n values ascending, as qsort() with a three-way comparison does, in
+ * O(n) for large arrays (latency samples: a run sorts every thread's, and all of them at once).
+ */
+void util_sort_u64(uint64_t *v, size_t n);
 
 /*
  * struct util_imap - a hash map from int keys to int values (open addressing, at most half

@@ -46,6 +46,50 @@ Test(sim_util, grow_zero_zeroes_what_it_adds)
 }
 
 /* Keys that a session numbering gives (consecutive pids, negative numbers, 0, extremes). */
+static int u64_order(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * util_sort_u64() - ascending order, the same array qsort() gives: sizes around its small-array
+ * cut-off, duplicates, keys that differ only in their top byte or only in their bottom one, the
+ * largest value, and latencies as runs record them (nanoseconds, most below a millisecond).
+ */
+Test(sim_util, sort_u64_orders_as_qsort)
+{
+	static const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 1000, 4097 };
+	uint64_t z = 12345;
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+		for (int kind = 0; kind < 5; kind++) {
+			size_t n = sizes[k];
+			uint64_t *a = malloc((n ? n : 1) * sizeof(*a));
+			uint64_t *b = malloc((n ? n : 1) * sizeof(*b));
+
+			cr_assert(a && b);
+			for (size_t i = 0; i < n; i++) {
+				z = z * 6364136223846793005ull + 1442695040888963407ull;
+				switch (kind) {
+				case 0: a[i] = z; break;				/* all bits */
+				case 1: a[i] = (z >> 40) % 7; break;			/* duplicates */
+				case 2: a[i] = (z >> 60) << 56; break;			/* top byte */
+				case 3: a[i] = i % 2 ? UINT64_MAX : z >> 56; break;	/* extremes */
+				default: a[i] = (z >> 33) % 900000 + 1000; break;	/* latencies */
+				}
+			}
+			memcpy(b, a, n * sizeof(*a));
+			qsort(b, n, sizeof(*b), u64_order);
+			util_sort_u64(a, n);
+			cr_assert(!memcmp(a, b, n * sizeof(*a)), "n %zu, kind %d: not qsort's order", n,
+				  kind);
+			free(a);
+			free(b);
+		}
+}
+
 Test(sim_util, imap_finds_every_key_put_and_no_other)
 {
 	struct util_imap m = { 0 };
