@@ -657,6 +657,43 @@ static int run_reps(struct live_run *r, unsigned reps, long online, double *shar
 	return e;
 }
 
+/*
+ * What validate --live needs before it plans anything: root, the cgroup hierarchy with the cpu
+ * controller (into @r->mnt) and the lock that keeps two runs apart (into *@lock). 0, or an
+ * error with its message in @r->err.
+ */
+static int preflight(struct live_run *r, const char *mountinfo, int *lock)
+{
+	if (geteuid() != 0)
+		return fail(r, -EINVAL, "cgsim: validate --live needs root: it makes cgroups and "
+			    "moves threads into them");
+	if (live__find_cpu(mountinfo, &r->mnt, r->err, r->errlen))
+		return -EINVAL;
+	if ((*lock = live__lock(r->err, r->errlen)) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The simulation again (into *@res, the first one freed), the scenario's machine losing to
+ * steal what this one did in the repetitions (at most half its time): the simulated shares
+ * then answer for the same machine as the measured ones.
+ */
+static int resimulate_with_steal(const struct scenario *sc, struct live_report *rep,
+				 struct run_result **res, char *err, size_t errlen)
+{
+	struct scenario with = *sc;
+	int e;
+
+	with.steal = rep->steal.mean < 0.5 ? rep->steal.mean : 0.5;
+	run_free(*res);
+	*res = NULL;
+	if ((e = run_scenario(&with, false, res, err, errlen)))
+		return e;
+	rep->sim_steal = with.steal;
+	return 0;
+}
+
 int live_validate(const struct scenario *sc, const struct live_opts *o, struct live_report **out,
 		  char *err, size_t errlen)
 {
@@ -672,13 +709,8 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 
 	*out = NULL;
 	err[0] = '\0';
-	if (geteuid() != 0)
-		return fail(&r, -EINVAL, "cgsim: validate --live needs root: it makes cgroups and "
-			    "moves threads into them");
-	if ((e = live__find_cpu(o->mountinfo, &r.mnt, err, errlen)))
-		return -EINVAL;
-	if ((lock = live__lock(err, errlen)) < 0)
-		return -EINVAL;
+	if ((e = preflight(&r, o->mountinfo, &lock)))
+		return e;
 	snprintf(prefix, sizeof(prefix), "%s-%d", LIVE_PREFIX, (int)getpid());
 	snprintf(r.prefix, sizeof(r.prefix), "%s", prefix);
 	if ((e = live_plan_make(sc, r.mnt.hier, prefix, (int)cpus, &plan, err, errlen))) {
@@ -705,17 +737,10 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 		goto out;
 	rep->steal = live__stats(steal, o->reps);
 	rep->sim_steal = sc->steal;
-	if (o->steal_measured && rep->steal.mean > 0) {
-		/* the same scenario, its machine losing what this one did */
-		struct scenario with = *sc;
-
-		with.steal = rep->steal.mean < 0.5 ? rep->steal.mean : 0.5;
-		run_free(res);
-		res = NULL;
-		if ((e = run_scenario(&with, false, &res, err, errlen)))
-			goto out;
-		rep->sim_steal = with.steal;
-	}
+	/* the same scenario, its machine losing what this one did */
+	if (o->steal_measured && rep->steal.mean > 0 &&
+	    (e = resimulate_with_steal(sc, rep, &res, err, errlen)))
+		goto out;
 	rep->scenario = strdup(sc->name);
 	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
 	rep->hier = r.mnt.hier;

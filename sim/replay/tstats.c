@@ -260,91 +260,120 @@ static void end_burst(struct tthread *th)
 	th->burst_known = true;		/* the next begins at a wakeup this trace will show */
 }
 
+/*
+ * The thread @cur, which this CPU's last switch put there, left it without a switch the trace
+ * shows (kernels miss one now and then): when is not known, so its time there counts for
+ * nothing, and neither does the burst it was in. Looked up, not made: making a thread may move
+ * the array, and on_switch()'s pointers come after.
+ */
+static void lost_switch_out(struct tstats *st, int cpu, int32_t cur)
+{
+	int i;
+
+	if (util_imap_get(&st->by_pid, cur, &i)) {
+		struct tthread *gone = &st->thr[i];
+
+		if (gone->state == T_RUNNING && gone->cpu == cpu) {
+			gone->state = T_UNKNOWN;
+			gone->burst_known = false;
+			gone->burst_acc = gone->burst_pushed = 0;
+		}
+	}
+	st->unseen++;
+}
+
+/*
+ * @prev leaves @cpu at the switch @ev: its time there is CPU time of its burst, from when it
+ * came or, when that was before what the trace shows of @cpu, from there (the burst's start
+ * then unknown). Preempted, it stays runnable; else its burst ends and it sleeps or, exiting,
+ * is dead.
+ */
+static int switch_out(struct tstats *st, const struct tread_event *ev, const struct tcpu *cpu,
+		      struct tthread *prev)
+{
+	uint64_t t = ev->ns, run;
+	int e;
+
+	if (ev->a.prio >= 0)
+		prev->pub.prio = ev->a.prio;
+	if (prev->state == T_RUNNING && prev->cpu == ev->cpu) {
+		run = since_to(prev->since, t);
+	} else {	/* it ran from before what the trace shows of this CPU */
+		run = since_to(cpu->since, t);
+		prev->burst_known = false;
+		if (prev->state != T_RUNNABLE)
+			prev->burst_wall = cpu->since;
+		start(prev, cpu->since);
+	}
+	prev->pub.cpu_ns += run;
+	prev->burst_acc += run;
+	prev->cpu = ev->cpu;
+	prev->epoch = cpu->epoch;
+	prev->since = t;
+	prev->woken = false;
+	if (ev->prev_state[0] == 'R') {
+		prev->state = T_RUNNABLE;
+		prev->pub.preempts++;
+	} else {
+		if ((e = push_run(st, prev)))
+			return e;
+		end_burst(prev);
+		prev->state = T_SLEEPING;
+		if (prev->exiting || ev->prev_state[0] == 'X' || ev->prev_state[0] == 'Z') {
+			prev->state = T_DEAD;
+			prev->pub.exited = true;
+		}
+	}
+	return 0;
+}
+
+/*
+ * @next runs on @cpu from the switch @ev: the wait since its wakeup (a latency) or its
+ * preemption ends there; without a wakeup in the trace, it begins a burst of unknown start.
+ */
+static int switch_in(const struct tread_event *ev, const struct tcpu *cpu, struct tthread *next)
+{
+	uint64_t t = ev->ns;
+
+	if (ev->b.prio >= 0)
+		next->pub.prio = ev->b.prio;
+	start(next, t);
+	if (next->state == T_RUNNABLE && next->woken && latency(next, since_to(next->wake_ns, t)))
+		return -ENOMEM;
+	if (next->state == T_RUNNABLE)	/* since its wakeup or its preemption */
+		next->pub.wait_ns += since_to(next->since, t);
+	if (next->state != T_RUNNABLE) {	/* its wakeup is not in the trace */
+		next->burst_known = false;
+		next->burst_wall = t;
+	}
+	if (next->cpu >= 0 && next->cpu != ev->cpu)
+		next->pub.migrations++;
+	next->state = T_RUNNING;
+	next->cpu = ev->cpu;
+	next->epoch = cpu->epoch;
+	next->since = t;
+	next->woken = false;
+	return 0;
+}
+
 static int on_switch(struct tstats *st, const struct tread_event *ev, struct tcpu *cpu)
 {
 	struct tthread *prev, *next;
-	uint64_t t = ev->ns;
-	int e, i;
+	int e;
 
-	if (cpu->cur > 0 && cpu->cur != ev->a.pid) {
-		/*
-		 * The thread this CPU's last switch put there left it without a switch the trace
-		 * shows (kernels miss one now and then): when is not known, so its time there counts
-		 * for nothing, and neither does the burst it was in. Looked up, not made: making a
-		 * thread may move the array, and the pointers below come after.
-		 */
-		if (util_imap_get(&st->by_pid, cpu->cur, &i)) {
-			struct tthread *gone = &st->thr[i];
-
-			if (gone->state == T_RUNNING && gone->cpu == ev->cpu) {
-				gone->state = T_UNKNOWN;
-				gone->burst_known = false;
-				gone->burst_acc = gone->burst_pushed = 0;
-			}
-		}
-		st->unseen++;
-	}
+	if (cpu->cur > 0 && cpu->cur != ev->a.pid)
+		lost_switch_out(st, ev->cpu, cpu->cur);
 	prev = thread_of(st, ev->a.pid, ev->a.comm, ev->ns, false);
 	if (ev->a.pid > 0 && !prev)
 		return -ENOMEM;
-	if (prev) {
-		uint64_t run;
-
-		if (ev->a.prio >= 0)
-			prev->pub.prio = ev->a.prio;
-		if (prev->state == T_RUNNING && prev->cpu == ev->cpu) {
-			run = since_to(prev->since, t);
-		} else {	/* it ran from before what the trace shows of this CPU */
-			run = since_to(cpu->since, t);
-			prev->burst_known = false;
-			if (prev->state != T_RUNNABLE)
-				prev->burst_wall = cpu->since;
-			start(prev, cpu->since);
-		}
-		prev->pub.cpu_ns += run;
-		prev->burst_acc += run;
-		prev->cpu = ev->cpu;
-		prev->epoch = cpu->epoch;
-		prev->since = t;
-		prev->woken = false;
-		if (ev->prev_state[0] == 'R') {
-			prev->state = T_RUNNABLE;
-			prev->pub.preempts++;
-		} else {
-			if ((e = push_run(st, prev)))
-				return e;
-			end_burst(prev);
-			prev->state = T_SLEEPING;
-			if (prev->exiting || ev->prev_state[0] == 'X' || ev->prev_state[0] == 'Z') {
-				prev->state = T_DEAD;
-				prev->pub.exited = true;
-			}
-		}
-	}
-	next = thread_of(st, ev->b.pid, ev->b.comm, t, false);
+	if (prev && (e = switch_out(st, ev, cpu, prev)))
+		return e;
+	next = thread_of(st, ev->b.pid, ev->b.comm, ev->ns, false);
 	if (ev->b.pid > 0 && !next)
 		return -ENOMEM;
-	if (next) {
-		if (ev->b.prio >= 0)
-			next->pub.prio = ev->b.prio;
-		start(next, t);
-		if (next->state == T_RUNNABLE && next->woken && latency(next, since_to(next->wake_ns, t)))
-			return -ENOMEM;
-		if (next->state == T_RUNNABLE)	/* since its wakeup or its preemption */
-			next->pub.wait_ns += since_to(next->since, t);
-		if (next->state != T_RUNNABLE) {	/* its wakeup is not in the trace */
-			next->burst_known = false;
-			next->burst_wall = t;
-		}
-		if (next->cpu >= 0 && next->cpu != ev->cpu)
-			next->pub.migrations++;
-		next->state = T_RUNNING;
-		next->cpu = ev->cpu;
-		next->epoch = cpu->epoch;
-		next->since = t;
-		next->woken = false;
-	}
-	cpu->since = t;
+	if (next && (e = switch_in(ev, cpu, next)))
+		return e;
+	cpu->since = ev->ns;
 	cpu->cur = ev->b.pid;
 	return 0;
 }

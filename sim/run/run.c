@@ -343,40 +343,66 @@ static int list_refused(struct runner *r, struct run_result *res)
 	return 0;
 }
 
-static int simulate(struct runner *r, struct run_result *res, bool timing)
+/*
+ * The warm-up: its timeline operations at their times, then the machine up to the measured
+ * window, where the metrics start again. *@ev: the first operation not run.
+ */
+static int run_warmup(struct runner *r, struct run_result *res, size_t *ev)
 {
 	const struct scenario *sc = r->sc;
-	uint64_t start = sc->warmup, end = sc->duration, next_sample;
-	size_t ev = 0, row = 0, items;
-	double t0 = timing ? ns_now() : 0;
+	uint64_t start = sc->warmup;
 	int e;
 
-	/* timeline operations of the warm-up */
-	while (ev < sc->ntimeline && sc->timeline[ev].at <= start) {
-		if ((e = sim_machine_run_until(r->m, sc->timeline[ev].at)))
+	while (*ev < sc->ntimeline && sc->timeline[*ev].at <= start) {
+		if ((e = sim_machine_run_until(r->m, sc->timeline[*ev].at)))
 			return run_failed(r, e);
-		if ((e = run_op(r, res, &sc->timeline[ev])))
-			return e == -EINVAL ? e : run__fail(r, sc->timeline[ev].pos, "run failed (%s)",
+		if ((e = run_op(r, res, &sc->timeline[*ev])))
+			return e == -EINVAL ? e : run__fail(r, sc->timeline[*ev].pos, "run failed (%s)",
 							    cg_errno_name(-e));
-		ev++;
+		(*ev)++;
 	}
 	if ((e = sim_machine_run_until(r->m, start)))
 		return run_failed(r, e);
 	sim_machine_reset_metrics(r->m);
 	if (r->trace)
 		trace_mark(r->trace, start, "cgsim: the measured window begins");
-	if ((e = run__list_groups(r, res)) || (e = run__grow_cg(r)))
-		return run__fail(r, NOPOS, "out of memory");
-	/* the time series: shrink to what memory allows */
-	res->interval = sc->interval;
+	return 0;
+}
+
+/*
+ * The time series of the measured window, zeroed: a cell per group and (when there are few)
+ * per thread, @items in all, at each sample, the interval doubled until the cells fit in
+ * SERIES_MAX_CELLS (what memory allows).
+ */
+static int make_series(struct runner *r, struct run_result *res, size_t *items)
+{
+	uint64_t window = r->sc->duration - r->sc->warmup;
+	size_t n;
+
+	res->interval = r->sc->interval;
 	res->series_threads = r->nt <= SERIES_MAX_THREADS ? r->nt : 0;
-	items = res->ngroups + res->series_threads;
-	while ((end - start) / res->interval * items > SERIES_MAX_CELLS)
+	*items = n = res->ngroups + res->series_threads;
+	while (window / res->interval * n > SERIES_MAX_CELLS)
 		res->interval *= 2;
-	res->nsamples = (size_t)((end - start) / res->interval);
-	res->series = calloc(res->nsamples * items + 1, sizeof(*res->series));
+	res->nsamples = (size_t)(window / res->interval);
+	res->series = calloc(res->nsamples * n + 1, sizeof(*res->series));
 	if (!res->series)
 		return run__fail(r, NOPOS, "out of memory");
+	return 0;
+}
+
+/*
+ * The measured window, from timeline operation @ev on: the machine runs to each sample (a row
+ * of @items cells) and each operation in turn, the ideal shares accrued up to each operation
+ * and computed again after it, up to the next (or the end).
+ */
+static int run_window(struct runner *r, struct run_result *res, size_t ev, size_t items)
+{
+	const struct scenario *sc = r->sc;
+	uint64_t start = sc->warmup, end = sc->duration, next_sample;
+	size_t row = 0;
+	int e;
+
 	r->ideal_from = start;
 	e = run__ideal_now(r, start, ev < sc->ntimeline && sc->timeline[ev].at < end
 				? sc->timeline[ev].at : end);
@@ -411,14 +437,34 @@ static int simulate(struct runner *r, struct run_result *res, bool timing)
 	if (e)
 		return run__fail(r, NOPOS, "ideal shares: %s", cg_errno_name(-e));
 	run__ideal_accrue(r, end);
-	if (r->trace)
-		trace_mark(r->trace, end, "cgsim: the measured window ends");
-	/* operations after the end are not run */
-	res->measured_ns = end - start;
-	/* turn cumulative samples into per-interval CPU */
+	return 0;
+}
+
+/* Turn the cumulative samples (run__sample()'s) into per-interval CPU. */
+static void series_per_interval(struct run_result *res, size_t items)
+{
 	for (size_t k = res->nsamples; k-- > 1;)
 		for (size_t j = 0; j < items; j++)
 			res->series[k * items + j] -= res->series[(k - 1) * items + j];
+}
+
+static int simulate(struct runner *r, struct run_result *res, bool timing)
+{
+	double t0 = timing ? ns_now() : 0;
+	size_t ev = 0, items;
+	int e;
+
+	if ((e = run_warmup(r, res, &ev)))
+		return e;
+	if ((e = run__list_groups(r, res)) || (e = run__grow_cg(r)))
+		return run__fail(r, NOPOS, "out of memory");
+	if ((e = make_series(r, res, &items)) || (e = run_window(r, res, ev, items)))
+		return e;
+	if (r->trace)
+		trace_mark(r->trace, r->sc->duration, "cgsim: the measured window ends");
+	/* operations after the end are not run */
+	res->measured_ns = r->sc->duration - r->sc->warmup;
+	series_per_interval(res, items);
 	if (timing)
 		res->wall_ns = (uint64_t)(ns_now() - t0);
 	if (list_refused(r, res) || run__measure(r, res))

@@ -145,16 +145,12 @@ static bool check_names(struct rd *r, const struct yn *root)
 	return true;
 }
 
-static bool read_all(struct rd *r, struct yn *root)
+/* What the scenario is called and what it is about, and its seed (1 when not given). */
+static bool read_identity(struct rd *r, const struct yn *root)
 {
 	struct scenario *sc = r->sc;
 	const struct yn *v;
-	int cpus = 1;
-	uint32_t hz = 1000;
 
-	if (!scn__want(r, root, YN_MAP, "a scenario") || !scn__known_keys(r, root, top_keys, "a "
-									  "scenario"))
-		return false;
 	if (!(v = yn_get(root, "name")))
 		return scn__bad(r, root, "a scenario needs a name");
 	if (!scn__read_name(r, v, "name", &sc->name))
@@ -166,6 +162,19 @@ static bool read_all(struct rd *r, struct yn *root)
 	sc->seed = 1;
 	if ((v = yn_get(root, "seed")) && !scn__parse_u64(r, v, "seed", &sc->seed))
 		return false;
+	return true;
+}
+
+/*
+ * How long the run is, how much of its start is warm-up (measured after it), and the interval
+ * of its time series (100 ms when not given). An rt-app workload that runs until its threads
+ * end gives no duration, which its message says.
+ */
+static bool read_times(struct rd *r, const struct yn *root)
+{
+	struct scenario *sc = r->sc;
+	const struct yn *v;
+
 	if (!(v = yn_get(root, "duration")) && r->rtapp)
 		return scn__bad(r, root, "rt-app runs this workload until every thread ends or it is "
 				"stopped (global.duration is -1 or absent): give the time to simulate, "
@@ -183,6 +192,25 @@ static bool read_all(struct rd *r, struct yn *root)
 	sc->interval = 100000000;
 	if ((v = yn_get(root, "interval")) &&
 	    !scn__parse_time(r, v, "interval", 1000000, SCN_MAX_DURATION_NS, &sc->interval))
+		return false;
+	return true;
+}
+
+/*
+ * The scenario at @root, section by section, each read after what it needs of the others (the
+ * machine's CPUs, the processes an expectation names).
+ */
+static bool read_all(struct rd *r, struct yn *root)
+{
+	struct scenario *sc = r->sc;
+	const struct yn *v;
+	int cpus = 1;
+	uint32_t hz = 1000;
+
+	if (!scn__want(r, root, YN_MAP, "a scenario") || !scn__known_keys(r, root, top_keys, "a "
+									  "scenario"))
+		return false;
+	if (!read_identity(r, root) || !read_times(r, root))
 		return false;
 	/*
 	 * The wakeup path of the machine the defaults were measured on (docs/latency.md): Linux

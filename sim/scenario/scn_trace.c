@@ -492,26 +492,131 @@ static bool note(struct rd *r, const struct yn *n, const char *text)
 	return true;
 }
 
+/* A trace process's keys but the trace itself: select, speed, mode, sleeps. */
+struct trace_opts {
+	struct selection sel;
+	double speed;
+	bool chained;		/* mode: chained */
+	bool absolute;		/* sleeps: absolute */
+};
+
+/* The keys of @body that say how its trace is replayed, each at its default when absent. */
+static bool read_opts(struct rd *r, const struct yn *body, struct trace_opts *o)
+{
+	return read_selection(r, yn_get(body, "select"), &o->sel) &&
+	       read_speed(r, yn_get(body, "speed"), &o->speed) &&
+	       read_choice(r, yn_get(body, "mode"), "mode", "timed", "chained", &o->chained) &&
+	       read_choice(r, yn_get(body, "sleeps"), "sleeps", "relative", "absolute",
+			   &o->absolute);
+}
+
+/* What a selection takes from a trace and what it leaves, for the note. */
+struct tally {
+	size_t ntaken, ndropped;
+	uint64_t taken_cpu, dropped_cpu;	/* their CPU time in the trace, ns */
+};
+
+/*
+ * The threads of @st that @sel takes and those it drops, counted with their CPU time. A
+ * thread with neither CPU time nor sleeps is neither: there is nothing of it to replay.
+ */
+static struct tally count_selected(const struct rd *r, const struct selection *sel,
+				   const char *trace, const struct tstats *st)
+{
+	struct tally tl = { 0, 0, 0, 0 };
+	size_t n = tstats_nthreads(st);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tstats_thread *t = tstats_thread(st, i);
+
+		if (!t->nsteps)
+			continue;	/* no CPU time and no sleep: nothing to replay */
+		if (selected(r, sel, trace, t)) {
+			tl.ntaken++;
+			tl.taken_cpu += t->cpu_ns;
+		} else {
+			tl.ndropped++;
+			tl.dropped_cpu += t->cpu_ns;
+		}
+	}
+	return tl;
+}
+
+/*
+ * A group of one in @p for each of the @ntaken threads of @st that @o->sel takes, in the
+ * trace's order, and into *@from each group's thread's index in @st (the caller frees it).
+ * Timed, each gets its steps now; chained, at the link. On failure what was made stays in @p,
+ * freed with the scenario like any process's threads.
+ */
+static bool make_groups(struct rd *r, const struct yn *tn, const struct trace_opts *o,
+			const struct tstats *st, size_t ntaken, struct scn_process *p,
+			size_t **from)
+{
+	size_t n = tstats_nthreads(st);
+
+	if (!(p->threads = calloc(ntaken, sizeof(*p->threads))) ||
+	    !(*from = calloc(ntaken, sizeof(**from))))
+		return scn__bad(r, tn, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct tstats_thread *t = tstats_thread(st, i);
+		struct scn_threads *g = &p->threads[p->nthreads];
+
+		if (!t->nsteps || !selected(r, &o->sel, tn->str, t))
+			continue;
+		(*from)[p->nthreads++] = i;
+		if (!init_group(r, tn, g, t, tstats_first(st)) ||
+		    (!o->chained && !fill_steps(r, tn, g, t, o->speed, o->absolute, NULL, NULL)))
+			return false;
+	}
+	return true;
+}
+
+/* Keep what @sel took from the trace @tn names, for a `rest` below; a rest keeps nothing. */
+static bool keep_selection(struct rd *r, const struct yn *tn, const struct selection *sel)
+{
+	struct scn_trace_sel k = sel->k;
+
+	if (sel->rest)
+		return true;
+	if (r->ntsel == SCN_TRACE_SELS)
+		return scn__bad(r, tn, "more than %d processes select threads of traces",
+				SCN_TRACE_SELS);
+	k.trace = tn->str;
+	r->tsel[r->ntsel++] = k;
+	return true;
+}
+
+/* The note of what process @p took from the trace @tn names and what it left. */
+static bool note_taken(struct rd *r, const struct yn *tn, const struct scn_process *p,
+		       const struct tally *tl)
+{
+	char *text = util_asprintf("%s:%d:%d: note: process %s: %zu thread%s of %s (%.3f s of CPU "
+				   "in the trace); %zu not selected (%.3f s)", r->file, tn->line,
+				   tn->col, p->name, tl->ntaken, tl->ntaken == 1 ? "" : "s",
+				   tn->str, (double)tl->taken_cpu / 1e9, tl->ndropped,
+				   (double)tl->dropped_cpu / 1e9);
+	bool ok = text && note(r, tn, text);
+
+	if (!text)
+		scn__bad(r, tn, "out of memory");
+	free(text);
+	return ok;
+}
+
 bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_process *p)
 {
 	const struct yn *tn = yn_get(body, "trace");
-	struct scenario *sc = r->sc;
-	struct selection sel;
 	const struct tstats *st = NULL;
-	uint64_t taken_cpu = 0, dropped_cpu = 0;
-	size_t ntaken = 0, ndropped = 0, n;
-	char *path = NULL, *text = NULL;
+	struct trace_opts o;
+	struct tally tl;
+	char *path = NULL;
 	size_t *from = NULL;
-	double speed;
-	bool ok = false, chained, absolute;
+	bool ok = false;
 
 	if (yn_get(body, "threads"))
 		return scn__bad(r, yn_get(body, "threads"), "process '%s' takes its threads from its "
 				"trace: threads and trace do not go together", p->name);
-	if (!scn__scalar(r, tn, "trace") || !read_selection(r, yn_get(body, "select"), &sel) ||
-	    !read_speed(r, yn_get(body, "speed"), &speed) ||
-	    !read_choice(r, yn_get(body, "mode"), "mode", "timed", "chained", &chained) ||
-	    !read_choice(r, yn_get(body, "sleeps"), "sleeps", "relative", "absolute", &absolute))
+	if (!scn__scalar(r, tn, "trace") || !read_opts(r, body, &o))
 		return false;
 	if (!tn->str[0])
 		return scn__bad(r, tn, "trace needs a file name");
@@ -519,71 +624,30 @@ bool scn__read_trace_process(struct rd *r, const struct yn *body, struct scn_pro
 		scn__bad(r, tn, "out of memory");
 		goto out;
 	}
-	if (!read_trace(r, tn, path, chained, &st))
+	if (!read_trace(r, tn, path, o.chained, &st))
 		goto out;
-	n = tstats_nthreads(st);
-	for (size_t i = 0; i < n; i++) {
-		const struct tstats_thread *t = tstats_thread(st, i);
-
-		if (!t->nsteps)
-			continue;	/* no CPU time and no sleep: nothing to replay */
-		if (selected(r, &sel, tn->str, t)) {
-			ntaken++;
-			taken_cpu += t->cpu_ns;
-		} else {
-			ndropped++;
-			dropped_cpu += t->cpu_ns;
-		}
-	}
-	if (!ntaken) {
+	tl = count_selected(r, &o.sel, tn->str, st);
+	if (!tl.ntaken) {
 		scn__bad(r, tn, "no thread of trace '%s' is selected (of %zu with CPU time or sleeps)",
-			 path, ndropped);
+			 path, tl.ndropped);
 		goto out;
 	}
-	if (sc->total_threads + (int)ntaken > SCN_MAX_THREADS) {
+	if (r->sc->total_threads + (int)tl.ntaken > SCN_MAX_THREADS) {
 		scn__bad(r, tn, "more than %d threads in all", SCN_MAX_THREADS);
 		goto out;
 	}
-	if (!(p->threads = calloc(ntaken, sizeof(*p->threads))) ||
-	    !(from = calloc(ntaken, sizeof(*from)))) {
-		scn__bad(r, tn, "out of memory");
+	if (!make_groups(r, tn, &o, st, tl.ntaken, p, &from))
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct tstats_thread *t = tstats_thread(st, i);
-		struct scn_threads *g = &p->threads[p->nthreads];
-
-		if (!t->nsteps || !selected(r, &sel, tn->str, t))
-			continue;
-		from[p->nthreads++] = i;
-		if (!init_group(r, tn, g, t, tstats_first(st)) ||
-		    (!chained && !fill_steps(r, tn, g, t, speed, absolute, NULL, NULL)))
-			goto out;
-	}
-	sc->total_threads += (int)ntaken;
-	if (!sel.rest) {	/* for a `rest` below */
-		if (r->ntsel == SCN_TRACE_SELS) {
-			scn__bad(r, tn, "more than %d processes select threads of traces",
-				 SCN_TRACE_SELS);
-			goto out;
-		}
-		sel.k.trace = tn->str;
-		r->tsel[r->ntsel++] = sel.k;
-	}
-	text = util_asprintf("%s:%d:%d: note: process %s: %zu thread%s of %s (%.3f s of CPU in "
-			     "the trace); %zu not selected (%.3f s)", r->file, tn->line, tn->col,
-			     p->name, ntaken, ntaken == 1 ? "" : "s", tn->str,
-			     (double)taken_cpu / 1e9, ndropped, (double)dropped_cpu / 1e9);
-	ok = text && note(r, tn, text);
-	if (!text)
-		scn__bad(r, tn, "out of memory");
-	if (ok && chained) {
-		ok = defer(r, tn, p, st, from, speed, absolute);
+	r->sc->total_threads += (int)tl.ntaken;
+	if (!keep_selection(r, tn, &o.sel))
+		goto out;
+	ok = note_taken(r, tn, p, &tl);
+	if (ok && o.chained) {
+		ok = defer(r, tn, p, st, from, o.speed, o.absolute);
 		if (ok)
 			from = NULL;		/* the link's now */
 	}
 out:
-	free(text);
 	free(path);
 	free(from);
 	return ok;
