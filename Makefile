@@ -126,7 +126,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
 # pass in its own build tree so that the two builds never mix objects, then the fuzzers'
 # regression inputs and a brief run of each (fuzz-ci, below; not in check: it needs a clang build).
-# Its last line is one verdict over every suite (tests/verdict.sh); the log is kept in
+# Its last line is one verdict over every suite (tests/lib/verdict.sh); the log is kept in
 # $(BUILD)/test.log.
 test: deps
 	@mkdir -p $(BUILD)
@@ -135,7 +135,7 @@ test: deps
 	   $(MAKE) --no-print-directory WERROR=-Werror SANITIZE=address,undefined BUILD=build/san check && \
 	   $(MAKE) --no-print-directory WERROR=-Werror fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
 	    tee $(BUILD)/test.log
-	@tests/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
+	@tests/lib/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp \
        check-scale
@@ -144,7 +144,7 @@ check-unit: $(UNIT_BIN)
 	$(UNIT_BIN) --jobs 2
 
 check-cases: $(BIN)
-	tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+	tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
 
 # Every scenario's expect: entries (docs/scenario-format.md).
 check-scenarios: $(BIN)
@@ -152,28 +152,28 @@ check-scenarios: $(BIN)
 
 # Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed).
 check-kernel: $(BIN)
-	tests/run-smp-kernel.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
+	tests/kernel/run.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
 
 # The command line's contract: exit statuses, -o DIR, --json, check's exit status.
 check-cli: $(BIN)
-	tests/run-cli.sh ./$(BIN)
+	tests/cli/run.sh ./$(BIN)
 
 # compare --jobs N, --shard I/N and merge give the bytes of one process; the docs' GNU parallel
 # and Slurm recipes (docs/scale-out.md).
 check-scale: $(BIN)
-	tests/run-scale-out.sh ./$(BIN)
+	tests/scale-out/run.sh ./$(BIN)
 
 # Every scenario's trace read back against its report (docs/trace.md), read by cgsim
 # trace-stats, and replayed in its own layout (docs/replay.md; layouts whose processes keep
 # their threads in one cgroup and name no affinity or policy, which a trace does not carry);
 # a kernel's traces of one run, by two recorders, read and replayed (tests/replay/).
 check-trace: $(BIN)
-	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
-	tests/run-trace-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
-	tests/run-replay.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
-	tests/run-replay-kernel.sh ./$(BIN)
-	tests/run-replay-chained.sh ./$(BIN)
-	tests/run-replay-sleeps.sh ./$(BIN)
+	tests/trace/run.sh ./$(BIN) scenarios/*.yaml
+	tests/trace/run-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
+	tests/replay/run.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
+	tests/replay/run-kernel.sh ./$(BIN)
+	tests/replay/run-chained.sh ./$(BIN)
+	tests/replay/run-sleeps.sh ./$(BIN)
 
 REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice-three \
 	nested-weights zijlstra-root-vm
@@ -181,9 +181,9 @@ REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice
 # rt-app workloads (docs/rt-app.md): Debian's examples each run with their notes or are refused
 # with their message; small cases whose shares and latencies follow from rt-app's semantics.
 check-rtapp: $(BIN)
-	tests/run-rtapp.sh ./$(BIN) tests/rtapp/debian
+	tests/rtapp/run.sh ./$(BIN) tests/rtapp/debian
 	./$(BIN) check tests/rtapp/cases/*.yaml
-	tests/run-trace.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
+	tests/trace/run.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
 
 # Real kernels under QEMU (docs/vm.md): shares against the layouts' rules, a guest's domains, the
 # thread-mode tour at a cgroup2 root with the threaded controllers. In make test once (about a
@@ -193,7 +193,7 @@ check-vm: $(BIN)
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)
-	tests/run-bad-scenarios.sh ./$(BIN) tests/bad-scenarios
+	tests/bad-scenarios/run.sh ./$(BIN) tests/bad-scenarios
 
 # Criterion runs each test in a child process whose valgrind errors do not change the exit
 # status, so every process logs to a file and any error or leak found there fails the target.
@@ -201,7 +201,7 @@ check-bad: $(BIN)
 memcheck: $(BIN) $(UNIT_BIN)
 	rm -rf $(BUILD)/memcheck && mkdir -p $(BUILD)/memcheck
 	VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
-	    tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+	    tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
 	valgrind -q --leak-check=full --errors-for-leak-kinds=all --trace-children=yes \
 	    --log-file=$(BUILD)/memcheck/unit.%p.log $(UNIT_BIN) --jobs 1
 	for a in "--seeds 2 --jobs 2" "--shard 1/2 -o $(BUILD)/memcheck/s1" \

@@ -8,9 +8,9 @@
 # counts wakeups, nor changed CPU between runs more often than it migrated. Every thread the
 # report gave CPU time must be in the trace. The base variant of each scenario is run.
 #
-# usage: tests/run-trace-stats.sh CGSIM SCENARIO...
+# usage: tests/trace/run-stats.sh CGSIM SCENARIO...
 set -u
-. "$(dirname "$0")/runner-scenarios.sh"
+. "$(dirname "$0")/../lib/runner-scenarios.sh"
 ideal="--set warmup=0 $ideal"
 fails=0
 runs=0

@@ -1,6 +1,6 @@
-# tests/runner-scenarios.sh - sourced by the runners that take `CGSIM SCENARIO...`
-# (run-trace.sh, run-trace-stats.sh, run-replay.sh), after `set -u`, with their arguments:
-# checks them, sets
+# tests/lib/runner-scenarios.sh - sourced by the runners that take `CGSIM SCENARIO...`
+# (tests/trace/run.sh, tests/trace/run-stats.sh, tests/replay/run.sh), after `set -u`, with
+# their arguments: checks them, sets
 #   $cgsim  CGSIM, then shifted off, so that "$@" is the scenarios;
 #   $ideal  the --set options of an ideal machine: no overhead costs, no idle exit, no steal
 #           (whose time a trace's switches include and a thread's CPU time does not, as on a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/verdict.sh LOG STATUS - make test's last line: every suite's count in LOG summed into
+# tests/lib/verdict.sh LOG STATUS - make test's last line: every suite's count in LOG summed into
 # one verdict, "make test: N passed, N failed", and STATUS (the suites' exit status) as its
 # own. The suites say "NAME: N passed, N failed" (and cgsim check "N passed, N failed"), the
 # trace read-back "N runs, N failed", Criterion "Synthesis: Tested: T | Passing: P | Failing:

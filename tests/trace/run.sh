@@ -6,9 +6,9 @@
 # the measured window must be the report's, the lines in time order, and no task on two CPUs.
 # Each variant of each scenario is run.
 #
-# usage: tests/run-trace.sh CGSIM SCENARIO...
+# usage: tests/trace/run.sh CGSIM SCENARIO...
 set -u
-. "$(dirname "$0")/runner-scenarios.sh"
+. "$(dirname "$0")/../lib/runner-scenarios.sh"
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 fails=0
 runs=0
@@ -30,7 +30,7 @@ for f in "$@"; do
             fi
             runs=$((runs + 1))
             if ! awk -v exact=$([ $mode = exact ] && echo 1 || echo 0) \
-                    -f "$here/trace/check.awk" "$tmp/o/summary.json" "$tmp/trace.txt" \
+                    -f "$here/check.awk" "$tmp/o/summary.json" "$tmp/trace.txt" \
                     >"$tmp/why" 2>&1; then
                 echo "FAIL $f ($v, $mode):"
                 sed 's/^/    /' "$tmp/why" | head -20

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/run-smp-kernel.sh CGSIM ANSWERS - cgsim against a kernel's recorded answers.
+# tests/kernel/run.sh CGSIM ANSWERS - cgsim against a kernel's recorded answers.
 #
 # ANSWERS (tests/kernel/smp-shares-6.18.txt) holds shares measured on a running kernel by
 # tests/live/smp-shares.sh, one "LAYOUT KIND NAME MEAN MIN MAX [KNOWN]" line per share. For each
@@ -13,7 +13,7 @@
 set -u
 CGSIM=${1:?usage: $0 CGSIM ANSWERS}
 ANS=${2:?usage: $0 CGSIM ANSWERS}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
