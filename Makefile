@@ -126,54 +126,63 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
 # pass in its own build tree so that the two builds never mix objects, then the fuzzers'
 # regression inputs and a brief run of each (fuzz-ci, below; not in check: it needs a clang build).
-# Its last line is one verdict over every suite (tests/lib/verdict.sh); the log is kept in
+# Each step and each suite says how long it took ("time: NAME S s", tests/lib/timed.sh; "san:"
+# in the sanitizer pass), so that CI's log shows where the time goes. Its last lines are the
+# slowest steps and one verdict over every suite (tests/lib/verdict.sh); the log is kept in
 # $(BUILD)/test.log.
 test: deps
 	@mkdir -p $(BUILD)
-	@{ $(MAKE) --no-print-directory WERROR=-Werror check && \
-	   $(MAKE) --no-print-directory WERROR=-Werror check-vm && \
-	   $(MAKE) --no-print-directory WERROR=-Werror SANITIZE=address,undefined BUILD=build/san check && \
-	   $(MAKE) --no-print-directory WERROR=-Werror fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
-	    tee $(BUILD)/test.log
+	@m="$(MAKE) --no-print-directory WERROR=-Werror"; s="SANITIZE=address,undefined BUILD=build/san"; \
+	 { tests/lib/timed.sh build $$m all $(UNIT_BIN) && \
+	   tests/lib/timed.sh check $$m check && \
+	   tests/lib/timed.sh check-vm $$m check-vm && \
+	   tests/lib/timed.sh san:build $$m $$s all build/san/tests/unit-tests && \
+	   tests/lib/timed.sh san:check $$m $$s check && \
+	   tests/lib/timed.sh fuzz-ci $$m fuzz-ci; \
+	   echo $$? > $(BUILD)/test.status; } 2>&1 | tee $(BUILD)/test.log
 	@tests/lib/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
+
+# A suite's command, timed: "time: check-NAME S s" after its output, "san:check-NAME" in the
+# sanitizer pass; a target of several suites names each ($(TIME)/what).
+TIME = tests/lib/timed.sh $(if $(SANITIZE),san:)$@
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp \
        check-scale
 
 check-unit: $(UNIT_BIN)
-	$(UNIT_BIN) --jobs 2
+	$(TIME) $(UNIT_BIN) --jobs 2
 
 check-cases: $(BIN)
-	tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
+	$(TIME) tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
 
 # Every scenario's expect: entries (docs/scenario-format.md).
 check-scenarios: $(BIN)
-	./$(BIN) check scenarios/*.yaml
+	$(TIME) ./$(BIN) check scenarios/*.yaml
 
 # Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed).
 check-kernel: $(BIN)
-	tests/kernel/run.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
+	$(TIME) tests/kernel/run.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
 
 # The command line's contract: exit statuses, -o DIR, --json, check's exit status.
 check-cli: $(BIN)
-	tests/cli/run.sh ./$(BIN)
+	$(TIME) tests/cli/run.sh ./$(BIN)
 
 # compare --jobs N, --shard I/N and merge give the bytes of one process; the docs' GNU parallel
 # and Slurm recipes (docs/scale-out.md).
 check-scale: $(BIN)
-	tests/scale-out/run.sh ./$(BIN)
+	$(TIME) tests/scale-out/run.sh ./$(BIN)
 
 # Every scenario's trace read back against its report (docs/trace.md), read by cgsim
 # trace-stats, and replayed in its own layout (docs/replay.md; layouts whose processes keep
 # their threads in one cgroup and name no affinity or policy, which a trace does not carry);
 # a kernel's traces of one run, by two recorders, read and replayed (tests/replay/).
 check-trace: $(BIN)
-	tests/trace/run.sh ./$(BIN) scenarios/*.yaml
-	tests/trace/run-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
-	tests/replay/run.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
-	tests/replay/run-kernel.sh ./$(BIN)
-	tests/replay/run-chained.sh ./$(BIN)
-	tests/replay/run-sleeps.sh ./$(BIN)
+	$(TIME)/trace tests/trace/run.sh ./$(BIN) scenarios/*.yaml
+	$(TIME)/stats tests/trace/run-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
+	$(TIME)/replay tests/replay/run.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
+	$(TIME)/replay-kernel tests/replay/run-kernel.sh ./$(BIN)
+	$(TIME)/replay-chained tests/replay/run-chained.sh ./$(BIN)
+	$(TIME)/replay-sleeps tests/replay/run-sleeps.sh ./$(BIN)
 
 REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice-three \
 	nested-weights zijlstra-root-vm
@@ -181,19 +190,19 @@ REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice
 # rt-app workloads (docs/rt-app.md): Debian's examples each run with their notes or are refused
 # with their message; small cases whose shares and latencies follow from rt-app's semantics.
 check-rtapp: $(BIN)
-	tests/rtapp/run.sh ./$(BIN) tests/rtapp/debian
-	./$(BIN) check tests/rtapp/cases/*.yaml
-	tests/trace/run.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
+	$(TIME)/debian tests/rtapp/run.sh ./$(BIN) tests/rtapp/debian
+	$(TIME)/cases ./$(BIN) check tests/rtapp/cases/*.yaml
+	$(TIME)/trace tests/trace/run.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
 
 # Real kernels under QEMU (docs/vm.md): shares against the layouts' rules, a guest's domains, the
 # thread-mode tour at a cgroup2 root with the threaded controllers. In make test once (about a
 # minute), not in check: it boots five guests.
 check-vm: $(BIN)
-	tests/vm/run.sh ./$(BIN)
+	$(TIME) tests/vm/run.sh ./$(BIN)
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)
-	tests/bad-scenarios/run.sh ./$(BIN) tests/bad-scenarios
+	$(TIME) tests/bad-scenarios/run.sh ./$(BIN) tests/bad-scenarios
 
 # Criterion runs each test in a child process whose valgrind errors do not change the exit
 # status, so every process logs to a file and any error or leak found there fails the target.
@@ -241,7 +250,7 @@ $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(LIB) $(BUILD)/flags
 	$(CC) $(subst fuzzer-no-link,fuzzer,$(LDFLAGS)) -o $@ $< $(LIB) $(PKG_LIBS) -lm
 
 fuzz-build:
-	$(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzzer-no-link,address,undefined \
+	$(TIME) $(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzzer-no-link,address,undefined \
 	    BUILD=$(FUZZ_BUILD) $(FUZZ_BINS)
 
 # Seed corpora, copied from the tests at fuzz time (never duplicated in git): scenarios for
