@@ -159,7 +159,8 @@ check-cases: $(BIN)
 check-scenarios: $(BIN)
 	$(TIME) ./$(BIN) check scenarios/*.yaml
 
-# Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed).
+# Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed);
+# a layout's 32 seeds run side by side.
 check-kernel: $(BIN)
 	$(TIME) tests/kernel/run.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
 

@@ -10,24 +10,33 @@
 # capacity of the kernel's mean or inside the range the kernel itself gave over its runs (threads that rotate between
 # CPUs vary by several points from run to run), or within KNOWN points of the mean for a
 # difference docs/scheduler.md explains. Needs no kernel and no root.
+#
+# The seeds of a layout run side by side (as many at a time as the machine has CPUs), each into
+# its own directory, and are read in seed order: the means are those of one run after another.
 set -u
 CGSIM=${1:?usage: $0 CGSIM ANSWERS}
 ANS=${2:?usage: $0 CGSIM ANSWERS}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+jobs=$(nproc 2>/dev/null || echo 2)
 pass=0 fail=0
 for layout in $(grep -v '^#' "$ANS" | awk 'NF {print $1}' | sort -u); do
 	f=$TOP/scenarios/smp-$layout.yaml
 	: > "$TMP/sim"
+	rm -rf "$TMP"/run-*
+	# shellcheck disable=SC2016 # $1... are the inner shell's
+	seq 1 32 | xargs -P "$jobs" -I{} sh -c \
+		'"$1" run "$2" --seed "$3" -o "$4/run-$3" > /dev/null || : > "$4/run-$3.failed"' \
+		sh "$CGSIM" "$f" {} "$TMP"
 	for seed in $(seq 1 32); do
-		if ! "$CGSIM" run "$f" --seed "$seed" -o "$TMP/$seed" > /dev/null; then
+		if [ -e "$TMP/run-$seed.failed" ] || [ ! -e "$TMP/run-$seed/groups.csv" ]; then
 			echo "FAIL $layout: cgsim run --seed $seed failed"
 			fail=$((fail + 1))
 			continue 2
 		fi
-		awk -F, 'NR > 1 {print "thread", $1 "/" $2, $5}' "$TMP/$seed/threads.csv" >> "$TMP/sim"
-		awk -F, 'NR > 1 {print "group", $1, $3}' "$TMP/$seed/groups.csv" >> "$TMP/sim"
+		awk -F, 'NR > 1 {print "thread", $1 "/" $2, $5}' "$TMP/run-$seed/threads.csv" >> "$TMP/sim"
+		awk -F, 'NR > 1 {print "group", $1, $3}' "$TMP/run-$seed/groups.csv" >> "$TMP/sim"
 	done
 	out=$(awk -v L="$layout" '
 		NR == FNR { s[$1 " " $2] += $3; n[$1 " " $2]++; next }
