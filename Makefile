@@ -1,9 +1,10 @@
 # cgsim — a discrete-event simulator of the Linux fair scheduler and the cgroup hierarchy.
 #
 #   make            build ./cgsim
-#   make test       install missing packages, build, run every test, then the unit tests and
-#                   the .cgs cases once more under -fsanitize=address,undefined, then the
-#                   fuzzers' regression inputs and a brief fixed-seed run of each (fuzz-ci)
+#   make test       install missing packages, build, run every test, then every check once
+#                   more under -fsanitize=address,undefined (the long simulation suites
+#                   shortened, TESTS_QUICK), then the fuzzers' regression inputs and a brief
+#                   fixed-seed run of each (fuzz-ci); each step timed
 #   make check      build and run every test once (the fast suite, no packages installed)
 #   make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 600; docs/fuzzing.md)
 #   make demo       install missing packages, build, run the headline comparison
@@ -145,6 +146,16 @@ test: deps
 # A suite's command, timed: "time: check-NAME S s" after its output, "san:check-NAME" in the
 # sanitizer pass; a target of several suites names each ($(TIME)/what).
 TIME = tests/lib/timed.sh $(if $(SANITIZE),san:)$@
+
+# TESTS_QUICK=1, the default under the sanitizers: the suites that judge the simulation's numbers
+# over many long runs (check-kernel's 32 seeds of 14 layouts, each 20 s; the traces read back of
+# every scenario) run few and short ones, and judge only what holds for any run (that it runs,
+# and a trace's agreement with its report): the sanitizers look for memory errors and undefined
+# behaviour, which the same code paths show in a short run, and the first pass has judged the
+# numbers. The unit tests, .cgs cases, bad scenarios, the CLI's contract, the scenarios'
+# expectations, replays and scale-out run in full. TESTS_QUICK=0 runs everything in full.
+TESTS_QUICK ?= $(if $(SANITIZE),1,0)
+export TESTS_QUICK
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp \
        check-scale

@@ -16,8 +16,8 @@ fails=0
 runs=0
 for f in "$@"; do
     rm -rf "$tmp/o" "$tmp/trace.txt"
-    # shellcheck disable=SC2086 # $ideal is a list of arguments
-    if ! "$cgsim" run "$f" $ideal -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
+    # shellcheck disable=SC2086 # $ideal and $quick are lists of arguments
+    if ! "$cgsim" run "$f" $ideal $quick -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
             2>"$tmp/stderr"; then
         echo "FAIL $f: cgsim run failed"
         sed 's/^/    /' "$tmp/stderr" | head -5

@@ -21,7 +21,8 @@ for f in "$@"; do
             [ $mode = exact ] && set -- "$@" $ideal
             rm -rf "$tmp/o" "$tmp/trace.txt"
             # stderr is shown only when the run fails (an rt-app workload's notes are not news)
-            if ! "$cgsim" run "$f" "$@" -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
+            # shellcheck disable=SC2086 # $quick is a list of arguments
+            if ! "$cgsim" run "$f" "$@" $quick -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
                     2>"$tmp/stderr"; then
                 echo "FAIL $f ($v, $mode): cgsim run failed"
                 sed 's/^/    /' "$tmp/stderr" | head -5
