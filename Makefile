@@ -127,16 +127,27 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
 # pass in its own build tree so that the two builds never mix objects, then the fuzzers'
 # regression inputs and a brief run of each (fuzz-ci, below; not in check: it needs a clang build).
+# Its builds, check's suites and fuzz-ci's targets run TEST_JOBS at a time (unless make itself
+# was given -j), each suite's output kept together (--output-sync); check-vm runs alone, its
+# guests' shares measured in 6 s windows. The guest's kernel is fetched (on a first run) while
+# check runs. The sanitizer pass runs the simulation suites whose numbers the first pass judged
+# in their quick form (TESTS_QUICK, below).
 # Each step and each suite says how long it took ("time: NAME S s", tests/lib/timed.sh; "san:"
 # in the sanitizer pass), so that CI's log shows where the time goes. Its last lines are the
 # slowest steps and one verdict over every suite (tests/lib/verdict.sh); the log is kept in
 # $(BUILD)/test.log.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
 	@mkdir -p $(BUILD)
-	@m="$(MAKE) --no-print-directory WERROR=-Werror"; s="SANITIZE=address,undefined BUILD=build/san"; \
+	@j=-j$(TEST_JOBS); case " $$MAKEFLAGS" in *" -j"* | *jobserver*) j= ;; esac; \
+	 m="$(MAKE) --no-print-directory --output-sync=target WERROR=-Werror $$j"; \
+	 s="SANITIZE=address,undefined BUILD=build/san"; \
 	 { tests/lib/timed.sh build $$m all $(UNIT_BIN) && \
-	   tests/lib/timed.sh check $$m check && \
-	   tests/lib/timed.sh check-vm $$m check-vm && \
+	   { tests/lib/timed.sh kernel-fetch ./$(BIN) validate --fetch-kernel \
+	       > $(BUILD)/kernel-fetch.log 2>&1 & } && \
+	   { tests/lib/timed.sh check $$m check; st=$$?; wait; cat $(BUILD)/kernel-fetch.log; \
+	     [ $$st -eq 0 ]; } && \
+	   tests/lib/timed.sh check-vm $$m -j1 check-vm && \
 	   tests/lib/timed.sh san:build $$m $$s all build/san/tests/unit-tests && \
 	   tests/lib/timed.sh san:check $$m $$s check && \
 	   tests/lib/timed.sh fuzz-ci $$m fuzz-ci; \
@@ -301,21 +312,20 @@ fuzz-regressions: fuzz-build
 	done; echo "fuzz-regressions: every input passes"
 
 # What `make test` runs: the regressions, then each target briefly from its seeds alone with a
-# fixed seed, in a scratch corpus (reproducible; the long runs keep theirs).
-fuzz-ci: fuzz-regressions fuzz-seeds
-	@for t in $(FUZZ_TARGETS); do \
-	    rm -rf $(FUZZ_BUILD)/ci/$$t && mkdir -p $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/artifacts/$$t; \
-	    runs=$$(case $$t in fuzz_scenario) echo $(FUZZ_CI_RUNS_fuzz_scenario);; \
-	        fuzz_cgs) echo $(FUZZ_CI_RUNS_fuzz_cgs);; fuzz_runio) echo $(FUZZ_CI_RUNS_fuzz_runio);; \
-	        fuzz_trace) echo $(FUZZ_CI_RUNS_fuzz_trace);; \
-	        *) echo $(FUZZ_CI_RUNS_fuzz_set);; esac); \
-	    echo "fuzz-ci: $$t, $$runs inputs"; \
-	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) -seed=1 -runs=$$runs -max_total_time=120 \
-	        -dict=fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
-	        $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/seeds/$$t >$(FUZZ_BUILD)/$$t-ci.log 2>&1 || \
-	        { tail -n 60 $(FUZZ_BUILD)/$$t-ci.log; exit 1; }; \
-	    grep -h 'stat::number_of_executed_units' $(FUZZ_BUILD)/$$t-ci.log; \
-	done
+# fixed seed, in a scratch corpus (reproducible; the long runs keep theirs). One target each,
+# fuzz-ci-TARGET, so that make -j runs them side by side: a fixed number of inputs from a fixed
+# seed gives the same run whatever else the machine does.
+FUZZ_CI := $(FUZZ_TARGETS:%=fuzz-ci-%)
+.PHONY: $(FUZZ_CI)
+fuzz-ci: $(FUZZ_CI)
+$(FUZZ_CI): fuzz-ci-%: fuzz-regressions fuzz-seeds
+	@rm -rf $(FUZZ_BUILD)/ci/$* && mkdir -p $(FUZZ_BUILD)/ci/$* $(FUZZ_BUILD)/artifacts/$*
+	@echo "fuzz-ci: $*, $(FUZZ_CI_RUNS_$*) inputs"
+	@$(TIME) $(FUZZ_BUILD)/bin/$* $(FUZZ_FLAGS) -seed=1 -runs=$(FUZZ_CI_RUNS_$*) -max_total_time=120 \
+	    -dict=fuzz/$*.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$*/ \
+	    $(FUZZ_BUILD)/ci/$* $(FUZZ_BUILD)/seeds/$* >$(FUZZ_BUILD)/$*-ci.log 2>&1 || \
+	    { tail -n 60 $(FUZZ_BUILD)/$*-ci.log; exit 1; }
+	@grep -h -e 'stat::number_of_executed_units' -e '^time: ' $(FUZZ_BUILD)/$*-ci.log
 
 # The long runs: FUZZ_TIME seconds per target, the corpus kept in build/fuzz/corpus/ from one
 # run to the next; a crash is written to build/fuzz/artifacts/TARGET/ (then see docs/fuzzing.md).
