@@ -4,7 +4,7 @@
 #   make test       install missing packages, build, run every test, then every check once
 #                   more under -fsanitize=address,undefined (the long simulation suites
 #                   shortened, TESTS_QUICK), then the fuzzers' regression inputs and a brief
-#                   fixed-seed run of each (fuzz-ci); each step timed
+#                   fixed-seed run of each (fuzz-ci); each step timed (tests/README.md)
 #   make check      build and run every test once (the fast suite, no packages installed)
 #   make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 600; docs/fuzzing.md)
 #   make demo       install missing packages, build, run the headline comparison
