@@ -1,9 +1,10 @@
 # cgsim — a discrete-event simulator of the Linux fair scheduler and the cgroup hierarchy.
 #
 #   make            build ./cgsim
-#   make test       install missing packages, build, run every test, then the unit tests and
-#                   the .cgs cases once more under -fsanitize=address,undefined, then the
-#                   fuzzers' regression inputs and a brief fixed-seed run of each (fuzz-ci)
+#   make test       install missing packages, build, run every test, then every check once
+#                   more under -fsanitize=address,undefined (the long simulation suites
+#                   shortened, TESTS_QUICK), then the fuzzers' regression inputs and a brief
+#                   fixed-seed run of each (fuzz-ci); each step timed (tests/README.md)
 #   make check      build and run every test once (the fast suite, no packages installed)
 #   make fuzz       run each libFuzzer target for FUZZ_TIME seconds (default 600; docs/fuzzing.md)
 #   make demo       install missing packages, build, run the headline comparison
@@ -126,54 +127,85 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB) $(BUILD)/flags
 # `make test` is what CI runs (.ci/run): packages first, then every check, then the sanitizer
 # pass in its own build tree so that the two builds never mix objects, then the fuzzers'
 # regression inputs and a brief run of each (fuzz-ci, below; not in check: it needs a clang build).
-# Its last line is one verdict over every suite (tests/verdict.sh); the log is kept in
+# Its builds, check's suites and fuzz-ci's targets run TEST_JOBS at a time (unless make itself
+# was given -j), each suite's output kept together (--output-sync); check-vm runs alone, its
+# guests' shares measured in 6 s windows. The guest's kernel is fetched (on a first run) while
+# check runs. The sanitizer pass runs the simulation suites whose numbers the first pass judged
+# in their quick form (TESTS_QUICK, below).
+# Each step and each suite says how long it took ("time: NAME S s", tests/lib/timed.sh; "san:"
+# in the sanitizer pass), so that CI's log shows where the time goes. Its last lines are the
+# slowest steps and one verdict over every suite (tests/lib/verdict.sh); the log is kept in
 # $(BUILD)/test.log.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
 	@mkdir -p $(BUILD)
-	@{ $(MAKE) --no-print-directory WERROR=-Werror check && \
-	   $(MAKE) --no-print-directory WERROR=-Werror check-vm && \
-	   $(MAKE) --no-print-directory WERROR=-Werror SANITIZE=address,undefined BUILD=build/san check && \
-	   $(MAKE) --no-print-directory WERROR=-Werror fuzz-ci; echo $$? > $(BUILD)/test.status; } 2>&1 | \
-	    tee $(BUILD)/test.log
-	@tests/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
+	@j=-j$(TEST_JOBS); case " $$MAKEFLAGS" in *" -j"* | *jobserver*) j= ;; esac; \
+	 m="$(MAKE) --no-print-directory --output-sync=target WERROR=-Werror $$j"; \
+	 s="SANITIZE=address,undefined BUILD=build/san"; \
+	 { tests/lib/timed.sh build $$m all $(UNIT_BIN) && \
+	   { tests/lib/timed.sh kernel-fetch ./$(BIN) validate --fetch-kernel \
+	       > $(BUILD)/kernel-fetch.log 2>&1 & } && \
+	   { tests/lib/timed.sh check $$m check; st=$$?; wait; cat $(BUILD)/kernel-fetch.log; \
+	     [ $$st -eq 0 ]; } && \
+	   tests/lib/timed.sh check-vm $$m -j1 check-vm && \
+	   tests/lib/timed.sh san:build $$m $$s all build/san/tests/unit-tests && \
+	   tests/lib/timed.sh san:check $$m $$s check && \
+	   tests/lib/timed.sh fuzz-ci $$m fuzz-ci; \
+	   echo $$? > $(BUILD)/test.status; } 2>&1 | tee $(BUILD)/test.log
+	@tests/lib/verdict.sh $(BUILD)/test.log "$$(cat $(BUILD)/test.status)"
+
+# A suite's command, timed: "time: check-NAME S s" after its output, "san:check-NAME" in the
+# sanitizer pass; a target of several suites names each ($(TIME)/what).
+TIME = tests/lib/timed.sh $(if $(SANITIZE),san:)$@
+
+# TESTS_QUICK=1, the default under the sanitizers: the suites that judge the simulation's numbers
+# over many long runs (check-kernel's 32 seeds of 14 layouts, each 20 s; the traces read back of
+# every scenario) run few and short ones, and judge only what holds for any run (that it runs,
+# and a trace's agreement with its report): the sanitizers look for memory errors and undefined
+# behaviour, which the same code paths show in a short run, and the first pass has judged the
+# numbers. The unit tests, .cgs cases, bad scenarios, the CLI's contract, the scenarios'
+# expectations, replays and scale-out run in full. TESTS_QUICK=0 runs everything in full.
+TESTS_QUICK ?= $(if $(SANITIZE),1,0)
+export TESTS_QUICK
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp \
        check-scale
 
 check-unit: $(UNIT_BIN)
-	$(UNIT_BIN) --jobs 2
+	$(TIME) $(UNIT_BIN) --jobs 2
 
 check-cases: $(BIN)
-	tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+	$(TIME) tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
 
 # Every scenario's expect: entries (docs/scenario-format.md).
 check-scenarios: $(BIN)
-	./$(BIN) check scenarios/*.yaml
+	$(TIME) ./$(BIN) check scenarios/*.yaml
 
-# Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed).
+# Shares of two-CPU layouts against a running 6.18 kernel's recorded answers (no kernel needed);
+# a layout's 32 seeds run side by side.
 check-kernel: $(BIN)
-	tests/run-smp-kernel.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
+	$(TIME) tests/kernel/run.sh ./$(BIN) tests/kernel/smp-shares-6.18.txt
 
 # The command line's contract: exit statuses, -o DIR, --json, check's exit status.
 check-cli: $(BIN)
-	tests/run-cli.sh ./$(BIN)
+	$(TIME) tests/cli/run.sh ./$(BIN)
 
 # compare --jobs N, --shard I/N and merge give the bytes of one process; the docs' GNU parallel
 # and Slurm recipes (docs/scale-out.md).
 check-scale: $(BIN)
-	tests/run-scale-out.sh ./$(BIN)
+	$(TIME) tests/scale-out/run.sh ./$(BIN)
 
 # Every scenario's trace read back against its report (docs/trace.md), read by cgsim
 # trace-stats, and replayed in its own layout (docs/replay.md; layouts whose processes keep
 # their threads in one cgroup and name no affinity or policy, which a trace does not carry);
 # a kernel's traces of one run, by two recorders, read and replayed (tests/replay/).
 check-trace: $(BIN)
-	tests/run-trace.sh ./$(BIN) scenarios/*.yaml
-	tests/run-trace-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
-	tests/run-replay.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
-	tests/run-replay-kernel.sh ./$(BIN)
-	tests/run-replay-chained.sh ./$(BIN)
-	tests/run-replay-sleeps.sh ./$(BIN)
+	$(TIME)/trace tests/trace/run.sh ./$(BIN) scenarios/*.yaml
+	$(TIME)/stats tests/trace/run-stats.sh ./$(BIN) scenarios/*.yaml tests/rtapp/cases/*.yaml
+	$(TIME)/replay tests/replay/run.sh ./$(BIN) $(REPLAY_SCENARIOS:%=scenarios/%.yaml)
+	$(TIME)/replay-kernel tests/replay/run-kernel.sh ./$(BIN)
+	$(TIME)/replay-chained tests/replay/run-chained.sh ./$(BIN)
+	$(TIME)/replay-sleeps tests/replay/run-sleeps.sh ./$(BIN)
 
 REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice-three \
 	nested-weights zijlstra-root-vm
@@ -181,19 +213,19 @@ REPLAY_SCENARIOS := lat-hogs4 lat-idle smp-depth-bursty smp-quota-multi smp-nice
 # rt-app workloads (docs/rt-app.md): Debian's examples each run with their notes or are refused
 # with their message; small cases whose shares and latencies follow from rt-app's semantics.
 check-rtapp: $(BIN)
-	tests/run-rtapp.sh ./$(BIN) tests/rtapp/debian
-	./$(BIN) check tests/rtapp/cases/*.yaml
-	tests/run-trace.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
+	$(TIME)/debian tests/rtapp/run.sh ./$(BIN) tests/rtapp/debian
+	$(TIME)/cases ./$(BIN) check tests/rtapp/cases/*.yaml
+	$(TIME)/trace tests/trace/run.sh ./$(BIN) tests/rtapp/cases/*.yaml tests/rtapp/trace/*.yaml
 
 # Real kernels under QEMU (docs/vm.md): shares against the layouts' rules, a guest's domains, the
 # thread-mode tour at a cgroup2 root with the threaded controllers. In make test once (about a
 # minute), not in check: it boots five guests.
 check-vm: $(BIN)
-	tests/vm/run.sh ./$(BIN)
+	$(TIME) tests/vm/run.sh ./$(BIN)
 
 # Malformed scenarios: one exact message each, exit status 2, no output, no -o directory.
 check-bad: $(BIN)
-	tests/run-bad-scenarios.sh ./$(BIN) tests/bad-scenarios
+	$(TIME) tests/bad-scenarios/run.sh ./$(BIN) tests/bad-scenarios
 
 # Criterion runs each test in a child process whose valgrind errors do not change the exit
 # status, so every process logs to a file and any error or leak found there fails the target.
@@ -201,7 +233,7 @@ check-bad: $(BIN)
 memcheck: $(BIN) $(UNIT_BIN)
 	rm -rf $(BUILD)/memcheck && mkdir -p $(BUILD)/memcheck
 	VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all" \
-	    tests/run-cgs-cases.sh ./$(BIN) tests/cgroupfs
+	    tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
 	valgrind -q --leak-check=full --errors-for-leak-kinds=all --trace-children=yes \
 	    --log-file=$(BUILD)/memcheck/unit.%p.log $(UNIT_BIN) --jobs 1
 	for a in "--seeds 2 --jobs 2" "--shard 1/2 -o $(BUILD)/memcheck/s1" \
@@ -241,7 +273,7 @@ $(BUILD)/bin/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(LIB) $(BUILD)/flags
 	$(CC) $(subst fuzzer-no-link,fuzzer,$(LDFLAGS)) -o $@ $< $(LIB) $(PKG_LIBS) -lm
 
 fuzz-build:
-	$(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzzer-no-link,address,undefined \
+	$(TIME) $(MAKE) --no-print-directory CC=$(FUZZ_CC) SANITIZE=fuzzer-no-link,address,undefined \
 	    BUILD=$(FUZZ_BUILD) $(FUZZ_BINS)
 
 # Seed corpora, copied from the tests at fuzz time (never duplicated in git): scenarios for
@@ -280,21 +312,20 @@ fuzz-regressions: fuzz-build
 	done; echo "fuzz-regressions: every input passes"
 
 # What `make test` runs: the regressions, then each target briefly from its seeds alone with a
-# fixed seed, in a scratch corpus (reproducible; the long runs keep theirs).
-fuzz-ci: fuzz-regressions fuzz-seeds
-	@for t in $(FUZZ_TARGETS); do \
-	    rm -rf $(FUZZ_BUILD)/ci/$$t && mkdir -p $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/artifacts/$$t; \
-	    runs=$$(case $$t in fuzz_scenario) echo $(FUZZ_CI_RUNS_fuzz_scenario);; \
-	        fuzz_cgs) echo $(FUZZ_CI_RUNS_fuzz_cgs);; fuzz_runio) echo $(FUZZ_CI_RUNS_fuzz_runio);; \
-	        fuzz_trace) echo $(FUZZ_CI_RUNS_fuzz_trace);; \
-	        *) echo $(FUZZ_CI_RUNS_fuzz_set);; esac); \
-	    echo "fuzz-ci: $$t, $$runs inputs"; \
-	    $(FUZZ_BUILD)/bin/$$t $(FUZZ_FLAGS) -seed=1 -runs=$$runs -max_total_time=120 \
-	        -dict=fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t/ \
-	        $(FUZZ_BUILD)/ci/$$t $(FUZZ_BUILD)/seeds/$$t >$(FUZZ_BUILD)/$$t-ci.log 2>&1 || \
-	        { tail -n 60 $(FUZZ_BUILD)/$$t-ci.log; exit 1; }; \
-	    grep -h 'stat::number_of_executed_units' $(FUZZ_BUILD)/$$t-ci.log; \
-	done
+# fixed seed, in a scratch corpus (reproducible; the long runs keep theirs). One target each,
+# fuzz-ci-TARGET, so that make -j runs them side by side: a fixed number of inputs from a fixed
+# seed gives the same run whatever else the machine does.
+FUZZ_CI := $(FUZZ_TARGETS:%=fuzz-ci-%)
+.PHONY: $(FUZZ_CI)
+fuzz-ci: $(FUZZ_CI)
+$(FUZZ_CI): fuzz-ci-%: fuzz-regressions fuzz-seeds
+	@rm -rf $(FUZZ_BUILD)/ci/$* && mkdir -p $(FUZZ_BUILD)/ci/$* $(FUZZ_BUILD)/artifacts/$*
+	@echo "fuzz-ci: $*, $(FUZZ_CI_RUNS_$*) inputs"
+	@$(TIME) $(FUZZ_BUILD)/bin/$* $(FUZZ_FLAGS) -seed=1 -runs=$(FUZZ_CI_RUNS_$*) -max_total_time=120 \
+	    -dict=fuzz/$*.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$*/ \
+	    $(FUZZ_BUILD)/ci/$* $(FUZZ_BUILD)/seeds/$* >$(FUZZ_BUILD)/$*-ci.log 2>&1 || \
+	    { tail -n 60 $(FUZZ_BUILD)/$*-ci.log; exit 1; }
+	@grep -h -e 'stat::number_of_executed_units' -e '^time: ' $(FUZZ_BUILD)/$*-ci.log
 
 # The long runs: FUZZ_TIME seconds per target, the corpus kept in build/fuzz/corpus/ from one
 # run to the next; a crash is written to build/fuzz/artifacts/TARGET/ (then see docs/fuzzing.md).

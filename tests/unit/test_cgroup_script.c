@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+/* internal: cgroup.h has no setter for the thread cap (h->max_threads) */
 #include "cgroup/cg_internal.h"
 
 static struct cg_hier *h;

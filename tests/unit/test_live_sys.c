@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* internal: live.h reaches these parsers only through a live run (root, a kernel) */
 #include "sim/live/live_internal.h"
 
 /* schedstat: "sum_exec_runtime run_delay pcount", times in ns. */

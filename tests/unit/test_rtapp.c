@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/scenario/rtapp.h"
+/* internal: workgen's renaming and the keys' places (rta__parse) are not in rtapp.h */
 #include "sim/scenario/rtapp_internal.h"
 #include "sim/scenario/scenario.h"
 

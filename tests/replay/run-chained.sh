@@ -10,10 +10,10 @@
 # where each sleep lasts as recorded whoever runs meanwhile, they are not, by more than 2
 # points (else the case would not tell the modes apart).
 #
-# usage: tests/run-replay-chained.sh CGSIM
+# usage: tests/replay/run-chained.sh CGSIM
 set -u
-. "$(dirname "$0")/runner-cgsim.sh"
-root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+. "$(dirname "$0")/../lib/runner-cgsim.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 scn=$root/scenarios/sync-pingpong.yaml
 "$cgsim" run "$scn" --trace "$tmp/pp.txt" >/dev/null || { echo "FAIL: tracing $scn"; exit 1; }
 layout='name: pingpong

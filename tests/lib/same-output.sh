@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/same-output.sh [REV] - does the working tree give every output byte that REV gives?
+# tests/lib/same-output.sh [REV] - does the working tree give every output byte that REV gives?
 #
 # For a change meant to leave behaviour alone (a refactoring): builds REV (default HEAD) in a
 # scratch worktree and the working tree as it is, then runs both on the scenario library and

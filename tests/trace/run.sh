@@ -6,9 +6,9 @@
 # the measured window must be the report's, the lines in time order, and no task on two CPUs.
 # Each variant of each scenario is run.
 #
-# usage: tests/run-trace.sh CGSIM SCENARIO...
+# usage: tests/trace/run.sh CGSIM SCENARIO...
 set -u
-. "$(dirname "$0")/runner-scenarios.sh"
+. "$(dirname "$0")/../lib/runner-scenarios.sh"
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 fails=0
 runs=0
@@ -21,7 +21,8 @@ for f in "$@"; do
             [ $mode = exact ] && set -- "$@" $ideal
             rm -rf "$tmp/o" "$tmp/trace.txt"
             # stderr is shown only when the run fails (an rt-app workload's notes are not news)
-            if ! "$cgsim" run "$f" "$@" -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
+            # shellcheck disable=SC2086 # $quick is a list of arguments
+            if ! "$cgsim" run "$f" "$@" $quick -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
                     2>"$tmp/stderr"; then
                 echo "FAIL $f ($v, $mode): cgsim run failed"
                 sed 's/^/    /' "$tmp/stderr" | head -5
@@ -30,7 +31,7 @@ for f in "$@"; do
             fi
             runs=$((runs + 1))
             if ! awk -v exact=$([ $mode = exact ] && echo 1 || echo 0) \
-                    -f "$here/trace/check.awk" "$tmp/o/summary.json" "$tmp/trace.txt" \
+                    -f "$here/check.awk" "$tmp/o/summary.json" "$tmp/trace.txt" \
                     >"$tmp/why" 2>&1; then
                 echo "FAIL $f ($v, $mode):"
                 sed 's/^/    /' "$tmp/why" | head -20

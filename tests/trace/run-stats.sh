@@ -8,16 +8,16 @@
 # counts wakeups, nor changed CPU between runs more often than it migrated. Every thread the
 # report gave CPU time must be in the trace. The base variant of each scenario is run.
 #
-# usage: tests/run-trace-stats.sh CGSIM SCENARIO...
+# usage: tests/trace/run-stats.sh CGSIM SCENARIO...
 set -u
-. "$(dirname "$0")/runner-scenarios.sh"
+. "$(dirname "$0")/../lib/runner-scenarios.sh"
 ideal="--set warmup=0 $ideal"
 fails=0
 runs=0
 for f in "$@"; do
     rm -rf "$tmp/o" "$tmp/trace.txt"
-    # shellcheck disable=SC2086 # $ideal is a list of arguments
-    if ! "$cgsim" run "$f" $ideal -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
+    # shellcheck disable=SC2086 # $ideal and $quick are lists of arguments
+    if ! "$cgsim" run "$f" $ideal $quick -o "$tmp/o" --trace "$tmp/trace.txt" >/dev/null \
             2>"$tmp/stderr"; then
         echo "FAIL $f: cgsim run failed"
         sed 's/^/    /' "$tmp/stderr" | head -5

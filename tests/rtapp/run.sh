@@ -6,9 +6,9 @@
 # stdout, and stderr exactly DIR/NAME.notes (empty when there is none: the notes say what
 # cgsim ignores). $VALGRIND, when set, prefixes every run.
 #
-# usage: tests/run-rtapp.sh CGSIM DIR
+# usage: tests/rtapp/run.sh CGSIM DIR
 set -u
-. "$(dirname "$0")/runner-args.sh"
+. "$(dirname "$0")/../lib/runner-args.sh"
 pass=0
 fail=0
 

@@ -4,7 +4,7 @@
 # Cases under DIR/bad/ must fail: exit status 2, nothing on stdout, and stderr equal to the
 # .err file (a FILE:LINE:COL message). $VALGRIND, when set, prefixes every run.
 #
-# usage: tests/run-cgs-cases.sh CGSIM DIR
+# usage: tests/cgroupfs/run.sh CGSIM DIR
 set -u
 cgsim=$1
 dir=$2

@@ -5,9 +5,9 @@
 # stdout, stderr exactly DIR/NAME.err (one FILE:LINE:COL message), and OUT (a path that does not
 # exist beforehand) still absent afterwards. $VALGRIND, when set, prefixes every run.
 #
-# usage: tests/run-bad-scenarios.sh CGSIM DIR
+# usage: tests/bad-scenarios/run.sh CGSIM DIR
 set -u
-. "$(dirname "$0")/runner-args.sh"
+. "$(dirname "$0")/../lib/runner-args.sh"
 pass=0
 fail=0
 n=0

@@ -1,6 +1,6 @@
-# tests/runner-cgsim.sh - sourced by the runners that take `CGSIM` alone (run-replay-kernel.sh,
-# run-replay-chained.sh, run-replay-sleeps.sh), after `set -u`, with their arguments: checks
-# them, and sets
+# tests/lib/runner-cgsim.sh - sourced by the runners that take `CGSIM` alone
+# (tests/replay/run-kernel.sh, tests/replay/run-chained.sh, tests/replay/run-sleeps.sh), after
+# `set -u`, with their arguments: checks them, and sets
 #   $cgsim  CGSIM made absolute when it is a path (the runners run it from a scratch directory);
 #   $tmp    a scratch directory removed on exit.
 if [ $# -ne 1 ]; then

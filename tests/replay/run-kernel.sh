@@ -7,10 +7,10 @@
 # duration the trace's): each of those threads must get the CPU time the trace shows it had,
 # within 1 %. Then the same for tests/replay/mixload.c's traces, below.
 #
-# usage: tests/run-replay-kernel.sh CGSIM
+# usage: tests/replay/run-kernel.sh CGSIM
 set -u
-. "$(dirname "$0")/runner-cgsim.sh"
-dir=$(cd "$(dirname "$0")/replay" && pwd) || exit 2
+. "$(dirname "$0")/../lib/runner-cgsim.sh"
+dir=$(cd "$(dirname "$0")" && pwd) || exit 2
 fails=0
 for k in ftrace perf; do
     gzip -dc "$dir/hogs4-$k.txt.gz" >"$tmp/hogs4-$k.txt" && cp "$dir/hogs4-$k.yaml" "$tmp/" ||

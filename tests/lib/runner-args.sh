@@ -1,5 +1,6 @@
-# tests/runner-args.sh - sourced by the runners that take `CGSIM DIR` (run-bad-scenarios.sh,
-# run-rtapp.sh), after `set -u`, with their arguments: checks them, and sets
+# tests/lib/runner-args.sh - sourced by the runners that take `CGSIM DIR`
+# (tests/bad-scenarios/run.sh, tests/rtapp/run.sh), after `set -u`, with their arguments:
+# checks them, and sets
 #   $root   the repository root, where the runner then is (cd);
 #   $cgsim  CGSIM made absolute when it is a path (a bare name is looked up in $PATH);
 #   $dir    DIR relative to the root when it lies below it (the expected messages name it so);
@@ -9,7 +10,7 @@ if [ $# -ne 2 ]; then
     exit 2
 fi
 here=$(pwd)
-root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 case $1 in
     /*) cgsim=$1 ;;
     */*) cgsim=$here/$1 ;;

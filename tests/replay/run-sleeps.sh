@@ -10,9 +10,9 @@
 # replay must be more than 2 points short (else the case would not tell them apart). All on an
 # ideal machine (no scheduler costs), so that a burst replays as the work it was.
 #
-# usage: tests/run-replay-sleeps.sh CGSIM
+# usage: tests/replay/run-sleeps.sh CGSIM
 set -u
-. "$(dirname "$0")/runner-cgsim.sh"
+. "$(dirname "$0")/../lib/runner-cgsim.sh"
 fails=0
 ideal="--set scheduler.costs.switch=0 --set scheduler.costs.wakeup=0 --set scheduler.costs.sleep=0
        --set scheduler.costs.tick=0 --set scheduler.costs.level=0 --set scheduler.costs.walk=0

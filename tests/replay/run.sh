@@ -10,9 +10,9 @@
 # given must keep each process's threads in one cgroup and name no affinity or policy: a
 # trace's sched events do not carry those.
 #
-# usage: tests/run-replay.sh CGSIM SCENARIO...
+# usage: tests/replay/run.sh CGSIM SCENARIO...
 set -u
-. "$(dirname "$0")/runner-scenarios.sh"
+. "$(dirname "$0")/../lib/runner-scenarios.sh"
 fails=0
 runs=0
 for f in "$@"; do

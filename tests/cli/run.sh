@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/run-cli.sh CGSIM - the command line's contract (cgsim --help): exit
+# tests/cli/run.sh CGSIM - the command line's contract (cgsim --help): exit
 # statuses, -o DIR's files and their agreement with --json, the same bytes from the same seed,
 # cgsim check's exit status 1 on a failed expectation. Run from the repository root.
 set -u

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/run-scale-out.sh CGSIM - compare --jobs N, --shard I/N and cgsim merge (docs/scale-out.md):
+# tests/scale-out/run.sh CGSIM - compare --jobs N, --shard I/N and cgsim merge (docs/scale-out.md):
 # every route gives the bytes of the comparison run in one process (stdout in each format, every
 # file of -o DIR, traces); failures name the run and write nothing; merge refuses shards that
 # are missing, doubled, tampered with or from another job list; the GNU parallel and Slurm
