@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/app/calprofile.h"
+#include "sim/calibrate/calprofile.h"
 #include "sim/app/cli.h"
 #include "sim/app/report.h"
 #include "sim/live/live.h"

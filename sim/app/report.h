@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sim/app/calprofile.h"
+#include "sim/calibrate/calprofile.h"
 #include "sim/live/live.h"
 #include "sim/vm/vm.h"
 #include "sim/run/run.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/calprofile.h - from a calibration to a machine cost profile, and back to a
+ * sim/calibrate/calprofile.h - from a calibration to a machine cost profile, and back to a
  * prediction (docs/overhead.md, "From the measurement to a profile").
  *
  * calibrate --live measures a pipe ping-pong's round trip at each of its points. cgsim
@@ -12,8 +12,8 @@
  * gives the events' base costs. The prediction runs the simulation again with a profile's
  * costs and compares each point's round trip with the measured one.
  */
-#ifndef CGSIM_SIM_APP_CALPROFILE_H
-#define CGSIM_SIM_APP_CALPROFILE_H
+#ifndef CGSIM_SIM_CALIBRATE_CALPROFILE_H
+#define CGSIM_SIM_CALIBRATE_CALPROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/calprofile.c - from calibrate --live's medians to a machine cost profile, and a
+ * sim/calibrate/calprofile.c - from calibrate --live's medians to a machine cost profile, and a
  * profile's prediction of each point (calprofile.h, docs/overhead.md).
  */
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_vector.h>
 
-#include "sim/app/calprofile.h"
+#include "sim/calibrate/calprofile.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"
 
