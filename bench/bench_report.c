@@ -28,7 +28,7 @@
 #include <time.h>
 
 #include "sim/app/compare.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"
 

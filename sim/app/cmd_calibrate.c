@@ -13,7 +13,7 @@
 
 #include "sim/calibrate/calprofile.h"
 #include "sim/app/cli.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/live/live.h"
 #include "sim/util/util.h"
 

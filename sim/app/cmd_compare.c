@@ -12,7 +12,7 @@
 
 #include "sim/app/cmd_compare.h"
 #include "sim/app/figures.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/app/shard.h"
 #include "sim/run/seeds.h"
 

@@ -9,7 +9,7 @@
 
 #include "sim/app/cmd_compare.h"
 #include "sim/app/figures.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/app/shard.h"
 
 enum { O_MARKDOWN, O_JSON, O_DIR, O_STRICT };

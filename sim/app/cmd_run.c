@@ -10,7 +10,7 @@
 
 #include "scheduler/topology.h"
 #include "sim/app/cli.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/run/seeds.h"
 #include "sim/scenario/scenario.h"

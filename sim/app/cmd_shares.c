@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "sim/app/cli.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"
 

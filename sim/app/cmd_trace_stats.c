@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "sim/app/cli.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/replay/tread.h"
 #include "sim/replay/tstats.h"
 

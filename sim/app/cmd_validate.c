@@ -11,7 +11,7 @@
 
 #include "sim/app/cli.h"
 #include "sim/app/cmd_vm.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/live/live.h"
 
 enum {

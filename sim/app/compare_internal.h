@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sim/app/compare.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/seeds.h"
 
 /* Room for a cgroup path (at most 1024 bytes) or a sweep value with every byte as \xNN. */

@@ -12,7 +12,7 @@
 
 #include "sim/app/compare.h"
 #include "sim/app/compare_internal.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sim/app/compare_internal.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/seeds.h"
 
 /* The median and the largest p99 of the threads that woke up (ms); NaN when none did. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim/app/figvariant.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"
 

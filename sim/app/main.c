@@ -9,7 +9,7 @@
  * when stdout cannot be written.
  */
 #include "sim/app/cli.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 
 #include <json-c/json.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/app/shard.h"
 #include "sim/run/runio.h"
 #include "sim/run/seeds.h"

@@ -11,7 +11,7 @@
 
 #include "sim/app/compare.h"
 #include "sim/app/compare_internal.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/expect.h"
 #include "sim/run/seeds.h"
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/report_live.c - cgsim validate --live's comparison, for people and for scripts
- * (sim/app/report.h). Shares are fractions of capacity with 4 decimals; differences are in
+ * sim/report/report_live.c - cgsim validate --live's comparison, for people and for scripts
+ * (sim/report/report.h). Shares are fractions of capacity with 4 decimals; differences are in
  * points of capacity (100 x), as the tolerance is.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 
 static const char *hier_name(enum live_hier h)
 {

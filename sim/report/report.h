@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/report.h - what a run produced, for people (text), for scripts (JSON, docs/scenario-format.md's
- * schema plus a few fields) and for plots (CSV files in a directory, written atomically).
- * Every number is printed with a fixed format, so the same run gives the same bytes.
+ * sim/report/report.h - what a run produced, for people (text), for scripts (JSON,
+ * docs/scenario-format.md's schema plus a few fields) and for plots (CSV files in a directory,
+ * written atomically). Every number is printed with a fixed format, so the same run gives the
+ * same bytes. The reports only read results (a run's, the seeds', a validation's, a
+ * calibration's): they include no room above them (the studies, the command line).
  */
-#ifndef CGSIM_SIM_REPORT_H
-#define CGSIM_SIM_REPORT_H
+#ifndef CGSIM_SIM_REPORT_REPORT_H
+#define CGSIM_SIM_REPORT_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,11 +54,11 @@ struct report_vm {
 };
 
 /*
- * cgsim validate's comparison (sim/app/report_live.c); @vm the guest's for --vm, else NULL.
+ * cgsim validate's comparison (sim/report/report_live.c); @vm the guest's for --vm, else NULL.
  */
 void report_live_text(FILE *f, const struct live_report *r, const struct report_vm *vm);
 void report_live_json(FILE *f, const struct live_report *r, const struct report_vm *vm);
-/* cgsim calibrate --live's measurements and fits (sim/app/report_live.c): costs per round trip. */
+/* cgsim calibrate --live's measurements and fits (sim/report/report_live.c): costs per round trip. */
 void report_cal_text(FILE *f, const struct calprof_outcome *o);
 void report_cal_json(FILE *f, const struct calprof_outcome *o);
 
@@ -119,4 +121,4 @@ void report_md_code(FILE *f, const char *s);
 /* The size of a buffer that report_visible() never truncates for a name of @n bytes. */
 #define REPORT_VISIBLE_SIZE(n)	(4 * (n) + 1)
 
-#endif /* CGSIM_SIM_REPORT_H */
+#endif /* CGSIM_SIM_REPORT_REPORT_H */

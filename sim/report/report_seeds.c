@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/report_seeds.c - cgsim run --seeds N: the runs of one scenario summed up, as text
+ * sim/report/report_seeds.c - cgsim run --seeds N: the runs of one scenario summed up, as text
  * within 80 columns and as JSON (docs/scenario-format.md, "Several seeds").
  */
 #include <stdio.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/seeds.h"
 #include "sim/scenario/scenario.h"
 #include "scheduler/sched.h"

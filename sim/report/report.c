@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/report.c - text, JSON and CSV renderings of a run (sim/app/report.h).
+ * sim/report/report.c - text, JSON and CSV renderings of a run (sim/report/report.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/trace/trace.h"
 #include "sim/util/util.h"
 
