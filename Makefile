@@ -92,7 +92,7 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@v='#define CGSIM_VERSION "$(VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 # compare -o DIR looks for the gnuplot scripts in the install's data directory too.
-$(BUILD)/obj/sim/app/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
+$(BUILD)/obj/sim/study/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
 $(MAIN_OBJ): $(BUILD)/version.h
 $(MAIN_OBJ): override CPPFLAGS += -include $(BUILD)/version.h
 $(BUILD)/flags: FORCE

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "sim/app/cmd_compare.h"
-#include "sim/app/figures.h"
+#include "sim/study/figures.h"
 #include "sim/report/report.h"
-#include "sim/app/shard.h"
+#include "sim/study/shard.h"
 #include "sim/run/seeds.h"
 
 enum { O_SET, O_MARKDOWN, O_JSON, O_DIR, O_SEEDS, O_JOBS, O_SHARD, O_TRACE, O_STRICT,

@@ -9,8 +9,8 @@
 #define CGSIM_SIM_APP_CMD_COMPARE_H
 
 #include "sim/app/cli.h"
-#include "sim/app/compare.h"
-#include "sim/app/jobs.h"
+#include "sim/study/compare.h"
+#include "sim/study/jobs.h"
 
 /* What compare's and merge's options ask for. */
 struct cli_compare_opts {

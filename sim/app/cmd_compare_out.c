@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sim/app/cmd_compare.h"
-#include "sim/app/figures.h"
+#include "sim/study/figures.h"
 #include "sim/util/util.h"
 
 static int sweep_csv_writer(FILE *f, const void *sw)

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 
 #include "sim/app/cmd_compare.h"
-#include "sim/app/figures.h"
+#include "sim/study/figures.h"
 #include "sim/report/report.h"
-#include "sim/app/shard.h"
+#include "sim/study/shard.h"
 
 enum { O_MARKDOWN, O_JSON, O_DIR, O_STRICT };
 

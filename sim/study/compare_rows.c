@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/compare_rows.c - a comparison's rows (every group and process of any variant) and
+ * sim/study/compare_rows.c - a comparison's rows (every group and process of any variant) and
  * their figures in every run, and the machine's figures: what the printed tables and a sweep's
- * CSV are made of (sim/app/compare_internal.h).
+ * CSV are made of (sim/study/compare_internal.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/compare_internal.h"
+#include "sim/study/compare_internal.h"
 #include "sim/report/report.h"
 #include "sim/run/seeds.h"
 

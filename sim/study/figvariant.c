@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/figvariant.c - what one variant's figures draw (sim/app/figvariant.h), and their
+ * sim/study/figvariant.c - what one variant's figures draw (sim/study/figvariant.h), and their
  * input files. Everything is found once, in figv_build(), in time proportional to the run's
  * size (a sort at most): a layout of thousands of threads or cgroups must not make the
  * figures the slow part of a comparison.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/figvariant.h"
+#include "sim/study/figvariant.h"
 #include "sim/report/report.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"

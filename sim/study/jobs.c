@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/jobs.c - a comparison's runs, here or in worker processes (sim/app/jobs.h).
+ * sim/study/jobs.c - a comparison's runs, here or in worker processes (sim/study/jobs.h).
  *
  * A worker is a fork() of this process made once every scenario is loaded, so it has them all
  * (copy-on-write) and needs only a job's number: it runs the jobs it is given one at a time,
@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/app/jobs.h"
+#include "sim/study/jobs.h"
 #include "sim/run/runio.h"
 #include "sim/util/util.h"
 

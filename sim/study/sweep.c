@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/sweep.c - a comparison repeated at each value of the scenario's sweep key, and its
- * tables and CSV (cgsim compare on a scenario with a sweep; sim/app/compare.h).
+ * sim/study/sweep.c - a comparison repeated at each value of the scenario's sweep key, and its
+ * tables and CSV (cgsim compare on a scenario with a sweep; sim/study/compare.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/compare.h"
-#include "sim/app/compare_internal.h"
+#include "sim/study/compare.h"
+#include "sim/study/compare_internal.h"
 #include "sim/report/report.h"
 #include "sim/run/expect.h"
 #include "sim/run/seeds.h"

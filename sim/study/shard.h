@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/shard.h - one shard of a comparison's runs in a directory (compare --shard I/N -o
+ * sim/study/shard.h - one shard of a comparison's runs in a directory (compare --shard I/N -o
  * DIR), and the shards put back together (cgsim merge DIR... ): docs/scale-out.md.
  *
  * A shard directory holds:
@@ -16,12 +16,12 @@
  * overrides, the seeds, and each job's variant, sweep value and seed in order), so that
  * shards of different lists never merge, whatever their names say.
  */
-#ifndef CGSIM_SIM_APP_SHARD_H
-#define CGSIM_SIM_APP_SHARD_H
+#ifndef CGSIM_SIM_STUDY_SHARD_H
+#define CGSIM_SIM_STUDY_SHARD_H
 
 #include <stddef.h>
 
-#include "sim/app/jobs.h"
+#include "sim/study/jobs.h"
 
 #define SHARD_FORMAT 1		/* "cgsim_shard" in shard.json: moves on when the layout does */
 #define SHARD_MAX 100000	/* N of --shard I/N: at most this */
@@ -78,4 +78,4 @@ int shard_check(const struct shard_info *s, size_t n, const struct jobs *js,
 int shard_take_runs(const struct shard_info *s, size_t n, struct jobs *js, char *err,
 		    size_t errlen);
 
-#endif /* CGSIM_SIM_APP_SHARD_H */
+#endif /* CGSIM_SIM_STUDY_SHARD_H */

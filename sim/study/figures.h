@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/figures.h - the figures of a comparison (the gnuplot scripts of plots/,
+ * sim/study/figures.h - the figures of a comparison (the gnuplot scripts of plots/,
  * docs/figures.md): for every variant its cgroups' (else processes', else threads') shares
  * against their ideal and over time, its threads' wakeup latencies; all variants' latencies;
  * the sweep curve. PNG (pngcairo) and SVG, titled and labelled, readable in grey.
  */
-#ifndef CGSIM_SIM_FIGURES_H
-#define CGSIM_SIM_FIGURES_H
+#ifndef CGSIM_SIM_STUDY_FIGURES_H
+#define CGSIM_SIM_STUDY_FIGURES_H
 
 #include <stdbool.h>
 
-#include "sim/app/compare.h"
+#include "sim/study/compare.h"
 
 /*
  * figures_check() - 0 if the gnuplot scripts can be found (figures_write() needs them), else
@@ -28,4 +28,4 @@ int figures_check(char *err, size_t errlen);
 int figures_write(const char *dir, const struct compare *c, const struct sweep *sw,
 		  bool *rendered, char *err, size_t errlen);
 
-#endif /* CGSIM_SIM_FIGURES_H */
+#endif /* CGSIM_SIM_STUDY_FIGURES_H */

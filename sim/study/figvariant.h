@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/figvariant.h - what one variant's figures draw (docs/figures.md), and the files they
+ * sim/study/figvariant.h - what one variant's figures draw (docs/figures.md), and the files they
  * read: the items of its share figures (its cgroups, else its processes, else its threads),
  * their shares over the seeds and over time, the timeline's operations, and its threads'
  * wakeup latencies as complementary distributions.
  */
-#ifndef CGSIM_SIM_FIGVARIANT_H
-#define CGSIM_SIM_FIGVARIANT_H
+#ifndef CGSIM_SIM_STUDY_FIGVARIANT_H
+#define CGSIM_SIM_STUDY_FIGVARIANT_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sim/app/compare.h"
+#include "sim/study/compare.h"
 
 struct figv;
 
@@ -40,4 +40,4 @@ int figv_write(const struct figv *fv, const char *vdir, const char *plots, char 
  */
 void figv_gp_string(FILE *f, const char *name, const char *text);
 
-#endif /* CGSIM_SIM_FIGVARIANT_H */
+#endif /* CGSIM_SIM_STUDY_FIGVARIANT_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/figures.c - the figures of a comparison (sim/app/figures.h): the gnuplot scripts of
- * plots/ copied next to the data, each variant's inputs (sim/app/figvariant.h), a render.sh
+ * sim/study/figures.c - the figures of a comparison (sim/study/figures.h): the gnuplot scripts of
+ * plots/ copied next to the data, each variant's inputs (sim/study/figvariant.h), a render.sh
  * that runs them, and the rendering itself when gnuplot is installed.
  */
 #include <errno.h>
@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/app/figures.h"
-#include "sim/app/figvariant.h"
+#include "sim/study/figures.h"
+#include "sim/study/figvariant.h"
 #include "sim/util/util.h"
 
 #ifndef CGSIM_DATADIR
@@ -231,7 +231,7 @@ static int render_writer(FILE *f, const void *ctx)
 	return 0;
 }
 
-/* Each variant's figure inputs (sim/app/figvariant.h), in DIR/VARIANT/ and DIR/plots/. */
+/* Each variant's figure inputs (sim/study/figvariant.h), in DIR/VARIANT/ and DIR/plots/. */
 static int write_variant_inputs(const char *dir, const char *plots, const struct figures *fg,
 				char *err, size_t errlen)
 {

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/compare.h - every variant of a scenario run with the same seed and put side by side
+ * sim/study/compare.h - every variant of a scenario run with the same seed and put side by side
  * (cgsim compare): each group's and process's share against its ideal, fairness, wakeup
  * latency, switches, scheduler overhead and level operations, and the change from the base.
+ *
+ * A comparison's and a sweep's tables are printed here, in the study (compare_print.c,
+ * sweep.c), not in sim/report/: they are made of the study's rows (compare_internal.h), and
+ * the reports, which the study includes for a run's JSON object and the name escapes, must
+ * not include the study back.
  */
-#ifndef CGSIM_SIM_COMPARE_H
-#define CGSIM_SIM_COMPARE_H
+#ifndef CGSIM_SIM_STUDY_COMPARE_H
+#define CGSIM_SIM_STUDY_COMPARE_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sim/app/jobs.h"
+#include "sim/study/jobs.h"
 #include "sim/run/run.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"
@@ -38,7 +43,7 @@ struct compare {
 
 /*
  * A comparison is made in three steps, so that its runs can be made anywhere (here, in worker
- * processes, in shards on other machines; sim/app/jobs.h) between loading and printing:
+ * processes, in shards on other machines; sim/study/jobs.h) between loading and printing:
  *
  * compare_load() - load every variant of the file @src (read and parsed once: each variant,
  * seed and sweep value is a copy of its document) with @nsets --set overrides each, and the
@@ -107,4 +112,4 @@ void sweep_target_label(const struct scenario *base, char *buf, size_t len);
  */
 int sweep_csv(FILE *f, const struct sweep *sw);
 
-#endif /* CGSIM_SIM_COMPARE_H */
+#endif /* CGSIM_SIM_STUDY_COMPARE_H */

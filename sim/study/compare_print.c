@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim/app/compare.h"
-#include "sim/app/compare_internal.h"
+#include "sim/study/compare.h"
+#include "sim/study/compare_internal.h"
 #include "sim/report/report.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/compare_internal.h - what the comparison's files share (compare.c: loading, runs,
+ * sim/study/compare_internal.h - what the comparison's files share (compare.c: loading, runs,
  * freeing; compare_rows.c: the rows and their figures; compare_print.c: the tables;
- * sweep.c: the sweeps). Not for other modules: sim/app/compare.h is the interface.
+ * sweep.c: the sweeps). Not for other modules: sim/study/compare.h is the interface.
  */
-#ifndef CGSIM_SIM_APP_COMPARE_INTERNAL_H
-#define CGSIM_SIM_APP_COMPARE_INTERNAL_H
+#ifndef CGSIM_SIM_STUDY_COMPARE_INTERNAL_H
+#define CGSIM_SIM_STUDY_COMPARE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/app/compare.h"
+#include "sim/study/compare.h"
 #include "sim/report/report.h"
 #include "sim/run/seeds.h"
 
@@ -93,4 +93,4 @@ double compare__machine_mean(const struct compare *c, size_t v, enum machine_row
 /* compare__markdown_head() - a markdown table's head (compare_print.c). */
 void compare__markdown_head(FILE *f, const struct compare *c, const char *first, size_t from);
 
-#endif /* CGSIM_SIM_APP_COMPARE_INTERNAL_H */
+#endif /* CGSIM_SIM_STUDY_COMPARE_INTERNAL_H */

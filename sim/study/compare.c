@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/compare.c - every variant of a scenario side by side (cgsim compare; sim/app/compare.h):
- * the variants and seeds loaded, their runs listed, summed up and freed. The tables are in
- * compare_print.c, the rows they are made of in compare_rows.c, the sweeps in sweep.c.
+ * sim/study/compare.c - every variant of a scenario side by side (cgsim compare;
+ * sim/study/compare.h): the variants and seeds loaded, their runs listed, summed up and freed.
+ * The tables are in compare_print.c, the rows they are made of in compare_rows.c, the sweeps
+ * in sweep.c.
  *
  * Each variant is loaded and run exactly as `cgsim run --variant NAME` would (same seed, same
  * function), so every number in the table is the one that command reports.
@@ -14,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/app/compare.h"
-#include "sim/app/compare_internal.h"
+#include "sim/study/compare.h"
+#include "sim/study/compare_internal.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"
 

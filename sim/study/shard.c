@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/shard.c - shard directories written and read back (sim/app/shard.h).
+ * sim/study/shard.c - shard directories written and read back (sim/study/shard.h).
  *
  * A shard directory comes back from another machine, another day, maybe from another person:
  * everything in it is read as hostile input. shard.json is parsed with json-c and each member
@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "sim/report/report.h"
-#include "sim/app/shard.h"
+#include "sim/study/shard.h"
 #include "sim/run/runio.h"
 #include "sim/run/seeds.h"
 #include "sim/util/util.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/jobs.h - the runs of a comparison as a list of jobs, run here one after another, in
+ * sim/study/jobs.h - the runs of a comparison as a list of jobs, run here one after another, in
  * forked worker processes (compare --jobs N), or only one shard of them (compare --shard I/N).
  *
  * A job is one run: one scenario as loaded for its variant, sweep value and seed, and the slot
@@ -10,8 +10,8 @@
  * A run is deterministic, so a result made in a worker and sent back as text (sim/run/runio.h)
  * is the result this process would have made, byte for byte.
  */
-#ifndef CGSIM_SIM_APP_JOBS_H
-#define CGSIM_SIM_APP_JOBS_H
+#ifndef CGSIM_SIM_STUDY_JOBS_H
+#define CGSIM_SIM_STUDY_JOBS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,4 +68,4 @@ int jobs_run(struct jobs *js, size_t workers, char *err, size_t errlen);
 /* jobs_online_cpus() - the CPUs online here (--jobs 0), at least 1. */
 size_t jobs_online_cpus(void);
 
-#endif /* CGSIM_SIM_APP_JOBS_H */
+#endif /* CGSIM_SIM_STUDY_JOBS_H */
