@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_check.c - cgsim check: every scenario's expect: entries judged (sim/run/expect.h),
+ * sim/cli/cmd_check.c - cgsim check: every scenario's expect: entries judged (sim/run/expect.h),
  * said as text (PASS/FAIL lines and a closing "N passed, N failed"), as TAP (version 13) for
  * CI harnesses that read it, and as a JUnit XML file for those that read that.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/run/expect.h"
 #include "sim/run/run.h"
 #include "sim/run/seeds.h"

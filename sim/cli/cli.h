@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/cli.h - the command line's shared parts (sim/app/cli.c): a command's option table,
+ * sim/cli/cli.h - the command line's shared parts (sim/cli/cli.c): a command's option table,
  * the one parser every command uses (getopt_long's), the usage, --help and bash completion
  * made from the tables, and the helpers the commands share. Each command lives in
- * sim/app/cmd_NAME.c; main.c only lists them and dispatches.
+ * sim/cli/cmd_NAME.c; main.c only lists them and dispatches.
  */
-#ifndef CGSIM_SIM_APP_CLI_H
-#define CGSIM_SIM_APP_CLI_H
+#ifndef CGSIM_SIM_CLI_CLI_H
+#define CGSIM_SIM_CLI_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -148,8 +148,8 @@ size_t cli_format_asked(const void *t, size_t n, size_t size, const char *a);
 int cli_format_set(size_t *chosen, size_t f, const char *opt_f, const char *opt_chosen,
 		   const struct cli_cmd *cmd);
 
-/* The commands, one file each (sim/app/cmd_NAME.c). */
+/* The commands, one file each (sim/cli/cmd_NAME.c). */
 extern const struct cli_cmd cli_cmd_run, cli_cmd_shares, cli_cmd_compare, cli_cmd_merge,
 	cli_cmd_check, cli_cmd_cgroupfs, cli_cmd_validate, cli_cmd_calibrate, cli_cmd_trace_stats;
 
-#endif /* CGSIM_SIM_APP_CLI_H */
+#endif /* CGSIM_SIM_CLI_CLI_H */

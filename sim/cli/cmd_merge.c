@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_merge.c - cgsim merge: the shards of compare --shard I/N read, checked against
+ * sim/cli/cmd_merge.c - cgsim merge: the shards of compare --shard I/N read, checked against
  * the plan their scenario makes, and printed and written as the comparison run in one go
- * (sim/app/cmd_compare_out.c; docs/scale-out.md).
+ * (sim/cli/cmd_compare_out.c; docs/scale-out.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/app/cmd_compare.h"
+#include "sim/cli/cmd_compare.h"
 #include "sim/study/figures.h"
 #include "sim/report/report.h"
 #include "sim/study/shard.h"

@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "sim/app/cmd_vm.h"
+#include "sim/cli/cmd_vm.h"
 
 /* "MAJOR.MINOR", digits: the start of Debian's package versions it chooses among. */
 static bool series_ok(const char *s)

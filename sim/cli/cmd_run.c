@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "scheduler/topology.h"
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/run/seeds.h"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/cmd_vm.h - what cgsim validate --vm and cgsim cgroupfs --vm share
- * (sim/app/cmd_vm.c): the options that choose the guest's kernel and log, the kernel found or
+ * sim/cli/cmd_vm.h - what cgsim validate --vm and cgsim cgroupfs --vm share
+ * (sim/cli/cmd_vm.c): the options that choose the guest's kernel and log, the kernel found or
  * fetched, the guest run with its failures said, the guest's validate --live report read back.
- * For sim/app/cmd_validate.c and sim/app/cmd_cgroupfs.c only.
+ * For sim/cli/cmd_validate.c and sim/cli/cmd_cgroupfs.c only.
  */
-#ifndef CGSIM_SIM_APP_CMD_VM_H
-#define CGSIM_SIM_APP_CMD_VM_H
+#ifndef CGSIM_SIM_CLI_CMD_VM_H
+#define CGSIM_SIM_CLI_CMD_VM_H
 
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/live/live.h"
 #include "sim/vm/vm.h"
 
@@ -56,4 +56,4 @@ bool cli_vm_guest_failed(const struct vm_result *r);
  */
 int cli_vm_read_report(const char *json, struct live_report **out, char *err, size_t errlen);
 
-#endif /* CGSIM_SIM_APP_CMD_VM_H */
+#endif /* CGSIM_SIM_CLI_CMD_VM_H */

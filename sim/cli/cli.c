@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cli.c - what the commands share (sim/app/cli.h): the parser built on getopt_long,
+ * sim/cli/cli.c - what the commands share (sim/cli/cli.h): the parser built on getopt_long,
  * the usage lines, --help and the bash completion made from the commands' option tables, and
  * the helpers every command uses (loading, the timeline's refusals, numbers, formats).
  */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/live/live.h"
 #include "sim/run/run.h"
 #include "sim/run/seeds.h"
@@ -519,7 +519,7 @@ int cli_add_set(const struct cli_cmd *cmd, const char **sets, size_t *n, const c
 	return -1;
 }
 
-/* Output formats (sim/app/cli.h). */
+/* Output formats (sim/cli/cli.h). */
 size_t cli_format_asked(const void *t, size_t n, size_t size, const char *a)
 {
 	for (size_t i = 1; i < n; i++) {

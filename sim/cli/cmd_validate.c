@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/app/cli.h"
-#include "sim/app/cmd_vm.h"
+#include "sim/cli/cli.h"
+#include "sim/cli/cmd_vm.h"
 #include "sim/report/report.h"
 #include "sim/live/live.h"
 

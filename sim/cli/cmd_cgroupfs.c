@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_cgroupfs.c - cgsim cgroupfs: a .cgs script run against the cgroup model (and
+ * sim/cli/cmd_cgroupfs.c - cgsim cgroupfs: a .cgs script run against the cgroup model (and
  * with --live replayed on the running kernel, the answers side by side).
  */
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cgroup/cgroup.h"
-#include "sim/app/cli.h"
-#include "sim/app/cmd_vm.h"
+#include "sim/cli/cli.h"
+#include "sim/cli/cmd_vm.h"
 #include "sim/live/live.h"
 #include "sim/util/util.h"
 

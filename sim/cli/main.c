@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/main.c - the command line (cgsim --help): the table of commands, the top level's
+ * sim/cli/main.c - the command line (cgsim --help): the table of commands, the top level's
  * usage, --help, --version and --bash-completion, and the dispatch. Each command is a file of
- * its own (sim/app/cmd_NAME.c) with its option table; what they share is sim/app/cli.c.
+ * its own (sim/cli/cmd_NAME.c) with its option table; what they share is sim/cli/cli.c.
  *
  * Exit status: 0 success, 1 a check failed, 2 bad usage or bad input (one message on stderr
  * naming the file, line and column). --help and --version print to stdout and exit 0, or 2
  * when stdout cannot be written.
  */
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/report/report.h"
 
 #include <stdio.h>

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim/app/cmd_compare.h - what cgsim compare (sim/app/cmd_compare.c) and cgsim merge
- * (sim/app/cmd_merge.c) share (sim/app/cmd_compare_out.c): a comparison loaded and its runs
+ * sim/cli/cmd_compare.h - what cgsim compare (sim/cli/cmd_compare.c) and cgsim merge
+ * (sim/cli/cmd_merge.c) share (sim/cli/cmd_compare_out.c): a comparison loaded and its runs
  * listed, then printed and written in one way, so that the output cannot tell them apart
  * (docs/scale-out.md). For these three files only.
  */
-#ifndef CGSIM_SIM_APP_CMD_COMPARE_H
-#define CGSIM_SIM_APP_CMD_COMPARE_H
+#ifndef CGSIM_SIM_CLI_CMD_COMPARE_H
+#define CGSIM_SIM_CLI_CMD_COMPARE_H
 
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/study/compare.h"
 #include "sim/study/jobs.h"
 
@@ -62,4 +62,4 @@ int cli_plan_finish(struct cli_plan *p);
 int cli_plan_output(const struct cli_compare_opts *o, struct cli_plan *p);
 void cli_plan_free(struct cli_plan *p);
 
-#endif /* CGSIM_SIM_APP_CMD_COMPARE_H */
+#endif /* CGSIM_SIM_CLI_CMD_COMPARE_H */

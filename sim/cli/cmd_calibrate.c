@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_calibrate.c - cgsim calibrate (docs/overhead.md): what a wakeup and a switch
+ * sim/cli/cmd_calibrate.c - cgsim calibrate (docs/overhead.md): what a wakeup and a switch
  * cost on the running kernel per level of cgroup hierarchy measured, the machine's cost
  * profile fitted, written and checked.
  */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "sim/calibrate/calprofile.h"
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/report/report.h"
 #include "sim/live/live.h"
 #include "sim/util/util.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_shares.c - cgsim shares: the ideal shares of a scenario's layout, computed from
+ * sim/cli/cmd_shares.c - cgsim shares: the ideal shares of a scenario's layout, computed from
  * the weights and limits (sim/run/ideal.h), nothing simulated.
  */
 #include <stdio.h>
 
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_compare_out.c - a comparison planned, finished, printed and written: what cgsim
- * compare and cgsim merge share (sim/app/cmd_compare.h), so that the output cannot tell how
+ * sim/cli/cmd_compare_out.c - a comparison planned, finished, printed and written: what cgsim
+ * compare and cgsim merge share (sim/cli/cmd_compare.h), so that the output cannot tell how
  * the runs were made.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/app/cmd_compare.h"
+#include "sim/cli/cmd_compare.h"
 #include "sim/study/figures.h"
 #include "sim/util/util.h"
 

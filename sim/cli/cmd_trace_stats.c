@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_trace_stats.c - cgsim trace-stats: what a scheduler trace says each thread did,
+ * sim/cli/cmd_trace_stats.c - cgsim trace-stats: what a scheduler trace says each thread did,
  * as cgsim reads it (sim/replay/tread.h, sim/replay/tstats.h; docs/replay.md).
  */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/app/cli.h"
+#include "sim/cli/cli.h"
 #include "sim/report/report.h"
 #include "sim/replay/tread.h"
 #include "sim/replay/tstats.h"

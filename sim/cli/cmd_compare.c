@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_compare.c - cgsim compare: the command line of a comparison, whether its runs
+ * sim/cli/cmd_compare.c - cgsim compare: the command line of a comparison, whether its runs
  * are made here, in worker processes (--jobs N) or in shards put back together later
- * (--shard I/N, then cgsim merge: sim/app/cmd_merge.c). Every way ends in the same printing
- * code (sim/app/cmd_compare_out.c), so that the output cannot tell them apart
+ * (--shard I/N, then cgsim merge: sim/cli/cmd_merge.c). Every way ends in the same printing
+ * code (sim/cli/cmd_compare_out.c), so that the output cannot tell them apart
  * (docs/scale-out.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/cmd_compare.h"
+#include "sim/cli/cmd_compare.h"
 #include "sim/study/figures.h"
 #include "sim/report/report.h"
 #include "sim/study/shard.h"
