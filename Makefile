@@ -70,9 +70,9 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 BUILD_FLAGS := $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) | $(PREFIX)
 
 LIB_SRC   := $(sort $(wildcard cgroup/*.c scheduler/*.c sim/*/*.c))
-LIB_SRC   := $(filter-out sim/app/main.c,$(LIB_SRC))
+LIB_SRC   := $(filter-out sim/cli/main.c,$(LIB_SRC))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-MAIN_OBJ  := $(BUILD)/obj/sim/app/main.o
+MAIN_OBJ  := $(BUILD)/obj/sim/cli/main.o
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -93,7 +93,7 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@v='#define CGSIM_VERSION "$(VERSION)"'; [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 # compare -o DIR looks for the gnuplot scripts in the install's data directory too.
-$(BUILD)/obj/sim/app/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
+$(BUILD)/obj/sim/study/figures.o: override CPPFLAGS += -DCGSIM_DATADIR='"$(PREFIX)/share/cgsim"'
 $(MAIN_OBJ): $(BUILD)/version.h
 $(MAIN_OBJ): override CPPFLAGS += -include $(BUILD)/version.h
 $(BUILD)/flags: FORCE
@@ -392,7 +392,7 @@ uninstall:
 
 # The manual page: help2man from --help and --version, every command's own --help added (the
 # commands listed by cgsim --help). Both it and the bash completion come from the program's
-# option tables (sim/app/cli.h), so that neither can drift from the parser.
+# option tables (sim/cli/cli.h), so that neither can drift from the parser.
 $(BUILD)/cgsim.1: $(BIN)
 	@mkdir -p $(@D)
 	help2man --no-info --name='simulate the Linux fair scheduler and the cgroup hierarchy' \

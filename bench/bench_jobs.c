@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/app/jobs.h"
+#include "sim/study/jobs.h"
 
 struct bench_case {
 	const char *file, *seeds;

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/app/compare.h"
-#include "sim/app/report.h"
+#include "sim/study/compare.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "fuzz/fuzz_common.h"
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/runio.h"
 
 static const char base[] =

@@ -167,7 +167,7 @@ abs=$(cd "$(dirname "$CGSIM")" && pwd)/$(basename "$CGSIM")
 "$CGSIM" run --bogus 2> "$tmp/bogus.err"; st=$?
 [ $st -eq 2 ] && [ "$(tail -n 1 "$tmp/bogus.err")" = "Try 'cgsim run --help' for more information." ] && \
 	[ "$(wc -l < "$tmp/bogus.err")" -le 6 ] && ok || bad "a bad option's short usage: $(cat "$tmp/bogus.err")"
-# one option table per command, one parser (sim/app/cli.h): --opt=VALUE is --opt VALUE for every
+# one option table per command, one parser (sim/cli/cli.h): --opt=VALUE is --opt VALUE for every
 # valued option of every command (merge has none but -o)
 "$CGSIM" shares "$SC" --variant interposed --json > "$tmp/eq1"
 "$CGSIM" shares --variant=interposed "$SC" --json > "$tmp/eq2"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of sim/app/calprofile.h: what the simulated ping-pong walks and changes per round
+ * Unit tests of sim/calibrate/calprofile.h: what the simulated ping-pong walks and changes per round
  * trip at each of calibrate's points, against the counts derived by hand from the model's
  * rules (docs/overhead.md), the round trip it predicts, against the sum of its parts, and the
  * fit, which must give back the constants a synthetic calibration was made from.
@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/app/calprofile.h"
+#include "sim/calibrate/calprofile.h"
 
 static struct live_cal_point point(enum live_cal_placement p, int depth, bool autogroup)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the reports' per-process figures (sim/app/report.h): a process is the sum of
+ * Unit tests of the reports' per-process figures (sim/report/report.h): a process is the sum of
  * its threads wherever they are in the run's order, and processes are listed in the order of
  * their first thread.
  *
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/scenario/scenario.h"
 
 static struct scenario *sc;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/expect.h"
 #include "sim/run/seeds.h"
 

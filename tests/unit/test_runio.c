@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/run/runio.h"
 #include "sim/scenario/scenario.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/app/report.h"
+#include "sim/report/report.h"
 #include "sim/run/run.h"
 #include "sim/scenario/scenario.h"
 
