@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_run.c - cgsim run: one variant of a scenario simulated and reported (or N seeds
+ * sim/cli/cmd_run.c - cgsim run: one variant of a scenario simulated and reported (or N seeds
  * of it summed up), in the format asked for, with its files in -o DIR and its ftrace text.
  */
 #include <stdio.h>

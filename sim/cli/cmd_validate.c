@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_validate.c - cgsim validate (docs/live.md, docs/vm.md): a scenario simulated and
+ * sim/cli/cmd_validate.c - cgsim validate (docs/live.md, docs/vm.md): a scenario simulated and
  * run on the running kernel, or on a kernel booted under QEMU with the scenario's machine, the
  * shares side by side; --cleanup for what a killed run left behind.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/cmd_vm.c - the guest runs of cgsim validate --vm and cgroupfs --vm
- * (sim/app/cmd_vm.h, docs/vm.md).
+ * sim/cli/cmd_vm.c - the guest runs of cgsim validate --vm and cgroupfs --vm
+ * (sim/cli/cmd_vm.h, docs/vm.md).
  */
 #include <errno.h>
 #include <signal.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sim/app/compare_print.c - a comparison as text, markdown and JSON, and its output directory
- * (cgsim compare; sim/app/compare.h).
+ * sim/study/compare_print.c - a comparison as text, markdown and JSON, and its output directory
+ * (cgsim compare; sim/study/compare.h).
  */
 #include <errno.h>
 #include <math.h>
