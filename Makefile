@@ -19,7 +19,7 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
-.PHONY: all test check check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp check-scale check-vm fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
+.PHONY: all test check check-commits check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp check-scale check-vm fuzz fuzz-build fuzz-seeds fuzz-regressions fuzz-ci demo bench deps install uninstall clean memcheck
 
 PREFIX   ?= /usr/local
 DESTDIR  ?=
@@ -169,10 +169,15 @@ TESTS_QUICK ?= $(if $(SANITIZE),1,0)
 export TESTS_QUICK
 
 check: check-unit check-cases check-scenarios check-kernel check-bad check-cli check-trace check-rtapp \
-       check-scale
+       check-scale $(if $(SANITIZE),,check-commits)
 
 check-unit: $(UNIT_BIN)
 	$(TIME) $(UNIT_BIN) --jobs 2
+
+# Commit subjects since the rule began: `area: imperative summary`, one prefix per room
+# (CONTRIBUTING.md, "Commits"). Once, not again in the sanitizer pass: it runs no code of ours.
+check-commits:
+	@tests/lib/commit-subjects.sh
 
 check-cases: $(BIN)
 	$(TIME) tests/cgroupfs/run.sh ./$(BIN) tests/cgroupfs
