@@ -80,13 +80,13 @@ struct lb_env {
 };
 
 /* group_is_overloaded(), group_has_capacity() */
-static bool overloaded(unsigned pct, const struct sg_stats *g)
+static bool group_is_overloaded(unsigned pct, const struct sg_stats *g)
 {
 	return g->nr > (unsigned)g->weight &&
 	       (g->capacity * 100 < g->util * pct || g->capacity * pct < g->runnable * 100);
 }
 
-static bool has_capacity(unsigned pct, const struct sg_stats *g)
+static bool group_has_capacity(unsigned pct, const struct sg_stats *g)
 {
 	if (g->nr < (unsigned)g->weight)
 		return true;
@@ -96,16 +96,16 @@ static bool has_capacity(unsigned pct, const struct sg_stats *g)
 }
 
 /* group_classify() */
-static enum group_type classify(unsigned pct, const struct sched_sg *sg, const struct sg_stats *g,
-				bool smt_balance)
+static enum group_type group_classify(unsigned pct, const struct sched_sg *sg,
+				      const struct sg_stats *g, bool smt_balance)
 {
-	if (overloaded(pct, g))
+	if (group_is_overloaded(pct, g))
 		return GROUP_OVERLOADED;
 	if (sg->imbalance)
 		return GROUP_IMBALANCED;
 	if (smt_balance)
 		return GROUP_SMT_BALANCE;
-	if (!has_capacity(pct, g))
+	if (!group_has_capacity(pct, g))
 		return GROUP_FULLY_BUSY;
 	return GROUP_HAS_SPARE;
 }
@@ -125,8 +125,8 @@ static void cpu_stats(struct sched_cpu *rq, uint64_t now, struct sg_stats *g)
 }
 
 /* update_sg_lb_stats() over the CPUs of @sg still in env->cpus. */
-static void sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_sg *sg,
-			bool local, uint64_t now, struct sg_stats *g)
+static void update_sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_sg *sg,
+			       bool local, uint64_t now, struct sg_stats *g)
 {
 	bool smt;
 
@@ -137,13 +137,13 @@ static void sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_
 	/* smt_balance(): an idle CPU may take the second task of an SMT core */
 	smt = !local && env->idle != LB_NOT_IDLE && (sg->flags & F(SHARE_CPUCAPACITY)) &&
 	      g->h_nr > 1;
-	g->type = classify(env->d->imbalance_pct, sg, g, smt);
+	g->type = group_classify(env->d->imbalance_pct, sg, g, smt);
 	if (g->type == GROUP_OVERLOADED)
 		g->avg_load = g->load * CAPACITY / g->capacity;
 }
 
 /* smt_vs_nonsmt_groups() */
-static bool smt_vs_nonsmt(const struct sched_sg *a, const struct sched_sg *b)
+static bool smt_vs_nonsmt_groups(const struct sched_sg *a, const struct sched_sg *b)
 {
 	return a && b && ((a->flags ^ b->flags) & F(SHARE_CPUCAPACITY));
 }
@@ -156,8 +156,8 @@ struct sd_stats {
 };
 
 /* update_sd_pick_busiest(): whether @sg (statistics @g) is busier than the busiest so far. */
-static bool pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
-			 const struct sg_stats *g)
+static bool update_sd_pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
+				   const struct sg_stats *g)
 {
 	const struct sg_stats *b = &sds->b;
 
@@ -181,7 +181,7 @@ static bool pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
 		return !(sds->busiest->flags & F(SHARE_CPUCAPACITY));
 	case GROUP_HAS_SPARE:
 		/* do not pick an SMT core running one task over a group of single CPUs */
-		if (smt_vs_nonsmt(sds->busiest, sg))
+		if (smt_vs_nonsmt_groups(sds->busiest, sg))
 			return !((sg->flags & F(SHARE_CPUCAPACITY)) && g->h_nr <= 1);
 has_spare:
 		return g->idle_cpus < b->idle_cpus ||
@@ -192,7 +192,8 @@ has_spare:
 }
 
 /* update_sd_lb_stats(): the local group's and the busiest group's statistics, the totals. */
-static void sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now, struct sd_stats *sds)
+static void update_sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now,
+			       struct sd_stats *sds)
 {
 	const struct sched_dom *d = env->d;
 	int ng = d->ngroups, local = env->sd->local;
@@ -203,11 +204,11 @@ static void sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now, struc
 		const struct sched_sg *sg = d->groups[(local + k) % ng];
 		struct sg_stats g;
 
-		sg_lb_stats(s, env, sg, k == 0, now, &g);
+		update_sg_lb_stats(s, env, sg, k == 0, now, &g);
 		if (k == 0) {
 			sds->local = sg;
 			sds->l = g;
-		} else if (pick_busiest(sds, sg, &g)) {
+		} else if (update_sd_pick_busiest(sds, sg, &g)) {
 			sds->busiest = sg;
 			sds->b = g;
 		}
@@ -324,12 +325,12 @@ static void update_idle_cpu_scan(struct sched *s, const struct lb_env *env,
 }
 
 /* sched_balance_find_src_group() (find_busiest_group): the busiest group, or NULL. */
-static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env *env,
-						 struct sd_stats *sds, uint64_t now)
+static const struct sched_sg *sched_balance_find_src_group(struct sched *s, struct lb_env *env,
+							   struct sd_stats *sds, uint64_t now)
 {
 	struct sg_stats *l = &sds->l, *b = &sds->b;
 
-	sd_lb_stats(s, env, now, sds);
+	update_sd_lb_stats(s, env, now, sds);
 	update_idle_cpu_scan(s, env, sds);
 	if (!sds->busiest)
 		return NULL;
@@ -351,7 +352,7 @@ static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env 
 		/* a busy CPU pulls only from an overloaded group */
 		if (env->idle == LB_NOT_IDLE)
 			return NULL;
-		if (b->type == GROUP_SMT_BALANCE && smt_vs_nonsmt(sds->local, sds->busiest))
+		if (b->type == GROUP_SMT_BALANCE && smt_vs_nonsmt_groups(sds->local, sds->busiest))
 			goto force;
 		if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1)
 			return NULL;
@@ -364,8 +365,8 @@ force:
 }
 
 /* sched_balance_find_src_rq() (find_busiest_queue): the CPU of @sg to pull from. */
-static struct sched_cpu *find_busiest_queue(struct sched *s, const struct lb_env *env,
-					    const struct sched_sg *sg)
+static struct sched_cpu *sched_balance_find_src_rq(struct sched *s, const struct lb_env *env,
+						   const struct sched_sg *sg)
 {
 	struct sched_cpu *busiest = NULL;
 	uint64_t best = 0;
@@ -412,21 +413,21 @@ static struct sched_cpu *find_busiest_queue(struct sched *s, const struct lb_env
 
 /* ---- moving tasks -------------------------------------------------------------------------- */
 
-/* Move a queued, not running, not delayed task; the caller has asked can_migrate(). */
+/* Move a queued, not running, not delayed task; the caller has asked can_migrate_task(). */
 static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cpu *dst,
 			uint64_t now)
 {
 	struct sched_cpu *src = t->cpu;
 
-	sched__dequeue_task(s, t, false, true, now);
-	sched__task_set_cpu(s, t, dst, now);	/* DO_DETACH, then DO_ATTACH at the enqueue */
-	sched__enqueue_task(s, t, false, false, now);
+	dequeue_task_fair(s, t, false, true, now);
+	set_task_cpu(s, t, dst, now);	/* DO_DETACH, then DO_ATTACH at the enqueue */
+	enqueue_task_fair(s, t, false, false, now);
 	t->st.migrations++;
 	s->st.migrations++;
 	sched__trace_task(s, SCHED_TRACE_MIGRATE, dst->id, false, t, src->id, dst->id, now);
 	sched__rq_dirty(s, src, now);
 	sched__rq_dirty(s, dst, now);
-	sched__check_preempt(s, dst, t, false);
+	wakeup_preempt_fair(s, dst, t, false);
 }
 
 /*
@@ -448,11 +449,12 @@ static bool task_hot(struct sched *s, const struct sched_thread *t, const struct
 }
 
 /* can_migrate_task() */
-static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *env, uint64_t now)
+static bool can_migrate_task(struct sched *s, struct sched_thread *t, struct lb_env *env,
+			     uint64_t now)
 {
 	if (t->se.sched_delayed)
 		return false;	/* cgsim does not move a delayed task (docs/scheduler.md) */
-	if (sched__throttled_hierarchy(t->se.cfs_rq))
+	if (throttled_hierarchy(t->se.cfs_rq))
 		return false;	/* throttled_lb_pair(): not on the CPU's books */
 	/*
 	 * task_is_ineligible_on_dst_cpu(): with PLACE_LAG, a task that has had more than its
@@ -461,7 +463,7 @@ static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *
 	 */
 	if (!env->sd->nr_balance_failed && s->ops->deadlines && sched__feat(s, SCHED_FEAT_PLACE_LAG) &&
 	    t->tg->cfs_rq[env->dst_rq->id]->nr_queued &&
-	    !sched__entity_eligible(t->se.cfs_rq, &t->se))
+	    !entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
 	if (!cpu_allowed(t, env->dst_rq->id)) {
 		env->flags |= LBF_SOME_PINNED;
@@ -540,13 +542,13 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 			env->flags |= LBF_NEED_BREAK;
 			break;
 		}
-		if (can_migrate(s, t, env, now)) {
+		if (can_migrate_task(s, t, env, now)) {
 			uint32_t failed = env->sd->nr_balance_failed;
 			uint64_t v;
 
 			switch (env->type) {
 			case MIGRATE_LOAD:
-				v = umax(sched__task_h_load(t, now), 1);
+				v = umax(task_h_load(t, now), 1);
 				take = !(sched__feat(s, SCHED_FEAT_LB_MIN) && v < 16 && !failed) &&
 				       (v >> umin(failed, 63)) <= (uint64_t)env->imbalance;
 				break;
@@ -590,11 +592,11 @@ static bool need_active_balance(const struct lb_env *env)
  * from the tail of its list (the running one was picked last: it is at the head) that may run
  * on @dst, cache hot or not. Returns whether one moved.
  */
-static bool active_balance(struct sched *s, struct sched_cpu *src, struct sched_cpu *dst,
-			   uint64_t now)
+static bool active_load_balance_cpu_stop(struct sched *s, struct sched_cpu *src,
+					 struct sched_cpu *dst, uint64_t now)
 {
 	for (struct sched_thread *t = src->ltail; t; t = t->lprev) {
-		if (t->se.sched_delayed || sched__throttled_hierarchy(t->se.cfs_rq) ||
+		if (t->se.sched_delayed || throttled_hierarchy(t->se.cfs_rq) ||
 		    !cpu_allowed(t, dst->id))
 			continue;
 		if (src->nr_running <= 1 && t != src->curr)
@@ -653,8 +655,8 @@ static bool should_we_balance(struct sched *s, const struct lb_env *env)
  * CPU of the local group balances this level for it (should_we_balance()): the levels above
  * are then that CPU's too. Returns whether it moved a task.
  */
-static bool balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
-		       bool *cont, uint64_t now)
+static bool sched_balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
+			     bool *cont, uint64_t now)
 {
 	struct sched_sd *sd = &dst->sd[l];
 	const struct sched_dom *d = sd->d;
@@ -677,14 +679,14 @@ redo:
 		*cont = false;
 		goto out_balanced;
 	}
-	group = find_busiest_group(s, &env, &sds, now);
+	group = sched_balance_find_src_group(s, &env, &sds, now);
 	if (!group)
 		goto out_balanced;
-	env.src = find_busiest_queue(s, &env, group);
+	env.src = sched_balance_find_src_rq(s, &env, group);
 	if (!env.src)
 		goto out_balanced;
-	sched__rq_account(s, env.src, now);
-	sched__rq_account(s, env.dst_rq, now);
+	update_curr(s, env.src, now);
+	update_curr(s, env.dst_rq, now);
 	env.flags |= LBF_ALL_PINNED;
 	if (env.src->nr_running > 1) {
 		env.loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, env.src->nr_running);
@@ -697,7 +699,7 @@ more_balance:
 			env.flags &= ~LBF_DST_PINNED;
 			env.loop = 0;
 			env.loop_break = NR_MIGRATE_BREAK;
-			sched__rq_account(s, env.dst_rq, now);
+			update_curr(s, env.dst_rq, now);
 			goto more_balance;
 		}
 		/* pinned tasks kept this level from balance: the parent sees an imbalanced group */
@@ -732,7 +734,7 @@ more_balance:
 			if (!env.src->curr || !cpu_allowed(env.src->curr, dst->id))
 				goto out_one_pinned;
 			env.flags &= ~LBF_ALL_PINNED;
-			active = active_balance(s, env.src, dst, now);
+			active = active_load_balance_cpu_stop(s, env.src, dst, now);
 			if (active) {
 				moved = 1;
 				sd->nr_balance_failed = 0;
@@ -786,7 +788,7 @@ static uint64_t balance_period(const struct sched *s, const struct sched_sd *sd,
 	return umin(umax(j, 1), max_j) * s->tick_ns;
 }
 
-uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l)
+uint64_t get_sd_balance_interval(const struct sched *s, const struct sched_cpu *rq, int l)
 {
 	return balance_period(s, &rq->sd[l], cpu_busy(rq));
 }
@@ -832,7 +834,7 @@ static void balanced_at(struct sched *s, struct sched_sd *sd, uint64_t T)
  * sched_balance_domains() (rebalance_domains): each of @rq's levels whose balance is due,
  * lowest first, until should_we_balance() leaves the rest to another CPU.
  */
-static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
+static void sched_balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	uint64_t next = UINT64_MAX;
 	bool busy = cpu_busy(rq), cont = true;
@@ -843,7 +845,8 @@ static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
 
 		if (T >= sd_due(s, sd, busy)) {
 			/* a pull may end the idleness: the interval ahead is the CPU's new one */
-			if (balance_rq(s, rq, l, idle_cpu(rq) ? LB_IDLE : LB_NOT_IDLE, &cont, T))
+			if (sched_balance_rq(s, rq, l, idle_cpu(rq) ? LB_IDLE : LB_NOT_IDLE, &cont,
+					     T))
 				busy = cpu_busy(rq);
 			balanced_at(s, sd, T);
 		}
@@ -858,7 +861,7 @@ static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
  * On one LLC of single-thread cores the second reason could only refresh blocked load, which
  * the next busy balance does: it is left out there, which keeps tick elision.
  */
-bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq)
+bool nohz_balancer_kick(const struct sched *s, const struct sched_cpu *rq)
 {
 	const struct sched_dom *llc;
 
@@ -889,10 +892,10 @@ static void nohz_idle_balance(struct sched *s, uint64_t T, bool balance)
 
 		if (i->curr || i->nr_running)
 			continue;
-		sched__update_blocked_averages(s, i, T);
+		update_blocked_averages(s, i, T);
 		blocked |= i->nleaf > 0;
 		if (balance && T >= i->next_balance) {
-			balance_domains(s, i, T);
+			sched_balance_domains(s, i, T);
 			sched__resched_if_needed(s, i, T);
 		}
 	}
@@ -901,17 +904,17 @@ static void nohz_idle_balance(struct sched *s, uint64_t T, bool balance)
 }
 
 /*
- * sched__balance_tick() - what a processed tick at @T does for balancing on busy CPU @rq, up to
+ * sched_balance_trigger() - what a processed tick at @T does for balancing on busy CPU @rq, up to
  * its reschedule: its own periodic balance when due (sched_balance_trigger, then the softirq,
  * which runs on the way out of the tick's interrupt, before the reschedule: blocked averages
  * first). Returns whether it kicks the idle CPUs into balancing (nohz_balancer_kick: this CPU
  * may kick and their earliest balance is due), which sched__balance_kicked() does after the
  * caller's reschedule. Without a kick, every 32 ms the idle CPUs' blocked load is decayed here.
  */
-bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
+bool sched_balance_trigger(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	bool due = T >= rq->next_balance;
-	bool kick = s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq);
+	bool kick = s->nr_idle && T >= s->nohz_next && nohz_balancer_kick(s, rq);
 
 	/*
 	 * The stats-only kick goes with this CPU's own balance: those ticks are processed
@@ -921,8 +924,8 @@ bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 	if (!kick && due && s->nr_idle && s->nohz_has_blocked && T > s->nohz_blocked_next)
 		nohz_idle_balance(s, T, false);
 	if (due) {
-		sched__update_blocked_averages(s, rq, T);
-		balance_domains(s, rq, T);
+		update_blocked_averages(s, rq, T);
+		sched_balance_domains(s, rq, T);
 	}
 	return kick;
 }
@@ -955,7 +958,7 @@ void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T)
 }
 
 /*
- * sched__balance_newidle() - @rq is about to go idle: if some CPU has tasks waiting (the root
+ * sched_balance_newidle() - @rq is about to go idle: if some CPU has tasks waiting (the root
  * domain is overloaded), decay the blocked averages and pull, level by level from the lowest,
  * until a task comes. The idle CPU's own next balances come within its idle intervals, which
  * NOHZ kicks honour.
@@ -965,7 +968,7 @@ void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T)
  * weighted by the inverse of the chance it had to run, 0 otherwise); every 1024 of them the
  * ratio becomes the successes and both counts are halved, a moving window.
  */
-void sched__newidle_stats(struct sched_sd *sd, uint32_t success)
+void update_newidle_stats(struct sched_sd *sd, uint32_t success)
 {
 	sd->newidle_call++;
 	sd->newidle_success += success;
@@ -982,7 +985,7 @@ static uint32_t newidle_dice(struct sched_cpu *rq)
 	return (uint32_t)(sched__mix64(rq->ni_rng += 0x9e3779b97f4a7c15ull) >> 32) % 1024;
 }
 
-bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
+bool sched_balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	bool overloaded = false, pulled = false, cont = true;
 
@@ -993,7 +996,7 @@ bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 	if (overloaded) {
 		/* PELT moves only at period ends: once per period is all that can change */
 		if (now - rq->last_blocked >= 1024000 || !rq->last_blocked)
-			sched__update_blocked_averages(s, rq, now);
+			update_blocked_averages(s, rq, now);
 		for (int l = 0; l < rq->nsd && !pulled && cont; l++) {
 			struct sched_sd *sd = &rq->sd[l];
 			uint32_t weight = 1;
@@ -1008,13 +1011,13 @@ bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 			if (sched__feat(s, SCHED_FEAT_NI_RANDOM)) {
 				weight = 1 + sd->newidle_ratio;
 				if (newidle_dice(rq) > weight) {
-					sched__newidle_stats(sd, 0);
+					update_newidle_stats(sd, 0);
 					continue;
 				}
 				weight = (1024 + weight / 2) / weight;
 			}
-			pulled = balance_rq(s, rq, l, LB_NEWLY_IDLE, &cont, now);
-			sched__newidle_stats(sd, pulled ? weight : 0);
+			pulled = sched_balance_rq(s, rq, l, LB_NEWLY_IDLE, &cont, now);
+			update_newidle_stats(sd, pulled ? weight : 0);
 		}
 	}
 	if (!pulled) {
@@ -1032,20 +1035,20 @@ bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
 /* ---- where a new task starts (the fork path's slow search) ---------------------------------- */
 
 /* update_sg_wakeup_stats(): a new task is on no CPU, so nothing of it is taken out */
-static void sg_wakeup_stats(struct sched *s, const struct sched_dom *d, const struct sched_sg *sg,
-			    uint64_t now, struct sg_stats *g)
+static void update_sg_wakeup_stats(struct sched *s, const struct sched_dom *d,
+				   const struct sched_sg *sg, uint64_t now, struct sg_stats *g)
 {
 	*g = (struct sg_stats){ .capacity = sg->capacity, .weight = sg->weight };
 	for (int i = 0; i < sg->weight; i++)
 		cpu_stats(&s->cpu[sg->cpus[i]], now, g);
-	g->type = classify(d->imbalance_pct, sg, g, false);
+	g->type = group_classify(d->imbalance_pct, sg, g, false);
 	if (g->type == GROUP_FULLY_BUSY || g->type == GROUP_OVERLOADED)
 		g->avg_load = g->load * CAPACITY / g->capacity;
 }
 
 /* update_pick_idlest() */
-static bool pick_idlest(const struct sched_sg *idlest, const struct sg_stats *i,
-			const struct sg_stats *g)
+static bool update_pick_idlest(const struct sched_sg *idlest, const struct sg_stats *i,
+			       const struct sg_stats *g)
 {
 	if (!idlest || g->type < i->type)
 		return true;
@@ -1075,8 +1078,9 @@ static bool sg_allows(const struct sched_sg *sg, const struct sched_thread *t)
  * sched_balance_find_dst_group() (find_idlest_group): the group of @sd, a domain of the CPU
  * the search is at, that @t should start in, or NULL to stay in that CPU's own.
  */
-static const struct sched_sg *find_dst_group(struct sched *s, const struct sched_thread *t,
-					     const struct sched_sd *sd, uint64_t now)
+static const struct sched_sg *sched_balance_find_dst_group(struct sched *s,
+							   const struct sched_thread *t,
+							   const struct sched_sd *sd, uint64_t now)
 {
 	const struct sched_dom *d = sd->d;
 	const struct sched_sg *idlest = NULL, *local = NULL;
@@ -1089,11 +1093,11 @@ static const struct sched_sg *find_dst_group(struct sched *s, const struct sched
 
 		if (!sg_allows(sg, t))
 			continue;
-		sg_wakeup_stats(s, d, sg, now, &g);
+		update_sg_wakeup_stats(s, d, sg, now, &g);
 		if (k == 0) {
 			local = sg;
 			ls = g;
-		} else if (pick_idlest(idlest, &is, &g)) {
+		} else if (update_pick_idlest(idlest, &is, &g)) {
 			idlest = sg;
 			is = g;
 		}
@@ -1140,8 +1144,9 @@ static const struct sched_sg *find_dst_group(struct sched *s, const struct sched
  * The least busy CPU of @span (NULL: all) that @t may use: fewest tasks, then least load;
  * NULL when it may use none.
  */
-static struct sched_cpu *least_loaded(struct sched *s, const struct sched_thread *t,
-				      const uint64_t *span)
+static struct sched_cpu *sched_balance_find_dst_group_cpu(struct sched *s,
+							  const struct sched_thread *t,
+							  const uint64_t *span)
 {
 	struct sched_cpu *best = NULL;
 
@@ -1158,14 +1163,14 @@ static struct sched_cpu *least_loaded(struct sched *s, const struct sched_thread
 }
 
 /*
- * sched__find_dst_cpu() - where new task @t starts, forked on CPU @cpu (find_idlest_cpu()):
+ * sched_balance_find_dst_cpu() - where new task @t starts, forked on CPU @cpu (find_idlest_cpu()):
  * from @cpu's highest domain with SD_BALANCE_FORK down, at each level whose groups hold
  * several CPUs the group the kernel's rules choose; then, in the lowest such domain (where
  * groups are CPUs), the least busy allowed CPU: fewest tasks, then least load (cgsim's
  * reading of the CPU-level choice, which on one LLC is all there is).
  */
-struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
-				      uint64_t now)
+struct sched_cpu *sched_balance_find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
+					     uint64_t now)
 {
 	struct sched_cpu *rq = &s->cpu[cpu], *best;
 	int l = -1;
@@ -1174,7 +1179,7 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 		l++;
 	/* down to the first level whose groups are single CPUs: there the least busy CPU */
 	while (l >= 0 && rq->sd[l].d->groups[0]->weight > 1) {
-		const struct sched_sg *g = find_dst_group(s, t, &rq->sd[l], now);
+		const struct sched_sg *g = sched_balance_find_dst_group(s, t, &rq->sd[l], now);
 		int weight = rq->sd[l].d->weight;
 		uint64_t span[TOPO_MASK_WORDS] = { 0 };
 
@@ -1184,7 +1189,7 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 		}
 		for (int i = 0; i < g->weight; i++)
 			span[g->cpus[i] / 64] |= 1ull << (g->cpus[i] % 64);
-		best = least_loaded(s, t, span);
+		best = sched_balance_find_dst_group_cpu(s, t, span);
 		if (!best) {
 			l--;
 			continue;
@@ -1197,6 +1202,6 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 			if (rq->sd[k].d->flags & F(BALANCE_FORK))
 				l = k;
 	}
-	best = least_loaded(s, t, l >= 0 ? rq->sd[l].d->span : NULL);
-	return best ? best : least_loaded(s, t, NULL);
+	best = sched_balance_find_dst_group_cpu(s, t, l >= 0 ? rq->sd[l].d->span : NULL);
+	return best ? best : sched_balance_find_dst_group_cpu(s, t, NULL);
 }

@@ -175,7 +175,7 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 				    cpu, q->tg->id);
 		/* Σ w_i (V - v_i) over curr and the tree is zero up to V's rounding (< Σ w). */
 		if (q->nr_queued) {
-			sv_t V = sched__avg_vruntime(q), lag = w.sum_w * V - w.sum_w * q->min_vruntime -
+			sv_t V = avg_vruntime(q), lag = w.sum_w * V - w.sum_w * q->min_vruntime -
 							     w.sum_wv;
 			int64_t W = w.sum_w;
 
@@ -322,7 +322,7 @@ static void check_threads(const struct sched *s, unsigned runnable, struct ck *c
 		if (t->runnable) {
 			const struct sched_entity *se = &t->se;
 
-			if (!sched__throttled_hierarchy(se->cfs_rq))
+			if (!throttled_hierarchy(se->cfs_rq))
 				runnable--;	/* throttled ones are off the CPU's count */
 			if (!se->on_rq || se->sched_delayed)
 				fail(ck, "thread %d: runnable but not queued", t->tid);

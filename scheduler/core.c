@@ -275,7 +275,7 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 		struct sched_entity *se = tg->se[c];
 		struct sched_cpu *rq = &s->cpu[c];
 
-		sched__rq_account(s, rq, now);
+		update_curr(s, rq, now);
 		if (se->idle != idle) {
 			/* the idle accounting of every queue above moves with the group */
 			unsigned n = se->my_q->h_nr_runnable - se->my_q->h_nr_idle;
@@ -287,7 +287,7 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 			}
 			se->idle = idle;
 		}
-		sched__update_cfs_group(s, se, now);
+		update_cfs_group(s, se, now);
 		sched__rq_dirty(s, rq, now);
 		sched__resched_if_needed(s, rq, now);
 	}
@@ -315,12 +315,12 @@ int sched_tg_free(struct sched *s, int id, uint64_t now)
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_entity *se = tg->se[c];
 
-		sched__leaf_del(tg->cfs_rq[c]);
+		list_del_leaf_cfs_rq(tg->cfs_rq[c]);
 		if (s->cfg.load_attach) {
 			pelt_update_event(&se->ravg, now);
 			pelt_update(&se->cfs_rq->avg, now);
 			pelt_attach(&se->cfs_rq->avg, &se->ravg, se->wd, true);
-			sched__update_tg_load_avg(s, se->cfs_rq, now);
+			update_tg_load_avg(s, se->cfs_rq, now);
 			sched__rq_dirty_quiet(s, &s->cpu[c], now);
 		}
 	}
@@ -446,10 +446,10 @@ static void reweight_task(struct sched *s, struct sched_thread *t, uint64_t now)
 
 	task_weight(t, &w, &wm);
 	if (t->se.on_rq) {
-		sched__rq_account(s, t->cpu, now);
-		sched__reweight_entity(s, &t->se, w, wm, now);
+		update_curr(s, t->cpu, now);
+		reweight_entity(s, &t->se, w, wm, now);
 		for (struct sched_entity *se = t->se.parent; se; se = se->parent)
-			sched__update_cfs_group(s, se, now);
+			update_cfs_group(s, se, now);
 	} else {
 		uint64_t old_wd = t->se.wd;
 
@@ -484,7 +484,7 @@ int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 		if (nice > old)
 			t->cpu->resched = true;
 	} else if (t->runnable) {
-		sched__check_preempt(s, t->cpu, t, false);
+		wakeup_preempt_fair(s, t->cpu, t, false);
 	}
 	if (t->cpu) {
 		sched__rq_dirty(s, t->cpu, now);
@@ -562,7 +562,7 @@ int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy p
 /*
  * Take a runnable (or delayed) thread off its CPU entirely, the running one included, so that
  * it can be put back elsewhere or go. A running thread's chain is put and the CPU counts as
- * idle until sched__schedule(..., detached) runs. Returns whether it was running; a delayed thread
+ * idle until schedule(..., detached) runs. Returns whether it was running; a delayed thread
  * is left asleep (t->runnable false).
  */
 static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t now)
@@ -570,16 +570,16 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	struct sched_cpu *rq = t->cpu;
 	bool running = rq->curr == t;
 
-	sched__rq_account(s, rq, now);
+	update_curr(s, rq, now);
 	if (running) {
-		sched__put_chain(s, t);
+		put_prev_task_fair(s, t);
 		rq->curr = NULL;
 		sched__idle_count(s, rq, 1);
 	}
 	if (t->se.sched_delayed)
 		sched__finish_delayed(s, t, now);
 	else
-		sched__dequeue_task(s, t, false, true, now);
+		dequeue_task_fair(s, t, false, true, now);
 	sched__rq_dirty(s, rq, now);
 	return running;
 }
@@ -588,20 +588,20 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 static void attach_runnable(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
 			    bool was_running, struct sched_cpu *old, uint64_t now)
 {
-	sched__rq_account(s, rq, now);
-	sched__task_set_cpu(s, t, rq, now);
-	sched__enqueue_task(s, t, false, false, now);
+	update_curr(s, rq, now);
+	set_task_cpu(s, t, rq, now);
+	enqueue_task_fair(s, t, false, false, now);
 	if (old != rq) {
 		t->st.migrations++;
 		s->st.migrations++;
 		sched__trace_task(s, SCHED_TRACE_MIGRATE, old->id, false, t, old->id, rq->id, now);
 	}
 	if (was_running && old == rq) {
-		sched__schedule(s, rq, now, t);
+		schedule(s, rq, now, t);
 	} else {
 		if (was_running)
-			sched__schedule(s, old, now, t);
-		sched__check_preempt(s, rq, t, false);
+			schedule(s, old, now, t);
+		wakeup_preempt_fair(s, rq, t, false);
 	}
 	sched__rq_dirty(s, rq, now);
 	sched__resched_if_needed(s, rq, now);
@@ -614,10 +614,11 @@ static void relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *
 	bool running = detach_runnable(s, t, now);
 
 	if (t->runnable) {
-		attach_runnable(s, t, dst ? dst : sched__select_cpu(s, t, -1, now), running, old, now);
+		attach_runnable(s, t, dst ? dst : select_task_rq_fair(s, t, -1, now), running, old,
+				now);
 	} else {
 		if (running)
-			sched__schedule(s, old, now, t);
+			schedule(s, old, now, t);
 		sched__resched_if_needed(s, old, now);
 	}
 }
@@ -676,9 +677,9 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 		if (t->runnable) {
 			attach_runnable(s, t, rq, running, rq, now);
 		} else {
-			sched__task_set_cpu(s, t, rq, now);
+			set_task_cpu(s, t, rq, now);
 			if (running)
-				sched__schedule(s, rq, now, t);
+				schedule(s, rq, now, t);
 			sched__resched_if_needed(s, rq, now);
 		}
 	} else {
@@ -687,7 +688,7 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 			struct cfs_rq *from = t->se.cfs_rq;
 
 			t->tg = tg;
-			sched__task_set_cpu(s, t, t->cpu, now);
+			set_task_cpu(s, t, t->cpu, now);
 			s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		} else {
 			t->tg = tg;
@@ -715,10 +716,10 @@ int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 		t->runnable = false;
 		t->exiting = true;
 		if (running)
-			sched__schedule(s, rq, now, t);
+			schedule(s, rq, now, t);
 		sched__resched_if_needed(s, rq, now);
 	}
-	sched__detach_task_load(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
+	detach_entity_load_avg(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
 	t->tg->nthreads--;
 	t->alive = false;
 	sched__finish(s);
@@ -755,8 +756,8 @@ static bool meets_delayed_group(const struct sched_thread *t, const struct sched
 }
 
 /* A wakeup (sched_wakeup_timed(), sched_wakeup_by()); @waker_cpu -1: a timer's. */
-static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t idle_exit_ns,
-		  int waker_cpu)
+static int try_to_wake_up(struct sched *s, int tid, uint64_t now, uint64_t due,
+			  uint64_t idle_exit_ns, int waker_cpu)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
@@ -782,11 +783,11 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 				  waker_cpu < 0, t, -1, rq->id, now);
 		account_to_last_update(s, rq, now);
 		sched__requeue_delayed(s, t, now);
-		sched__rq_account(s, rq, now);
+		update_curr(s, rq, now);
 		t->runnable = true;
 		/* enqueue_task_fair() stops at once, then walks every level updating averages */
 		sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
-		sched__check_preempt(s, rq, t, false);
+		wakeup_preempt_fair(s, rq, t, false);
 		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
 				  waker_cpu < 0, t, -1, rq->id, now);
 		sched__rq_dirty(s, rq, now);
@@ -797,7 +798,7 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	fork = t->new_task;
 	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
 		pelt_init_full(&t->se.ravg, now);
-	rq = sched__select_cpu(s, t, waker_cpu, now);
+	rq = select_task_rq_fair(s, t, waker_cpu, now);
 	/* the context: the waking thread's CPU, or where the sleeper's timer fires */
 	waker = waker_cpu >= 0 ? waker_cpu : t->cpu ? t->cpu->id : rq->id;
 	/* no waking thread: the machine's timer fires, in interrupt context (not at a start) */
@@ -813,18 +814,18 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	if (stale)
 		account_to_last_update(s, rq, now);
 	else
-		sched__rq_account(s, rq, now);
+		update_curr(s, rq, now);
 	if (t->cpu && t->cpu != rq) {
 		struct cfs_rq *from = t->se.cfs_rq;
 		int orig = t->cpu->id;	/* set_task_cpu()'s task_cpu(p): where it last ran */
 
-		sched__task_set_cpu(s, t, rq, now);
+		set_task_cpu(s, t, rq, now);
 		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		t->st.migrations++;
 		s->st.migrations++;
 		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, irq, t, orig, rq->id, now);
 	} else {
-		sched__task_set_cpu(s, t, rq, now);
+		set_task_cpu(s, t, rq, now);
 	}
 	if (!rq->curr && idle_exit_ns) {
 		/* the CPU leaves its idle state before it can switch to anything */
@@ -833,12 +834,12 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	t->runnable = true;
 	t->st.runnable = true;
 	t->st.cpu = rq->id;
-	w = sched__enqueue_task(s, t, fork, !fork, now);
+	w = enqueue_task_fair(s, t, fork, !fork, now);
 	if (stale)
-		sched__rq_account(s, rq, now);
+		update_curr(s, rq, now);
 	t->new_task = false;
 	sched__rq_charge_wakeup(s, rq, now, w);
-	sched__check_preempt(s, rq, t, fork);
+	wakeup_preempt_fair(s, rq, t, fork);
 	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, irq, t, -1,
 			  rq->id, now);
 	sched__rq_dirty(s, rq, now);
@@ -850,15 +851,15 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 		       uint64_t idle_exit_ns)
 {
-	return wakeup(s, tid, now, due, idle_exit_ns, -1);
+	return try_to_wake_up(s, tid, now, due, idle_exit_ns, -1);
 }
 
 int sched_wakeup_by(struct sched *s, int tid, int waker, uint64_t now, uint64_t idle_exit_ns)
 {
 	const struct sched_thread *w = sched__thr_get(s, waker);
 
-	return wakeup(s, tid, now, now, idle_exit_ns, w && w->cpu && w->cpu->curr == w ?
-		      w->cpu->id : -1);
+	return try_to_wake_up(s, tid, now, now, idle_exit_ns,
+			      w && w->cpu && w->cpu->curr == w ? w->cpu->id : -1);
 }
 
 int sched_sleep(struct sched *s, int tid, uint64_t now)
@@ -880,12 +881,12 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 		return 0;
 	}
 	rq = t->cpu;
-	sched__rq_account(s, rq, now);
+	update_curr(s, rq, now);
 	running = rq->curr == t;
 	if (!running)
 		t->st.wait_ns += now - umin(t->wait_start, now);
 	if (!sched__try_delay_dequeue(s, t))
-		w = sched__dequeue_task(s, t, true, true, now);
+		w = dequeue_task_fair(s, t, true, true, now);
 
 	t->runnable = false;
 	t->st.runnable = false;

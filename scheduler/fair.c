@@ -44,7 +44,7 @@ void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
 	se->inc = (sv_t)SCHED_NICE_0_WEIGHT * wmult;
 }
 
-sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
+sv_t calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
 {
 	__extension__ typedef unsigned __int128 u128;
 
@@ -80,7 +80,7 @@ uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
  * V = v0 + Σ (v_i - v0) w_i / Σ w_i over the queued entities and curr, w the scale_load_down
  * weights; the division rounds towards -inf so that V itself is eligible (avg_vruntime()).
  */
-sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq)
+sv_t avg_vruntime(const struct cfs_rq *cfs_rq)
 {
 	const struct sched_entity *curr = cfs_rq->curr;
 	sv_t avg = cfs_rq->sum_w_vruntime;
@@ -102,7 +102,7 @@ sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq)
 }
 
 /* entity_eligible(): lag >= 0, i.e. Σ (v_j - v0) w_j >= (v_i - v0) Σ w_j, without dividing. */
-bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
+bool entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
 {
 	const struct sched_entity *curr = cfs_rq->curr;
 	sv_t avg = cfs_rq->sum_w_vruntime;
@@ -120,7 +120,7 @@ bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_enti
  * never backwards. The tree's minimum vruntime is the root's augmented minimum under EEVDF
  * (ordered by deadline) and the leftmost node under CFS (ordered by vruntime).
  */
-void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
+void update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	sv_t v = cfs_rq->min_vruntime;
@@ -181,7 +181,7 @@ static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
  * period counts the CPU's tasks with ALT_PERIOD, else the queue's entities; BASE_SLICE floors
  * the result at min_granularity.
  */
-uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
+uint64_t sched_slice(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	unsigned nr = sched__feat(s, SCHED_FEAT_ALT_PERIOD) ? cfs_rq->rq->cfs->h_nr_runnable
 							   : cfs_rq->nr_queued;
@@ -212,7 +212,7 @@ uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_e
  * __clear_buddies_skip(): it stops at the first level whose skip is not the entity there,
  * whatever the next and last buddies are.
  */
-void sched__clear_buddies(struct sched_entity *se)
+void clear_buddies(struct sched_entity *se)
 {
 	for (struct sched_entity *e = se; e && e->cfs_rq->skip == e; e = e->parent)
 		e->cfs_rq->skip = NULL;
@@ -233,7 +233,7 @@ void sched__clear_buddies(struct sched_entity *se)
 	}
 }
 
-void sched__set_next_buddy(struct sched_entity *se)
+void set_next_buddy(struct sched_entity *se)
 {
 	for (; se; se = se->parent)
 		se->cfs_rq->next = se;

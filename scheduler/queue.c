@@ -46,20 +46,19 @@ static void list_del(struct sched_cpu *rq, struct sched_thread *t)
  * load average leaves the queue it was attached to and joins the new one
  * (migrate_task_rq_fair/detach_task_cfs_rq, then attach at enqueue).
  */
-void sched__task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
-			 uint64_t now)
+void set_task_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq, uint64_t now)
 {
 	struct sched_tg *tg = t->tg;
 	bool move = t->attached && t->se.cfs_rq != tg->cfs_rq[rq->id];
 
 	if (move)
-		sched__detach_task_load(s, t, now);
+		detach_entity_load_avg(s, t, now);
 	t->cpu = rq;
 	t->se.cfs_rq = tg->cfs_rq[rq->id];
 	t->se.parent = tg->se ? tg->se[rq->id] : NULL;
 	t->se.depth = t->se.parent ? t->se.parent->depth + 1 : 0;
 	if (move)
-		sched__attach_task_load(s, t, now);
+		attach_entity_load_avg(s, t, now);
 }
 
 /*
@@ -98,7 +97,7 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 			se->slice = m;
 			se->custom_slice = true;
 		}
-		sched__update_cfs_group(s, se, now);
+		update_cfs_group(s, se, now);
 	}
 	s->ops->place(s, q, se, initial, wakeup);
 	q->load += se->weight;
@@ -108,8 +107,8 @@ static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	se->on_rq = true;
 	sched__entity_avg_set(se, now);
 	sched__load_changed(q, now);
-	sched__leaf_add(q);
-	sched__update_tg_load_avg(s, q, now);
+	list_add_leaf_cfs_rq(q);
+	update_tg_load_avg(s, q, now);
 }
 
 static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
@@ -130,9 +129,9 @@ static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 	if (q->skip == se)
 		q->skip = NULL;
 	sched__load_changed(q, now);
-	sched__update_cfs_group(s, se, now);
-	sched__update_min_vruntime(s, q);
-	sched__update_tg_load_avg(s, q, now);
+	update_cfs_group(s, se, now);
+	update_min_vruntime(s, q);
+	update_tg_load_avg(s, q, now);
 }
 
 /*
@@ -145,7 +144,7 @@ static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
 {
 	struct cfs_rq *q = se->cfs_rq;
 
-	if (sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < sched__avg_vruntime(q)) {
+	if (sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < avg_vruntime(q)) {
 		/* positive lag: drop it (place at lag 0) */
 		bool in_tree = q->curr != se;
 
@@ -168,14 +167,14 @@ static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
  * together visit every level up to the root (or a throttled queue), enqueuing until an entity
  * is already queued and updating load averages and group weights from there up.
  */
-struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial,
-				      bool wakeup, uint64_t now)
+struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, bool initial,
+				    bool wakeup, uint64_t now)
 {
 	struct sched_entity *se = &t->se;
 	struct sched_walk w = { 0, 0 };
 	bool task_level = true;
 
-	sched__attach_task_load(s, t, now);	/* a new task, or one that changed queue */
+	attach_entity_load_avg(s, t, now);	/* a new task, or one that changed queue */
 	for (; se && !se->on_rq; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
@@ -184,7 +183,7 @@ struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, b
 		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
 		w.ops++;
 		w.walks++;
-		sched__bw_enqueue_check(s, q, now);
+		check_enqueue_throttle(s, q, now);
 		if (q->throttled) {	/* the queue stays off the CPU: stop here */
 			se = NULL;
 			break;
@@ -197,8 +196,8 @@ struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, b
 
 		w.walks++;
 		pelt_update(&q->avg, now);
-		sched__update_cfs_group(s, se, now);
-		sched__update_tg_load_avg(s, q, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, q, now);
 		if (q->throttled)
 			break;
 	}
@@ -217,7 +216,7 @@ static bool delay_group(struct sched *s, struct sched_entity *se)
 {
 	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
-	if (sched__entity_eligible(se->cfs_rq, se))
+	if (entity_eligible(se->cfs_rq, se))
 		return false;
 	se->sched_delayed = true;
 	if (se->cfs_rq->next == se)	/* dequeue_entity() clears the buddies first */
@@ -251,7 +250,7 @@ static struct sched_walk dequeue_from(struct sched *s, struct sched_entity *se, 
 		w.walks++;
 		sleep = true;	/* upper levels go to sleep with their emptied queue */
 		if (!q->nr_queued)
-			sched__bw_return_slack(s, q);
+			return_cfs_rq_runtime(s, q);
 		if (q->throttled) {	/* its entity is off the CPU already */
 			se = NULL;
 			break;
@@ -266,8 +265,8 @@ static struct sched_walk dequeue_from(struct sched *s, struct sched_entity *se, 
 
 		w.walks++;
 		pelt_update(&q->avg, now);
-		sched__update_cfs_group(s, se, now);
-		sched__update_tg_load_avg(s, q, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, q, now);
 		if (q->throttled)
 			break;
 	}
@@ -280,8 +279,8 @@ static struct sched_walk dequeue_from(struct sched *s, struct sched_entity *se, 
  * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued and
  * walked.
  */
-struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-				      bool runnable_counted, uint64_t now)
+struct sched_walk dequeue_task_fair(struct sched *s, struct sched_thread *t, bool sleep,
+				    bool runnable_counted, uint64_t now)
 {
 	if (runnable_counted &&
 	    sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
@@ -303,7 +302,7 @@ bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t)
 {
 	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
-	if (sched__entity_eligible(t->se.cfs_rq, &t->se))
+	if (entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
 	t->se.sched_delayed = true;
 	if (sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
@@ -315,7 +314,7 @@ bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t)
 struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	t->se.sched_delayed = false;
-	return sched__dequeue_task(s, t, true, false, now);
+	return dequeue_task_fair(s, t, true, false, now);
 }
 
 /* requeue_delayed_entity(): a delayed task wakes where it is. */
@@ -354,7 +353,7 @@ void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 
 		dequeue_entity(s, pq, se, true, now);
 		if (!pq->nr_queued)
-			sched__bw_return_slack(s, pq);
+			return_cfs_rq_runtime(s, pq);
 		if (pq->nr_queued || pq->throttled) {
 			se = pq->throttled ? NULL : se->parent;
 			break;
@@ -364,8 +363,8 @@ void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 		struct cfs_rq *pq = se->cfs_rq;
 
 		pelt_update(&pq->avg, now);
-		sched__update_cfs_group(s, se, now);
-		sched__update_tg_load_avg(s, pq, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, pq, now);
 		if (pq->throttled)
 			break;
 	}
@@ -382,7 +381,7 @@ void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 		struct cfs_rq *pq = se->cfs_rq;
 
 		enqueue_entity(s, pq, se, false, true, now);
-		sched__bw_enqueue_check(s, pq, now);
+		check_enqueue_throttle(s, pq, now);
 		if (pq->throttled) {
 			se = NULL;
 			break;
@@ -392,8 +391,8 @@ void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 		struct cfs_rq *pq = se->cfs_rq;
 
 		pelt_update(&pq->avg, now);
-		sched__update_cfs_group(s, se, now);
-		sched__update_tg_load_avg(s, pq, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, pq, now);
 		if (pq->throttled)
 			break;
 	}
@@ -442,7 +441,7 @@ static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_enti
 }
 
 /* Put every level of the running task (its chain leaves the CPU's curr pointers). */
-unsigned sched__put_chain(struct sched *s, struct sched_thread *t)
+unsigned put_prev_task_fair(struct sched *s, struct sched_thread *t)
 {
 	unsigned n = 0;
 
@@ -473,7 +472,7 @@ static unsigned switch_chains(struct sched *s, struct sched_thread *prev,
 		return n;
 	}
 	if (!next)
-		return sched__put_chain(s, prev);
+		return put_prev_task_fair(s, prev);
 	se = &next->se;
 	pse = &prev->se;
 	while (se->cfs_rq != pse->cfs_rq) {
@@ -500,8 +499,8 @@ static unsigned switch_chains(struct sched *s, struct sched_thread *prev,
  * delayed entity picked leaves its queue (dequeue_entities() from it up, another walk) and the
  * pick starts again from the root. @w collects what the picks walked and dequeued.
  */
-static struct sched_thread *pick_task(struct sched *s, struct sched_cpu *rq, uint64_t now,
-				      struct sched_walk *w)
+static struct sched_thread *pick_task_fair(struct sched *s, struct sched_cpu *rq, uint64_t now,
+					   struct sched_walk *w)
 {
 	for (;;) {
 		struct cfs_rq *q = rq->cfs;
@@ -552,18 +551,17 @@ void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d)
  * __schedule(): pick and switch. @detached is a task whose chain was already put (a move, an
  * affinity change or an exit took it off the CPU while it ran): it counts as the previous task.
  */
-void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
-		     struct sched_thread *detached)
+void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_thread *detached)
 {
 	struct sched_thread *prev = rq->curr, *next, *was = prev ? prev : detached;
 	struct sched_walk w = { 0, 0 };
 
 	rq->resched = false;
 	if (s->nbw)	/* some group has a quota */
-		sched__bw_throttle_chain(s, rq, now);
-	next = pick_task(s, rq, now, &w);
-	if (!next && sched__balance_newidle(s, rq, now))
-		next = pick_task(s, rq, now, &w);
+		check_cfs_rq_runtime(s, rq, now);
+	next = pick_task_fair(s, rq, now, &w);
+	if (!next && sched_balance_newidle(s, rq, now))
+		next = pick_task_fair(s, rq, now, &w);
 	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
 	if (next == prev && !detached)
 		return;
@@ -616,7 +614,7 @@ void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
 void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	if (rq->resched || (!rq->curr && rq->nr_running))
-		sched__schedule(s, rq, now, NULL);
+		schedule(s, rq, now, NULL);
 }
 
 static void set_last_buddy(struct sched_entity *se)
@@ -626,8 +624,7 @@ static void set_last_buddy(struct sched_entity *se)
 }
 
 /* check_preempt_wakeup_fair() / check_preempt_wakeup() */
-void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
-			  bool fork)
+void wakeup_preempt_fair(struct sched *s, struct sched_cpu *rq, struct sched_thread *p, bool fork)
 {
 	struct sched_thread *curr = rq->curr;
 	struct sched_entity *se, *pse;
@@ -646,13 +643,13 @@ void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_th
 	}
 	if (p->policy != SCHED_THREAD_NORMAL || !sched__feat(s, SCHED_FEAT_WAKEUP_PREEMPTION))
 		return;
-	if (sched__throttled_hierarchy(p->se.cfs_rq))
+	if (throttled_hierarchy(p->se.cfs_rq))
 		return;		/* it cannot run before its group's next refill */
 	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
 	se = &curr->se;
 	pse = &p->se;
 	if (s->ops->cfs_buddies && sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
-		sched__set_next_buddy(pse);
+		set_next_buddy(pse);
 		next_marked = true;
 	}
 	/* find_matching_se() */
@@ -674,12 +671,12 @@ void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_th
 		return;
 	if (!s->ops->cfs_buddies && sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
 	    !pse->sched_delayed)
-		sched__set_next_buddy(pse);
+		set_next_buddy(pse);
 	if (!s->ops->wakeup_preempt(s, se->cfs_rq, se, pse))
 		return;
 	if (s->ops->cfs_buddies) {
 		if (!next_marked)
-			sched__set_next_buddy(pse);
+			set_next_buddy(pse);
 		if (sched__feat(s, SCHED_FEAT_LAST_BUDDY) && scale && se->task)
 			set_last_buddy(se);
 	}
@@ -697,7 +694,7 @@ static bool only_task(const struct sched_cpu *rq, const struct sched_thread *t)
 	if (rq->nr_running > 1)
 		return false;
 	for (const struct sched_thread *o = rq->lhead; o; o = o->lnext)
-		if (o != t && o->se.sched_delayed && !sched__throttled_hierarchy(o->se.cfs_rq))
+		if (o != t && o->se.sched_delayed && !throttled_hierarchy(o->se.cfs_rq))
 			return false;
 	return true;
 }
@@ -725,7 +722,7 @@ int sched_thread_yield(struct sched *s, int tid, uint64_t now)
 		return err;
 	rq = t->cpu;
 	if (t->runnable && rq && rq->curr == t && !only_task(rq, t)) {
-		sched__rq_account(s, rq, now);
+		update_curr(s, rq, now);
 		s->ops->yield(s, t->se.cfs_rq, &t->se);
 		rq->resched = true;
 		sched__rq_dirty(s, rq, now);

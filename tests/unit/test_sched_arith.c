@@ -102,7 +102,7 @@ Test(sched_arith, calc_delta_fair_is_the_full_product)
 		for (size_t j = 0; j < sizeof(deltas) / sizeof(deltas[0]); j++) {
 			sv_t want = (sv_t)deltas[j] * se.inc;
 
-			cr_expect(sched__calc_delta_fair(deltas[j], &se) == want,
+			cr_expect(calc_delta_fair(deltas[j], &se) == want,
 				  "weight %llu, delta %llu", (unsigned long long)weights[i],
 				  (unsigned long long)deltas[j]);
 		}
