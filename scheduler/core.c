@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/core.c - the machine and its population: construction, task groups (one queue and,
- * below the root, one entity per CPU), threads and everything that changes one (nice, policy,
- * slice, affinity, group, wakeup, sleep, exit), and the per-thread queries. The walks these
- * call are in queue.c, time in account.c and tick.c, SMP in balance.c (docs/scheduler.md).
+ * scheduler/core.c - the machine and its population: construction, threads and everything that
+ * changes one (nice, policy, slice, affinity, group, wakeup, sleep, exit), and the per-thread
+ * queries. Task groups are in group.c, the walks these call in queue.c, time in account.c and
+ * tick.c, SMP in balance.c (docs/scheduler.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,13 +12,6 @@
 
 #include "scheduler/sched_internal.h"
 
-static struct sched_tg *tg_get(const struct sched *s, int id)
-{
-	if (id < 0 || id >= s->ntg || !s->tg[id] || !s->tg[id]->alive)
-		return NULL;
-	return s->tg[id];
-}
-
 struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 {
 	if (tid < 0 || tid >= s->nthr || !s->thr[tid] || !s->thr[tid]->alive)
@@ -26,7 +19,7 @@ struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 	return s->thr[tid];
 }
 
-static int grow(void **arr, int *n, int need, size_t elem)
+int sched__grow(void **arr, int *n, int need, size_t elem)
 {
 	int m = *n ? *n : 16;
 	void *p;
@@ -42,92 +35,6 @@ static int grow(void **arr, int *n, int need, size_t elem)
 	*arr = p;
 	*n = m;
 	return 0;
-}
-
-static void cfs_rq_init(const struct sched *s, struct cfs_rq *q, struct sched_tg *tg,
-			struct sched_cpu *rq, struct sched_entity *se, uint64_t now)
-{
-	memset(q, 0, sizeof(*q));
-	sched__tl_init(q);
-	q->tl_array_ok = s->cfg.timeline_array;
-	q->tg = tg;
-	q->rq = rq;
-	q->se = se;
-	pelt_init(&q->avg, now);
-}
-
-static void tg_release(struct sched *s, struct sched_tg *tg)
-{
-	if (!tg)
-		return;
-	for (int c = 0; c < s->ncpu; c++) {
-		if (tg->cfs_rq && tg->cfs_rq[c]) {
-			sched__tl_free(tg->cfs_rq[c]);
-			/* with its entity, if it has one: one allocation (tg_alloc()) */
-			sched__lines_free(s, tg->cfs_rq[c],
-					  tg->parent ? SCHED_PAIR_BYTES : sizeof(struct cfs_rq));
-		}
-	}
-	free(tg->cfs_rq);
-	free(tg->se);
-	free(tg->on_chain);
-	free(tg);
-}
-
-static uint64_t tg_effective_shares(uint32_t weight, bool idle)
-{
-	return (uint64_t)(idle ? SCHED_WEIGHT_IDLEPRIO : weight) << SCHED_LOAD_SHIFT;
-}
-
-static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *parent,
-				 uint32_t weight, bool idle, uint64_t now)
-{
-	struct sched_tg *tg = calloc(1, sizeof(*tg));
-
-	if (!tg)
-		return NULL;
-	tg->id = id;
-	tg->parent = parent;
-	tg->alive = true;
-	tg->idle = idle;
-	s->any_idle |= idle;
-	tg->shares = parent ? tg_effective_shares(weight, idle) : NICE_0_LOAD;
-	tg->quota = UINT64_MAX;			/* cpu.max "max 100000" */
-	tg->period = 100 * NSEC_PER_MSEC;
-	tg->cfs_rq = calloc((size_t)s->ncpu, sizeof(*tg->cfs_rq));
-	tg->on_chain = calloc(s->mask_words, sizeof(uint64_t));
-	if (!tg->on_chain)
-		goto fail;
-	if (parent)
-		tg->se = calloc((size_t)s->ncpu, sizeof(*tg->se));
-	if (!tg->cfs_rq || (parent && !tg->se))
-		goto fail;
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_entity *se = NULL;
-
-		/* below the root, the queue and its entity together (sched__prefetch_my_q()) */
-		tg->cfs_rq[c] = sched__lines_alloc(s, parent ? SCHED_PAIR_BYTES : sizeof(struct cfs_rq));
-		if (!tg->cfs_rq[c])
-			goto fail;
-		if (parent) {
-			se = (struct sched_entity *)((char *)tg->cfs_rq[c] + SCHED_RQ_BYTES);
-			tg->se[c] = se;
-			se->my_q = tg->cfs_rq[c];
-			se->cfs_rq = parent->cfs_rq[c];
-			se->parent = parent->se ? parent->se[c] : NULL;
-			se->depth = se->parent ? se->parent->depth + 1 : 0;
-			se->idle = idle;
-			se->slice = s->base_slice;
-			pelt_init(&se->ravg, now);
-			rb_node_clear(&se->node);
-			sched__set_weight(se, NICE_0_LOAD, 0);
-		}
-		cfs_rq_init(s, tg->cfs_rq[c], tg, &s->cpu[c], se, now);
-	}
-	return tg;
-fail:
-	tg_release(s, tg);
-	return NULL;
 }
 
 struct sched *sched_new(const struct sched_config *cfg)
@@ -182,9 +89,9 @@ struct sched *sched_new(const struct sched_config *cfg)
 	s->tmin = 0;	/* every CPU's next tick is UINT64_MAX, ties in CPU order */
 	s->nr_idle = s->ncpu;
 	s->jitter = cfg->seed;
-	if (grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))
+	if (sched__grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))
 		goto fail;
-	s->tg[0] = tg_alloc(s, 0, NULL, SCHED_NICE_0_WEIGHT, false, 0);
+	s->tg[0] = sched__tg_alloc(s, 0, NULL, SCHED_NICE_0_WEIGHT, false, 0);
 	if (!s->tg[0])
 		goto fail;
 	for (int c = 0; c < s->ncpu; c++)
@@ -206,7 +113,7 @@ void sched_free(struct sched *s)
 		}
 	}
 	for (int i = 0; i < s->ntg; i++)
-		tg_release(s, s->tg[i]);
+		sched__tg_release(s, s->tg[i]);
 	for (int c = 0; s->cpu && c < s->ncpu; c++)
 		free(s->cpu[c].leaf);
 	sched__sd_free(s);
@@ -228,140 +135,6 @@ void sched_free(struct sched *s)
 const struct sched_config *sched_config(const struct sched *s)
 {
 	return &s->cfg;
-}
-
-int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle, uint64_t now)
-{
-	struct sched_tg *p = tg_get(s, parent), *tg;
-	int err;
-
-	if (id <= 0 || !p || weight < 1 || weight > SCHED_SHARES_MAX)
-		return id <= 0 || weight < 1 || weight > SCHED_SHARES_MAX ? -EINVAL : -ENOENT;
-	if (tg_get(s, id))
-		return -EEXIST;
-	err = sched__enter(s, now);
-	if (err)
-		return err;
-	if (grow((void **)&s->tg, &s->ntg, id, sizeof(*s->tg)))
-		return -ENOMEM;
-	tg_release(s, s->tg[id]);
-	s->tg[id] = NULL;
-	tg = tg_alloc(s, id, p, weight, idle, now);
-	if (!tg)
-		return -ENOMEM;
-	s->tg[id] = tg;
-	p->nchildren++;
-	s->any_group = true;
-	sched__finish(s);
-	return 0;
-}
-
-int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t now)
-{
-	struct sched_tg *tg = tg_get(s, id);
-	int err;
-
-	if (!tg || !tg->parent)
-		return tg ? -EINVAL : -ENOENT;
-	if (weight < 1 || weight > SCHED_SHARES_MAX)
-		return -EINVAL;
-	err = sched__enter(s, now);
-	if (err)
-		return err;
-	tg->shares = tg_effective_shares(weight, idle);
-	tg->idle = idle;
-	s->any_idle |= idle;
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_entity *se = tg->se[c];
-		struct sched_cpu *rq = &s->cpu[c];
-
-		update_curr(s, rq, now);
-		if (se->idle != idle) {
-			/* the idle accounting of every queue above moves with the group */
-			unsigned n = se->my_q->h_nr_runnable - se->my_q->h_nr_idle;
-
-			for (struct sched_entity *a = se; a; a = a->parent) {
-				if (a != se && a->idle)
-					break;
-				a->cfs_rq->h_nr_idle += idle ? n : -n;
-			}
-			se->idle = idle;
-		}
-		update_cfs_group(s, se, now);
-		sched__rq_dirty(s, rq, now);
-		sched__resched_if_needed(s, rq, now);
-	}
-	sched__finish(s);
-	return 0;
-}
-
-int sched_tg_free(struct sched *s, int id, uint64_t now)
-{
-	struct sched_tg *tg = tg_get(s, id);
-	int err;
-
-	if (!tg || !tg->parent)
-		return tg ? -EINVAL : -ENOENT;
-	if (tg->nchildren || tg->nthreads)
-		return -EBUSY;
-	err = sched__enter(s, now);
-	if (err)
-		return err;
-	for (int c = 0; c < s->ncpu; c++)
-		if (tg->cfs_rq[c]->nr_queued)
-			return -EBUSY;
-	sched__bw_forget(s, tg);
-	/* unregister_fair_sched_group(): the entities' load leaves their parents' queues */
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_entity *se = tg->se[c];
-
-		list_del_leaf_cfs_rq(tg->cfs_rq[c]);
-		if (s->cfg.load_attach) {
-			pelt_update_event(&se->ravg, now);
-			pelt_update(&se->cfs_rq->avg, now);
-			pelt_attach(&se->cfs_rq->avg, &se->ravg, se->wd, true);
-			update_tg_load_avg(s, se->cfs_rq, now);
-			sched__rq_dirty_quiet(s, &s->cpu[c], now);
-		}
-	}
-	tg->parent->nchildren--;
-	tg->alive = false;
-	tg_release(s, tg);
-	s->tg[id] = NULL;
-	sched__finish(s);
-	return 0;
-}
-
-int sched_tg_info(const struct sched *s, int id, struct sched_tg_info *out)
-{
-	const struct sched_tg *tg = tg_get(s, id);
-
-	if (!tg)
-		return -ENOENT;
-	*out = (struct sched_tg_info){
-		.parent = tg->parent ? tg->parent->id : -1,
-		.weight = (uint32_t)(tg->shares >> SCHED_LOAD_SHIFT),
-		.idle = tg->idle,
-		.quota_ns = tg->quota,
-		.period_ns = tg->period,
-	};
-	return 0;
-}
-
-int sched_tg_end(const struct sched *s)
-{
-	return s->ntg;
-}
-
-uint64_t sched_group_weight(const struct sched *s, int id, int cpu)
-{
-	const struct sched_tg *tg = tg_get(s, id);
-
-	if (!tg || cpu < 0 || cpu >= s->ncpu)
-		return 0;
-	if (!tg->parent)
-		return SCHED_NICE_0_WEIGHT;
-	return tg->se[cpu]->weight >> SCHED_LOAD_SHIFT;
 }
 
 static uint64_t clamp_slice(uint64_t slice)
@@ -386,7 +159,7 @@ static void task_weight(struct sched_thread *t, uint64_t *w, uint32_t *wmult)
 int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slice_ns,
 		     uint64_t now)
 {
-	struct sched_tg *tg = tg_get(s, tgid);
+	struct sched_tg *tg = sched__tg_get(s, tgid);
 	struct sched_thread *t;
 	uint64_t w;
 	uint32_t wm;
@@ -401,7 +174,7 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 	err = sched__enter(s, now);
 	if (err)
 		return err;
-	if (grow((void **)&s->thr, &s->nthr, tid, sizeof(*s->thr)))
+	if (sched__grow((void **)&s->thr, &s->nthr, tid, sizeof(*s->thr)))
 		return -ENOMEM;
 	if (s->thr[tid]) {
 		free(s->thr[tid]->affinity);
@@ -657,7 +430,7 @@ int sched_thread_set_affinity(struct sched *s, int tid, const uint64_t *mask, si
 int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
-	struct sched_tg *tg = tg_get(s, tgid);
+	struct sched_tg *tg = sched__tg_get(s, tgid);
 	int err;
 
 	if (!t || !tg)

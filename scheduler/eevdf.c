@@ -244,7 +244,7 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 /*
  * A tick can reschedule once curr's request is used up or its protection is over. Alone on its
  * queue, curr only gets a new deadline at such a tick, which the scheduler replays when it
- * accounts elided ticks (lone_deadlines() in core.c): no tick needs processing for it.
+ * accounts elided ticks (lone_deadlines() in account.c): no tick needs processing for it.
  */
 static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 {

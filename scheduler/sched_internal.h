@@ -669,7 +669,20 @@ void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sch
 void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu, bool irq,
 		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
 struct sched_thread *sched__thr_get(const struct sched *s, int tid);
+/* grow the zeroed array *@arr of *@n elements until index @need fits; -ENOMEM */
+int sched__grow(void **arr, int *n, int need, size_t elem);
 void sched__relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *dst, uint64_t now);
+
+/* ---- scheduler/group.c: task groups, their queues and entities per CPU ----------------------- */
+
+/* the live group @id, or NULL */
+struct sched_tg *sched__tg_get(const struct sched *s, int id);
+/* sched_create_group() with alloc_fair_sched_group(): the group, a queue per CPU and, below
+ * the root, an entity per CPU; NULL when out of memory */
+struct sched_tg *sched__tg_alloc(struct sched *s, int id, struct sched_tg *parent,
+				 uint32_t weight, bool idle, uint64_t now);
+/* free_fair_sched_group() with sched_free_group(); NULL is nothing */
+void sched__tg_release(struct sched *s, struct sched_tg *tg);
 
 /* ---- scheduler/queue.c: the hierarchy walks, picking and preemption -------------------------- */
 
