@@ -528,13 +528,89 @@ static bool meets_delayed_group(const struct sched_thread *t, const struct sched
 	return se && se->sched_delayed;
 }
 
-/* A wakeup (sched_wakeup_timed(), sched_wakeup_by()); @waker_cpu -1: a timer's. */
+/*
+ * ttwu_runnable(): @t is still queued, delayed (DELAY_DEQUEUE), on the CPU it last ran on: it
+ * becomes runnable where it is, with no CPU chosen and no enqueue.
+ */
+static void ttwu_runnable(struct sched *s, struct sched_thread *t, int waker_cpu, uint64_t now)
+{
+	struct sched_cpu *rq = t->cpu;
+
+	sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id,
+			  waker_cpu < 0, t, -1, rq->id, now);
+	account_to_last_update(s, rq, now);
+	sched__requeue_delayed(s, t, now);
+	update_curr(s, rq, now);
+	t->runnable = true;
+	/* enqueue_task_fair() stops at once, then walks every level updating averages */
+	sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
+	wakeup_preempt_fair(s, rq, t, false);
+	sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
+			  waker_cpu < 0, t, -1, rq->id, now);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
+}
+
+/*
+ * set_task_cpu() for a waking @t, @rq chosen: a move to another CPU is a migration, which the
+ * policy, the counters and the trace (in @waker's context, @irq) see.
+ */
+static void ttwu_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			 int waker, bool irq, uint64_t now)
+{
+	if (t->cpu && t->cpu != rq) {
+		struct cfs_rq *from = t->se.cfs_rq;
+		int orig = t->cpu->id;	/* set_task_cpu()'s task_cpu(p): where it last ran */
+
+		set_task_cpu(s, t, rq, now);
+		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
+		t->st.migrations++;
+		s->st.migrations++;
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, irq, t, orig, rq->id, now);
+	} else {
+		set_task_cpu(s, t, rq, now);
+	}
+}
+
+/*
+ * ttwu_do_activate() (wake_up_new_task()'s for a @fork): enqueue @t on @rq, which an idle CPU
+ * leaves @idle_exit_ns late, charge the wakeup, check preemption and reschedule. @stale: the
+ * enqueue requeues a delayed group entity, so curr is brought up to now only after it.
+ */
+static void ttwu_do_activate(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			     bool fork, bool stale, uint64_t idle_exit_ns, int waker, bool irq,
+			     uint64_t now)
+{
+	struct sched_walk w;
+
+	if (!rq->curr && idle_exit_ns) {
+		/* the CPU leaves its idle state before it can switch to anything */
+		rq->exec_start = umax(rq->exec_start, now) + idle_exit_ns;
+	}
+	t->runnable = true;
+	t->st.runnable = true;
+	t->st.cpu = rq->id;
+	w = enqueue_task_fair(s, t, fork, !fork, now);
+	if (stale)
+		update_curr(s, rq, now);
+	t->new_task = false;
+	sched__rq_charge_wakeup(s, rq, now, w);
+	wakeup_preempt_fair(s, rq, t, fork);
+	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, irq, t, -1,
+			  rq->id, now);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
+}
+
+/*
+ * try_to_wake_up() (wake_up_new_task() for a thread that never ran), for sched_wakeup_timed()
+ * and sched_wakeup_by(); @waker_cpu -1: a timer's.
+ */
 static int try_to_wake_up(struct sched *s, int tid, uint64_t now, uint64_t due,
 			  uint64_t idle_exit_ns, int waker_cpu)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
-	struct sched_walk w;
 	bool fork, stale, irq;
 	int err, waker;
 
@@ -551,20 +627,7 @@ static int try_to_wake_up(struct sched *s, int tid, uint64_t now, uint64_t due,
 	t->wait_start = now;
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
-		rq = t->cpu;
-		sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id,
-				  waker_cpu < 0, t, -1, rq->id, now);
-		account_to_last_update(s, rq, now);
-		sched__requeue_delayed(s, t, now);
-		update_curr(s, rq, now);
-		t->runnable = true;
-		/* enqueue_task_fair() stops at once, then walks every level updating averages */
-		sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
-		wakeup_preempt_fair(s, rq, t, false);
-		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
-				  waker_cpu < 0, t, -1, rq->id, now);
-		sched__rq_dirty(s, rq, now);
-		sched__resched_if_needed(s, rq, now);
+		ttwu_runnable(s, t, waker_cpu, now);
 		sched__finish(s);
 		return 0;
 	}
@@ -588,35 +651,8 @@ static int try_to_wake_up(struct sched *s, int tid, uint64_t now, uint64_t due,
 		account_to_last_update(s, rq, now);
 	else
 		update_curr(s, rq, now);
-	if (t->cpu && t->cpu != rq) {
-		struct cfs_rq *from = t->se.cfs_rq;
-		int orig = t->cpu->id;	/* set_task_cpu()'s task_cpu(p): where it last ran */
-
-		set_task_cpu(s, t, rq, now);
-		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
-		t->st.migrations++;
-		s->st.migrations++;
-		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, irq, t, orig, rq->id, now);
-	} else {
-		set_task_cpu(s, t, rq, now);
-	}
-	if (!rq->curr && idle_exit_ns) {
-		/* the CPU leaves its idle state before it can switch to anything */
-		rq->exec_start = umax(rq->exec_start, now) + idle_exit_ns;
-	}
-	t->runnable = true;
-	t->st.runnable = true;
-	t->st.cpu = rq->id;
-	w = enqueue_task_fair(s, t, fork, !fork, now);
-	if (stale)
-		update_curr(s, rq, now);
-	t->new_task = false;
-	sched__rq_charge_wakeup(s, rq, now, w);
-	wakeup_preempt_fair(s, rq, t, fork);
-	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, irq, t, -1,
-			  rq->id, now);
-	sched__rq_dirty(s, rq, now);
-	sched__resched_if_needed(s, rq, now);
+	ttwu_set_cpu(s, t, rq, waker, irq, now);
+	ttwu_do_activate(s, t, rq, fork, stale, idle_exit_ns, waker, irq, now);
 	sched__finish(s);
 	return 0;
 }
