@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/core.c - the machine and its population: construction, threads and everything that
- * changes one (nice, policy, slice, affinity, group, wakeup, sleep, exit), and the per-thread
- * queries. Task groups are in group.c, the walks these call in queue.c, time in account.c and
- * tick.c, SMP in balance.c (docs/scheduler.md).
+ * scheduler/core.c - kernel/sched/core.c: the machine and its population: construction, threads
+ * and everything that changes one (nice, policy, slice, affinity, group, wakeup, sleep, exit),
+ * set_task_cpu(), schedule() (the kernel's __schedule()), and the per-thread queries. Task
+ * groups are in group.c, the fair class's walks these call in fair.c, time in account.c and
+ * tick.c, SMP in select.c and balance.c (docs/scheduler.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +36,115 @@ int sched__grow(void **arr, int *n, int need, size_t elem)
 	*arr = p;
 	*n = m;
 	return 0;
+}
+
+/*
+ * Put @t on @rq's queue of its group (set_task_cpu, or set_task_rq after a group change). Its
+ * load average leaves the queue it was attached to and joins the new one
+ * (migrate_task_rq_fair/detach_task_cfs_rq, then attach at enqueue).
+ */
+void set_task_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq, uint64_t now)
+{
+	struct sched_tg *tg = t->tg;
+	bool move = t->attached && t->se.cfs_rq != tg->cfs_rq[rq->id];
+
+	if (move)
+		detach_entity_load_avg(s, t, now);
+	t->cpu = rq;
+	t->se.cfs_rq = tg->cfs_rq[rq->id];
+	t->se.parent = tg->se ? tg->se[rq->id] : NULL;
+	t->se.depth = t->se.parent ? t->se.parent->depth + 1 : 0;
+	if (move)
+		attach_entity_load_avg(s, t, now);
+}
+
+static void latency_sample(struct sched *s, struct sched_thread *t, uint64_t lat)
+{
+	if (s->latency_fn)
+		s->latency_fn(s->latency_ctx, t->tid, lat);
+}
+
+/* The NOHZ kick term of plan() depends on whether any CPU is idle: replan when that flips. */
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d)
+{
+	bool before = s->nr_idle > 0;
+	uint64_t *w = &s->idle_mask[rq->id / 64], b = 1ull << (rq->id % 64);
+
+	*w = d > 0 ? *w | b : *w & ~b;
+
+	s->nr_idle += d;
+	if (before != (s->nr_idle > 0))
+		s->idle_changed = true;
+	sched__replan_llc(s, rq);
+}
+
+/*
+ * __schedule(): pick and switch. @detached is a task whose chain was already put (a move, an
+ * affinity change or an exit took it off the CPU while it ran): it counts as the previous task.
+ */
+void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_thread *detached)
+{
+	struct sched_thread *prev = rq->curr, *next, *was = prev ? prev : detached;
+	struct sched_walk w = { 0, 0 };
+
+	rq->resched = false;
+	if (s->nbw)	/* some group has a quota */
+		check_cfs_rq_runtime(s, rq, now);
+	next = pick_task_fair(s, rq, now, &w);
+	if (!next && sched_balance_newidle(s, rq, now))
+		next = pick_task_fair(s, rq, now, &w);
+	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
+	if (next == prev && !detached)
+		return;
+	if (!prev)
+		rq->last_tick = umax(rq->last_tick, grid_floor(s, now));
+	w.ops += sched__switch_chains(s, prev, next);
+	rq->curr = next;
+	if (was && was != next) {
+		was->st.running = false;
+		was->last_ran = now;
+		if (was->runnable) {
+			was->st.preempted++;
+			was->wait_start = now;
+		}
+	}
+	if (next && next == was) {
+		/* the same task continues after a move: not a context switch, nothing charged */
+		next->st.running = true;
+		s->st.level_ops += w.ops;
+		s->st.level_walks += w.walks;
+	} else {
+		sched__trace_switch(s, rq, was, next, now);
+		if (next)
+			sched__rq_charge_next(rq, now);
+		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns, w);
+		s->st.switches++;
+		if (next) {
+			uint64_t start = rq->exec_start;
+
+			next->st.switches++;
+			next->st.running = true;
+			next->wait_start = umin(next->wait_start, start);
+			next->st.wait_ns += start - next->wait_start;
+			if (s->wait_fn)
+				s->wait_fn(s->wait_ctx, next->tid, next->wait_start, start);
+			if (next->latency_pending) {
+				next->latency_pending = false;
+				latency_sample(s, next, start - umin(next->wake_time, start));
+			}
+			/* keep the balancer's list in most-recently-picked order */
+			sched__tasks_move_head(rq, next);
+		}
+	}
+	if (!prev != !next)
+		sched__idle_count(s, rq, prev ? 1 : -1);
+	sched__rq_dirty(s, rq, now);
+}
+
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	if (rq->resched || (!rq->curr && rq->nr_running))
+		schedule(s, rq, now, NULL);
 }
 
 struct sched *sched_new(const struct sched_config *cfg)

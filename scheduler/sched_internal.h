@@ -614,7 +614,7 @@ void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w
 void pelt_update_event(struct pelt *p, uint64_t now);
 void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x);
 
-/* ---- scheduler/fair.c: what CFS and EEVDF share ---------------------------------------------- */
+/* ---- scheduler/fair.c: the fair class, what CFS and EEVDF share ----------------------------- */
 
 sv_t calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
 uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
@@ -672,6 +672,12 @@ struct sched_thread *sched__thr_get(const struct sched *s, int tid);
 /* grow the zeroed array *@arr of *@n elements until index @need fits; -ENOMEM */
 int sched__grow(void **arr, int *n, int need, size_t elem);
 void sched__relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *dst, uint64_t now);
+/* also moves @t's load average with it (migrate_task_rq_fair's detach and attach) */
+void set_task_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq, uint64_t now);
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
+/* __schedule(): pick and switch on @rq; @detached already left it while running */
+void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_thread *detached);
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
 
 /* ---- scheduler/group.c: task groups, their queues and entities per CPU ----------------------- */
 
@@ -684,7 +690,7 @@ struct sched_tg *sched__tg_alloc(struct sched *s, int id, struct sched_tg *paren
 /* free_fair_sched_group() with sched_free_group(); NULL is nothing */
 void sched__tg_release(struct sched *s, struct sched_tg *tg);
 
-/* ---- scheduler/queue.c: the hierarchy walks, picking and preemption -------------------------- */
+/* ---- scheduler/fair.c: the hierarchy walks, picking and preemption --------------------------- */
 
 bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
 /* the kernel's with @initial for ENQUEUE_INITIAL and @wakeup for ENQUEUE_WAKEUP; returns the
@@ -699,14 +705,15 @@ struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t,
 void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 /* puts every level of @t's chain (no next to stop at); returns the levels put */
 unsigned put_prev_task_fair(struct sched *s, struct sched_thread *t);
-void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
-/* __schedule(): pick and switch on @rq; @detached already left it while running */
-void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_thread *detached);
-void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
+/* pick_task_fair(): @rq's next task, a delayed entity picked leaving on the way; @w counts */
+struct sched_thread *pick_task_fair(struct sched *s, struct sched_cpu *rq, uint64_t now,
+				    struct sched_walk *w);
+/* pick_next_task_fair()'s switch: put @prev's levels and set @next's where they differ */
+unsigned sched__switch_chains(struct sched *s, struct sched_thread *prev,
+			      struct sched_thread *next);
+void sched__tasks_move_head(struct sched_cpu *rq, struct sched_thread *t);
 /* check_preempt_wakeup_fair() before 6.19; @fork for a new task (WF_FORK) */
 void wakeup_preempt_fair(struct sched *s, struct sched_cpu *rq, struct sched_thread *p, bool fork);
-/* also moves @t's load average with it (migrate_task_rq_fair's detach and attach) */
-void set_task_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq, uint64_t now);
 /* for throttling (bandwidth.c) */
 void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
 void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
