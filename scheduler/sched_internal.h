@@ -392,7 +392,7 @@ struct sched {
 	uint64_t nohz_next;		/* next NOHZ idle balance */
 	uint64_t nohz_blocked_next;	/* next NOHZ update of idle CPUs' blocked load */
 	bool nohz_has_blocked;		/* some idle CPU may still carry blocked load */
-	uint64_t jitter;		/* state of the balance-timing jitter stream (balance.c) */
+	uint64_t jitter;		/* state of the balance-timing jitter stream (balance_domains.c) */
 	/* the domains (scheduler/sd.c): shared objects, freed with the machine */
 	struct sched_dom **doms;
 	int ndoms;
@@ -494,6 +494,12 @@ static inline uint64_t sched__mix64(uint64_t z)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* idle_cpu(): nothing running, nothing queued */
+static inline bool idle_cpu(const struct sched_cpu *rq)
+{
+	return !rq->curr && !rq->nr_running;
 }
 
 static inline bool cpu_allowed(const struct sched_thread *t, int cpu)
@@ -751,10 +757,17 @@ void sched__sd_free(struct sched *s);
 struct sched_cpu *select_task_rq_fair(struct sched *s, struct sched_thread *t, int waker,
 				      uint64_t now);
 
-/* ---- scheduler/balance.c: load balancing over the domains, a new task's CPU ------------------ */
+/* ---- scheduler/balance.c: load balancing at one level, a new task's CPU --------------------- */
 
 struct sched_cpu *sched_balance_find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
 					     uint64_t now);
+/* enum cpu_idle_type: why a CPU balances */
+enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
+bool sched_balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
+		      bool *cont, uint64_t now);
+
+/* ---- scheduler/balance_domains.c: when balancing runs: periodic, NOHZ, new-idle -------------- */
+
 /* whether a tick of busy @rq may kick idle CPUs into balancing: the kernel's decides and kicks,
  * this one decides only (sched_balance_trigger() returns it, sched__balance_kicked() kicks) */
 bool nohz_balancer_kick(const struct sched *s, const struct sched_cpu *rq);
