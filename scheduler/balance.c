@@ -637,6 +637,74 @@ static bool should_we_balance(struct sched *s, const struct lb_env *env)
 	return g->cpus[0] == env->dst_rq->id;
 }
 
+/* What pull_tasks() left sched_balance_rq() to do. */
+enum pull_result {
+	PULL_DONE,		/* go on to the result: moved or not */
+	PULL_REDO,		/* every task was pinned away: try again without their CPU */
+	PULL_ALL_PINNED,	/* every task was pinned away and no other CPU remains */
+};
+
+/*
+ * After every task of env->src was pinned away: does env->cpus, less the CPUs given up on,
+ * still hold a CPU outside the local group to try?
+ */
+static bool others_left(const struct lb_env *env)
+{
+	const struct sched_dom *d = env->d;
+	bool others = false;
+
+	for (int i = 0; i < d->weight && !others; i++) {
+		int c = d->cpus[i];
+		bool mine = false;
+
+		for (int k = 0; k < env->dst_grp->weight && !mine; k++)
+			mine = env->dst_grp->cpus[k] == c;
+		others = in_mask(env->cpus, c) && !mine;
+	}
+	return others;
+}
+
+/*
+ * sched_balance_rq()'s pull from the busiest CPU env->src, which runs more than one task:
+ * detach_tasks() and their move, again to another CPU of the local group when the tasks were
+ * pinned away from this one (LBF_DST_PINNED), counting what moved into *@moved; then what the
+ * pinned tasks mean for the parent level and for the next try.
+ */
+static enum pull_result pull_tasks(struct sched *s, struct lb_env *env, unsigned *moved,
+				   uint64_t now)
+{
+	uint64_t *cpus = env->cpus;
+
+	env->loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, env->src->nr_running);
+more_balance:
+	*moved += detach_tasks(s, env, now);
+	if ((env->flags & LBF_DST_PINNED) && env->imbalance > 0) {
+		/* a task pinned away from here may go to another CPU of this group */
+		cpus[env->dst_rq->id / 64] &= ~(1ull << (env->dst_rq->id % 64));
+		env->dst_rq = &s->cpu[env->new_dst];
+		env->flags &= ~LBF_DST_PINNED;
+		env->loop = 0;
+		env->loop_break = NR_MIGRATE_BREAK;
+		update_curr(s, env->dst_rq, now);
+		goto more_balance;
+	}
+	/* pinned tasks kept this level from balance: the parent sees an imbalanced group */
+	if (env->parent && (env->flags & LBF_SOME_PINNED) && env->imbalance > 0)
+		env->parent->d->groups[env->parent->local]->imbalance = true;
+	if (!*moved && (env->flags & LBF_ALL_PINNED)) {
+		/* try again without that CPU while others outside the local group remain */
+		cpus[env->src->id / 64] &= ~(1ull << (env->src->id % 64));
+		if (others_left(env)) {
+			/* the flags and the destination carry over, as the kernel's */
+			env->loop = 0;
+			env->loop_break = NR_MIGRATE_BREAK;
+			return PULL_REDO;
+		}
+		return PULL_ALL_PINNED;
+	}
+	return PULL_DONE;
+}
+
 /*
  * sched_balance_rq() (load_balance) at level @l of @dst with @dst pulling. Keeps the level's
  * bookkeeping as the kernel does: a pass that finds the domain balanced resets
@@ -681,43 +749,12 @@ redo:
 	update_curr(s, env.dst_rq, now);
 	env.flags |= LBF_ALL_PINNED;
 	if (env.src->nr_running > 1) {
-		env.loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, env.src->nr_running);
-more_balance:
-		moved += detach_tasks(s, &env, now);
-		if ((env.flags & LBF_DST_PINNED) && env.imbalance > 0) {
-			/* a task pinned away from here may go to another CPU of this group */
-			cpus[env.dst_rq->id / 64] &= ~(1ull << (env.dst_rq->id % 64));
-			env.dst_rq = &s->cpu[env.new_dst];
-			env.flags &= ~LBF_DST_PINNED;
-			env.loop = 0;
-			env.loop_break = NR_MIGRATE_BREAK;
-			update_curr(s, env.dst_rq, now);
-			goto more_balance;
-		}
-		/* pinned tasks kept this level from balance: the parent sees an imbalanced group */
-		if (env.parent && (env.flags & LBF_SOME_PINNED) && env.imbalance > 0)
-			env.parent->d->groups[env.parent->local]->imbalance = true;
-		if (!moved && (env.flags & LBF_ALL_PINNED)) {
-			/* try again without that CPU while others outside the local group remain */
-			bool others = false;
+		enum pull_result r = pull_tasks(s, &env, &moved, now);
 
-			cpus[env.src->id / 64] &= ~(1ull << (env.src->id % 64));
-			for (int i = 0; i < d->weight && !others; i++) {
-				int c = d->cpus[i];
-				bool mine = false;
-
-				for (int k = 0; k < env.dst_grp->weight && !mine; k++)
-					mine = env.dst_grp->cpus[k] == c;
-				others = in_mask(cpus, c) && !mine;
-			}
-			if (others) {
-				/* the flags and the destination carry over, as the kernel's */
-				env.loop = 0;
-				env.loop_break = NR_MIGRATE_BREAK;
-				goto redo;
-			}
+		if (r == PULL_REDO)
+			goto redo;
+		if (r == PULL_ALL_PINNED)
 			goto out_all_pinned;
-		}
 	}
 	if (!moved) {
 		if (idle != LB_NEWLY_IDLE)

@@ -392,7 +392,7 @@ struct sched {
 	uint64_t nohz_next;		/* next NOHZ idle balance */
 	uint64_t nohz_blocked_next;	/* next NOHZ update of idle CPUs' blocked load */
 	bool nohz_has_blocked;		/* some idle CPU may still carry blocked load */
-	uint64_t jitter;		/* state of the balance-timing jitter stream (balance_domains.c) */
+	uint64_t jitter;		/* the balance-timing jitter stream (balance_domains.c) */
 	/* the domains (scheduler/sd.c): shared objects, freed with the machine */
 	struct sched_dom **doms;
 	int ndoms;
