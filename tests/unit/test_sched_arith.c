@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+/* calc_delta_fair() and virtual time's fixed point (sv_t) are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_arith);

@@ -7,6 +7,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* PELT sums, published group loads and balance intervals are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_load, .fini = stt_fini);

@@ -17,6 +17,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* update_newidle_stats() and the domains' new-idle ratios are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_newidle, .fini = stt_fini);
