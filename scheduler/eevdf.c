@@ -185,7 +185,8 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 	return best ? best : first;
 }
 
-static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
+/* pick_next_entity(): pick_eevdf() with slice protection (its next-buddy rule is there too) */
+static struct sched_entity *pick_next_entity(struct sched *s, struct cfs_rq *q)
 {
 	return pick_eevdf(s, q, true);
 }
@@ -332,7 +333,7 @@ const struct sched_policy_ops sched_eevdf_ops = {
 	.place = place_entity,
 	.dequeued = dequeued,
 	.migrate = migrate,
-	.pick = pick,
+	.pick = pick_next_entity,
 	.set_next = set_protect_slice,
 	.charged = charged,
 	.tick = tick,

@@ -651,8 +651,8 @@ void sched__lines_release(struct sched *s);
 
 /*
  * A group's queue and its entity on one CPU are one allocation, the entity right after the
- * queue's whole lines (tg_alloc()): a pick that has an entity in hand can start fetching the
- * queue it stands for before the entity itself has arrived (sched__prefetch_my_q()).
+ * queue's whole lines (sched__tg_alloc()): a pick that has an entity in hand can start fetching
+ * the queue it stands for before the entity itself has arrived (sched__prefetch_my_q()).
  */
 #define SCHED_RQ_BYTES	((sizeof(struct cfs_rq) + 63) / 64 * 64)
 #define SCHED_PAIR_BYTES	(SCHED_RQ_BYTES + sizeof(struct sched_entity))
