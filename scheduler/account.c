@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/account.c - time: charging the running thread's CPU time to every level of its
- * hierarchy (update_curr) by the clock, the scheduler's own time included as the kernel does,
- * while its own work advances only outside the scheduler; the ticks accounted without being
- * processed (in closed form), the overhead model, and the read-only views of progress and cost
- * the driver and reports use.
+ * scheduler/account.c - kernel/sched/fair.c's update_curr() and core.c's clocks: time. Charging the
+ * running thread's CPU time to every level of its hierarchy (update_curr) by the clock, the
+ * scheduler's own time included as the kernel does, while its own work advances only outside the
+ * scheduler; the ticks accounted without being processed (in closed form), the overhead model, and
+ * the read-only views of progress and cost the driver and reports use.
  */
 #include <errno.h>
 

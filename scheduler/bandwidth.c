@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/bandwidth.c - CFS bandwidth control (CONFIG_CFS_BANDWIDTH; docs/scheduler.md):
- * cpu.max's quota per period for a task group, a global runtime pool refilled by a period
- * timer (with cpu.max.burst), per-CPU queues taking runtime from it in slices of 5 ms,
- * throttling a queue that runs dry and unthrottling it at the refill, slack returned when a
- * queue empties. Every level of the hierarchy enforces its own group's quota. docs/scheduler.md,
+ * scheduler/bandwidth.c - kernel/sched/fair.c: CFS bandwidth control (CONFIG_CFS_BANDWIDTH;
+ * docs/scheduler.md): cpu.max's quota per period for a task group, a global runtime pool refilled
+ * by a period timer (with cpu.max.burst), per-CPU queues taking runtime from it in slices of 5 ms,
+ * throttling a queue that runs dry and unthrottling it at the refill, slack returned when a queue
+ * empties. Every level of the hierarchy enforces its own group's quota. docs/scheduler.md,
  * "Bandwidth control".
  */
 #include <errno.h>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/cfs.c - the CFS policy of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and
- * sched_slice through the hierarchy, tick preemption (check_preempt_tick), wakeup preemption
- * with the wakeup granularity, the next, last and skip buddies, and place_entity with
- * START_DEBIT and the sleeper credit. docs/scheduler.md.
+ * scheduler/cfs.c - kernel/sched/fair.c of 5.13-6.5, CFS's half of the policy ops: the CFS policy
+ * of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and sched_slice through the hierarchy,
+ * tick preemption (check_preempt_tick), wakeup preemption with the wakeup granularity, the next,
+ * last and skip buddies, and place_entity with START_DEBIT and the sleeper credit.
+ * docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 #include "scheduler/timeline.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/eevdf.c - the EEVDF policy of Linux 6.6+ (as of 6.12-6.18): a deadline-ordered
- * tree augmented with each subtree's minimum vruntime and minimum slice, eligibility against
- * the weighted average V, lag kept across sleeps (PLACE_LAG), RUN_TO_PARITY slice protection,
- * PREEMPT_SHORT, and reweighting that keeps lag. docs/scheduler.md.
+ * scheduler/eevdf.c - kernel/sched/fair.c, EEVDF's half of the policy ops: the EEVDF policy of
+ * Linux 6.6+ (as of 6.12-6.18): a deadline-ordered tree augmented with each subtree's minimum
+ * vruntime and minimum slice, eligibility against the weighted average V, lag kept across sleeps
+ * (PLACE_LAG), RUN_TO_PARITY slice protection, PREEMPT_SHORT, and reweighting that keeps lag.
+ * docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 #include "scheduler/timeline.h"

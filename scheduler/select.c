@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/select.c - the CPU a waking or new thread goes to: select_task_rq_fair() over the
- * scheduling domains (scheduler/sd.c). A new thread takes the fork path's search
- * (sched_balance_find_dst_cpu(), scheduler/balance.c); a waking one starts from its previous
- * CPU or,
- * when a domain of the waker's CPU with SD_WAKE_AFFINE spans that CPU, from what
- * wake_affine() chooses, then select_idle_sibling() looks for an idle CPU within that CPU's
- * LLC. docs/scheduler.md, "SMP", and docs/topology.md.
+ * scheduler/select.c - kernel/sched/fair.c: wakeup CPU selection. The CPU a waking or new thread
+ * goes to: select_task_rq_fair() over the scheduling domains (scheduler/sd.c). A new thread takes
+ * the fork path's search (sched_balance_find_dst_cpu(), scheduler/balance.c); a waking one starts
+ * from its previous CPU or, when a domain of the waker's CPU with SD_WAKE_AFFINE spans that CPU,
+ * from what wake_affine() chooses, then select_idle_sibling() looks for an idle CPU within that
+ * CPU's LLC. docs/scheduler.md, "SMP", and docs/topology.md.
  */
 #include "scheduler/sched_internal.h"
 #include "scheduler/topology.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/shares.c - group entity weights: calc_group_shares() from the queues' PELT
- * averages, the task group's published load (update_tg_load_avg), reweighting; and the load
- * averages that move with their entities: attach, detach and propagation up the hierarchy,
- * blocked-load updates over each CPU's leaf list, task_h_load() (docs/scheduler.md, "Group
- * shares and load tracking").
+ * scheduler/shares.c - kernel/sched/fair.c: group scheduling and load tracking. Group entity
+ * weights: calc_group_shares() from the queues' PELT averages, the task group's published load
+ * (update_tg_load_avg), reweighting; and the load averages that move with their entities: attach,
+ * detach and propagation up the hierarchy, blocked-load updates over each CPU's leaf list,
+ * task_h_load() (docs/scheduler.md, "Group shares and load tracking").
  */
 #include <stdlib.h>
 

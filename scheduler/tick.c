@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/tick.c - ticks: which must be processed and which can be elided (plan(),
- * quiescent()), processing one (sched_tick's work), the heap of the CPUs' next ticks, and the
- * bookkeeping every entry point ends with (sched__finish). docs/scheduler.md, "Ticks and their
- * elision".
+ * scheduler/tick.c - kernel/sched/core.c's sched_tick() and fair.c's entity_tick(): ticks. Which
+ * must be processed and which can be elided (plan(), quiescent()), processing one (sched_tick's
+ * work), the heap of the CPUs' next ticks, and the bookkeeping every entry point ends with
+ * (sched__finish). docs/scheduler.md, "Ticks and their elision".
  */
 #include <errno.h>
 #include <stdio.h>
