@@ -118,7 +118,7 @@ static void cpu_stats(struct sched_cpu *rq, uint64_t now, struct sg_stats *g)
 
 /* update_sg_lb_stats() over the CPUs of @sg still in env->cpus. */
 static void update_sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_sg *sg,
-			       bool local, uint64_t now, struct sg_stats *g)
+			       struct sg_stats *g, bool local, uint64_t now)
 {
 	bool smt;
 
@@ -184,8 +184,8 @@ has_spare:
 }
 
 /* update_sd_lb_stats(): the local group's and the busiest group's statistics, the totals. */
-static void update_sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now,
-			       struct sd_stats *sds)
+static void update_sd_lb_stats(struct sched *s, struct lb_env *env, struct sd_stats *sds,
+			       uint64_t now)
 {
 	const struct sched_dom *d = env->d;
 	int ng = d->ngroups, local = env->sd->local;
@@ -196,7 +196,7 @@ static void update_sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now
 		const struct sched_sg *sg = d->groups[(local + k) % ng];
 		struct sg_stats g;
 
-		update_sg_lb_stats(s, env, sg, k == 0, now, &g);
+		update_sg_lb_stats(s, env, sg, &g, k == 0, now);
 		if (k == 0) {
 			sds->local = sg;
 			sds->l = g;
@@ -322,7 +322,7 @@ static const struct sched_sg *sched_balance_find_src_group(struct sched *s, stru
 {
 	struct sg_stats *l = &sds->l, *b = &sds->b;
 
-	update_sd_lb_stats(s, env, now, sds);
+	update_sd_lb_stats(s, env, sds, now);
 	update_idle_cpu_scan(s, env, sds);
 	if (!sds->busiest)
 		return NULL;
@@ -796,7 +796,7 @@ out_one_pinned:
 
 /* update_sg_wakeup_stats(): a new task is on no CPU, so nothing of it is taken out */
 static void update_sg_wakeup_stats(struct sched *s, const struct sched_dom *d,
-				   const struct sched_sg *sg, uint64_t now, struct sg_stats *g)
+				   const struct sched_sg *sg, struct sg_stats *g, uint64_t now)
 {
 	*g = (struct sg_stats){ .capacity = sg->capacity, .weight = sg->weight };
 	for (int i = 0; i < sg->weight; i++)
@@ -853,7 +853,7 @@ static const struct sched_sg *sched_balance_find_dst_group(struct sched *s,
 
 		if (!sg_allows(sg, t))
 			continue;
-		update_sg_wakeup_stats(s, d, sg, now, &g);
+		update_sg_wakeup_stats(s, d, sg, &g, now);
 		if (k == 0) {
 			local = sg;
 			ls = g;
