@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/account.c - time: charging the running thread's CPU time to every level of its
- * hierarchy (update_curr) by the clock, the scheduler's own time included as the kernel does,
- * while its own work advances only outside the scheduler; the ticks accounted without being
- * processed (in closed form), the overhead model, and the read-only views of progress and cost
- * the driver and reports use.
+ * scheduler/account.c - kernel/sched/fair.c's update_curr() and core.c's clocks: time. Charging the
+ * running thread's CPU time to every level of its hierarchy (update_curr) by the clock, the
+ * scheduler's own time included as the kernel does, while its own work advances only outside the
+ * scheduler; the ticks accounted without being processed (in closed form), the overhead model, and
+ * the read-only views of progress and cost the driver and reports use.
  */
 #include <errno.h>
 
@@ -96,11 +96,11 @@ static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, u
 		struct cfs_rq *q = se->cfs_rq;
 
 		se->sum_exec += delta;
-		se->vruntime += sched__calc_delta_fair(delta, se);
-		sched__update_min_vruntime(s, q);
+		se->vruntime += calc_delta_fair(delta, se);
+		update_min_vruntime(s, q);
 		if (s->ops->charged(s, q, se))
 			rq->resched = true;
-		if (sched__bw_charge(s, q, delta, now))
+		if (account_cfs_rq_runtime(s, q, delta, now))
 			rq->resched = true;
 	}
 }
@@ -194,8 +194,8 @@ static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 				break;
 			if (!se->custom_slice)
 				se->slice = s->base_slice;
-			se->deadline = v0 + sched__calc_delta_fair(last + i * P - c0, se) +
-				       sched__calc_delta_fair(se->slice, se);
+			se->deadline = v0 + calc_delta_fair(last + i * P - c0, se) +
+				       calc_delta_fair(se->slice, se);
 			from = i + 1;
 		}
 	}
@@ -235,7 +235,7 @@ void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, 
  * tick at T is processed (if what was just done to it made it significant) or elided later,
  * exactly as when every tick is processed in CPU order.
  */
-void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void update_curr(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	sched__rq_account_to(s, rq, s->in_tick && now ? now - 1 : now, now);
 }
@@ -347,7 +347,7 @@ int sched_steal(struct sched *s, int cpu, uint64_t now, uint64_t ns)
 	if (rq->curr && ns) {
 		uint64_t from;
 
-		sched__rq_account(s, rq, now);
+		update_curr(s, rq, now);
 		from = umax(umax(rq->exec_start, rq->charge_from), now);
 		ns = from < UINT64_MAX / 4 ? umin(ns, UINT64_MAX / 4 - from) : 0;
 		rq->exec_start = umax(rq->exec_start, now) + ns;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/balance.c - load balancing over the scheduling domains (scheduler/sd.c):
- * periodic (sched_balance_domains), new-idle (sched_balance_newidle) and on behalf of idle
- * CPUs (the NOHZ kick), each a sched_balance_rq() per level with the kernel's statistics,
- * group classes and imbalance. docs/scheduler.md, "SMP", and docs/topology.md.
+ * scheduler/balance.c - kernel/sched/fair.c: load balancing, one domain at a time:
+ * sched_balance_rq() at a level of the scheduling domains (scheduler/sd.c) with the kernel's
+ * statistics, group classes and imbalance, the tasks it detaches and moves; and the fork
+ * path's search for a new task's CPU (sched_balance_find_dst_cpu()). When it runs (periodic,
+ * new-idle, NOHZ) is balance_domains.c's. docs/scheduler.md, "SMP", and docs/topology.md.
  *
  * What a machine without a shape has is one domain of single-CPU groups spanning every CPU,
  * where these rules reduce to what cgsim did before it modelled topology.
@@ -14,18 +15,10 @@
 #include "scheduler/topology.h"
 
 #define F(x)		(1u << TOPO_SD_##x)
-#define BUSY_FACTOR	16u	/* sd->busy_factor since 5.10 */
 #define CAPACITY	1024u	/* SCHED_CAPACITY_SCALE: no RT, IRQ or thermal pressure */
 #define NR_MIGRATE_BREAK 32u	/* SCHED_NR_MIGRATE_BREAK */
 #define NUMA_IMBALANCE_MIN 2	/* adjust_numa_imbalance() */
-#define LOAD_AVG_PERIOD_NS (32 * NSEC_PER_MSEC)	/* nohz.next_blocked's step */
 #define MAX_PINNED_INTERVAL_NS (512 * NSEC_PER_MSEC)	/* MAX_PINNED_INTERVAL */
-
-/* idle_cpu(): nothing running, nothing queued */
-static bool idle_cpu(const struct sched_cpu *rq)
-{
-	return !rq->curr && !rq->nr_running;
-}
 
 static bool in_mask(const uint64_t *m, int cpu)
 {
@@ -45,7 +38,6 @@ enum group_type {
 	GROUP_OVERLOADED,
 };
 enum migration_type { MIGRATE_LOAD, MIGRATE_UTIL, MIGRATE_TASK };
-enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
 
 /* LBF_* */
 #define LBF_ALL_PINNED	0x01u
@@ -80,13 +72,13 @@ struct lb_env {
 };
 
 /* group_is_overloaded(), group_has_capacity() */
-static bool overloaded(unsigned pct, const struct sg_stats *g)
+static bool group_is_overloaded(unsigned pct, const struct sg_stats *g)
 {
 	return g->nr > (unsigned)g->weight &&
 	       (g->capacity * 100 < g->util * pct || g->capacity * pct < g->runnable * 100);
 }
 
-static bool has_capacity(unsigned pct, const struct sg_stats *g)
+static bool group_has_capacity(unsigned pct, const struct sg_stats *g)
 {
 	if (g->nr < (unsigned)g->weight)
 		return true;
@@ -96,16 +88,16 @@ static bool has_capacity(unsigned pct, const struct sg_stats *g)
 }
 
 /* group_classify() */
-static enum group_type classify(unsigned pct, const struct sched_sg *sg, const struct sg_stats *g,
-				bool smt_balance)
+static enum group_type group_classify(unsigned pct, const struct sched_sg *sg,
+				      const struct sg_stats *g, bool smt_balance)
 {
-	if (overloaded(pct, g))
+	if (group_is_overloaded(pct, g))
 		return GROUP_OVERLOADED;
 	if (sg->imbalance)
 		return GROUP_IMBALANCED;
 	if (smt_balance)
 		return GROUP_SMT_BALANCE;
-	if (!has_capacity(pct, g))
+	if (!group_has_capacity(pct, g))
 		return GROUP_FULLY_BUSY;
 	return GROUP_HAS_SPARE;
 }
@@ -125,8 +117,8 @@ static void cpu_stats(struct sched_cpu *rq, uint64_t now, struct sg_stats *g)
 }
 
 /* update_sg_lb_stats() over the CPUs of @sg still in env->cpus. */
-static void sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_sg *sg,
-			bool local, uint64_t now, struct sg_stats *g)
+static void update_sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_sg *sg,
+			       struct sg_stats *g, bool local, uint64_t now)
 {
 	bool smt;
 
@@ -137,13 +129,13 @@ static void sg_lb_stats(struct sched *s, struct lb_env *env, const struct sched_
 	/* smt_balance(): an idle CPU may take the second task of an SMT core */
 	smt = !local && env->idle != LB_NOT_IDLE && (sg->flags & F(SHARE_CPUCAPACITY)) &&
 	      g->h_nr > 1;
-	g->type = classify(env->d->imbalance_pct, sg, g, smt);
+	g->type = group_classify(env->d->imbalance_pct, sg, g, smt);
 	if (g->type == GROUP_OVERLOADED)
 		g->avg_load = g->load * CAPACITY / g->capacity;
 }
 
 /* smt_vs_nonsmt_groups() */
-static bool smt_vs_nonsmt(const struct sched_sg *a, const struct sched_sg *b)
+static bool smt_vs_nonsmt_groups(const struct sched_sg *a, const struct sched_sg *b)
 {
 	return a && b && ((a->flags ^ b->flags) & F(SHARE_CPUCAPACITY));
 }
@@ -156,8 +148,8 @@ struct sd_stats {
 };
 
 /* update_sd_pick_busiest(): whether @sg (statistics @g) is busier than the busiest so far. */
-static bool pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
-			 const struct sg_stats *g)
+static bool update_sd_pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
+				   const struct sg_stats *g)
 {
 	const struct sg_stats *b = &sds->b;
 
@@ -181,7 +173,7 @@ static bool pick_busiest(const struct sd_stats *sds, const struct sched_sg *sg,
 		return !(sds->busiest->flags & F(SHARE_CPUCAPACITY));
 	case GROUP_HAS_SPARE:
 		/* do not pick an SMT core running one task over a group of single CPUs */
-		if (smt_vs_nonsmt(sds->busiest, sg))
+		if (smt_vs_nonsmt_groups(sds->busiest, sg))
 			return !((sg->flags & F(SHARE_CPUCAPACITY)) && g->h_nr <= 1);
 has_spare:
 		return g->idle_cpus < b->idle_cpus ||
@@ -192,7 +184,8 @@ has_spare:
 }
 
 /* update_sd_lb_stats(): the local group's and the busiest group's statistics, the totals. */
-static void sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now, struct sd_stats *sds)
+static void update_sd_lb_stats(struct sched *s, struct lb_env *env, struct sd_stats *sds,
+			       uint64_t now)
 {
 	const struct sched_dom *d = env->d;
 	int ng = d->ngroups, local = env->sd->local;
@@ -203,11 +196,11 @@ static void sd_lb_stats(struct sched *s, struct lb_env *env, uint64_t now, struc
 		const struct sched_sg *sg = d->groups[(local + k) % ng];
 		struct sg_stats g;
 
-		sg_lb_stats(s, env, sg, k == 0, now, &g);
+		update_sg_lb_stats(s, env, sg, &g, k == 0, now);
 		if (k == 0) {
 			sds->local = sg;
 			sds->l = g;
-		} else if (pick_busiest(sds, sg, &g)) {
+		} else if (update_sd_pick_busiest(sds, sg, &g)) {
 			sds->busiest = sg;
 			sds->b = g;
 		}
@@ -324,12 +317,12 @@ static void update_idle_cpu_scan(struct sched *s, const struct lb_env *env,
 }
 
 /* sched_balance_find_src_group() (find_busiest_group): the busiest group, or NULL. */
-static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env *env,
-						 struct sd_stats *sds, uint64_t now)
+static const struct sched_sg *sched_balance_find_src_group(struct sched *s, struct lb_env *env,
+							   struct sd_stats *sds, uint64_t now)
 {
 	struct sg_stats *l = &sds->l, *b = &sds->b;
 
-	sd_lb_stats(s, env, now, sds);
+	update_sd_lb_stats(s, env, sds, now);
 	update_idle_cpu_scan(s, env, sds);
 	if (!sds->busiest)
 		return NULL;
@@ -351,7 +344,7 @@ static const struct sched_sg *find_busiest_group(struct sched *s, struct lb_env 
 		/* a busy CPU pulls only from an overloaded group */
 		if (env->idle == LB_NOT_IDLE)
 			return NULL;
-		if (b->type == GROUP_SMT_BALANCE && smt_vs_nonsmt(sds->local, sds->busiest))
+		if (b->type == GROUP_SMT_BALANCE && smt_vs_nonsmt_groups(sds->local, sds->busiest))
 			goto force;
 		if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1)
 			return NULL;
@@ -364,8 +357,8 @@ force:
 }
 
 /* sched_balance_find_src_rq() (find_busiest_queue): the CPU of @sg to pull from. */
-static struct sched_cpu *find_busiest_queue(struct sched *s, const struct lb_env *env,
-					    const struct sched_sg *sg)
+static struct sched_cpu *sched_balance_find_src_rq(struct sched *s, const struct lb_env *env,
+						   const struct sched_sg *sg)
 {
 	struct sched_cpu *busiest = NULL;
 	uint64_t best = 0;
@@ -412,21 +405,21 @@ static struct sched_cpu *find_busiest_queue(struct sched *s, const struct lb_env
 
 /* ---- moving tasks -------------------------------------------------------------------------- */
 
-/* Move a queued, not running, not delayed task; the caller has asked can_migrate(). */
+/* Move a queued, not running, not delayed task; the caller has asked can_migrate_task(). */
 static void move_queued(struct sched *s, struct sched_thread *t, struct sched_cpu *dst,
 			uint64_t now)
 {
 	struct sched_cpu *src = t->cpu;
 
-	sched__dequeue_task(s, t, false, true, now);
-	sched__task_set_cpu(s, t, dst, now);	/* DO_DETACH, then DO_ATTACH at the enqueue */
-	sched__enqueue_task(s, t, false, false, now);
+	dequeue_task_fair(s, t, false, true, now);
+	set_task_cpu(s, t, dst, now);	/* DO_DETACH, then DO_ATTACH at the enqueue */
+	enqueue_task_fair(s, t, false, false, now);
 	t->st.migrations++;
 	s->st.migrations++;
 	sched__trace_task(s, SCHED_TRACE_MIGRATE, dst->id, false, t, src->id, dst->id, now);
 	sched__rq_dirty(s, src, now);
 	sched__rq_dirty(s, dst, now);
-	sched__check_preempt(s, dst, t, false);
+	wakeup_preempt_fair(s, dst, t, false);
 }
 
 /*
@@ -448,11 +441,12 @@ static bool task_hot(struct sched *s, const struct sched_thread *t, const struct
 }
 
 /* can_migrate_task() */
-static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *env, uint64_t now)
+static bool can_migrate_task(struct sched *s, struct sched_thread *t, struct lb_env *env,
+			     uint64_t now)
 {
 	if (t->se.sched_delayed)
 		return false;	/* cgsim does not move a delayed task (docs/scheduler.md) */
-	if (sched__throttled_hierarchy(t->se.cfs_rq))
+	if (throttled_hierarchy(t->se.cfs_rq))
 		return false;	/* throttled_lb_pair(): not on the CPU's books */
 	/*
 	 * task_is_ineligible_on_dst_cpu(): with PLACE_LAG, a task that has had more than its
@@ -461,7 +455,7 @@ static bool can_migrate(struct sched *s, struct sched_thread *t, struct lb_env *
 	 */
 	if (!env->sd->nr_balance_failed && s->ops->deadlines && sched__feat(s, SCHED_FEAT_PLACE_LAG) &&
 	    t->tg->cfs_rq[env->dst_rq->id]->nr_queued &&
-	    !sched__entity_eligible(t->se.cfs_rq, &t->se))
+	    !entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
 	if (!cpu_allowed(t, env->dst_rq->id)) {
 		env->flags |= LBF_SOME_PINNED;
@@ -540,13 +534,13 @@ static unsigned detach_tasks(struct sched *s, struct lb_env *env, uint64_t now)
 			env->flags |= LBF_NEED_BREAK;
 			break;
 		}
-		if (can_migrate(s, t, env, now)) {
+		if (can_migrate_task(s, t, env, now)) {
 			uint32_t failed = env->sd->nr_balance_failed;
 			uint64_t v;
 
 			switch (env->type) {
 			case MIGRATE_LOAD:
-				v = umax(sched__task_h_load(t, now), 1);
+				v = umax(task_h_load(t, now), 1);
 				take = !(sched__feat(s, SCHED_FEAT_LB_MIN) && v < 16 && !failed) &&
 				       (v >> umin(failed, 63)) <= (uint64_t)env->imbalance;
 				break;
@@ -590,11 +584,11 @@ static bool need_active_balance(const struct lb_env *env)
  * from the tail of its list (the running one was picked last: it is at the head) that may run
  * on @dst, cache hot or not. Returns whether one moved.
  */
-static bool active_balance(struct sched *s, struct sched_cpu *src, struct sched_cpu *dst,
-			   uint64_t now)
+static bool active_load_balance_cpu_stop(struct sched *s, struct sched_cpu *src,
+					 struct sched_cpu *dst, uint64_t now)
 {
 	for (struct sched_thread *t = src->ltail; t; t = t->lprev) {
-		if (t->se.sched_delayed || sched__throttled_hierarchy(t->se.cfs_rq) ||
+		if (t->se.sched_delayed || throttled_hierarchy(t->se.cfs_rq) ||
 		    !cpu_allowed(t, dst->id))
 			continue;
 		if (src->nr_running <= 1 && t != src->curr)
@@ -643,6 +637,74 @@ static bool should_we_balance(struct sched *s, const struct lb_env *env)
 	return g->cpus[0] == env->dst_rq->id;
 }
 
+/* What pull_tasks() left sched_balance_rq() to do. */
+enum pull_result {
+	PULL_DONE,		/* go on to the result: moved or not */
+	PULL_REDO,		/* every task was pinned away: try again without their CPU */
+	PULL_ALL_PINNED,	/* every task was pinned away and no other CPU remains */
+};
+
+/*
+ * After every task of env->src was pinned away: does env->cpus, less the CPUs given up on,
+ * still hold a CPU outside the local group to try?
+ */
+static bool others_left(const struct lb_env *env)
+{
+	const struct sched_dom *d = env->d;
+	bool others = false;
+
+	for (int i = 0; i < d->weight && !others; i++) {
+		int c = d->cpus[i];
+		bool mine = false;
+
+		for (int k = 0; k < env->dst_grp->weight && !mine; k++)
+			mine = env->dst_grp->cpus[k] == c;
+		others = in_mask(env->cpus, c) && !mine;
+	}
+	return others;
+}
+
+/*
+ * sched_balance_rq()'s pull from the busiest CPU env->src, which runs more than one task:
+ * detach_tasks() and their move, again to another CPU of the local group when the tasks were
+ * pinned away from this one (LBF_DST_PINNED), counting what moved into *@moved; then what the
+ * pinned tasks mean for the parent level and for the next try.
+ */
+static enum pull_result pull_tasks(struct sched *s, struct lb_env *env, unsigned *moved,
+				   uint64_t now)
+{
+	uint64_t *cpus = env->cpus;
+
+	env->loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, env->src->nr_running);
+more_balance:
+	*moved += detach_tasks(s, env, now);
+	if ((env->flags & LBF_DST_PINNED) && env->imbalance > 0) {
+		/* a task pinned away from here may go to another CPU of this group */
+		cpus[env->dst_rq->id / 64] &= ~(1ull << (env->dst_rq->id % 64));
+		env->dst_rq = &s->cpu[env->new_dst];
+		env->flags &= ~LBF_DST_PINNED;
+		env->loop = 0;
+		env->loop_break = NR_MIGRATE_BREAK;
+		update_curr(s, env->dst_rq, now);
+		goto more_balance;
+	}
+	/* pinned tasks kept this level from balance: the parent sees an imbalanced group */
+	if (env->parent && (env->flags & LBF_SOME_PINNED) && env->imbalance > 0)
+		env->parent->d->groups[env->parent->local]->imbalance = true;
+	if (!*moved && (env->flags & LBF_ALL_PINNED)) {
+		/* try again without that CPU while others outside the local group remain */
+		cpus[env->src->id / 64] &= ~(1ull << (env->src->id % 64));
+		if (others_left(env)) {
+			/* the flags and the destination carry over, as the kernel's */
+			env->loop = 0;
+			env->loop_break = NR_MIGRATE_BREAK;
+			return PULL_REDO;
+		}
+		return PULL_ALL_PINNED;
+	}
+	return PULL_DONE;
+}
+
 /*
  * sched_balance_rq() (load_balance) at level @l of @dst with @dst pulling. Keeps the level's
  * bookkeeping as the kernel does: a pass that finds the domain balanced resets
@@ -653,8 +715,8 @@ static bool should_we_balance(struct sched *s, const struct lb_env *env)
  * CPU of the local group balances this level for it (should_we_balance()): the levels above
  * are then that CPU's too. Returns whether it moved a task.
  */
-static bool balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
-		       bool *cont, uint64_t now)
+bool sched_balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
+		      bool *cont, uint64_t now)
 {
 	struct sched_sd *sd = &dst->sd[l];
 	const struct sched_dom *d = sd->d;
@@ -677,53 +739,22 @@ redo:
 		*cont = false;
 		goto out_balanced;
 	}
-	group = find_busiest_group(s, &env, &sds, now);
+	group = sched_balance_find_src_group(s, &env, &sds, now);
 	if (!group)
 		goto out_balanced;
-	env.src = find_busiest_queue(s, &env, group);
+	env.src = sched_balance_find_src_rq(s, &env, group);
 	if (!env.src)
 		goto out_balanced;
-	sched__rq_account(s, env.src, now);
-	sched__rq_account(s, env.dst_rq, now);
+	update_curr(s, env.src, now);
+	update_curr(s, env.dst_rq, now);
 	env.flags |= LBF_ALL_PINNED;
 	if (env.src->nr_running > 1) {
-		env.loop_max = (unsigned)umin(s->cfg.tun.nr_migrate, env.src->nr_running);
-more_balance:
-		moved += detach_tasks(s, &env, now);
-		if ((env.flags & LBF_DST_PINNED) && env.imbalance > 0) {
-			/* a task pinned away from here may go to another CPU of this group */
-			cpus[env.dst_rq->id / 64] &= ~(1ull << (env.dst_rq->id % 64));
-			env.dst_rq = &s->cpu[env.new_dst];
-			env.flags &= ~LBF_DST_PINNED;
-			env.loop = 0;
-			env.loop_break = NR_MIGRATE_BREAK;
-			sched__rq_account(s, env.dst_rq, now);
-			goto more_balance;
-		}
-		/* pinned tasks kept this level from balance: the parent sees an imbalanced group */
-		if (env.parent && (env.flags & LBF_SOME_PINNED) && env.imbalance > 0)
-			env.parent->d->groups[env.parent->local]->imbalance = true;
-		if (!moved && (env.flags & LBF_ALL_PINNED)) {
-			/* try again without that CPU while others outside the local group remain */
-			bool others = false;
+		enum pull_result r = pull_tasks(s, &env, &moved, now);
 
-			cpus[env.src->id / 64] &= ~(1ull << (env.src->id % 64));
-			for (int i = 0; i < d->weight && !others; i++) {
-				int c = d->cpus[i];
-				bool mine = false;
-
-				for (int k = 0; k < env.dst_grp->weight && !mine; k++)
-					mine = env.dst_grp->cpus[k] == c;
-				others = in_mask(cpus, c) && !mine;
-			}
-			if (others) {
-				/* the flags and the destination carry over, as the kernel's */
-				env.loop = 0;
-				env.loop_break = NR_MIGRATE_BREAK;
-				goto redo;
-			}
+		if (r == PULL_REDO)
+			goto redo;
+		if (r == PULL_ALL_PINNED)
 			goto out_all_pinned;
-		}
 	}
 	if (!moved) {
 		if (idle != LB_NEWLY_IDLE)
@@ -732,7 +763,7 @@ more_balance:
 			if (!env.src->curr || !cpu_allowed(env.src->curr, dst->id))
 				goto out_one_pinned;
 			env.flags &= ~LBF_ALL_PINNED;
-			active = active_balance(s, env.src, dst, now);
+			active = active_load_balance_cpu_stop(s, env.src, dst, now);
 			if (active) {
 				moved = 1;
 				sd->nr_balance_failed = 0;
@@ -761,291 +792,23 @@ out_one_pinned:
 	return false;
 }
 
-/* ---- when balancing happens ---------------------------------------------------------------- */
-
-/* Whether @rq runs something other than SCHED_IDLE work: its domains balance at busy pace. */
-static bool cpu_busy(const struct sched_cpu *rq)
-{
-	return rq->curr && rq->nr_running > rq->cfs->h_nr_idle;
-}
-
-/*
- * get_sd_balance_interval(): balance_interval (x busy_factor when busy) in jiffies, one jiffy
- * less when busy so that balancing periods are not multiples of each other, within
- * [1, max_load_balance_interval = HZ x CPUs / 10] jiffies.
- */
-static uint64_t balance_period(const struct sched *s, const struct sched_sd *sd, bool busy)
-{
-	uint64_t hz = s->cfg.tun.hz;
-	uint64_t ms = sd->balance_interval / NSEC_PER_MSEC * (busy ? BUSY_FACTOR : 1);
-	uint64_t j = (ms * hz + 999) / 1000;	/* msecs_to_jiffies() rounds up */
-	uint64_t max_j = umax(hz * (uint64_t)s->ncpu / 10, 1);
-
-	if (busy && j > 0)
-		j--;
-	return umin(umax(j, 1), max_j) * s->tick_ns;
-}
-
-uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l)
-{
-	return balance_period(s, &rq->sd[l], cpu_busy(rq));
-}
-
-/* A draw of -1, 0 or +1 tick (1/4, 1/2, 1/4) from the seeded jitter stream (splitmix64). */
-static int64_t jitter_ticks(struct sched *s)
-{
-	uint64_t z = sched__mix64(s->jitter += 0x9e3779b97f4a7c15ull);
-
-	switch (z >> 62) {
-	case 0:
-		return -1;
-	case 3:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/*
- * When @sd's next balance is due, for a CPU busy or not: its last balance plus the interval
- * for that state, moved by its jitter (an early tick only where the interval leaves room).
- */
-static uint64_t sd_due(const struct sched *s, const struct sched_sd *sd, bool busy)
-{
-	uint64_t p = balance_period(s, sd, busy);
-
-	if (sd->jitter < 0 && p > s->tick_ns)
-		p -= s->tick_ns;
-	else if (sd->jitter > 0)
-		p += s->tick_ns;
-	return sd->last + p;
-}
-
-/* @sd balanced at @T: its next balance counts from there, with a new jitter draw. */
-static void balanced_at(struct sched *s, struct sched_sd *sd, uint64_t T)
-{
-	sd->last = T;
-	sd->jitter = s->cfg.jitter ? (int)jitter_ticks(s) : 0;
-}
-
-/*
- * sched_balance_domains() (rebalance_domains): each of @rq's levels whose balance is due,
- * lowest first, until should_we_balance() leaves the rest to another CPU.
- */
-static void balance_domains(struct sched *s, struct sched_cpu *rq, uint64_t T)
-{
-	uint64_t next = UINT64_MAX;
-	bool busy = cpu_busy(rq), cont = true;
-
-	/* the levels above one another CPU balances for this one are not this CPU's to plan */
-	for (int l = 0; l < rq->nsd && cont; l++) {
-		struct sched_sd *sd = &rq->sd[l];
-
-		if (T >= sd_due(s, sd, busy)) {
-			/* a pull may end the idleness: the interval ahead is the CPU's new one */
-			if (balance_rq(s, rq, l, idle_cpu(rq) ? LB_IDLE : LB_NOT_IDLE, &cont, T))
-				busy = cpu_busy(rq);
-			balanced_at(s, sd, T);
-		}
-		next = umin(next, sd_due(s, sd, busy));
-	}
-	rq->next_balance = next;
-}
-
-/*
- * nohz_balancer_kick()'s reasons, idle CPUs aside: this CPU has tasks waiting, or (the LLC
- * rule) another CPU of its LLC is busy too, so that tasks could spread to an idle core or LLC.
- * On one LLC of single-thread cores the second reason could only refresh blocked load, which
- * the next busy balance does: it is left out there, which keeps tick elision.
- */
-bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq)
-{
-	const struct sched_dom *llc;
-
-	if (rq->nr_running >= 2)
-		return true;
-	if (!s->multi_llc_or_smt || rq->llc < 0 || !rq->curr)
-		return false;
-	llc = rq->sd[rq->llc].d;
-	for (int i = 0; i < llc->weight; i++) {
-		const struct sched_cpu *o = &s->cpu[llc->cpus[i]];
-
-		if (o != rq && (o->curr || o->nr_running))
-			return true;
-	}
-	return false;
-}
-
-/*
- * update_nohz_stats() for each idle CPU, and with @balance its own balance when due
- * (_nohz_idle_balance(), which the kernel runs CPU after CPU on the kicked CPU).
- */
-static void nohz_idle_balance(struct sched *s, uint64_t T, bool balance)
-{
-	bool blocked = false;
-
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_cpu *i = &s->cpu[c];
-
-		if (i->curr || i->nr_running)
-			continue;
-		sched__update_blocked_averages(s, i, T);
-		blocked |= i->nleaf > 0;
-		if (balance && T >= i->next_balance) {
-			balance_domains(s, i, T);
-			sched__resched_if_needed(s, i, T);
-		}
-	}
-	s->nohz_has_blocked = blocked;
-	s->nohz_blocked_next = T + LOAD_AVG_PERIOD_NS;
-}
-
-/*
- * sched__balance_tick() - what a processed tick at @T does for balancing on busy CPU @rq, up to
- * its reschedule: its own periodic balance when due (sched_balance_trigger, then the softirq,
- * which runs on the way out of the tick's interrupt, before the reschedule: blocked averages
- * first). Returns whether it kicks the idle CPUs into balancing (nohz_balancer_kick: this CPU
- * may kick and their earliest balance is due), which sched__balance_kicked() does after the
- * caller's reschedule. Without a kick, every 32 ms the idle CPUs' blocked load is decayed here.
- */
-bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
-{
-	bool due = T >= rq->next_balance;
-	bool kick = s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq);
-
-	/*
-	 * The stats-only kick goes with this CPU's own balance: those ticks are processed
-	 * whether ticks are elided or not, which keeps elision exact; a busy CPU balances every
-	 * 28-60 ms at HZ 250, about the kernel's 32 ms stats period.
-	 */
-	if (!kick && due && s->nr_idle && s->nohz_has_blocked && T > s->nohz_blocked_next)
-		nohz_idle_balance(s, T, false);
-	if (due) {
-		sched__update_blocked_averages(s, rq, T);
-		balance_domains(s, rq, T);
-	}
-	return kick;
-}
-
-/*
- * sched__balance_kicked() - the idle CPUs that @rq's tick at @T kicked decay their blocked load
- * and balance, each whose balance is due. They do so after @rq's reschedule: the kick is an
- * IPI, and the kicked CPU runs its softirq tens of microseconds later (a 6.18 trace: 16-40 us),
- * when @rq has already switched on its way out of the tick; a task that tick preempted is then
- * the one waiting there, and cache hot.
- */
-void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T)
-{
-	uint64_t nn = UINT64_MAX, min_iv = UINT64_MAX;
-
-	nohz_idle_balance(s, T, true);
-	for (int c = 0; c < s->ncpu; c++)
-		if (!s->cpu[c].curr && !s->cpu[c].nr_running)
-			nn = umin(nn, s->cpu[c].next_balance);
-	/*
-	 * The next kick: when the first idle CPU's balance is due, at least one CPU's minimum
-	 * interval away (nohz.next_balance). Only ever later, so the busy CPUs' plans, which
-	 * hold it as a horizon, stay safe without a replan.
-	 */
-	for (int l = 0; l < rq->nsd; l++)
-		min_iv = umin(min_iv, (uint64_t)rq->sd[l].d->weight * NSEC_PER_MSEC);
-	if (min_iv == UINT64_MAX)
-		min_iv = (uint64_t)s->ncpu * NSEC_PER_MSEC;
-	s->nohz_next = T + umax(nn == UINT64_MAX || nn < T ? 0 : nn - T, min_iv);
-}
-
-/*
- * sched__balance_newidle() - @rq is about to go idle: if some CPU has tasks waiting (the root
- * domain is overloaded), decay the blocked averages and pull, level by level from the lowest,
- * until a task comes. The idle CPU's own next balances come within its idle intervals, which
- * NOHZ kicks honour.
- */
-/*
- * update_newidle_stats(): one more new-idle balance of @sd counted, with @success (a pull
- * weighted by the inverse of the chance it had to run, 0 otherwise); every 1024 of them the
- * ratio becomes the successes and both counts are halved, a moving window.
- */
-void sched__newidle_stats(struct sched_sd *sd, uint32_t success)
-{
-	sd->newidle_call++;
-	sd->newidle_success += success;
-	if (sd->newidle_call >= 1024) {
-		sd->newidle_ratio = sd->newidle_success;
-		sd->newidle_call /= 2;
-		sd->newidle_success /= 2;
-	}
-}
-
-/* sched_rng() % 1024: NI_RANDOM's thousand-sided dice, a seeded stream per CPU */
-static uint32_t newidle_dice(struct sched_cpu *rq)
-{
-	return (uint32_t)(sched__mix64(rq->ni_rng += 0x9e3779b97f4a7c15ull) >> 32) % 1024;
-}
-
-bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now)
-{
-	bool overloaded = false, pulled = false, cont = true;
-
-	if (!rq->nsd)
-		return false;
-	for (int c = 0; c < s->ncpu && !overloaded; c++)
-		overloaded = s->cpu[c].nr_running >= 2;
-	if (overloaded) {
-		/* PELT moves only at period ends: once per period is all that can change */
-		if (now - rq->last_blocked >= 1024000 || !rq->last_blocked)
-			sched__update_blocked_averages(s, rq, now);
-		for (int l = 0; l < rq->nsd && !pulled && cont; l++) {
-			struct sched_sd *sd = &rq->sd[l];
-			uint32_t weight = 1;
-
-			if (!(sd->d->flags & F(BALANCE_NEWIDLE)))
-				continue;
-			/*
-			 * NI_RANDOM: run in proportion to the level's recent success rate, and
-			 * count a success at the inverse of that chance so that the rate stays
-			 * that of all the calls, run or not
-			 */
-			if (sched__feat(s, SCHED_FEAT_NI_RANDOM)) {
-				weight = 1 + sd->newidle_ratio;
-				if (newidle_dice(rq) > weight) {
-					sched__newidle_stats(sd, 0);
-					continue;
-				}
-				weight = (1024 + weight / 2) / weight;
-			}
-			pulled = balance_rq(s, rq, l, LB_NEWLY_IDLE, &cont, now);
-			sched__newidle_stats(sd, pulled ? weight : 0);
-		}
-	}
-	if (!pulled) {
-		/* sched_balance_newidle(): the next balance as an idle CPU, if that is earlier */
-		uint64_t next = UINT64_MAX;
-
-		for (int l = 0; l < rq->nsd; l++)
-			next = umin(next, sd_due(s, &rq->sd[l], false));
-		rq->next_balance = umin(rq->next_balance, next);
-		s->nohz_has_blocked = true;
-	}
-	return pulled;
-}
-
 /* ---- where a new task starts (the fork path's slow search) ---------------------------------- */
 
 /* update_sg_wakeup_stats(): a new task is on no CPU, so nothing of it is taken out */
-static void sg_wakeup_stats(struct sched *s, const struct sched_dom *d, const struct sched_sg *sg,
-			    uint64_t now, struct sg_stats *g)
+static void update_sg_wakeup_stats(struct sched *s, const struct sched_dom *d,
+				   const struct sched_sg *sg, struct sg_stats *g, uint64_t now)
 {
 	*g = (struct sg_stats){ .capacity = sg->capacity, .weight = sg->weight };
 	for (int i = 0; i < sg->weight; i++)
 		cpu_stats(&s->cpu[sg->cpus[i]], now, g);
-	g->type = classify(d->imbalance_pct, sg, g, false);
+	g->type = group_classify(d->imbalance_pct, sg, g, false);
 	if (g->type == GROUP_FULLY_BUSY || g->type == GROUP_OVERLOADED)
 		g->avg_load = g->load * CAPACITY / g->capacity;
 }
 
 /* update_pick_idlest() */
-static bool pick_idlest(const struct sched_sg *idlest, const struct sg_stats *i,
-			const struct sg_stats *g)
+static bool update_pick_idlest(const struct sched_sg *idlest, const struct sg_stats *i,
+			       const struct sg_stats *g)
 {
 	if (!idlest || g->type < i->type)
 		return true;
@@ -1075,8 +838,9 @@ static bool sg_allows(const struct sched_sg *sg, const struct sched_thread *t)
  * sched_balance_find_dst_group() (find_idlest_group): the group of @sd, a domain of the CPU
  * the search is at, that @t should start in, or NULL to stay in that CPU's own.
  */
-static const struct sched_sg *find_dst_group(struct sched *s, const struct sched_thread *t,
-					     const struct sched_sd *sd, uint64_t now)
+static const struct sched_sg *sched_balance_find_dst_group(struct sched *s,
+							   const struct sched_thread *t,
+							   const struct sched_sd *sd, uint64_t now)
 {
 	const struct sched_dom *d = sd->d;
 	const struct sched_sg *idlest = NULL, *local = NULL;
@@ -1089,11 +853,11 @@ static const struct sched_sg *find_dst_group(struct sched *s, const struct sched
 
 		if (!sg_allows(sg, t))
 			continue;
-		sg_wakeup_stats(s, d, sg, now, &g);
+		update_sg_wakeup_stats(s, d, sg, &g, now);
 		if (k == 0) {
 			local = sg;
 			ls = g;
-		} else if (pick_idlest(idlest, &is, &g)) {
+		} else if (update_pick_idlest(idlest, &is, &g)) {
 			idlest = sg;
 			is = g;
 		}
@@ -1140,8 +904,9 @@ static const struct sched_sg *find_dst_group(struct sched *s, const struct sched
  * The least busy CPU of @span (NULL: all) that @t may use: fewest tasks, then least load;
  * NULL when it may use none.
  */
-static struct sched_cpu *least_loaded(struct sched *s, const struct sched_thread *t,
-				      const uint64_t *span)
+static struct sched_cpu *sched_balance_find_dst_group_cpu(struct sched *s,
+							  const struct sched_thread *t,
+							  const uint64_t *span)
 {
 	struct sched_cpu *best = NULL;
 
@@ -1158,14 +923,14 @@ static struct sched_cpu *least_loaded(struct sched *s, const struct sched_thread
 }
 
 /*
- * sched__find_dst_cpu() - where new task @t starts, forked on CPU @cpu (find_idlest_cpu()):
+ * sched_balance_find_dst_cpu() - where new task @t starts, forked on CPU @cpu (find_idlest_cpu()):
  * from @cpu's highest domain with SD_BALANCE_FORK down, at each level whose groups hold
  * several CPUs the group the kernel's rules choose; then, in the lowest such domain (where
  * groups are CPUs), the least busy allowed CPU: fewest tasks, then least load (cgsim's
  * reading of the CPU-level choice, which on one LLC is all there is).
  */
-struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
-				      uint64_t now)
+struct sched_cpu *sched_balance_find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
+					     uint64_t now)
 {
 	struct sched_cpu *rq = &s->cpu[cpu], *best;
 	int l = -1;
@@ -1174,7 +939,7 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 		l++;
 	/* down to the first level whose groups are single CPUs: there the least busy CPU */
 	while (l >= 0 && rq->sd[l].d->groups[0]->weight > 1) {
-		const struct sched_sg *g = find_dst_group(s, t, &rq->sd[l], now);
+		const struct sched_sg *g = sched_balance_find_dst_group(s, t, &rq->sd[l], now);
 		int weight = rq->sd[l].d->weight;
 		uint64_t span[TOPO_MASK_WORDS] = { 0 };
 
@@ -1184,7 +949,7 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 		}
 		for (int i = 0; i < g->weight; i++)
 			span[g->cpus[i] / 64] |= 1ull << (g->cpus[i] % 64);
-		best = least_loaded(s, t, span);
+		best = sched_balance_find_dst_group_cpu(s, t, span);
 		if (!best) {
 			l--;
 			continue;
@@ -1197,6 +962,6 @@ struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, i
 			if (rq->sd[k].d->flags & F(BALANCE_FORK))
 				l = k;
 	}
-	best = least_loaded(s, t, l >= 0 ? rq->sd[l].d->span : NULL);
-	return best ? best : least_loaded(s, t, NULL);
+	best = sched_balance_find_dst_group_cpu(s, t, l >= 0 ? rq->sd[l].d->span : NULL);
+	return best ? best : sched_balance_find_dst_group_cpu(s, t, NULL);
 }

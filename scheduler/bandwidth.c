@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/bandwidth.c - CFS bandwidth control (CONFIG_CFS_BANDWIDTH; docs/scheduler.md):
- * cpu.max's quota per period for a task group, a global runtime pool refilled by a period
- * timer (with cpu.max.burst), per-CPU queues taking runtime from it in slices of 5 ms,
- * throttling a queue that runs dry and unthrottling it at the refill, slack returned when a
- * queue empties. Every level of the hierarchy enforces its own group's quota. docs/scheduler.md,
+ * scheduler/bandwidth.c - kernel/sched/fair.c: CFS bandwidth control (CONFIG_CFS_BANDWIDTH;
+ * docs/scheduler.md): cpu.max's quota per period for a task group, a global runtime pool refilled
+ * by a period timer (with cpu.max.burst), per-CPU queues taking runtime from it in slices of 5 ms,
+ * throttling a queue that runs dry and unthrottling it at the refill, slack returned when a queue
+ * empties. Every level of the hierarchy enforces its own group's quota. docs/scheduler.md,
  * "Bandwidth control".
  */
 #include <errno.h>
@@ -21,7 +21,7 @@ static struct sched_tg *tg_of(const struct cfs_rq *q)
 }
 
 /* start_cfs_bandwidth(): the period timer starts at the next period from now. */
-static void timer_start(struct sched *s, struct sched_tg *tg, uint64_t now)
+static void start_cfs_bandwidth(struct sched *s, struct sched_tg *tg, uint64_t now)
 {
 	if (tg->bw_active)
 		return;
@@ -34,12 +34,12 @@ static void timer_start(struct sched *s, struct sched_tg *tg, uint64_t now)
  * assign_cfs_rq_runtime(): take up to a slice (less what the queue overran) from the pool.
  * Returns whether the queue has runtime now.
  */
-static bool assign_runtime(struct sched *s, struct cfs_rq *q, uint64_t now)
+static bool assign_cfs_rq_runtime(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	struct sched_tg *tg = tg_of(q);
 	int64_t want = BW_SLICE_NS - q->runtime_remaining, amount = 0;
 
-	timer_start(s, tg, now);
+	start_cfs_bandwidth(s, tg, now);
 	if (tg->runtime > 0) {
 		amount = want < tg->runtime ? want : tg->runtime;
 		tg->runtime -= amount;
@@ -50,17 +50,17 @@ static bool assign_runtime(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /* __account_cfs_rq_runtime(): charge @delta; true when the queue ran dry (resched). */
-bool sched__bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now)
+bool account_cfs_rq_runtime(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now)
 {
 	if (!q->runtime_enabled)
 		return false;
 	q->runtime_remaining -= (int64_t)delta;
 	if (q->runtime_remaining > 0 || q->throttled)
 		return false;
-	return !assign_runtime(s, q, now) && q->curr;
+	return !assign_cfs_rq_runtime(s, q, now) && q->curr;
 }
 
-bool sched__throttled_hierarchy(const struct cfs_rq *q)
+bool throttled_hierarchy(const struct cfs_rq *q)
 {
 	for (; q; q = q->se ? q->se->cfs_rq : NULL)
 		if (q->throttled)
@@ -79,26 +79,26 @@ static void list_add(struct sched_tg *tg, struct cfs_rq *q)
 }
 
 /* throttle_cfs_rq(): the queue leaves the CPU with its subtree until runtime comes. */
-static void throttle(struct sched *s, struct cfs_rq *q, uint64_t now)
+static void throttle_cfs_rq(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	struct sched_tg *tg = tg_of(q);
 
 	q->throttled = true;
 	q->throttled_clock = now;
 	list_add(tg, q);
-	timer_start(s, tg, now);
+	start_cfs_bandwidth(s, tg, now);
 	sched__dequeue_group(s, q, now);
 	sched__rq_dirty(s, q->rq, now);
 }
 
 /* unthrottle_cfs_rq() */
-static void unthrottle(struct sched *s, struct cfs_rq *q, uint64_t now)
+static void unthrottle_cfs_rq(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	struct sched_tg *tg = tg_of(q);
 
 	q->throttled = false;
 	tg->bw.throttled_ns += now - q->throttled_clock;
-	sched__rq_account(s, q->rq, now);
+	update_curr(s, q->rq, now);
 	sched__enqueue_group(s, q, now);
 	sched__rq_dirty(s, q->rq, now);
 	/* an idle CPU that now has work picks it; a busy one sees it at its next pick */
@@ -106,11 +106,11 @@ static void unthrottle(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /* check_enqueue_throttle(): a queue woken with no runtime goes straight to throttled. */
-void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now)
+void check_enqueue_throttle(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	if (!q->runtime_enabled || q->throttled || q->curr || q->nr_queued != 1)
 		return;
-	if (q->runtime_remaining > 0 || assign_runtime(s, q, now))
+	if (q->runtime_remaining > 0 || assign_cfs_rq_runtime(s, q, now))
 		return;
 	q->throttled = true;	/* its entity is not queued yet: nothing to take off */
 	q->throttled_clock = now;
@@ -118,7 +118,7 @@ void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /* check_cfs_rq_runtime() at put_prev_entity: every level of curr that ran dry throttles. */
-void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void check_cfs_rq_runtime(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	struct sched_entity *se;
 
@@ -128,13 +128,13 @@ void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t no
 		struct cfs_rq *q = se->cfs_rq;
 
 		if (q->runtime_enabled && !q->throttled && q->runtime_remaining <= 0 &&
-		    !assign_runtime(s, q, now))
-			throttle(s, q, now);
+		    !assign_cfs_rq_runtime(s, q, now))
+			throttle_cfs_rq(s, q, now);
 	}
 }
 
 /* return_cfs_rq_runtime(): an emptied queue gives back what it holds above 1 ms. */
-void sched__bw_return_slack(struct sched *s, struct cfs_rq *q)
+void return_cfs_rq_runtime(struct sched *s, struct cfs_rq *q)
 {
 	int64_t slack = q->runtime_remaining - MIN_CFS_RQ_RUNTIME;
 
@@ -160,7 +160,7 @@ uint64_t sched__bw_next(const struct sched *s)
  * refill the pool (quota, plus what was saved up to the burst), hand runtime to the throttled
  * queues in the order they were throttled, and stop the timer after a whole idle period.
  */
-void sched__bw_run(struct sched *s, uint64_t now)
+void do_sched_cfs_period_timer(struct sched *s, uint64_t now)
 {
 	for (int i = 0; i < s->nbw; i++) {
 		struct sched_tg *tg = s->bw_tgs[i];
@@ -199,7 +199,7 @@ void sched__bw_run(struct sched *s, uint64_t now)
 			tg->throttled_head = q->tnext;
 			if (!tg->throttled_head)
 				tg->throttled_tail = NULL;
-			unthrottle(s, q, now);
+			unthrottle_cfs_rq(s, q, now);
 		}
 		tg->bw_idle = true;
 		tg->next_refill = now + tg->period;
@@ -242,7 +242,7 @@ int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota, uint64_t per
 		if (!tg->throttled_head)
 			tg->throttled_tail = NULL;
 		q->runtime_remaining = 0;
-		unthrottle(s, q, now);
+		unthrottle_cfs_rq(s, q, now);
 	}
 	tg->quota = quota;
 	tg->period = period;
@@ -254,7 +254,7 @@ int sched_tg_set_bandwidth(struct sched *s, int id, uint64_t quota, uint64_t per
 	for (int c = 0; c < s->ncpu; c++) {
 		struct cfs_rq *q = tg->cfs_rq[c];
 
-		sched__rq_account(s, q->rq, now);
+		update_curr(s, q->rq, now);
 		q->runtime_enabled = limited;
 		q->runtime_remaining = 0;
 		sched__rq_dirty(s, q->rq, now);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/cfs.c - the CFS policy of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and
- * sched_slice through the hierarchy, tick preemption (check_preempt_tick), wakeup preemption
- * with the wakeup granularity, the next, last and skip buddies, and place_entity with
- * START_DEBIT and the sleeper credit. docs/scheduler.md.
+ * scheduler/cfs.c - kernel/sched/fair.c of 5.13-6.5, CFS's half of the policy ops: the CFS policy
+ * of Linux 5.13-6.5: a vruntime-ordered tree, sched_period and sched_slice through the hierarchy,
+ * tick preemption (check_preempt_tick), wakeup preemption with the wakeup granularity, the next,
+ * last and skip buddies, and place_entity with START_DEBIT and the sleeper credit.
+ * docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 #include "scheduler/timeline.h"
@@ -37,7 +38,7 @@ static void v0_moved(struct cfs_rq *q, sv_t delta)
 /* sched_vslice() */
 static sv_t vslice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
-	return sched__calc_delta_fair(sched__slice_cfs(s, q, se), se);
+	return calc_delta_fair(sched_slice(s, q, se), se);
 }
 
 /*
@@ -46,8 +47,8 @@ static sv_t vslice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
  * of it with GENTLE_FAIR_SLEEPERS) below min_vruntime and never moves backwards. An entity
  * moved while queued had min_vruntime subtracted at dequeue and gets the new one added.
  */
-static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
-		  bool wakeup)
+static void place_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
+			 bool wakeup)
 {
 	sv_t v = q->min_vruntime;
 
@@ -75,7 +76,7 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
 {
 	(void)s;
-	sched__clear_buddies(se);
+	clear_buddies(se);
 	if (!sleep)
 		se->vruntime -= q->min_vruntime;
 }
@@ -96,7 +97,7 @@ static int wakeup_preempt_entity(struct sched *s, struct sched_entity *curr,
 
 	if (vdiff <= 0)
 		return -1;
-	if (vdiff > sched__calc_delta_fair(s->wakeup_gran, se))
+	if (vdiff > calc_delta_fair(s->wakeup_gran, se))
 		return 1;
 	return 0;
 }
@@ -124,7 +125,7 @@ static struct sched_entity *second_after(const struct cfs_rq *q, struct sched_en
  * passed over only while that is not too unfair); then the next buddy, else the last, when
  * within wakeup_gran of the leftmost.
  */
-static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
+static struct sched_entity *pick_next_entity(struct sched *s, struct cfs_rq *q)
 {
 	struct sched_entity *left = sched__first(q), *curr = q->curr, *se;
 
@@ -155,7 +156,7 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
 static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	(void)s, (void)q;
-	sched__clear_buddies(se);
+	clear_buddies(se);
 	se->prev_sum_exec = se->sum_exec;
 }
 
@@ -166,17 +167,17 @@ static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr
 }
 
 /* check_preempt_tick() */
-static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
+static bool check_preempt_tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 {
 	uint64_t ideal, ran;
 	struct sched_entity *first;
 
 	if (q->nr_queued <= 1)
 		return false;
-	ideal = sched__slice_cfs(s, q, curr);
+	ideal = sched_slice(s, q, curr);
 	ran = curr->sum_exec - curr->prev_sum_exec;
 	if (ran > ideal) {
-		sched__clear_buddies(curr);
+		clear_buddies(curr);
 		return true;
 	}
 	if (ran < s->min_gran)
@@ -187,7 +188,10 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 	return curr->vruntime - first->vruntime > (sv_t)ideal * SV_ONE_NS;
 }
 
-/* The least progress after which tick() could return true (it changes no state otherwise). */
+/*
+ * The least progress after which check_preempt_tick() could return true (it changes no state
+ * otherwise).
+ */
 static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 {
 	uint64_t ideal, ran, h1, h2;
@@ -195,7 +199,7 @@ static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_ent
 
 	if (q->nr_queued <= 1)
 		return UINT64_MAX;
-	ideal = sched__slice_cfs(s, q, curr);
+	ideal = sched_slice(s, q, curr);
 	ran = curr->sum_exec - curr->prev_sum_exec;
 	h1 = ran > ideal ? 0 : ideal + 1 - ran;
 	first = sched__first(q);
@@ -222,15 +226,15 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 /*
  * yield_task_fair() of 6.5: clear_buddies(), then set_skip_buddy(): the yielder and every
  * group entity above it become their queue's skip buddy, which the picks that follow pass
- * over (pick() above) until clear_buddies() drops the mark: when the yielder is picked again
- * (set_next_entity()), leaves its queue, or is found by check_preempt_tick() to have run past
- * its slice. Its vruntime does not change. (A SCHED_BATCH yielder skips the update_curr(),
- * which schedule() makes right after: nothing a pick sees differs.)
+ * over (pick_next_entity() above) until clear_buddies() drops the mark: when the yielder is
+ * picked again (set_next_entity()), leaves its queue, or is found by check_preempt_tick() to
+ * have run past its slice. Its vruntime does not change. (A SCHED_BATCH yielder skips the
+ * update_curr(), which schedule() makes right after: nothing a pick sees differs.)
  */
-static void yield_task(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+static void yield_task_fair(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	(void)s, (void)q;
-	sched__clear_buddies(se);
+	clear_buddies(se);
 	for (; se; se = se->parent)
 		se->cfs_rq->skip = se;
 }
@@ -249,16 +253,16 @@ const struct sched_policy_ops sched_cfs_ops = {
 	.cfs_buddies = true,
 	.keep_empty_weight = false,
 	.less = less_vruntime,
-	.place = place,
+	.place = place_entity,
 	.dequeued = dequeued,
 	.migrate = migrate,
-	.pick = pick,
+	.pick = pick_next_entity,
 	.set_next = set_next,
 	.charged = charged,
-	.tick = tick,
+	.tick = check_preempt_tick,
 	.tick_horizon = tick_horizon,
 	.wakeup_preempt = wakeup_preempt,
-	.yield = yield_task,
+	.yield = yield_task_fair,
 	.reweight = reweight,
 	.v0_moved = v0_moved,
 	.tree_add = tree_add,

@@ -122,6 +122,32 @@ static const char *check_small(struct walk *w)
 	return NULL;
 }
 
+/*
+ * EEVDF's sums of queue @q against those of its entities, walked into @w (curr not included):
+ * Σ w and Σ w (v - v0), and that the lags they give sum to zero.
+ */
+static bool check_lag_sums(const struct cfs_rq *q, const struct walk *w, int cpu, struct ck *ck)
+{
+	if (w->sum_w != q->sum_weight || w->sum_wv != q->sum_w_vruntime)
+		return fail(ck, "cpu %d group %d: avg_vruntime sums differ from the tree", cpu,
+			    q->tg->id);
+	/* Σ w_i (V - v_i) over curr and the tree is zero up to V's rounding (< Σ w). */
+	if (q->nr_queued) {
+		sv_t V = avg_vruntime(q), lag = w->sum_w * V - w->sum_w * q->min_vruntime -
+						     w->sum_wv;
+		int64_t W = w->sum_w;
+
+		if (q->curr && q->curr->on_rq) {
+			lag += (V - q->curr->vruntime) * q->curr->wd;
+			W += q->curr->wd;
+		}
+		if (lag > 0 || -lag >= (sv_t)W)
+			return fail(ck, "cpu %d group %d: Σ lag·w is not 0 (V rounding)", cpu,
+				    q->tg->id);
+	}
+	return true;
+}
+
 static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *last_min_v, int cpu,
 			struct ck *ck)
 {
@@ -169,25 +195,8 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 	    (q->last && (!q->last->on_rq || q->last->cfs_rq != q)) ||
 	    (q->skip && (!q->skip->on_rq || q->skip->cfs_rq != q)))
 		return fail(ck, "cpu %d group %d: a buddy is not queued here", cpu, q->tg->id);
-	if (s->ops->deadlines) {
-		if (w.sum_w != q->sum_weight || w.sum_wv != q->sum_w_vruntime)
-			return fail(ck, "cpu %d group %d: avg_vruntime sums differ from the tree",
-				    cpu, q->tg->id);
-		/* Σ w_i (V - v_i) over curr and the tree is zero up to V's rounding (< Σ w). */
-		if (q->nr_queued) {
-			sv_t V = sched__avg_vruntime(q), lag = w.sum_w * V - w.sum_w * q->min_vruntime -
-							     w.sum_wv;
-			int64_t W = w.sum_w;
-
-			if (q->curr && q->curr->on_rq) {
-				lag += (V - q->curr->vruntime) * q->curr->wd;
-				W += q->curr->wd;
-			}
-			if (lag > 0 || -lag >= (sv_t)W)
-				return fail(ck, "cpu %d group %d: Σ lag·w is not 0 (V rounding)",
-					    cpu, q->tg->id);
-		}
-	}
+	if (s->ops->deadlines && !check_lag_sums(q, &w, cpu, ck))
+		return false;
 	if (q->min_vruntime < *last_min_v)
 		return fail(ck, "cpu %d group %d: min_vruntime went backwards", cpu, q->tg->id);
 	*last_min_v = q->min_vruntime;
@@ -322,7 +331,7 @@ static void check_threads(const struct sched *s, unsigned runnable, struct ck *c
 		if (t->runnable) {
 			const struct sched_entity *se = &t->se;
 
-			if (!sched__throttled_hierarchy(se->cfs_rq))
+			if (!throttled_hierarchy(se->cfs_rq))
 				runnable--;	/* throttled ones are off the CPU's count */
 			if (!se->on_rq || se->sched_delayed)
 				fail(ck, "thread %d: runnable but not queued", t->tid);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/core.c - the machine and its population: construction, task groups (one queue and,
- * below the root, one entity per CPU), threads and everything that changes one (nice, policy,
- * slice, affinity, group, wakeup, sleep, exit), and the per-thread queries. The walks these
- * call are in queue.c, time in account.c and tick.c, SMP in balance.c (docs/scheduler.md).
+ * scheduler/core.c - kernel/sched/core.c: the machine and its population: construction, threads
+ * and everything that changes one (nice, policy, slice, affinity, group, wakeup, sleep, exit),
+ * set_task_cpu(), schedule() (the kernel's __schedule()), and the per-thread queries. Task
+ * groups are in group.c, the fair class's walks these call in fair.c, time in account.c and
+ * tick.c, SMP in select.c and balance.c (docs/scheduler.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,13 +13,6 @@
 
 #include "scheduler/sched_internal.h"
 
-static struct sched_tg *tg_get(const struct sched *s, int id)
-{
-	if (id < 0 || id >= s->ntg || !s->tg[id] || !s->tg[id]->alive)
-		return NULL;
-	return s->tg[id];
-}
-
 struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 {
 	if (tid < 0 || tid >= s->nthr || !s->thr[tid] || !s->thr[tid]->alive)
@@ -26,7 +20,7 @@ struct sched_thread *sched__thr_get(const struct sched *s, int tid)
 	return s->thr[tid];
 }
 
-static int grow(void **arr, int *n, int need, size_t elem)
+int sched__grow(void **arr, int *n, int need, size_t elem)
 {
 	int m = *n ? *n : 16;
 	void *p;
@@ -44,90 +38,113 @@ static int grow(void **arr, int *n, int need, size_t elem)
 	return 0;
 }
 
-static void cfs_rq_init(const struct sched *s, struct cfs_rq *q, struct sched_tg *tg,
-			struct sched_cpu *rq, struct sched_entity *se, uint64_t now)
+/*
+ * Put @t on @rq's queue of its group (set_task_cpu, or set_task_rq after a group change). Its
+ * load average leaves the queue it was attached to and joins the new one
+ * (migrate_task_rq_fair/detach_task_cfs_rq, then attach at enqueue).
+ */
+void set_task_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq, uint64_t now)
 {
-	memset(q, 0, sizeof(*q));
-	sched__tl_init(q);
-	q->tl_array_ok = s->cfg.timeline_array;
-	q->tg = tg;
-	q->rq = rq;
-	q->se = se;
-	pelt_init(&q->avg, now);
+	struct sched_tg *tg = t->tg;
+	bool move = t->attached && t->se.cfs_rq != tg->cfs_rq[rq->id];
+
+	if (move)
+		detach_entity_load_avg(s, t, now);
+	t->cpu = rq;
+	t->se.cfs_rq = tg->cfs_rq[rq->id];
+	t->se.parent = tg->se ? tg->se[rq->id] : NULL;
+	t->se.depth = t->se.parent ? t->se.parent->depth + 1 : 0;
+	if (move)
+		attach_entity_load_avg(s, t, now);
 }
 
-static void tg_release(struct sched *s, struct sched_tg *tg)
+static void latency_sample(struct sched *s, struct sched_thread *t, uint64_t lat)
 {
-	if (!tg)
+	if (s->latency_fn)
+		s->latency_fn(s->latency_ctx, t->tid, lat);
+}
+
+/* The NOHZ kick term of plan() depends on whether any CPU is idle: replan when that flips. */
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d)
+{
+	bool before = s->nr_idle > 0;
+	uint64_t *w = &s->idle_mask[rq->id / 64], b = 1ull << (rq->id % 64);
+
+	*w = d > 0 ? *w | b : *w & ~b;
+
+	s->nr_idle += d;
+	if (before != (s->nr_idle > 0))
+		s->idle_changed = true;
+	sched__replan_llc(s, rq);
+}
+
+/*
+ * __schedule(): pick and switch. @detached is a task whose chain was already put (a move, an
+ * affinity change or an exit took it off the CPU while it ran): it counts as the previous task.
+ */
+void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_thread *detached)
+{
+	struct sched_thread *prev = rq->curr, *next, *was = prev ? prev : detached;
+	struct sched_walk w = { 0, 0 };
+
+	rq->resched = false;
+	if (s->nbw)	/* some group has a quota */
+		check_cfs_rq_runtime(s, rq, now);
+	next = pick_task_fair(s, rq, now, &w);
+	if (!next && sched_balance_newidle(s, rq, now))
+		next = pick_task_fair(s, rq, now, &w);
+	rq->resched = false;	/* the pull's wakeup_preempt asked for what happens now */
+	if (next == prev && !detached)
 		return;
-	for (int c = 0; c < s->ncpu; c++) {
-		if (tg->cfs_rq && tg->cfs_rq[c]) {
-			sched__tl_free(tg->cfs_rq[c]);
-			/* with its entity, if it has one: one allocation (tg_alloc()) */
-			sched__lines_free(s, tg->cfs_rq[c],
-					  tg->parent ? SCHED_PAIR_BYTES : sizeof(struct cfs_rq));
+	if (!prev)
+		rq->last_tick = umax(rq->last_tick, grid_floor(s, now));
+	w.ops += sched__switch_chains(s, prev, next);
+	rq->curr = next;
+	if (was && was != next) {
+		was->st.running = false;
+		was->last_ran = now;
+		if (was->runnable) {
+			was->st.preempted++;
+			was->wait_start = now;
 		}
 	}
-	free(tg->cfs_rq);
-	free(tg->se);
-	free(tg->on_chain);
-	free(tg);
-}
+	if (next && next == was) {
+		/* the same task continues after a move: not a context switch, nothing charged */
+		next->st.running = true;
+		s->st.level_ops += w.ops;
+		s->st.level_walks += w.walks;
+	} else {
+		sched__trace_switch(s, rq, was, next, now);
+		if (next)
+			sched__rq_charge_next(rq, now);
+		sched__rq_charge_overhead(s, rq, now, s->cfg.cost.switch_ns, w);
+		s->st.switches++;
+		if (next) {
+			uint64_t start = rq->exec_start;
 
-static uint64_t tg_effective_shares(uint32_t weight, bool idle)
-{
-	return (uint64_t)(idle ? SCHED_WEIGHT_IDLEPRIO : weight) << SCHED_LOAD_SHIFT;
-}
-
-static struct sched_tg *tg_alloc(struct sched *s, int id, struct sched_tg *parent,
-				 uint32_t weight, bool idle, uint64_t now)
-{
-	struct sched_tg *tg = calloc(1, sizeof(*tg));
-
-	if (!tg)
-		return NULL;
-	tg->id = id;
-	tg->parent = parent;
-	tg->alive = true;
-	tg->idle = idle;
-	s->any_idle |= idle;
-	tg->shares = parent ? tg_effective_shares(weight, idle) : NICE_0_LOAD;
-	tg->quota = UINT64_MAX;			/* cpu.max "max 100000" */
-	tg->period = 100 * NSEC_PER_MSEC;
-	tg->cfs_rq = calloc((size_t)s->ncpu, sizeof(*tg->cfs_rq));
-	tg->on_chain = calloc(s->mask_words, sizeof(uint64_t));
-	if (!tg->on_chain)
-		goto fail;
-	if (parent)
-		tg->se = calloc((size_t)s->ncpu, sizeof(*tg->se));
-	if (!tg->cfs_rq || (parent && !tg->se))
-		goto fail;
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_entity *se = NULL;
-
-		/* below the root, the queue and its entity together (sched__prefetch_my_q()) */
-		tg->cfs_rq[c] = sched__lines_alloc(s, parent ? SCHED_PAIR_BYTES : sizeof(struct cfs_rq));
-		if (!tg->cfs_rq[c])
-			goto fail;
-		if (parent) {
-			se = (struct sched_entity *)((char *)tg->cfs_rq[c] + SCHED_RQ_BYTES);
-			tg->se[c] = se;
-			se->my_q = tg->cfs_rq[c];
-			se->cfs_rq = parent->cfs_rq[c];
-			se->parent = parent->se ? parent->se[c] : NULL;
-			se->depth = se->parent ? se->parent->depth + 1 : 0;
-			se->idle = idle;
-			se->slice = s->base_slice;
-			pelt_init(&se->ravg, now);
-			rb_node_clear(&se->node);
-			sched__set_weight(se, NICE_0_LOAD, 0);
+			next->st.switches++;
+			next->st.running = true;
+			next->wait_start = umin(next->wait_start, start);
+			next->st.wait_ns += start - next->wait_start;
+			if (s->wait_fn)
+				s->wait_fn(s->wait_ctx, next->tid, next->wait_start, start);
+			if (next->latency_pending) {
+				next->latency_pending = false;
+				latency_sample(s, next, start - umin(next->wake_time, start));
+			}
+			/* keep the balancer's list in most-recently-picked order */
+			sched__tasks_move_head(rq, next);
 		}
-		cfs_rq_init(s, tg->cfs_rq[c], tg, &s->cpu[c], se, now);
 	}
-	return tg;
-fail:
-	tg_release(s, tg);
-	return NULL;
+	if (!prev != !next)
+		sched__idle_count(s, rq, prev ? 1 : -1);
+	sched__rq_dirty(s, rq, now);
+}
+
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now)
+{
+	if (rq->resched || (!rq->curr && rq->nr_running))
+		schedule(s, rq, now, NULL);
 }
 
 struct sched *sched_new(const struct sched_config *cfg)
@@ -182,9 +199,9 @@ struct sched *sched_new(const struct sched_config *cfg)
 	s->tmin = 0;	/* every CPU's next tick is UINT64_MAX, ties in CPU order */
 	s->nr_idle = s->ncpu;
 	s->jitter = cfg->seed;
-	if (grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))
+	if (sched__grow((void **)&s->tg, &s->ntg, 0, sizeof(*s->tg)))
 		goto fail;
-	s->tg[0] = tg_alloc(s, 0, NULL, SCHED_NICE_0_WEIGHT, false, 0);
+	s->tg[0] = sched__tg_alloc(s, 0, NULL, SCHED_NICE_0_WEIGHT, false, 0);
 	if (!s->tg[0])
 		goto fail;
 	for (int c = 0; c < s->ncpu; c++)
@@ -206,7 +223,7 @@ void sched_free(struct sched *s)
 		}
 	}
 	for (int i = 0; i < s->ntg; i++)
-		tg_release(s, s->tg[i]);
+		sched__tg_release(s, s->tg[i]);
 	for (int c = 0; s->cpu && c < s->ncpu; c++)
 		free(s->cpu[c].leaf);
 	sched__sd_free(s);
@@ -228,140 +245,6 @@ void sched_free(struct sched *s)
 const struct sched_config *sched_config(const struct sched *s)
 {
 	return &s->cfg;
-}
-
-int sched_tg_new(struct sched *s, int id, int parent, uint32_t weight, bool idle, uint64_t now)
-{
-	struct sched_tg *p = tg_get(s, parent), *tg;
-	int err;
-
-	if (id <= 0 || !p || weight < 1 || weight > SCHED_SHARES_MAX)
-		return id <= 0 || weight < 1 || weight > SCHED_SHARES_MAX ? -EINVAL : -ENOENT;
-	if (tg_get(s, id))
-		return -EEXIST;
-	err = sched__enter(s, now);
-	if (err)
-		return err;
-	if (grow((void **)&s->tg, &s->ntg, id, sizeof(*s->tg)))
-		return -ENOMEM;
-	tg_release(s, s->tg[id]);
-	s->tg[id] = NULL;
-	tg = tg_alloc(s, id, p, weight, idle, now);
-	if (!tg)
-		return -ENOMEM;
-	s->tg[id] = tg;
-	p->nchildren++;
-	s->any_group = true;
-	sched__finish(s);
-	return 0;
-}
-
-int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t now)
-{
-	struct sched_tg *tg = tg_get(s, id);
-	int err;
-
-	if (!tg || !tg->parent)
-		return tg ? -EINVAL : -ENOENT;
-	if (weight < 1 || weight > SCHED_SHARES_MAX)
-		return -EINVAL;
-	err = sched__enter(s, now);
-	if (err)
-		return err;
-	tg->shares = tg_effective_shares(weight, idle);
-	tg->idle = idle;
-	s->any_idle |= idle;
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_entity *se = tg->se[c];
-		struct sched_cpu *rq = &s->cpu[c];
-
-		sched__rq_account(s, rq, now);
-		if (se->idle != idle) {
-			/* the idle accounting of every queue above moves with the group */
-			unsigned n = se->my_q->h_nr_runnable - se->my_q->h_nr_idle;
-
-			for (struct sched_entity *a = se; a; a = a->parent) {
-				if (a != se && a->idle)
-					break;
-				a->cfs_rq->h_nr_idle += idle ? n : -n;
-			}
-			se->idle = idle;
-		}
-		sched__update_cfs_group(s, se, now);
-		sched__rq_dirty(s, rq, now);
-		sched__resched_if_needed(s, rq, now);
-	}
-	sched__finish(s);
-	return 0;
-}
-
-int sched_tg_free(struct sched *s, int id, uint64_t now)
-{
-	struct sched_tg *tg = tg_get(s, id);
-	int err;
-
-	if (!tg || !tg->parent)
-		return tg ? -EINVAL : -ENOENT;
-	if (tg->nchildren || tg->nthreads)
-		return -EBUSY;
-	err = sched__enter(s, now);
-	if (err)
-		return err;
-	for (int c = 0; c < s->ncpu; c++)
-		if (tg->cfs_rq[c]->nr_queued)
-			return -EBUSY;
-	sched__bw_forget(s, tg);
-	/* unregister_fair_sched_group(): the entities' load leaves their parents' queues */
-	for (int c = 0; c < s->ncpu; c++) {
-		struct sched_entity *se = tg->se[c];
-
-		sched__leaf_del(tg->cfs_rq[c]);
-		if (s->cfg.load_attach) {
-			pelt_update_event(&se->ravg, now);
-			pelt_update(&se->cfs_rq->avg, now);
-			pelt_attach(&se->cfs_rq->avg, &se->ravg, se->wd, true);
-			sched__update_tg_load_avg(s, se->cfs_rq, now);
-			sched__rq_dirty_quiet(s, &s->cpu[c], now);
-		}
-	}
-	tg->parent->nchildren--;
-	tg->alive = false;
-	tg_release(s, tg);
-	s->tg[id] = NULL;
-	sched__finish(s);
-	return 0;
-}
-
-int sched_tg_info(const struct sched *s, int id, struct sched_tg_info *out)
-{
-	const struct sched_tg *tg = tg_get(s, id);
-
-	if (!tg)
-		return -ENOENT;
-	*out = (struct sched_tg_info){
-		.parent = tg->parent ? tg->parent->id : -1,
-		.weight = (uint32_t)(tg->shares >> SCHED_LOAD_SHIFT),
-		.idle = tg->idle,
-		.quota_ns = tg->quota,
-		.period_ns = tg->period,
-	};
-	return 0;
-}
-
-int sched_tg_end(const struct sched *s)
-{
-	return s->ntg;
-}
-
-uint64_t sched_group_weight(const struct sched *s, int id, int cpu)
-{
-	const struct sched_tg *tg = tg_get(s, id);
-
-	if (!tg || cpu < 0 || cpu >= s->ncpu)
-		return 0;
-	if (!tg->parent)
-		return SCHED_NICE_0_WEIGHT;
-	return tg->se[cpu]->weight >> SCHED_LOAD_SHIFT;
 }
 
 static uint64_t clamp_slice(uint64_t slice)
@@ -386,7 +269,7 @@ static void task_weight(struct sched_thread *t, uint64_t *w, uint32_t *wmult)
 int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slice_ns,
 		     uint64_t now)
 {
-	struct sched_tg *tg = tg_get(s, tgid);
+	struct sched_tg *tg = sched__tg_get(s, tgid);
 	struct sched_thread *t;
 	uint64_t w;
 	uint32_t wm;
@@ -401,7 +284,7 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 	err = sched__enter(s, now);
 	if (err)
 		return err;
-	if (grow((void **)&s->thr, &s->nthr, tid, sizeof(*s->thr)))
+	if (sched__grow((void **)&s->thr, &s->nthr, tid, sizeof(*s->thr)))
 		return -ENOMEM;
 	if (s->thr[tid]) {
 		free(s->thr[tid]->affinity);
@@ -446,10 +329,10 @@ static void reweight_task(struct sched *s, struct sched_thread *t, uint64_t now)
 
 	task_weight(t, &w, &wm);
 	if (t->se.on_rq) {
-		sched__rq_account(s, t->cpu, now);
-		sched__reweight_entity(s, &t->se, w, wm, now);
+		update_curr(s, t->cpu, now);
+		reweight_entity(s, &t->se, w, wm, now);
 		for (struct sched_entity *se = t->se.parent; se; se = se->parent)
-			sched__update_cfs_group(s, se, now);
+			update_cfs_group(s, se, now);
 	} else {
 		uint64_t old_wd = t->se.wd;
 
@@ -484,7 +367,7 @@ int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 		if (nice > old)
 			t->cpu->resched = true;
 	} else if (t->runnable) {
-		sched__check_preempt(s, t->cpu, t, false);
+		wakeup_preempt_fair(s, t->cpu, t, false);
 	}
 	if (t->cpu) {
 		sched__rq_dirty(s, t->cpu, now);
@@ -562,7 +445,7 @@ int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy p
 /*
  * Take a runnable (or delayed) thread off its CPU entirely, the running one included, so that
  * it can be put back elsewhere or go. A running thread's chain is put and the CPU counts as
- * idle until sched__schedule(..., detached) runs. Returns whether it was running; a delayed thread
+ * idle until schedule(..., detached) runs. Returns whether it was running; a delayed thread
  * is left asleep (t->runnable false).
  */
 static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t now)
@@ -570,16 +453,16 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 	struct sched_cpu *rq = t->cpu;
 	bool running = rq->curr == t;
 
-	sched__rq_account(s, rq, now);
+	update_curr(s, rq, now);
 	if (running) {
-		sched__put_chain(s, t);
+		put_prev_task_fair(s, t);
 		rq->curr = NULL;
 		sched__idle_count(s, rq, 1);
 	}
 	if (t->se.sched_delayed)
 		sched__finish_delayed(s, t, now);
 	else
-		sched__dequeue_task(s, t, false, true, now);
+		dequeue_task_fair(s, t, false, true, now);
 	sched__rq_dirty(s, rq, now);
 	return running;
 }
@@ -588,20 +471,20 @@ static bool detach_runnable(struct sched *s, struct sched_thread *t, uint64_t no
 static void attach_runnable(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
 			    bool was_running, struct sched_cpu *old, uint64_t now)
 {
-	sched__rq_account(s, rq, now);
-	sched__task_set_cpu(s, t, rq, now);
-	sched__enqueue_task(s, t, false, false, now);
+	update_curr(s, rq, now);
+	set_task_cpu(s, t, rq, now);
+	enqueue_task_fair(s, t, false, false, now);
 	if (old != rq) {
 		t->st.migrations++;
 		s->st.migrations++;
 		sched__trace_task(s, SCHED_TRACE_MIGRATE, old->id, false, t, old->id, rq->id, now);
 	}
 	if (was_running && old == rq) {
-		sched__schedule(s, rq, now, t);
+		schedule(s, rq, now, t);
 	} else {
 		if (was_running)
-			sched__schedule(s, old, now, t);
-		sched__check_preempt(s, rq, t, false);
+			schedule(s, old, now, t);
+		wakeup_preempt_fair(s, rq, t, false);
 	}
 	sched__rq_dirty(s, rq, now);
 	sched__resched_if_needed(s, rq, now);
@@ -614,10 +497,11 @@ static void relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *
 	bool running = detach_runnable(s, t, now);
 
 	if (t->runnable) {
-		attach_runnable(s, t, dst ? dst : sched__select_cpu(s, t, -1, now), running, old, now);
+		attach_runnable(s, t, dst ? dst : select_task_rq_fair(s, t, -1, now), running, old,
+				now);
 	} else {
 		if (running)
-			sched__schedule(s, old, now, t);
+			schedule(s, old, now, t);
 		sched__resched_if_needed(s, old, now);
 	}
 }
@@ -656,7 +540,7 @@ int sched_thread_set_affinity(struct sched *s, int tid, const uint64_t *mask, si
 int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
-	struct sched_tg *tg = tg_get(s, tgid);
+	struct sched_tg *tg = sched__tg_get(s, tgid);
 	int err;
 
 	if (!t || !tg)
@@ -676,9 +560,9 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 		if (t->runnable) {
 			attach_runnable(s, t, rq, running, rq, now);
 		} else {
-			sched__task_set_cpu(s, t, rq, now);
+			set_task_cpu(s, t, rq, now);
 			if (running)
-				sched__schedule(s, rq, now, t);
+				schedule(s, rq, now, t);
 			sched__resched_if_needed(s, rq, now);
 		}
 	} else {
@@ -687,7 +571,7 @@ int sched_thread_move(struct sched *s, int tid, int tgid, uint64_t now)
 			struct cfs_rq *from = t->se.cfs_rq;
 
 			t->tg = tg;
-			sched__task_set_cpu(s, t, t->cpu, now);
+			set_task_cpu(s, t, t->cpu, now);
 			s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
 		} else {
 			t->tg = tg;
@@ -715,10 +599,10 @@ int sched_thread_exit(struct sched *s, int tid, uint64_t now)
 		t->runnable = false;
 		t->exiting = true;
 		if (running)
-			sched__schedule(s, rq, now, t);
+			schedule(s, rq, now, t);
 		sched__resched_if_needed(s, rq, now);
 	}
-	sched__detach_task_load(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
+	detach_entity_load_avg(s, t, now);	/* task_dead_fair(): remove_entity_load_avg() */
 	t->tg->nthreads--;
 	t->alive = false;
 	sched__finish(s);
@@ -754,13 +638,89 @@ static bool meets_delayed_group(const struct sched_thread *t, const struct sched
 	return se && se->sched_delayed;
 }
 
-/* A wakeup (sched_wakeup_timed(), sched_wakeup_by()); @waker_cpu -1: a timer's. */
-static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t idle_exit_ns,
-		  int waker_cpu)
+/*
+ * ttwu_runnable(): @t is still queued, delayed (DELAY_DEQUEUE), on the CPU it last ran on: it
+ * becomes runnable where it is, with no CPU chosen and no enqueue.
+ */
+static void ttwu_runnable(struct sched *s, struct sched_thread *t, int waker_cpu, uint64_t now)
+{
+	struct sched_cpu *rq = t->cpu;
+
+	sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id,
+			  waker_cpu < 0, t, -1, rq->id, now);
+	account_to_last_update(s, rq, now);
+	sched__requeue_delayed(s, t, now);
+	update_curr(s, rq, now);
+	t->runnable = true;
+	/* enqueue_task_fair() stops at once, then walks every level updating averages */
+	sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
+	wakeup_preempt_fair(s, rq, t, false);
+	sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
+			  waker_cpu < 0, t, -1, rq->id, now);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
+}
+
+/*
+ * set_task_cpu() for a waking @t, @rq chosen: a move to another CPU is a migration, which the
+ * policy, the counters and the trace (in @waker's context, @irq) see.
+ */
+static void ttwu_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			 int waker, bool irq, uint64_t now)
+{
+	if (t->cpu && t->cpu != rq) {
+		struct cfs_rq *from = t->se.cfs_rq;
+		int orig = t->cpu->id;	/* set_task_cpu()'s task_cpu(p): where it last ran */
+
+		set_task_cpu(s, t, rq, now);
+		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
+		t->st.migrations++;
+		s->st.migrations++;
+		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, irq, t, orig, rq->id, now);
+	} else {
+		set_task_cpu(s, t, rq, now);
+	}
+}
+
+/*
+ * ttwu_do_activate() (wake_up_new_task()'s for a @fork): enqueue @t on @rq, which an idle CPU
+ * leaves @idle_exit_ns late, charge the wakeup, check preemption and reschedule. @stale: the
+ * enqueue requeues a delayed group entity, so curr is brought up to now only after it.
+ */
+static void ttwu_do_activate(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
+			     bool fork, bool stale, uint64_t idle_exit_ns, int waker, bool irq,
+			     uint64_t now)
+{
+	struct sched_walk w;
+
+	if (!rq->curr && idle_exit_ns) {
+		/* the CPU leaves its idle state before it can switch to anything */
+		rq->exec_start = umax(rq->exec_start, now) + idle_exit_ns;
+	}
+	t->runnable = true;
+	t->st.runnable = true;
+	t->st.cpu = rq->id;
+	w = enqueue_task_fair(s, t, fork, !fork, now);
+	if (stale)
+		update_curr(s, rq, now);
+	t->new_task = false;
+	sched__rq_charge_wakeup(s, rq, now, w);
+	wakeup_preempt_fair(s, rq, t, fork);
+	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, irq, t, -1,
+			  rq->id, now);
+	sched__rq_dirty(s, rq, now);
+	sched__resched_if_needed(s, rq, now);
+}
+
+/*
+ * try_to_wake_up() (wake_up_new_task() for a thread that never ran), for sched_wakeup_timed()
+ * and sched_wakeup_by(); @waker_cpu -1: a timer's.
+ */
+static int try_to_wake_up(struct sched *s, int tid, uint64_t now, uint64_t due,
+			  uint64_t idle_exit_ns, int waker_cpu)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
 	struct sched_cpu *rq;
-	struct sched_walk w;
 	bool fork, stale, irq;
 	int err, waker;
 
@@ -777,27 +737,14 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	t->wait_start = now;
 	t->latency_pending = true;
 	if (t->se.sched_delayed) {
-		rq = t->cpu;
-		sched__trace_task(s, SCHED_TRACE_WAKING, waker_cpu >= 0 ? waker_cpu : rq->id,
-				  waker_cpu < 0, t, -1, rq->id, now);
-		account_to_last_update(s, rq, now);
-		sched__requeue_delayed(s, t, now);
-		sched__rq_account(s, rq, now);
-		t->runnable = true;
-		/* enqueue_task_fair() stops at once, then walks every level updating averages */
-		sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
-		sched__check_preempt(s, rq, t, false);
-		sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
-				  waker_cpu < 0, t, -1, rq->id, now);
-		sched__rq_dirty(s, rq, now);
-		sched__resched_if_needed(s, rq, now);
+		ttwu_runnable(s, t, waker_cpu, now);
 		sched__finish(s);
 		return 0;
 	}
 	fork = t->new_task;
 	if (fork)	/* init_entity_runnable_average(): a new task starts with full load */
 		pelt_init_full(&t->se.ravg, now);
-	rq = sched__select_cpu(s, t, waker_cpu, now);
+	rq = select_task_rq_fair(s, t, waker_cpu, now);
 	/* the context: the waking thread's CPU, or where the sleeper's timer fires */
 	waker = waker_cpu >= 0 ? waker_cpu : t->cpu ? t->cpu->id : rq->id;
 	/* no waking thread: the machine's timer fires, in interrupt context (not at a start) */
@@ -813,36 +760,9 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 	if (stale)
 		account_to_last_update(s, rq, now);
 	else
-		sched__rq_account(s, rq, now);
-	if (t->cpu && t->cpu != rq) {
-		struct cfs_rq *from = t->se.cfs_rq;
-		int orig = t->cpu->id;	/* set_task_cpu()'s task_cpu(p): where it last ran */
-
-		sched__task_set_cpu(s, t, rq, now);
-		s->ops->migrate(s, from, t->se.cfs_rq, &t->se);
-		t->st.migrations++;
-		s->st.migrations++;
-		sched__trace_task(s, SCHED_TRACE_MIGRATE, waker, irq, t, orig, rq->id, now);
-	} else {
-		sched__task_set_cpu(s, t, rq, now);
-	}
-	if (!rq->curr && idle_exit_ns) {
-		/* the CPU leaves its idle state before it can switch to anything */
-		rq->exec_start = umax(rq->exec_start, now) + idle_exit_ns;
-	}
-	t->runnable = true;
-	t->st.runnable = true;
-	t->st.cpu = rq->id;
-	w = sched__enqueue_task(s, t, fork, !fork, now);
-	if (stale)
-		sched__rq_account(s, rq, now);
-	t->new_task = false;
-	sched__rq_charge_wakeup(s, rq, now, w);
-	sched__check_preempt(s, rq, t, fork);
-	sched__trace_task(s, fork ? SCHED_TRACE_WAKEUP_NEW : SCHED_TRACE_WAKEUP, waker, irq, t, -1,
-			  rq->id, now);
-	sched__rq_dirty(s, rq, now);
-	sched__resched_if_needed(s, rq, now);
+		update_curr(s, rq, now);
+	ttwu_set_cpu(s, t, rq, waker, irq, now);
+	ttwu_do_activate(s, t, rq, fork, stale, idle_exit_ns, waker, irq, now);
 	sched__finish(s);
 	return 0;
 }
@@ -850,15 +770,15 @@ static int wakeup(struct sched *s, int tid, uint64_t now, uint64_t due, uint64_t
 int sched_wakeup_timed(struct sched *s, int tid, uint64_t now, uint64_t due,
 		       uint64_t idle_exit_ns)
 {
-	return wakeup(s, tid, now, due, idle_exit_ns, -1);
+	return try_to_wake_up(s, tid, now, due, idle_exit_ns, -1);
 }
 
 int sched_wakeup_by(struct sched *s, int tid, int waker, uint64_t now, uint64_t idle_exit_ns)
 {
 	const struct sched_thread *w = sched__thr_get(s, waker);
 
-	return wakeup(s, tid, now, now, idle_exit_ns, w && w->cpu && w->cpu->curr == w ?
-		      w->cpu->id : -1);
+	return try_to_wake_up(s, tid, now, now, idle_exit_ns,
+			      w && w->cpu && w->cpu->curr == w ? w->cpu->id : -1);
 }
 
 int sched_sleep(struct sched *s, int tid, uint64_t now)
@@ -880,12 +800,12 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 		return 0;
 	}
 	rq = t->cpu;
-	sched__rq_account(s, rq, now);
+	update_curr(s, rq, now);
 	running = rq->curr == t;
 	if (!running)
 		t->st.wait_ns += now - umin(t->wait_start, now);
 	if (!sched__try_delay_dequeue(s, t))
-		w = sched__dequeue_task(s, t, true, true, now);
+		w = dequeue_task_fair(s, t, true, true, now);
 
 	t->runnable = false;
 	t->st.runnable = false;

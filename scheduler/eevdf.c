@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/eevdf.c - the EEVDF policy of Linux 6.6+ (as of 6.12-6.18): a deadline-ordered
- * tree augmented with each subtree's minimum vruntime and minimum slice, eligibility against
- * the weighted average V, lag kept across sleeps (PLACE_LAG), RUN_TO_PARITY slice protection,
- * PREEMPT_SHORT, and reweighting that keeps lag. docs/scheduler.md.
+ * scheduler/eevdf.c - kernel/sched/fair.c, EEVDF's half of the policy ops: the EEVDF policy of
+ * Linux 6.6+ (as of 6.12-6.18): a deadline-ordered tree augmented with each subtree's minimum
+ * vruntime and minimum slice, eligibility against the weighted average V, lag kept across sleeps
+ * (PLACE_LAG), RUN_TO_PARITY slice protection, PREEMPT_SHORT, and reweighting that keeps lag.
+ * docs/scheduler.md.
  */
 #include "scheduler/sched_internal.h"
 #include "scheduler/timeline.h"
@@ -72,20 +73,20 @@ static uint64_t min_slice(const struct cfs_rq *q)
 static sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
 {
 	uint64_t lim_ns = 2 * se->slice > s->tick_ns ? 2 * se->slice : s->tick_ns;
-	sv_t lim = sched__calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
+	sv_t lim = calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
 
 	return lag > lim ? lim : lag < -lim ? -lim : lag;
 }
 
-static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
-		  bool wakeup)
+static void place_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool initial,
+			 bool wakeup)
 {
-	sv_t V = sched__avg_vruntime(q), lag = 0, vslice;
+	sv_t V = avg_vruntime(q), lag = 0, vslice;
 
 	(void)wakeup;
 	if (!se->custom_slice)
 		se->slice = s->base_slice;
-	vslice = sched__calc_delta_fair(se->slice, se);
+	vslice = calc_delta_fair(se->slice, se);
 	/*
 	 * PLACE_LAG: adding an entity with lag moves V; inflate the lag by (W + w) / W so that
 	 * after the entity is added its lag is what it was (docs/scheduler.md).
@@ -109,9 +110,15 @@ static void place(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bo
 	se->deadline = se->vruntime + vslice;
 }
 
+/* update_entity_lag(): the entity's lag at V now, kept for its next placement. */
+static void update_entity_lag(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	se->vlag = entity_lag(s, avg_vruntime(q), se);
+}
+
 static void dequeued(struct sched *s, struct cfs_rq *q, struct sched_entity *se, bool sleep)
 {
-	se->vlag = entity_lag(s, sched__avg_vruntime(q), se);
+	update_entity_lag(s, q, se);
 	if (!sleep && sched__feat(s, SCHED_FEAT_PLACE_REL_DEADLINE)) {
 		se->deadline -= se->vruntime;
 		se->rel_deadline = true;
@@ -140,18 +147,18 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 	if (q->nr_queued == 1)
 		return curr && curr->on_rq ? curr : first;
 	if (sched__feat(s, SCHED_FEAT_PICK_BUDDY) && protect && q->next &&
-	    sched__entity_eligible(q, q->next))
+	    entity_eligible(q, q->next))
 		return q->next;
-	if (curr && (!curr->on_rq || !sched__entity_eligible(q, curr)))
+	if (curr && (!curr->on_rq || !entity_eligible(q, curr)))
 		curr = NULL;
 	if (curr && protect && protect_slice(curr))
 		return curr;
-	if (first && sched__entity_eligible(q, first)) {
+	if (first && entity_eligible(q, first)) {
 		best = first;
 	} else if (!q->tl_tree) {
 		/* the array: the leftmost eligible entity by a scan (the tree's walk finds it too) */
 		for (unsigned i = 1; i < q->tl_n; i++)
-			if (sched__entity_eligible(q, q->tl[i].se)) {
+			if (entity_eligible(q, q->tl[i].se)) {
 				best = q->tl[i].se;
 				break;
 			}
@@ -166,7 +173,7 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 				continue;
 			}
 			se = sched__se_of(node);
-			if (sched__entity_eligible(q, se)) {
+			if (entity_eligible(q, se)) {
 				best = se;
 				break;
 			}
@@ -179,7 +186,8 @@ static struct sched_entity *pick_eevdf(struct sched *s, struct cfs_rq *q, bool p
 	return best ? best : first;
 }
 
-static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
+/* pick_next_entity(): pick_eevdf() with slice protection (its next-buddy rule is there too) */
+static struct sched_entity *pick_next_entity(struct sched *s, struct cfs_rq *q)
 {
 	return pick_eevdf(s, q, true);
 }
@@ -188,7 +196,7 @@ static struct sched_entity *pick(struct sched *s, struct cfs_rq *q)
  * set_protect_slice(): with RUN_TO_PARITY, protect curr up to its deadline, or for the
  * shortest request on the queue if that is shorter; without, for one normalized base slice.
  */
-static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+static void set_protect_slice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	uint64_t quantum = sched__feat(s, SCHED_FEAT_RUN_TO_PARITY) ? min_slice(q)
 								      : s->cfg.tun.base_slice_ns;
@@ -197,7 +205,7 @@ static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 		quantum = se->slice;
 	se->vprot = se->deadline;
 	if (quantum != se->slice) {
-		sv_t v = se->vruntime + sched__calc_delta_fair(quantum, se);
+		sv_t v = se->vruntime + calc_delta_fair(quantum, se);
 
 		if (v < se->vprot)
 			se->vprot = v;
@@ -211,7 +219,7 @@ static bool update_deadline(struct sched *s, struct sched_entity *se)
 		return false;
 	if (!se->custom_slice)
 		se->slice = s->base_slice;
-	se->deadline = se->vruntime + sched__calc_delta_fair(se->slice, se);
+	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
 	return true;
 }
 
@@ -223,7 +231,7 @@ static bool charged(struct sched *s, struct cfs_rq *q, struct sched_entity *curr
 	if (q->nr_queued <= 1)
 		return false;
 	if (resched || !protect_slice(curr)) {
-		sched__clear_buddies(curr);
+		clear_buddies(curr);
 		return true;
 	}
 	return false;
@@ -238,7 +246,7 @@ static bool tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 /*
  * A tick can reschedule once curr's request is used up or its protection is over. Alone on its
  * queue, curr only gets a new deadline at such a tick, which the scheduler replays when it
- * accounts elided ticks (lone_deadlines() in core.c): no tick needs processing for it.
+ * accounts elided ticks (lone_deadlines() in account.c): no tick needs processing for it.
  */
 static uint64_t tick_horizon(struct sched *s, struct cfs_rq *q, struct sched_entity *curr)
 {
@@ -265,7 +273,7 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 	 * curr's protection to the queue's shortest slice from now, so the next tick may pick it.
 	 */
 	if (do_short && sched__feat(s, SCHED_FEAT_RUN_TO_PARITY)) {
-		sv_t v = se->vruntime + sched__calc_delta_fair(min_slice(q), se);
+		sv_t v = se->vruntime + calc_delta_fair(min_slice(q), se);
 
 		if (v < se->vprot)
 			se->vprot = v;
@@ -282,26 +290,26 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
  * (79104becf42b, since backported to stable kernels) forfeits the rest of the request instead,
  * v = old deadline, when the yielder is eligible; not modelled (v6.18 as tagged).
  */
-static void yield_task(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+static void yield_task_fair(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	(void)s, (void)q;
-	sched__clear_buddies(se);
-	se->deadline += sched__calc_delta_fair(se->slice, se);
+	clear_buddies(se);
+	se->deadline += calc_delta_fair(se->slice, se);
 }
 
 /*
  * reweight_eevdf(): keep V and scale the entity's lag and relative deadline by old/new weight,
  * so that its lag w (V - v) is unchanged; a sleeping entity's saved vlag likewise.
  */
-static void reweight(struct sched *s, struct cfs_rq *q, struct sched_entity *se, uint64_t weight,
-		     uint32_t wmult)
+static void reweight_eevdf(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   uint64_t weight, uint32_t wmult)
 {
 	uint64_t old = se->weight;
 	bool in_tree = se->on_rq && q->curr != se;
 
 	(void)s;
 	if (se->on_rq) {
-		sv_t V = sched__avg_vruntime(q);
+		sv_t V = avg_vruntime(q);
 
 		if (in_tree)
 			tree_del(q, se);
@@ -323,17 +331,17 @@ const struct sched_policy_ops sched_eevdf_ops = {
 	.cfs_buddies = false,
 	.keep_empty_weight = true,
 	.less = less_deadline,
-	.place = place,
+	.place = place_entity,
 	.dequeued = dequeued,
 	.migrate = migrate,
-	.pick = pick,
-	.set_next = set_next,
+	.pick = pick_next_entity,
+	.set_next = set_protect_slice,
 	.charged = charged,
 	.tick = tick,
 	.tick_horizon = tick_horizon,
 	.wakeup_preempt = wakeup_preempt,
-	.yield = yield_task,
-	.reweight = reweight,
+	.yield = yield_task_fair,
+	.reweight = reweight_eevdf,
 	.v0_moved = v0_moved,
 	.tree_add = tree_add,
 	.tree_del = tree_del,

@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/fair.c - what CFS and EEVDF share: weights and their inverses, calc_delta_fair in
- * exact fixed point, min_vruntime, the EEVDF average, CFS slices, buddies, and the names and
- * defaults of features and tunables.
+ * scheduler/fair.c - kernel/sched/fair.c: the fair class. What CFS and EEVDF share (weights
+ * and their inverses, calc_delta_fair() in exact fixed point, min_vruntime, the EEVDF average,
+ * CFS slices, buddies), and the hierarchy walks: enqueue_task_fair(), dequeue_task_fair()
+ * (with DELAY_DEQUEUE), pick_task_fair() and the switch of only the levels that differ, wakeup
+ * preemption (find_matching_se(), then the policy), and yield_task_fair(). What differs
+ * between EEVDF and CFS is behind the policy's ops (eevdf.c, cfs.c).
  */
 #include <errno.h>
-#include <string.h>
 
 #include "scheduler/sched_internal.h"
-
-uint32_t sched_nice_weight(int nice)
-{
-	return sched_prio_to_weight(nice);
-}
-
-uint32_t sched_nice_wmult(int nice)
-{
-	return sched_prio_to_wmult(nice);
-}
 
 /*
  * sched__set_weight() - set load.weight (scaled) and the derived fixed-point rate.
@@ -44,7 +36,7 @@ void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult)
 	se->inc = (sv_t)SCHED_NICE_0_WEIGHT * wmult;
 }
 
-sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
+sv_t calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se)
 {
 	__extension__ typedef unsigned __int128 u128;
 
@@ -80,7 +72,7 @@ uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se)
  * V = v0 + Σ (v_i - v0) w_i / Σ w_i over the queued entities and curr, w the scale_load_down
  * weights; the division rounds towards -inf so that V itself is eligible (avg_vruntime()).
  */
-sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq)
+sv_t avg_vruntime(const struct cfs_rq *cfs_rq)
 {
 	const struct sched_entity *curr = cfs_rq->curr;
 	sv_t avg = cfs_rq->sum_w_vruntime;
@@ -102,7 +94,7 @@ sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq)
 }
 
 /* entity_eligible(): lag >= 0, i.e. Σ (v_j - v0) w_j >= (v_i - v0) Σ w_j, without dividing. */
-bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
+bool entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se)
 {
 	const struct sched_entity *curr = cfs_rq->curr;
 	sv_t avg = cfs_rq->sum_w_vruntime;
@@ -120,7 +112,7 @@ bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_enti
  * never backwards. The tree's minimum vruntime is the root's augmented minimum under EEVDF
  * (ordered by deadline) and the leftmost node under CFS (ordered by vruntime).
  */
-void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
+void update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
 	sv_t v = cfs_rq->min_vruntime;
@@ -181,7 +173,7 @@ static uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
  * period counts the CPU's tasks with ALT_PERIOD, else the queue's entities; BASE_SLICE floors
  * the result at min_granularity.
  */
-uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
+uint64_t sched_slice(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	unsigned nr = sched__feat(s, SCHED_FEAT_ALT_PERIOD) ? cfs_rq->rq->cfs->h_nr_runnable
 							   : cfs_rq->nr_queued;
@@ -212,7 +204,7 @@ uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_e
  * __clear_buddies_skip(): it stops at the first level whose skip is not the entity there,
  * whatever the next and last buddies are.
  */
-void sched__clear_buddies(struct sched_entity *se)
+void clear_buddies(struct sched_entity *se)
 {
 	for (struct sched_entity *e = se; e && e->cfs_rq->skip == e; e = e->parent)
 		e->cfs_rq->skip = NULL;
@@ -233,162 +225,630 @@ void sched__clear_buddies(struct sched_entity *se)
 	}
 }
 
-void sched__set_next_buddy(struct sched_entity *se)
+void set_next_buddy(struct sched_entity *se)
 {
 	for (; se; se = se->parent)
 		se->cfs_rq->next = se;
 }
 
-/* ---------------- names and defaults ---------------- */
+/* ---------------- the hierarchy walks ---------------- */
 
-static const char *const feat_names[SCHED_FEAT_NR] = {
-#define SCHED_FEAT(name, eevdf, cfs) [SCHED_FEAT_##name] = #name,
-#include "scheduler/features.h"
-#undef SCHED_FEAT
-};
-
-const char *sched_feat_name(enum sched_feat f)
+/*
+ * The balancer walks a CPU's queued tasks from the least recently picked (the list tail), as
+ * detach_tasks() does with rq->cfs_tasks.
+ */
+static void list_add_head(struct sched_cpu *rq, struct sched_thread *t)
 {
-	return (unsigned)f < SCHED_FEAT_NR ? feat_names[f] : "?";
+	t->lprev = NULL;
+	t->lnext = rq->lhead;
+	if (rq->lhead)
+		rq->lhead->lprev = t;
+	else
+		rq->ltail = t;
+	rq->lhead = t;
+	t->on_list = true;
 }
 
-int sched_feat_parse(const char *name, enum sched_feat *out)
+static void list_del(struct sched_cpu *rq, struct sched_thread *t)
 {
-	for (int f = 0; f < SCHED_FEAT_NR; f++) {
-		if (!strcmp(name, feat_names[f])) {
-			*out = (enum sched_feat)f;
-			return 0;
+	if (!t->on_list)
+		return;
+	if (t->lprev)
+		t->lprev->lnext = t->lnext;
+	else
+		rq->lhead = t->lnext;
+	if (t->lnext)
+		t->lnext->lprev = t->lprev;
+	else
+		rq->ltail = t->lprev;
+	t->lprev = t->lnext = NULL;
+	t->on_list = false;
+}
+
+/* set_next_task_fair()'s list_move(): @t to the head of @rq's list, the most recently picked */
+void sched__tasks_move_head(struct sched_cpu *rq, struct sched_thread *t)
+{
+	list_del(rq, t);
+	list_add_head(rq, t);
+}
+
+/*
+ * Count a task in (or out of) the runnable totals of its queue and the queues above, up to and
+ * including a throttled one: the tasks below a throttled queue are not on the CPU. Returns
+ * whether the count reached the root (and so the CPU's nr_running must follow).
+ */
+bool sched__account_runnable(struct sched_entity *se, int d, bool idle)
+{
+	for (; se; se = se->parent) {
+		se->cfs_rq->h_nr_runnable += (unsigned)d;
+		if (idle || se->idle)
+			se->cfs_rq->h_nr_idle += (unsigned)d;
+		if (se->idle)
+			idle = true;
+		if (se->cfs_rq->throttled)
+			return false;
+	}
+	return true;
+}
+
+static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   bool initial, bool wakeup, uint64_t now)
+{
+	pelt_update(&q->avg, now);
+	if (se->my_q) {
+		/* 6.12: a group entity asks for its queue's shortest request. */
+		uint64_t m = UINT64_MAX;
+		const struct cfs_rq *g = se->my_q;
+
+		if (g->curr && g->curr->on_rq)
+			m = g->curr->slice;
+		if (g->tl_n && s->ops->augmented && sched__tl_min_slice(g) < m)
+			m = sched__tl_min_slice(g);
+		if (m != UINT64_MAX) {
+			se->slice = m;
+			se->custom_slice = true;
+		}
+		update_cfs_group(s, se, now);
+	}
+	s->ops->place(s, q, se, initial, wakeup);
+	q->load += se->weight;
+	q->nr_queued++;
+	if (q->curr != se)
+		s->ops->tree_add(q, se);
+	se->on_rq = true;
+	sched__entity_avg_set(se, now);
+	sched__load_changed(q, now);
+	list_add_leaf_cfs_rq(q);
+	update_tg_load_avg(s, q, now);
+}
+
+static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
+			   bool sleep, uint64_t now)
+{
+	pelt_update(&q->avg, now);
+	s->ops->dequeued(s, q, se, sleep);
+	if (q->curr != se)
+		s->ops->tree_del(q, se);
+	se->on_rq = false;
+	sched__entity_avg_set(se, now);
+	q->load -= se->weight;
+	q->nr_queued--;
+	if (q->next == se)
+		q->next = NULL;
+	if (q->last == se)
+		q->last = NULL;
+	if (q->skip == se)
+		q->skip = NULL;
+	sched__load_changed(q, now);
+	update_cfs_group(s, se, now);
+	update_min_vruntime(s, q);
+	update_tg_load_avg(s, q, now);
+}
+
+/*
+ * requeue_delayed_entity(): a delayed entity (a task, or a group whose queue gets an entity
+ * again) becomes a normal one where it is. With DELAY_ZERO a positive lag is dropped: it is
+ * placed again at lag 0. The caller decides how fresh curr is (ttwu_runnable() and
+ * enqueue_task_fair() run no update_curr() on this queue first).
+ */
+static void requeue_delayed_entity(struct sched *s, struct sched_entity *se)
+{
+	struct cfs_rq *q = se->cfs_rq;
+
+	if (sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vruntime < avg_vruntime(q)) {
+		/* positive lag: drop it (place at lag 0) */
+		bool in_tree = q->curr != se;
+
+		if (in_tree)
+			s->ops->tree_del(q, se);
+		q->nr_queued--;
+		q->load -= se->weight;
+		se->vlag = 0;
+		s->ops->place(s, q, se, false, true);
+		q->load += se->weight;
+		q->nr_queued++;
+		if (in_tree)
+			s->ops->tree_add(q, se);
+	}
+	se->sched_delayed = false;
+}
+
+/*
+ * enqueue_task_fair(): returns the entities enqueued and the levels walked: both of its loops
+ * together visit every level up to the root (or a throttled queue), enqueuing until an entity
+ * is already queued and updating load averages and group weights from there up.
+ */
+struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, bool initial,
+				    bool wakeup, uint64_t now)
+{
+	struct sched_entity *se = &t->se;
+	struct sched_walk w = { 0, 0 };
+	bool task_level = true;
+
+	attach_entity_load_avg(s, t, now);	/* a new task, or one that changed queue */
+	for (; se && !se->on_rq; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		enqueue_entity(s, q, se, initial && task_level, wakeup, now);
+		task_level = false;
+		wakeup = true;	/* a group entity re-enters as a waking entity (ENQUEUE_WAKEUP) */
+		w.ops++;
+		w.walks++;
+		check_enqueue_throttle(s, q, now);
+		if (q->throttled) {	/* the queue stays off the CPU: stop here */
+			se = NULL;
+			break;
 		}
 	}
-	return -EINVAL;
+	if (se && se->sched_delayed)	/* a group entity still queued after its queue emptied */
+		requeue_delayed_entity(s, se);
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		w.walks++;
+		pelt_update(&q->avg, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, q, now);
+		if (q->throttled)
+			break;
+	}
+	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running++;
+	list_add_head(t->cpu, t);
+	return w;
 }
 
-/* The defaults of scheduler/features.h, per policy. */
-bool sched_feat_default(enum sched_feat f, enum sched_policy p)
+/*
+ * DELAY_DEQUEUE for a group entity whose queue has just emptied: dequeue_entities() dequeues
+ * every level above the task with DEQUEUE_SLEEP, so an ineligible group entity stays queued,
+ * delayed, like a task, until it is picked or its queue gets an entity again.
+ */
+static bool delay_group(struct sched *s, struct sched_entity *se)
 {
-	static const bool def[2][SCHED_FEAT_NR] = {
-#define SCHED_FEAT(name, eevdf, cfs) [SCHED_FEAT_##name] = eevdf,
-		[SCHED_POLICY_EEVDF] = {
-#include "scheduler/features.h"
-		},
-#undef SCHED_FEAT
-#define SCHED_FEAT(name, eevdf, cfs) [SCHED_FEAT_##name] = cfs,
-		[SCHED_POLICY_CFS] = {
-#include "scheduler/features.h"
-		},
-#undef SCHED_FEAT
-	};
-
-	return (unsigned)f < SCHED_FEAT_NR && def[p == SCHED_POLICY_CFS][f];
+	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+		return false;
+	if (entity_eligible(se->cfs_rq, se))
+		return false;
+	se->sched_delayed = true;
+	if (se->cfs_rq->next == se)	/* dequeue_entity() clears the buddies first */
+		se->cfs_rq->next = NULL;
+	if (se->cfs_rq->last == se)
+		se->cfs_rq->last = NULL;
+	return true;
 }
 
-const char *sched_policy_name(enum sched_policy p)
+/*
+ * dequeue_entities() from @se up: @se leaves its queue (@delayed: it was a delayed entity, whose
+ * lag DELAY_ZERO clips), then each group entity whose queue it emptied, unless it is delayed.
+ * Returns the levels dequeued and walked: like the enqueue, the second loop walks on to the
+ * root (or a throttled queue) after the dequeues stop.
+ */
+static struct sched_walk dequeue_from(struct sched *s, struct sched_entity *se, bool sleep,
+				      bool delayed, uint64_t now)
 {
-	return p == SCHED_POLICY_CFS ? "cfs" : "eevdf";
+	struct sched_walk w = { 0, 0 };
+
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		if (w.ops && delay_group(s, se))
+			break;	/* the walk below updates it and the levels above */
+		dequeue_entity(s, q, se, sleep, now);
+		if (delayed && sched__feat(s, SCHED_FEAT_DELAY_ZERO) && se->vlag > 0)
+			se->vlag = 0;
+		delayed = false;
+		w.ops++;
+		w.walks++;
+		sleep = true;	/* upper levels go to sleep with their emptied queue */
+		if (!q->nr_queued)
+			return_cfs_rq_runtime(s, q);
+		if (q->throttled) {	/* its entity is off the CPU already */
+			se = NULL;
+			break;
+		}
+		if (q->nr_queued) {
+			se = se->parent;
+			break;
+		}
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *q = se->cfs_rq;
+
+		w.walks++;
+		pelt_update(&q->avg, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, q, now);
+		if (q->throttled)
+			break;
+	}
+	return w;
 }
 
-int sched_policy_parse(const char *name, enum sched_policy *out)
+/*
+ * dequeue_task_fair(): take the task off its queue and each group entity whose queue becomes
+ * empty. @runnable_counted: the task still counts as runnable (false when finishing a delayed
+ * dequeue, whose counts were dropped when it was delayed). Returns the levels dequeued and
+ * walked.
+ */
+struct sched_walk dequeue_task_fair(struct sched *s, struct sched_thread *t, bool sleep,
+				    bool runnable_counted, uint64_t now)
 {
-	if (!strcmp(name, "eevdf"))
-		*out = SCHED_POLICY_EEVDF;
-	else if (!strcmp(name, "cfs"))
-		*out = SCHED_POLICY_CFS;
-	else
-		return -EINVAL;
-	return 0;
+	if (runnable_counted &&
+	    sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running--;
+	list_del(t->cpu, t);
+	return dequeue_from(s, &t->se, sleep, !runnable_counted, now);
 }
 
-unsigned sched_scaling_factor(enum sched_scaling sc, int cpus)
+/* A delayed group entity was picked: it leaves now (pick_next_entity(), DEQUEUE_DELAYED). */
+static struct sched_walk finish_delayed_group(struct sched *s, struct sched_entity *se,
+					      uint64_t now)
 {
-	unsigned n = cpus < 8 ? (unsigned)cpus : 8u, lg = 0;
+	se->sched_delayed = false;
+	return dequeue_from(s, se, true, true, now);
+}
 
-	if (n < 1)
-		n = 1;
-	switch (sc) {
-	case SCHED_SCALING_NONE:
-		return 1;
-	case SCHED_SCALING_LINEAR:
+/* DELAY_DEQUEUE: a sleeping task that is not eligible stays queued, no longer runnable. */
+bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t)
+{
+	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+		return false;
+	if (entity_eligible(t->se.cfs_rq, &t->se))
+		return false;
+	t->se.sched_delayed = true;
+	if (sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running--;
+	return true;
+}
+
+/* finish_delayed_dequeue_entity(): the delayed task leaves for good (DELAY_ZERO clips lag). */
+struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+{
+	t->se.sched_delayed = false;
+	return dequeue_task_fair(s, t, true, false, now);
+}
+
+/* requeue_delayed_entity(): a delayed task wakes where it is. */
+void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
+{
+	requeue_delayed_entity(s, &t->se);
+	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
+		t->cpu->nr_running++;
+	(void)now;
+}
+
+/*
+ * Throttling (bandwidth.c): take a group queue's entity off its parent, with each ancestor it
+ * leaves empty, and its runnable tasks out of the counts above it (throttle_cfs_rq).
+ */
+void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
+{
+	struct sched_entity *se = q->se, *up;
+	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
+	bool top = true;
+
+	for (up = se; up; up = up->parent) {
+		struct cfs_rq *pq = up->cfs_rq;
+
+		pq->h_nr_runnable -= n;
+		pq->h_nr_idle -= ni;
+		if (pq->throttled) {
+			top = false;
+			break;
+		}
+	}
+	if (top)
+		q->rq->nr_running -= n;
+	for (; se && se->on_rq; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		dequeue_entity(s, pq, se, true, now);
+		if (!pq->nr_queued)
+			return_cfs_rq_runtime(s, pq);
+		if (pq->nr_queued || pq->throttled) {
+			se = pq->throttled ? NULL : se->parent;
+			break;
+		}
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		pelt_update(&pq->avg, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, pq, now);
+		if (pq->throttled)
+			break;
+	}
+}
+
+/* unthrottle_cfs_rq(): the reverse. */
+void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
+{
+	struct sched_entity *se = q->se, *up;
+	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
+	bool top = true;
+
+	for (; q->nr_queued && se && !se->on_rq; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		enqueue_entity(s, pq, se, false, true, now);
+		check_enqueue_throttle(s, pq, now);
+		if (pq->throttled) {
+			se = NULL;
+			break;
+		}
+	}
+	for (; se; se = se->parent) {
+		struct cfs_rq *pq = se->cfs_rq;
+
+		pelt_update(&pq->avg, now);
+		update_cfs_group(s, se, now);
+		update_tg_load_avg(s, pq, now);
+		if (pq->throttled)
+			break;
+	}
+	for (up = q->se; up; up = up->parent) {
+		struct cfs_rq *pq = up->cfs_rq;
+
+		pq->h_nr_runnable += n;
+		pq->h_nr_idle += ni;
+		if (pq->throttled) {
+			top = false;
+			break;
+		}
+	}
+	if (top)
+		q->rq->nr_running += n;
+}
+
+/* Which CPUs run something inside each group: a group entity is on its CPU's curr chain. */
+static void chain_bit(struct sched_entity *se, bool on)
+{
+	if (se->my_q) {
+		int c = se->my_q->rq->id;
+		uint64_t *w = &se->my_q->tg->on_chain[c / 64], b = 1ull << (c % 64);
+
+		*w = on ? *w | b : *w & ~b;
+	}
+}
+
+static void put_prev_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	if (se->on_rq)
+		s->ops->tree_add(q, se);
+	if (q->curr == se) {
+		q->curr = NULL;
+		chain_bit(se, false);
+	}
+}
+
+static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+{
+	if (se->on_rq)
+		s->ops->tree_del(q, se);
+	q->curr = se;
+	chain_bit(se, true);
+	s->ops->set_next(s, q, se);
+}
+
+/* Put every level of the running task (its chain leaves the CPU's curr pointers). */
+unsigned put_prev_task_fair(struct sched *s, struct sched_thread *t)
+{
+	unsigned n = 0;
+
+	for (struct sched_entity *se = &t->se; se; se = se->parent) {
+		if (se->cfs_rq->curr != se)
+			break;
+		put_prev_entity(s, se->cfs_rq, se);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * pick_next_task_fair()'s switch: put prev's levels and set next's, only where they differ
+ * (the is_same_group walk). Returns the number of level operations.
+ */
+unsigned sched__switch_chains(struct sched *s, struct sched_thread *prev,
+			      struct sched_thread *next)
+{
+	struct sched_entity *se, *pse;
+	unsigned n = 0;
+
+	if (!prev && !next)
+		return 0;	/* a detached thread left an empty CPU */
+	if (!prev) {
+		for (se = &next->se; se; se = se->parent, n++)
+			set_next_entity(s, se->cfs_rq, se);
 		return n;
-	case SCHED_SCALING_LOG:
-		break;
 	}
-	while (n >>= 1)
-		lg++;
-	return 1 + lg;
+	if (!next)
+		return put_prev_task_fair(s, prev);
+	se = &next->se;
+	pse = &prev->se;
+	while (se->cfs_rq != pse->cfs_rq) {
+		int sd = se->depth, pd = pse->depth;
+
+		if (sd <= pd) {
+			put_prev_entity(s, pse->cfs_rq, pse);
+			pse = pse->parent;
+			n++;
+		}
+		if (sd >= pd) {
+			set_next_entity(s, se->cfs_rq, se);
+			se = se->parent;
+			n++;
+		}
+	}
+	put_prev_entity(s, pse->cfs_rq, pse);
+	set_next_entity(s, se->cfs_rq, se);
+	return n + 2;
 }
 
-void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus)
+/*
+ * pick_task_fair(): descend from the root, picking at each level (a walk of that level). A
+ * delayed entity picked leaves its queue (dequeue_entities() from it up, another walk) and the
+ * pick starts again from the root. @w collects what the picks walked and dequeued.
+ */
+struct sched_thread *pick_task_fair(struct sched *s, struct sched_cpu *rq, uint64_t now,
+				    struct sched_walk *w)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->cpus = cpus;
-	cfg->policy = policy;
-	for (int f = 0; f < SCHED_FEAT_NR; f++)
-		cfg->feat[f] = sched_feat_default((enum sched_feat)f, policy);
-	cfg->tun = (struct sched_tunables){
-		.base_slice_ns = 700000,	/* 0.70 ms since 6.15 (0.75 ms in 6.6-6.14) */
-		.latency_ns = 6000000,
-		.min_granularity_ns = 750000,
-		.wakeup_granularity_ns = 1000000,
-		.migration_cost_ns = 500000,
-		.nr_migrate = 32,
-		.tunable_scaling = SCHED_SCALING_LOG,
-		.hz = 1000,
-	};
-	/*
-	 * docs/overhead.md: each the median of five calibrations of this project's machine
-	 * (calibrate --live); tick_ns is an estimate, not measured.
-	 */
-	cfg->cost = (struct sched_costs){
-		.switch_ns = 672,
-		.wakeup_ns = 336,
-		.sleep_ns = 202,
-		.tick_ns = 400,
-		.level_ns = 24,
-		.walk_ns = 19,
-	};
-	cfg->tick_elision = true;
-	cfg->timeline_array = true;
-	cfg->load_attach = true;
-	cfg->blocked_load = true;
-	cfg->newidle_ratio = 512;
-	cfg->jitter = true;
-	cfg->seed = 1;
-}
+	for (;;) {
+		struct cfs_rq *q = rq->cfs;
+		struct sched_entity *se = NULL;
 
-int sched_tunable_set(struct sched_tunables *t, const char *name, uint64_t v)
-{
-	const uint64_t max_ns = 1000000000ull;	/* the kernel's debugfs limits are wider; 1 s */
-
-	if (!strcmp(name, "base_slice") || !strcmp(name, "latency") ||
-	    !strcmp(name, "min_granularity") || !strcmp(name, "wakeup_granularity")) {
-		if (v < 100000 || v > max_ns)	/* 0.1 ms .. 1 s */
-			return -ERANGE;
-		if (!strcmp(name, "base_slice"))
-			t->base_slice_ns = v;
-		else if (!strcmp(name, "latency"))
-			t->latency_ns = v;
-		else if (!strcmp(name, "min_granularity"))
-			t->min_granularity_ns = v;
+		if (!q->nr_queued)
+			return NULL;
+		while (q) {
+			w->walks++;
+			se = s->ops->pick(s, q);
+			if (!se)
+				return NULL;
+			sched__prefetch_my_q(se);	/* a dependent miss less per level */
+			if (se->sched_delayed)
+				break;
+			q = se->my_q;
+		}
+		if (!se->sched_delayed)
+			return se->task;
+		if (se->task)
+			walk_add(w, sched__finish_delayed(s, se->task, now));
 		else
-			t->wakeup_granularity_ns = v;
-	} else if (!strcmp(name, "migration_cost")) {
-		if (v > max_ns)
-			return -ERANGE;
-		t->migration_cost_ns = v;
-	} else if (!strcmp(name, "nr_migrate")) {
-		if (v < 1 || v > 1024)
-			return -ERANGE;
-		t->nr_migrate = (uint32_t)v;
-	} else if (!strcmp(name, "tunable_scaling")) {
-		if (v > 2)
-			return -ERANGE;
-		t->tunable_scaling = (enum sched_scaling)v;
-	} else if (!strcmp(name, "hz")) {
-		if (v < 1 || v > 10000)
-			return -ERANGE;
-		t->hz = (uint32_t)v;
-	} else {
-		return -EINVAL;
+			walk_add(w, finish_delayed_group(s, se, now));
 	}
+}
+
+static void set_last_buddy(struct sched_entity *se)
+{
+	for (; se; se = se->parent)
+		se->cfs_rq->last = se;
+}
+
+/* check_preempt_wakeup_fair() / check_preempt_wakeup() */
+void wakeup_preempt_fair(struct sched *s, struct sched_cpu *rq, struct sched_thread *p, bool fork)
+{
+	struct sched_thread *curr = rq->curr;
+	struct sched_entity *se, *pse;
+	bool next_marked = false, cidle, pidle;
+	unsigned scale;
+
+	if (!curr) {
+		rq->resched = true;
+		return;
+	}
+	if (curr == p)
+		return;
+	if (curr->policy == SCHED_THREAD_IDLE && p->policy != SCHED_THREAD_IDLE) {
+		rq->resched = true;
+		return;
+	}
+	if (p->policy != SCHED_THREAD_NORMAL || !sched__feat(s, SCHED_FEAT_WAKEUP_PREEMPTION))
+		return;
+	if (throttled_hierarchy(p->se.cfs_rq))
+		return;		/* it cannot run before its group's next refill */
+	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
+	se = &curr->se;
+	pse = &p->se;
+	if (s->ops->cfs_buddies && sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && scale && !fork) {
+		set_next_buddy(pse);
+		next_marked = true;
+	}
+	/* find_matching_se() */
+	while (se->depth > pse->depth)
+		se = se->parent;
+	while (pse->depth > se->depth)
+		pse = pse->parent;
+	while (se->cfs_rq != pse->cfs_rq) {
+		se = se->parent;
+		pse = pse->parent;
+	}
+	cidle = se->idle;
+	pidle = pse->idle;
+	if (cidle && !pidle) {
+		rq->resched = true;
+		return;
+	}
+	if (cidle != pidle)
+		return;
+	if (!s->ops->cfs_buddies && sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork &&
+	    !pse->sched_delayed)
+		set_next_buddy(pse);
+	if (!s->ops->wakeup_preempt(s, se->cfs_rq, se, pse))
+		return;
+	if (s->ops->cfs_buddies) {
+		if (!next_marked)
+			set_next_buddy(pse);
+		if (sched__feat(s, SCHED_FEAT_LAST_BUDDY) && scale && se->task)
+			set_last_buddy(se);
+	}
+	rq->resched = true;
+}
+
+/*
+ * yield_task_fair()'s "are we the only task?" is rq->nr_running == 1, and rq->nr_running still
+ * counts a task that DELAY_DEQUEUE keeps queued after it slept (dequeue_entities() returns
+ * before sub_nr_running() for it), where ours counts only the runnable ones: look for such a
+ * task too, outside a throttled hierarchy (whose tasks leave rq->nr_running).
+ */
+static bool only_task(const struct sched_cpu *rq, const struct sched_thread *t)
+{
+	if (rq->nr_running > 1)
+		return false;
+	for (const struct sched_thread *o = rq->lhead; o; o = o->lnext)
+		if (o != t && o->se.sched_delayed && !throttled_hierarchy(o->se.cfs_rq))
+			return false;
+	return true;
+}
+
+/*
+ * do_sched_yield(): the class's yield_task(), then schedule(). yield_task_fair() returns at
+ * once when the yielder is its CPU's only task; otherwise it clears the yielder's buddies,
+ * updates curr (here every level is brought up to now, as pick_task_fair() would do before
+ * it picks) and lets the policy mark the yielder. The schedule() that follows is the normal
+ * pick: a switch is a switch out while runnable (sched_switch prev_state R, counted as
+ * preempted). Without a switch the CPU is still marked dirty, as after any change: EEVDF's
+ * pushed deadline moves the tick horizon (only later, so a stale plan would merely tick early)
+ * and the next processed tick finds out whether the CPU is quiescent again.
+ */
+int sched_thread_yield(struct sched *s, int tid, uint64_t now)
+{
+	struct sched_thread *t = sched__thr_get(s, tid);
+	struct sched_cpu *rq;
+	int err;
+
+	if (!t)
+		return -ENOENT;
+	err = sched__enter(s, now);
+	if (err)
+		return err;
+	rq = t->cpu;
+	if (t->runnable && rq && rq->curr == t && !only_task(rq, t)) {
+		update_curr(s, rq, now);
+		s->ops->yield(s, t->se.cfs_rq, &t->se);
+		rq->resched = true;
+		sched__rq_dirty(s, rq, now);
+		sched__resched_if_needed(s, rq, now);
+	}
+	sched__finish(s);
 	return 0;
 }

@@ -6,7 +6,7 @@
  * other policy is accepted there and has no effect.
  *
  * No include guard: every includer defines SCHED_FEAT() to take what it needs (the enum in
- * sched.h, the names and defaults in fair.c). A new feature is one line here and its rule
+ * sched.h, the names and defaults in config.c). A new feature is one line here and its rule
  * where the kernel has it.
  */
 

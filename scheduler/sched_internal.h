@@ -392,7 +392,7 @@ struct sched {
 	uint64_t nohz_next;		/* next NOHZ idle balance */
 	uint64_t nohz_blocked_next;	/* next NOHZ update of idle CPUs' blocked load */
 	bool nohz_has_blocked;		/* some idle CPU may still carry blocked load */
-	uint64_t jitter;		/* state of the balance-timing jitter stream (balance.c) */
+	uint64_t jitter;		/* the balance-timing jitter stream (balance_domains.c) */
 	/* the domains (scheduler/sd.c): shared objects, freed with the machine */
 	struct sched_dom **doms;
 	int ndoms;
@@ -494,6 +494,12 @@ static inline uint64_t sched__mix64(uint64_t z)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* idle_cpu(): nothing running, nothing queued */
+static inline bool idle_cpu(const struct sched_cpu *rq)
+{
+	return !rq->curr && !rq->nr_running;
 }
 
 static inline bool cpu_allowed(const struct sched_thread *t, int cpu)
@@ -614,20 +620,20 @@ void pelt_reweight(struct pelt *q, const struct pelt *r, uint64_t w0, uint64_t w
 void pelt_update_event(struct pelt *p, uint64_t now);
 void pelt_set_event(struct pelt *p, uint64_t now, uint64_t x);
 
-/* ---- scheduler/fair.c: what CFS and EEVDF share ---------------------------------------------- */
+/* ---- scheduler/fair.c: the fair class, what CFS and EEVDF share ----------------------------- */
 
-sv_t sched__calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
+sv_t calc_delta_fair(uint64_t delta_ns, const struct sched_entity *se);
 uint64_t sched__sv_to_ns_ceil(sv_t v, const struct sched_entity *se);
 void sched__set_weight(struct sched_entity *se, uint64_t weight, uint32_t wmult);
-void sched__update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
-sv_t sched__avg_vruntime(const struct cfs_rq *cfs_rq);
+void update_min_vruntime(struct sched *s, struct cfs_rq *cfs_rq);
+sv_t avg_vruntime(const struct cfs_rq *cfs_rq);
 /* x * num / den for num, den > 0, truncated toward zero: a reweight's rescaling, in 64-bit
  * divisions where the values allow */
 sv_t sched__scale_sv(sv_t x, uint64_t num, uint64_t den);
-bool sched__entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
-uint64_t sched__slice_cfs(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
-void sched__clear_buddies(struct sched_entity *se);
-void sched__set_next_buddy(struct sched_entity *se);
+bool entity_eligible(const struct cfs_rq *cfs_rq, const struct sched_entity *se);
+uint64_t sched_slice(struct sched *s, struct cfs_rq *cfs_rq, struct sched_entity *se);
+void clear_buddies(struct sched_entity *se);
+void set_next_buddy(struct sched_entity *se);
 
 /* ---- scheduler/eevdf.c, scheduler/cfs.c: the two policies ------------------------------------ */
 
@@ -645,8 +651,8 @@ void sched__lines_release(struct sched *s);
 
 /*
  * A group's queue and its entity on one CPU are one allocation, the entity right after the
- * queue's whole lines (tg_alloc()): a pick that has an entity in hand can start fetching the
- * queue it stands for before the entity itself has arrived (sched__prefetch_my_q()).
+ * queue's whole lines (sched__tg_alloc()): a pick that has an entity in hand can start fetching
+ * the queue it stands for before the entity itself has arrived (sched__prefetch_my_q()).
  */
 #define SCHED_RQ_BYTES	((sizeof(struct cfs_rq) + 63) / 64 * 64)
 #define SCHED_PAIR_BYTES	(SCHED_RQ_BYTES + sizeof(struct sched_entity))
@@ -669,27 +675,51 @@ void sched__trace_switch(struct sched *s, struct sched_cpu *rq, const struct sch
 void sched__trace_task(struct sched *s, enum sched_trace_kind kind, int cpu, bool irq,
 		       const struct sched_thread *t, int orig_cpu, int dest_cpu, uint64_t now);
 struct sched_thread *sched__thr_get(const struct sched *s, int tid);
+/* grow the zeroed array *@arr of *@n elements until index @need fits; -ENOMEM */
+int sched__grow(void **arr, int *n, int need, size_t elem);
 void sched__relocate(struct sched *s, struct sched_thread *t, struct sched_cpu *dst, uint64_t now);
+/* also moves @t's load average with it (migrate_task_rq_fair's detach and attach) */
+void set_task_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq, uint64_t now);
+void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
+/* __schedule(): pick and switch on @rq; @detached already left it while running */
+void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_thread *detached);
+void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
 
-/* ---- scheduler/queue.c: the hierarchy walks, picking and preemption -------------------------- */
+/* ---- scheduler/group.c: task groups, their queues and entities per CPU ----------------------- */
+
+/* the live group @id, or NULL */
+struct sched_tg *sched__tg_get(const struct sched *s, int id);
+/* sched_create_group() with alloc_fair_sched_group(): the group, a queue per CPU and, below
+ * the root, an entity per CPU; NULL when out of memory */
+struct sched_tg *sched__tg_alloc(struct sched *s, int id, struct sched_tg *parent,
+				 uint32_t weight, bool idle, uint64_t now);
+/* free_fair_sched_group() with sched_free_group(); NULL is nothing */
+void sched__tg_release(struct sched *s, struct sched_tg *tg);
+
+/* ---- scheduler/fair.c: the hierarchy walks, picking and preemption --------------------------- */
 
 bool sched__account_runnable(struct sched_entity *se, int d, bool idle);
-struct sched_walk sched__enqueue_task(struct sched *s, struct sched_thread *t, bool initial,
-				      bool wakeup, uint64_t now);
-struct sched_walk sched__dequeue_task(struct sched *s, struct sched_thread *t, bool sleep,
-				      bool runnable_counted, uint64_t now);
+/* the kernel's with @initial for ENQUEUE_INITIAL and @wakeup for ENQUEUE_WAKEUP; returns the
+ * work done for the overhead model */
+struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, bool initial,
+				    bool wakeup, uint64_t now);
+/* @sleep for DEQUEUE_SLEEP; @runnable_counted when the task is still in h_nr_runnable */
+struct sched_walk dequeue_task_fair(struct sched *s, struct sched_thread *t, bool sleep,
+				    bool runnable_counted, uint64_t now);
 bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t);
 struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
 void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now);
-unsigned sched__put_chain(struct sched *s, struct sched_thread *t);
-void sched__idle_count(struct sched *s, struct sched_cpu *rq, int d);
-void sched__schedule(struct sched *s, struct sched_cpu *rq, uint64_t now,
-		     struct sched_thread *detached);
-void sched__resched_if_needed(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__check_preempt(struct sched *s, struct sched_cpu *rq, struct sched_thread *p,
-			  bool fork);
-void sched__task_set_cpu(struct sched *s, struct sched_thread *t, struct sched_cpu *rq,
-			 uint64_t now);
+/* puts every level of @t's chain (no next to stop at); returns the levels put */
+unsigned put_prev_task_fair(struct sched *s, struct sched_thread *t);
+/* pick_task_fair(): @rq's next task, a delayed entity picked leaving on the way; @w counts */
+struct sched_thread *pick_task_fair(struct sched *s, struct sched_cpu *rq, uint64_t now,
+				    struct sched_walk *w);
+/* pick_next_task_fair()'s switch: put @prev's levels and set @next's where they differ */
+unsigned sched__switch_chains(struct sched *s, struct sched_thread *prev,
+			      struct sched_thread *next);
+void sched__tasks_move_head(struct sched_cpu *rq, struct sched_thread *t);
+/* check_preempt_wakeup_fair() before 6.19; @fork for a new task (WF_FORK) */
+void wakeup_preempt_fair(struct sched *s, struct sched_cpu *rq, struct sched_thread *p, bool fork);
 /* for throttling (bandwidth.c) */
 void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
 void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now);
@@ -700,7 +730,8 @@ uint64_t sched__tick_cost(const struct sched *s, const struct sched_cpu *rq);
 void sched__rq_charge_overhead(struct sched *s, struct sched_cpu *rq, uint64_t now,
 			       uint64_t base_ns, struct sched_walk w);
 void sched__rq_account_to(struct sched *s, struct sched_cpu *rq, uint64_t upto, uint64_t now);
-void sched__rq_account(struct sched *s, struct sched_cpu *rq, uint64_t now);
+/* update_curr() of every level of @rq's curr, up to @now, the scheduler's own time included */
+void update_curr(struct sched *s, struct sched_cpu *rq, uint64_t now);
 void sched__rq_charge_wakeup(struct sched *s, struct sched_cpu *rq, uint64_t now,
 			     struct sched_walk w);
 void sched__rq_charge_tick(struct sched *s, struct sched_cpu *rq, uint64_t now);
@@ -722,40 +753,54 @@ void sched__sd_free(struct sched *s);
 
 /* ---- scheduler/select.c: the CPU a waking or new thread goes to ------------------------------ */
 
-struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
-				    uint64_t now);
-
-/* ---- scheduler/balance.c: load balancing over the domains, a new task's CPU ------------------ */
-
-struct sched_cpu *sched__find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
+/* the wakeup (@waker's CPU, -1 for none) and fork paths only: no exec balancing */
+struct sched_cpu *select_task_rq_fair(struct sched *s, struct sched_thread *t, int waker,
 				      uint64_t now);
-/* whether a tick of busy @rq may kick idle CPUs into balancing (nohz_balancer_kick) */
-bool sched__nohz_may_kick(const struct sched *s, const struct sched_cpu *rq);
+
+/* ---- scheduler/balance.c: load balancing at one level, a new task's CPU --------------------- */
+
+struct sched_cpu *sched_balance_find_dst_cpu(struct sched *s, struct sched_thread *t, int cpu,
+					     uint64_t now);
+/* enum cpu_idle_type: why a CPU balances */
+enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
+bool sched_balance_rq(struct sched *s, struct sched_cpu *dst, int l, enum lb_idle idle,
+		      bool *cont, uint64_t now);
+
+/* ---- scheduler/balance_domains.c: when balancing runs: periodic, NOHZ, new-idle -------------- */
+
+/* whether a tick of busy @rq may kick idle CPUs into balancing: the kernel's decides and kicks,
+ * this one decides only (sched_balance_trigger() returns it, sched__balance_kicked() kicks) */
+bool nohz_balancer_kick(const struct sched *s, const struct sched_cpu *rq);
 /* get_sd_balance_interval() of @rq's domain @l as @rq is now (busy or idle), in ns */
-uint64_t sched__balance_period(const struct sched *s, const struct sched_cpu *rq, int l);
-bool sched__balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
+uint64_t get_sd_balance_interval(const struct sched *s, const struct sched_cpu *rq, int l);
+bool sched_balance_newidle(struct sched *s, struct sched_cpu *rq, uint64_t now);
 /* update_newidle_stats(): a new-idle balance of @sd counted, with its weighted @success */
-void sched__newidle_stats(struct sched_sd *sd, uint32_t success);
-bool sched__balance_tick(struct sched *s, struct sched_cpu *rq, uint64_t T);
+void update_newidle_stats(struct sched_sd *sd, uint32_t success);
+/* the tick's balancing up to its reschedule: the trigger and the softirq's own balance;
+ * returns whether to kick the idle CPUs */
+bool sched_balance_trigger(struct sched *s, struct sched_cpu *rq, uint64_t T);
 void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T);
 
 /* ---- scheduler/shares.c: group weights and the load averages of entities --------------------- */
 
 void sched__load_changed(struct cfs_rq *q, uint64_t now);
 bool sched__tg_update_due(const struct cfs_rq *q);
-void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
-uint64_t sched__calc_group_shares(const struct cfs_rq *q);
-void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
-			    uint32_t wmult, uint64_t now);
-void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
+void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
+uint64_t calc_group_shares(const struct cfs_rq *q);
+/* the load sums and average follow; @wmult 0 computes the inverse weight */
+void reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight, uint32_t wmult,
+		     uint64_t now);
+void update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now);
 void sched__reweight_load(struct sched *s, struct sched_entity *se, uint64_t old_wd, uint64_t now);
-void sched__leaf_add(struct cfs_rq *q);
-void sched__leaf_del(struct cfs_rq *q);
+void list_add_leaf_cfs_rq(struct cfs_rq *q);
+void list_del_leaf_cfs_rq(struct cfs_rq *q);
 void sched__entity_avg_set(struct sched_entity *se, uint64_t now);
-void sched__attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
-void sched__detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now);
-void sched__update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
-uint64_t sched__task_h_load(struct sched_thread *t, uint64_t now);
+/* on a task's entity, propagated up its hierarchy (attach_entity_cfs_rq()'s walk too) */
+void attach_entity_load_avg(struct sched *s, struct sched_thread *t, uint64_t now);
+void detach_entity_load_avg(struct sched *s, struct sched_thread *t, uint64_t now);
+/* every leaf queue of @rq and its signals (sched_balance_update_blocked_averages() 6.10+) */
+void update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now);
+uint64_t task_h_load(struct sched_thread *t, uint64_t now);
 
 /*
  * sched__rq_signals() - the CPU's utilisation (a task running) and runnable (tasks runnable)
@@ -774,13 +819,15 @@ static inline void sched__rq_signals(struct sched_cpu *rq, uint64_t now)
 
 /* ---- scheduler/bandwidth.c: CFS bandwidth control -------------------------------------------- */
 
-bool sched__bw_charge(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
-void sched__bw_enqueue_check(struct sched *s, struct cfs_rq *q, uint64_t now);
-void sched__bw_throttle_chain(struct sched *s, struct sched_cpu *rq, uint64_t now);
-void sched__bw_return_slack(struct sched *s, struct cfs_rq *q);
+bool account_cfs_rq_runtime(struct sched *s, struct cfs_rq *q, uint64_t delta, uint64_t now);
+void check_enqueue_throttle(struct sched *s, struct cfs_rq *q, uint64_t now);
+/* at every level of @rq's curr chain, not one queue */
+void check_cfs_rq_runtime(struct sched *s, struct sched_cpu *rq, uint64_t now);
+void return_cfs_rq_runtime(struct sched *s, struct cfs_rq *q);
 uint64_t sched__bw_next(const struct sched *s);
-void sched__bw_run(struct sched *s, uint64_t now);
-bool sched__throttled_hierarchy(const struct cfs_rq *q);
+/* every group's timer that is due at @now */
+void do_sched_cfs_period_timer(struct sched *s, uint64_t now);
+bool throttled_hierarchy(const struct cfs_rq *q);
 void sched__bw_forget(struct sched *s, struct sched_tg *tg);
 
 #endif /* CGSIM_SCHEDULER_SCHED_INTERNAL_H */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/select.c - the CPU a waking or new thread goes to: select_task_rq_fair() over the
- * scheduling domains (scheduler/sd.c). A new thread takes the fork path's search
- * (sched__find_dst_cpu(), scheduler/balance.c); a waking one starts from its previous CPU or,
- * when a domain of the waker's CPU with SD_WAKE_AFFINE spans that CPU, from what
- * wake_affine() chooses, then select_idle_sibling() looks for an idle CPU within that CPU's
- * LLC. docs/scheduler.md, "SMP", and docs/topology.md.
+ * scheduler/select.c - kernel/sched/fair.c: wakeup CPU selection. The CPU a waking or new thread
+ * goes to: select_task_rq_fair() over the scheduling domains (scheduler/sd.c). A new thread takes
+ * the fork path's search (sched_balance_find_dst_cpu(), scheduler/balance.c); a waking one starts
+ * from its previous CPU or, when a domain of the waker's CPU with SD_WAKE_AFFINE spans that CPU,
+ * from what wake_affine() chooses, then select_idle_sibling() looks for an idle CPU within that
+ * CPU's LLC. docs/scheduler.md, "SMP", and docs/topology.md.
  */
 #include "scheduler/sched_internal.h"
 #include "scheduler/topology.h"
@@ -20,7 +20,7 @@ static bool cpu_idle_for(const struct sched_cpu *rq)
 }
 
 /* cpus_share_cache() */
-static bool share_cache(const struct sched *s, int a, int b)
+static bool cpus_share_cache(const struct sched *s, int a, int b)
 {
 	return s->cpu[a].llc_id == s->cpu[b].llc_id;
 }
@@ -71,14 +71,14 @@ static int wake_affine(struct sched *s, struct sched_thread *t, int this, int pr
 
 	if (sched__feat(s, SCHED_FEAT_WA_IDLE)) {
 		/* wake_affine_idle(): an idle waker's CPU only within prev's LLC */
-		if (cpu_idle_for(tr) && share_cache(s, this, prev))
+		if (cpu_idle_for(tr) && cpus_share_cache(s, this, prev))
 			return cpu_idle_for(pr) ? prev : this;
 		if (cpu_idle_for(pr))
 			return prev;
 	}
 	if (sched__feat(s, SCHED_FEAT_WA_WEIGHT)) {
 		/* wake_affine_weight(): cpu_load() as last updated, the wakee's task_h_load() */
-		uint64_t task = sched__task_h_load(t, now);
+		uint64_t task = task_h_load(t, now);
 		uint64_t this_eff = tr->cfs->avg.avg + task;
 		uint64_t prev_eff = pr->cfs->avg.avg > task ? pr->cfs->avg.avg - task : 0;
 
@@ -142,7 +142,7 @@ static bool core_idle(const struct sched *s, int cpu)
  * select_idle_core() over @target's LLC, from target + 1 wrapping: the first allowed idle CPU
  * of a core whose threads are all idle; failing that, the first allowed idle CPU seen (-1).
  */
-static int idle_core_after(const struct sched *s, const struct sched_thread *t, int target)
+static int select_idle_core(const struct sched *s, const struct sched_thread *t, int target)
 {
 	const struct sched_cpu *rq = &s->cpu[target];
 	const struct sched_dom *llc = rq->sd[rq->llc].d;
@@ -170,8 +170,8 @@ static int idle_core_after(const struct sched *s, const struct sched_thread *t, 
  * when no core of the LLC is idle, an idle sibling of prev; then an idle CPU of target's LLC
  * (an idle core first with SMT), scanning from target + 1; else target.
  */
-static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, int prev,
-				      int target)
+static struct sched_cpu *select_idle_sibling(struct sched *s, struct sched_thread *t, int prev,
+					     int target)
 {
 	const uint64_t *span = llc_span(s, target);
 	int c = -1, recent;
@@ -179,22 +179,23 @@ static struct sched_cpu *idle_sibling(struct sched *s, struct sched_thread *t, i
 
 	if (cpu_allowed(t, target) && cpu_idle_for(&s->cpu[target]))
 		return &s->cpu[target];
-	if (prev != target && share_cache(s, prev, target) && cpu_allowed(t, prev) &&
+	if (prev != target && cpus_share_cache(s, prev, target) && cpu_allowed(t, prev) &&
 	    cpu_idle_for(&s->cpu[prev]))
 		return &s->cpu[prev];
 	/* a recently used CPU, idle, in target's LLC; the previous CPU becomes the recent one */
 	recent = t->recent_used_cpu;
 	t->recent_used_cpu = prev;
-	if (recent >= 0 && recent != prev && recent != target && share_cache(s, recent, target) &&
-	    cpu_allowed(t, recent) && cpu_idle_for(&s->cpu[recent]))
+	if (recent >= 0 && recent != prev && recent != target &&
+	    cpus_share_cache(s, recent, target) && cpu_allowed(t, recent) &&
+	    cpu_idle_for(&s->cpu[recent]))
 		return &s->cpu[recent];
 	/* SIS_UTIL: an LLC that its last balance found 85 % busy is not scanned at all */
 	scan = !sched__feat(s, SCHED_FEAT_SIS_UTIL) || s->cpu[target].llc < 0 ||
 	       s->cpu[target].sd[s->cpu[target].llc].d->nr_idle_scan > 0;
 	if (s->threads > 1) {
 		/* SMT cores exist only with an SMT domain, below an LLC */
-		c = idle_core_after(s, t, target);
-		if (c >= 0 && !core_idle(s, c) && share_cache(s, prev, target)) {
+		c = select_idle_core(s, t, target);
+		if (c >= 0 && !core_idle(s, c) && cpus_share_cache(s, prev, target)) {
 			/* no idle core: select_idle_smt(), an idle sibling of prev */
 			int first = prev / s->threads * s->threads;
 
@@ -294,8 +295,8 @@ static bool wake_wide(const struct sched *s, const struct sched_thread *w,
  * from its previous CPU, or, woken by a thread on another CPU it may use whose domains reach
  * that CPU with SD_WAKE_AFFINE, from what wake_affine() chooses; then select_idle_sibling().
  */
-struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int waker,
-				    uint64_t now)
+struct sched_cpu *select_task_rq_fair(struct sched *s, struct sched_thread *t, int waker,
+				      uint64_t now)
 {
 	int n = s->ncpu, prev = t->cpu ? t->cpu->id : -1, target;
 	struct sched_thread *cur;
@@ -306,7 +307,7 @@ struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int
 		for (int c = 0; c < n && from < 0; c++)
 			if (cpu_allowed(t, c))
 				from = c;
-		return sched__find_dst_cpu(s, t, from < 0 ? 0 : from, now);
+		return sched_balance_find_dst_cpu(s, t, from < 0 ? 0 : from, now);
 	}
 	target = prev;
 	/* current: the waking thread, or the one running where the sleeper's timer fires */
@@ -316,5 +317,5 @@ struct sched_cpu *sched__select_cpu(struct sched *s, struct sched_thread *t, int
 	if (waker >= 0 && waker < n && waker != prev && cpu_allowed(t, waker) &&
 	    !(cur && wake_wide(s, cur, t, waker)) && affine_domain(s, waker, prev))
 		target = wake_affine(s, t, waker, prev, now);
-	return idle_sibling(s, t, prev, target);
+	return select_idle_sibling(s, t, prev, target);
 }

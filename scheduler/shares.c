@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/shares.c - group entity weights: calc_group_shares() from the queues' PELT
- * averages, the task group's published load (update_tg_load_avg), reweighting; and the load
- * averages that move with their entities: attach, detach and propagation up the hierarchy,
- * blocked-load updates over each CPU's leaf list, task_h_load() (docs/scheduler.md, "Group
- * shares and load tracking").
+ * scheduler/shares.c - kernel/sched/fair.c: group scheduling and load tracking. Group entity
+ * weights: calc_group_shares() from the queues' PELT averages, the task group's published load
+ * (update_tg_load_avg), reweighting; and the load averages that move with their entities: attach,
+ * detach and propagation up the hierarchy, blocked-load updates over each CPU's leaf list,
+ * task_h_load() (docs/scheduler.md, "Group shares and load tracking").
  */
 #include <stdlib.h>
 
@@ -15,7 +15,7 @@ void sched__load_changed(struct cfs_rq *q, uint64_t now)
 	pelt_set(&q->avg, now, q->load >> SCHED_LOAD_SHIFT);
 }
 
-/* sched__update_tg_load_avg(): publish this queue's average when it moved by more than 1/64. */
+/* update_tg_load_avg(): publish this queue's average when it moved by more than 1/64. */
 bool sched__tg_update_due(const struct cfs_rq *q)
 {
 	int64_t delta = (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
@@ -44,7 +44,7 @@ static void mark_tg_dirty(struct sched *s, const struct sched_tg *tg, uint64_t n
 	}
 }
 
-void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
+void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
 	if (!q->se)	/* the root group */
 		return;
@@ -61,10 +61,10 @@ void sched__update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 }
 
 /*
- * sched__calc_group_shares(): tg->shares * load / tg_weight with load = max(this queue's weight, its
+ * calc_group_shares(): tg->shares * load / tg_weight with load = max(this queue's weight, its
  * average) and tg_weight = Σ other CPUs' published averages + load; in [MIN_SHARES, shares].
  */
-uint64_t sched__calc_group_shares(const struct cfs_rq *q)
+uint64_t calc_group_shares(const struct cfs_rq *q)
 {
 	const struct sched_tg *tg = q->tg;
 	uint64_t load = umax(q->load >> SCHED_LOAD_SHIFT, q->avg.avg);
@@ -84,8 +84,8 @@ uint64_t sched__calc_group_shares(const struct cfs_rq *q)
 	return shares;
 }
 
-void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight,
-			    uint32_t wmult, uint64_t now)
+void reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight, uint32_t wmult,
+		     uint64_t now)
 {
 	struct cfs_rq *q = se->cfs_rq;
 	uint64_t old_wd = se->wd;
@@ -104,19 +104,19 @@ void sched__reweight_entity(struct sched *s, struct sched_entity *se, uint64_t w
 }
 
 /*
- * sched__update_cfs_group(): a group entity's weight from its queue's share of the group's load.
+ * update_cfs_group(): a group entity's weight from its queue's share of the group's load.
  * Under EEVDF a group whose queue is empty keeps its entity's weight ("When a group becomes
  * empty, preserve its weight. This matters for DELAY_DEQUEUE", 6.13 and 6.12.y): its entity may
  * stay queued, delayed, to burn off its lag at the weight it had, and recomputing it from an
  * empty queue would shrink it to what the queue's decaying average says, and with it the
  * parent queue's load, level after level up a chain. CFS kernels (5.13-6.5) recompute.
  */
-void sched__update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
+void update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
 {
 	if (!se->my_q || (!se->my_q->load && s->ops->keep_empty_weight))
 		return;
 	pelt_update(&se->my_q->avg, now);
-	sched__reweight_entity(s, se, sched__calc_group_shares(se->my_q), 0, now);
+	reweight_entity(s, se, calc_group_shares(se->my_q), 0, now);
 }
 
 /* ---- load averages that move with their entities (attach, detach, propagate) ---- */
@@ -154,7 +154,7 @@ void sched__entity_avg_set(struct sched_entity *se, uint64_t now)
  * published contribution, which update_blocked_averages() must keep decaying. A queue joins
  * when something is enqueued or attached to it and leaves once fully decayed.
  */
-void sched__leaf_add(struct cfs_rq *q)
+void list_add_leaf_cfs_rq(struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
@@ -173,7 +173,7 @@ void sched__leaf_add(struct cfs_rq *q)
 	rq->leaf[rq->nleaf++] = q;
 }
 
-void sched__leaf_del(struct cfs_rq *q)
+void list_del_leaf_cfs_rq(struct cfs_rq *q)
 {
 	struct sched_cpu *rq = q->rq;
 
@@ -223,8 +223,8 @@ static void propagate(struct sched *s, struct cfs_rq *q, const struct pelt *r, b
 		pelt_set_runnable(&ge->ravg, want);
 		pelt_attach(&pq->avg, &old, ge->wd, true);
 		pelt_attach(&pq->avg, &ge->ravg, ge->wd, false);
-		sched__leaf_add(pq);
-		sched__update_tg_load_avg(s, pq, now);
+		list_add_leaf_cfs_rq(pq);
+		update_tg_load_avg(s, pq, now);
 		sched__rq_dirty_quiet(s, pq->rq, now);
 		q = pq;
 	}
@@ -272,18 +272,18 @@ static void task_load(struct sched *s, struct sched_thread *t, uint64_t now, boo
 	pelt_attach(&q->avg, &t->se.ravg, t->se.wd, sub);
 	cpu_signals_attach(t, now, sub);
 	if (!sub)
-		sched__leaf_add(q);
+		list_add_leaf_cfs_rq(q);
 	propagate(s, q, &t->se.ravg, sub, now);
-	sched__update_tg_load_avg(s, q, now);
+	update_tg_load_avg(s, q, now);
 	sched__rq_dirty_quiet(s, q->rq, now);
 }
 
-void sched__attach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
+void attach_entity_load_avg(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	task_load(s, t, now, false);
 }
 
-void sched__detach_task_load(struct sched *s, struct sched_thread *t, uint64_t now)
+void detach_entity_load_avg(struct sched *s, struct sched_thread *t, uint64_t now)
 {
 	task_load(s, t, now, true);
 }
@@ -295,12 +295,12 @@ static bool cfs_rq_decayed(const struct cfs_rq *q)
 }
 
 /*
- * sched__update_blocked_averages() - sched_balance_update_blocked_averages(): bring every queue
+ * update_blocked_averages() - sched_balance_update_blocked_averages(): bring every queue
  * of @rq that still carries load up to @now, so that the averages of group queues nothing runs
  * in any more decay, and republish their contributions to their groups' load (1/64 threshold,
  * once per ms). Queues fully decayed leave the leaf list.
  */
-void sched__update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now)
+void update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint64_t now)
 {
 	int keep = 0;
 
@@ -311,7 +311,7 @@ void sched__update_blocked_averages(struct sched *s, struct sched_cpu *rq, uint6
 		struct cfs_rq *q = rq->leaf[i];
 
 		pelt_update(&q->avg, now);
-		sched__update_tg_load_avg(s, q, now);
+		update_tg_load_avg(s, q, now);
 		if (cfs_rq_decayed(q) && !q->nr_queued)
 			q->on_leaf = false;
 		else
@@ -340,7 +340,7 @@ static uint64_t h_load(struct cfs_rq *q, uint64_t now)
 	return (uint64_t)(((unsigned __int128)h_load(pq, now) * ge_load) / (pq->avg.avg + 1));
 }
 
-uint64_t sched__task_h_load(struct sched_thread *t, uint64_t now)
+uint64_t task_h_load(struct sched_thread *t, uint64_t now)
 {
 	struct cfs_rq *q = t->se.cfs_rq;
 	uint64_t load, hq;

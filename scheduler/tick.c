@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * scheduler/tick.c - ticks: which must be processed and which can be elided (plan(),
- * quiescent()), processing one (sched_tick's work), the heap of the CPUs' next ticks, and the
- * bookkeeping every entry point ends with (sched__finish). docs/scheduler.md, "Ticks and their
- * elision".
+ * scheduler/tick.c - kernel/sched/core.c's sched_tick() and fair.c's entity_tick(): ticks. Which
+ * must be processed and which can be elided (plan(), quiescent()), processing one (sched_tick's
+ * work), the heap of the CPUs' next ticks, and the bookkeeping every entry point ends with
+ * (sched__finish). docs/scheduler.md, "Ticks and their elision".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -158,7 +158,7 @@ static int theap_top(const struct sched *s)
 /*
  * Would a tick now change anything beyond the linear accounting and the policy's decision?
  * Not if every queue on curr's chain has a settled load average with no tg update pending and
- * every group entity on the chain already has the weight sched__calc_group_shares() would give it.
+ * every group entity on the chain already has the weight calc_group_shares() would give it.
  * The averages only move at period ends and only while unsettled, so the answer holds until
  * something happens on this CPU or another CPU publishes a new tg load (which marks it).
  */
@@ -174,9 +174,32 @@ static bool quiescent(const struct sched_cpu *rq)
 			return false;
 	}
 	for (const struct sched_entity *se = rq->curr->se.parent; se; se = se->parent)
-		if (sched__calc_group_shares(se->my_q) != se->weight)
+		if (calc_group_shares(se->my_q) != se->weight)
 			return false;
 	return true;
+}
+
+/*
+ * update_load_avg(cfs_rq, curr, UPDATE_TG) at a tick: the queue's average brought to @T and
+ * its share of the group's load published when due. The kernel's updates the entity's average
+ * too; here that one moves only at events (sched__entity_avg_set()).
+ */
+static void update_load_avg(struct sched *s, struct cfs_rq *q, uint64_t T)
+{
+	pelt_update(&q->avg, T);
+	update_tg_load_avg(s, q, T);
+}
+
+/*
+ * entity_tick() at one level of curr's chain: the load average, the group weight, then the
+ * policy's tick (check_preempt_tick() under CFS; EEVDF's update_curr() did it all). The
+ * charge is the caller's, once for the whole chain. Returns whether to reschedule.
+ */
+static bool entity_tick(struct sched *s, struct cfs_rq *q, struct sched_entity *curr, uint64_t T)
+{
+	update_load_avg(s, q, T);
+	update_cfs_group(s, curr, T);
+	return s->ops->tick(s, q, curr);
 }
 
 /*
@@ -184,33 +207,27 @@ static bool quiescent(const struct sched_cpu *rq)
  * group weight, let the policy decide on preemption, run the balancer when due, and decide
  * whether the next tick can change anything (see plan()).
  */
-static void process_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
+static void sched_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 {
 	bool kick = false;
 
 	if (rq->last_tick >= T)
-		return;		/* already accounted (cannot happen: see sched__rq_account()) */
+		return;		/* already accounted (cannot happen: see update_curr()) */
 	s->in_tick = true;
 	sched__rq_account_to(s, rq, T - 1, T);
 	rq->last_tick = T;
 	s->st.ticks++;
 	s->st.ticks_processed++;
 	if (rq->curr) {
-		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
-			struct cfs_rq *q = se->cfs_rq;
-
-			pelt_update(&q->avg, T);
-			sched__update_tg_load_avg(s, q, T);
-			sched__update_cfs_group(s, se, T);
-			if (s->ops->tick(s, q, se))
+		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent)
+			if (entity_tick(s, se->cfs_rq, se, T))
 				rq->resched = true;
-		}
 		sched__rq_charge_overhead(s, rq, T, s->cfg.cost.tick_ns,
 					  (struct sched_walk){ 0, levels_of(rq->curr) });
 	}
 	rq->dirty_from = T + 1;
-	if (T >= rq->next_balance || (s->nr_idle && T >= s->nohz_next && sched__nohz_may_kick(s, rq)))
-		kick = sched__balance_tick(s, rq, T);
+	if (T >= rq->next_balance || (s->nr_idle && T >= s->nohz_next && nohz_balancer_kick(s, rq)))
+		kick = sched_balance_trigger(s, rq, T);
 	if (rq->resched && rq->curr)
 		sched__rq_charge_tick(s, rq, T);
 	sched__resched_if_needed(s, rq, T);
@@ -290,7 +307,7 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 			next = plan_min(s, next, first, rq->charge_from + h);
 	}
 	next = plan_min(s, next, first, rq->next_balance);
-	if (s->nr_idle && sched__nohz_may_kick(s, rq))
+	if (s->nr_idle && nohz_balancer_kick(s, rq))
 		next = plan_min(s, next, first, s->nohz_next);
 	rq->next_tick = next;
 }
@@ -313,7 +330,7 @@ static inline void mark_bit(struct sched *s, const struct sched_cpu *rq)
 
 /*
  * sched__replan_llc() - a CPU of @rq's LLC went idle or busy: with SMT or several LLCs that
- * changes whether its busy neighbours may kick idle CPUs (sched__nohz_may_kick()), a horizon
+ * changes whether its busy neighbours may kick idle CPUs (nohz_balancer_kick()), a horizon
  * of their plans.
  */
 void sched__replan_llc(struct sched *s, const struct sched_cpu *rq)
@@ -377,14 +394,14 @@ void sched_advance(struct sched *s, uint64_t now)
 		/* the ticks due at a time first, then the bandwidth timers due then */
 		if (bw < best->next_tick && bw <= now) {
 			s->now = bw;
-			sched__bw_run(s, bw);
+			do_sched_cfs_period_timer(s, bw);
 			sched__finish(s);
 			continue;
 		}
 		if (best->next_tick > now)
 			break;
 		s->now = best->next_tick;
-		process_tick(s, best, best->next_tick);
+		sched_tick(s, best, best->next_tick);
 		sched__finish(s);
 	}
 	s->now = now;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+/* calc_delta_fair() and virtual time's fixed point (sv_t) are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_arith);
@@ -102,7 +103,7 @@ Test(sched_arith, calc_delta_fair_is_the_full_product)
 		for (size_t j = 0; j < sizeof(deltas) / sizeof(deltas[0]); j++) {
 			sv_t want = (sv_t)deltas[j] * se.inc;
 
-			cr_expect(sched__calc_delta_fair(deltas[j], &se) == want,
+			cr_expect(calc_delta_fair(deltas[j], &se) == want,
 				  "weight %llu, delta %llu", (unsigned long long)weights[i],
 				  (unsigned long long)deltas[j]);
 		}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tests/unit/sched_test_util.h"
+/* the allocator of queues and entities (lines.c) is internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 /* 40,000 objects of two sizes, 11 MB: every chunk size from 64 KiB and several 2 MiB ones */

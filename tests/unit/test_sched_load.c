@@ -7,6 +7,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* PELT sums, published group loads and balance intervals are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_load, .fini = stt_fini);
@@ -337,7 +338,7 @@ Test(sched_load, h_load_of_a_nested_task)
 	start_pinned(s, 1, 2, 0);
 	run_to(s, 2000 * STT_MS);
 	t = s->thr[1];
-	h = sched__task_h_load(t, 2000 * STT_MS);
+	h = task_h_load(t, 2000 * STT_MS);
 	cr_expect(h >= 1019 && h <= 1022, "h_load %" PRIu64 ", want 1021", h);
 }
 
@@ -358,20 +359,20 @@ Test(sched_load, balance_interval_is_the_kernels)
 	drain(s);
 	cr_assert_not_null(rq->curr);
 	rq->sd[0].balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq, 0), 28 * STT_MS);
+	cr_expect_eq(get_sd_balance_interval(s, rq, 0), 28 * STT_MS);
 	rq->sd[0].balance_interval = 4 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq, 0), 60 * STT_MS);
+	cr_expect_eq(get_sd_balance_interval(s, rq, 0), 60 * STT_MS);
 	rq->sd[0].balance_interval = 64 * STT_MS;	/* beyond any domain's: the clamp */
-	cr_expect_eq(sched__balance_period(s, rq, 0), 200 * STT_MS);
+	cr_expect_eq(get_sd_balance_interval(s, rq, 0), 200 * STT_MS);
 	rq = &s->cpu[1];
 	rq->sd[0].balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq, 0), 4 * STT_MS, "idle: %" PRIu64,
-		     sched__balance_period(s, rq, 0));
+	cr_expect_eq(get_sd_balance_interval(s, rq, 0), 4 * STT_MS, "idle: %" PRIu64,
+		     get_sd_balance_interval(s, rq, 0));
 	s->cfg.tun.hz = 1000;
 	s->tick_ns = 1000000;
 	rq = &s->cpu[0];
 	rq->sd[0].balance_interval = 2 * STT_MS;
-	cr_expect_eq(sched__balance_period(s, rq, 0), 31 * STT_MS);
+	cr_expect_eq(get_sd_balance_interval(s, rq, 0), 31 * STT_MS);
 }
 
 /*
@@ -397,7 +398,7 @@ Test(sched_load, busy_again_balances_at_the_busy_pace)
 	cr_assert_leq(rq->next_balance, last + 4 * STT_MS, "not brought forward when idle");
 	cr_assert_eq(sched_wakeup(s, 1, 102 * STT_MS), 0);
 	drain(s);
-	busy_due = last + sched__balance_period(s, rq, 0);
+	busy_due = last + get_sd_balance_interval(s, rq, 0);
 	cr_assert_gt(busy_due, 112 * STT_MS, "the idle-time due and the busy one too close");
 	run_to(s, busy_due - 1);
 	cr_expect_eq(rq->sd[0].last, last, "balanced at %.0f ms while busy, before %.0f ms",

@@ -8,6 +8,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* the PELT series (struct pelt, pelt.c) is internal arithmetic: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_pelt);

@@ -17,6 +17,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* update_newidle_stats() and the domains' new-idle ratios are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_newidle, .fini = stt_fini);
@@ -116,14 +117,14 @@ Test(sched_newidle, ni_random_ratio_is_a_halving_window)
 	cr_assert_eq(sd->newidle_success, 256);
 	cr_assert_eq(sd->newidle_ratio, 512);
 	for (int i = 0; i < 511; i++)
-		sched__newidle_stats(sd, 0);
+		update_newidle_stats(sd, 0);
 	cr_expect_eq(sd->newidle_ratio, 512, "changed before the 1024th call");
-	sched__newidle_stats(sd, 0);
+	update_newidle_stats(sd, 0);
 	cr_expect_eq(sd->newidle_ratio, 256);
 	cr_expect_eq(sd->newidle_call, 512);
 	cr_expect_eq(sd->newidle_success, 128);
 	for (int i = 0; i < 512; i++)
-		sched__newidle_stats(sd, 2);
+		update_newidle_stats(sd, 2);
 	cr_expect_eq(sd->newidle_ratio, 1152);
 	cr_expect_eq(sd->newidle_call, 512);
 	cr_expect_eq(sd->newidle_success, 576);

@@ -8,7 +8,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
-#include "scheduler/sched_internal.h"
+#include "scheduler/sched.h"
 
 TestSuite(sched_steal, .fini = stt_fini);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tests/unit/sched_test_util.h"
+/* the timeline (timeline.h) is internal: no public interface */
 #include "scheduler/sched_internal.h"
 #include "scheduler/timeline.h"
 

@@ -9,6 +9,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* the domains as the balancer holds them and a thread's CPU are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_topo, .fini = stt_fini);

@@ -17,6 +17,7 @@
  */
 #include "tests/unit/sched_test_util.h"
 
+/* the entities' buddies, deadlines and vruntimes are internal: no public interface */
 #include "scheduler/sched_internal.h"
 
 TestSuite(sched_yield, .fini = stt_fini);
