@@ -25,9 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scheduler/topology.h"
 #include "scheduler/weight.h"
 
-#define SCHED_MAX_CPUS		1024
+#define SCHED_MAX_CPUS		TOPO_MAX_CPUS
 
 enum sched_policy {
 	SCHED_POLICY_EEVDF,	/* Linux 6.6 and later: the default */

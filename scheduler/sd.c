@@ -29,18 +29,14 @@ static bool span_has(const uint64_t *span, int cpu)
 	return span[cpu / 64] >> (cpu % 64) & 1;
 }
 
-/* The machine's shape, or one LLC of single-thread cores when the config gives none. */
+/* The config's machine, or one LLC of single-thread cores when it gives no machine. */
 static struct topo_machine machine_of(const struct sched *s)
 {
 	const struct sched_topology *t = &s->cfg.topo;
-	struct topo_machine m = { s->ncpu, 1, 1, s->ncpu, 1, 1, NULL };
+	struct topo_machine m = { s->ncpu, t->sockets, t->dies, t->cores, t->threads, t->nodes,
+				  t->distance };
 
-	if (t->sockets > 0 && t->dies > 0 && t->cores > 0 && t->threads > 0 && t->nodes > 0 &&
-	    (long)t->sockets * t->dies * t->cores * t->threads == s->ncpu &&
-	    s->ncpu % t->nodes == 0)
-		m = (struct topo_machine){ s->ncpu, t->sockets, t->dies, t->cores, t->threads,
-					   t->nodes, t->distance };
-	return m;
+	return topo_machine_check(&m) ? topo_machine_flat(s->ncpu) : m;
 }
 
 static int *span_cpus(const struct sched *s, const uint64_t *span, int *n)

@@ -77,12 +77,12 @@ void topo_span_str(const uint64_t *span, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int c = 0; c < SCHED_MAX_CPUS && n < len; c++) {
+	for (int c = 0; c < TOPO_MAX_CPUS && n < len; c++) {
 		int e = c;
 
 		if (!test_bit(span, c))
 			continue;
-		while (e + 1 < SCHED_MAX_CPUS && test_bit(span, e + 1))
+		while (e + 1 < TOPO_MAX_CPUS && test_bit(span, e + 1))
 			e++;
 		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
 				      c, e);
@@ -332,15 +332,31 @@ static bool parent_degenerate(const struct topo_domain *c, const struct topo_dom
 	return !(~c->flags & pflags);
 }
 
+struct topo_machine topo_machine_flat(int cpus)
+{
+	return (struct topo_machine){ .cpus = cpus, .sockets = 1, .dies = 1, .cores = cpus,
+				      .threads = 1, .nodes = 1, .distance = NULL };
+}
+
+int topo_machine_check(const struct topo_machine *m)
+{
+	/* each count at most TOPO_MAX_CPUS once cpus is: the product cannot overflow a long */
+	if (m->cpus < 1 || m->cpus > TOPO_MAX_CPUS || m->sockets < 1 || m->dies < 1 ||
+	    m->cores < 1 || m->threads < 1 || m->nodes < 1 || m->sockets > m->cpus ||
+	    m->dies > m->cpus || m->cores > m->cpus || m->threads > m->cpus ||
+	    (long long)m->sockets * m->dies * m->cores * m->threads != m->cpus ||
+	    m->cpus % m->nodes)
+		return -EINVAL;
+	return 0;
+}
+
 int topo_build(const struct topo_machine *m, struct topo_cpu *out)
 {
 	struct level lv[TOPO_MAX_LEVELS];
 	struct built *all;
 	int nlv;
 
-	if (m->cpus < 1 || m->cpus > SCHED_MAX_CPUS || m->threads < 1 || m->cores < 1 ||
-	    m->dies < 1 || m->sockets < 1 || m->nodes < 1 || m->cpus % m->nodes ||
-	    m->sockets * m->dies * m->cores * m->threads != m->cpus)
+	if (topo_machine_check(m))
 		return -EINVAL;
 	nlv = make_levels(m, lv);
 	if (nlv < 0)
