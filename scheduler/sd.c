@@ -29,16 +29,6 @@ static bool span_has(const uint64_t *span, int cpu)
 	return span[cpu / 64] >> (cpu % 64) & 1;
 }
 
-/* The config's machine, or one LLC of single-thread cores when it gives no machine. */
-static struct topo_machine machine_of(const struct sched *s)
-{
-	const struct sched_topology *t = &s->cfg.topo;
-	struct topo_machine m = { s->ncpu, t->sockets, t->dies, t->cores, t->threads, t->nodes,
-				  t->distance };
-
-	return topo_machine_check(&m) ? topo_machine_flat(s->ncpu) : m;
-}
-
 static int *span_cpus(const struct sched *s, const uint64_t *span, int *n)
 {
 	int *cpus = malloc((size_t)s->ncpu * sizeof(*cpus));
@@ -170,13 +160,13 @@ static struct sched_dom *dom_get(struct sched *s, const struct topo_cpu *tc, int
 
 int sched__sd_build(struct sched *s)
 {
-	struct topo_machine m = machine_of(s);
+	const struct topo_machine *m = &s->cfg.machine;
 	struct topo_cpu *tc = calloc((size_t)s->ncpu, sizeof(*tc));
 	int n = 0, llcs = 0, err = -ENOMEM;
 
 	if (!tc)
 		return -ENOMEM;
-	err = topo_build(&m, tc);
+	err = topo_build(m, tc);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -185,7 +175,7 @@ int sched__sd_build(struct sched *s)
 	s->sd_all = calloc((size_t)n + 1, sizeof(*s->sd_all));
 	if (!s->sd_all)
 		goto out;
-	s->threads = m.threads;
+	s->threads = m->threads;
 	n = 0;
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_cpu *rq = &s->cpu[c];
@@ -198,7 +188,7 @@ int sched__sd_build(struct sched *s)
 		for (int l = 0; l < tc[c].n; l++) {
 			struct sched_sd *sd = &rq->sd[l];
 
-			sd->d = dom_get(s, tc, c, l, m.threads);
+			sd->d = dom_get(s, tc, c, l, m->threads);
 			if (!sd->d)
 				goto out;
 			for (int k = 0; k < sd->d->ngroups; k++)
@@ -225,7 +215,7 @@ int sched__sd_build(struct sched *s)
 		n += tc[c].n;
 		llcs += rq->llc_id == c;
 	}
-	s->multi_llc_or_smt = llcs > 1 || m.threads > 1;
+	s->multi_llc_or_smt = llcs > 1 || m->threads > 1;
 	err = 0;
 out:
 	free(tc);
