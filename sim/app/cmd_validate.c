@@ -163,21 +163,12 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 	return cli_vm_check(cmd, &o->vo, o->live);
 }
 
-/* The guest's machine: the scenario's. */
-static void machine_of(const struct scenario *sc, struct vm_machine *m)
+/* The guest: the scenario's machine as it is, its memory sized for its threads, autogroup. */
+static void guest_of(const struct scenario *sc, struct vm_run_opts *ro)
 {
-	const struct topo_machine *t = &sc->sched.machine;
-
-	memset(m, 0, sizeof(*m));
-	m->cpus = sc->sched.machine.cpus;
-	m->sockets = t->sockets;
-	m->dies = t->dies;
-	m->cores = t->cores;
-	m->threads = t->threads;
-	m->nodes = t->nodes;
-	m->distance = t->distance;
-	m->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
-	m->autogroup = sc->autogroup;
+	ro->machine = sc->sched.machine;
+	ro->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
+	ro->autogroup = sc->autogroup;
 }
 
 /*
@@ -275,7 +266,7 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 	ro.argv = argv;
 	ro.argc = n;
 	ro.timeout_s = vm_timeout_s(sc, o->lo.reps);
-	machine_of(sc, &ro.machine);
+	guest_of(sc, &ro);
 	if ((rc = cli_vm_run(&o->vo, &ro, &k, &r)))
 		return rc;
 	if (cli_vm_guest_failed(&r)) {
@@ -288,7 +279,7 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 		return 2;
 	}
 	{
-		struct report_vm vm = { .machine = &ro.machine, .result = &r };
+		struct report_vm vm = { .opts = &ro, .result = &r };
 
 		(o->json ? report_live_json : report_live_text)(stdout, rep, &vm);
 	}

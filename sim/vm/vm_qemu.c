@@ -226,7 +226,7 @@ static int wait_guest(pid_t pid, int con, struct console *c, double deadline, in
 static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, const char *scratch,
 		     struct vm_argv *a)
 {
-	const struct vm_machine *m = &o->machine;
+	const struct topo_machine *m = &o->machine;
 	int e = vm_argv_add(a, "%s", qemu) || vm_argv_add(a, "-M") || vm_argv_add(a, "q35") ||
 		/*
 		 * A vCPU a host thread: in single-threaded TCG's 100 ms turns the guest's
@@ -238,7 +238,7 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, co
 		/* Intel's CPUID leaves make QEMU's dies separate LLCs; AMD's do not */
 		vm_argv_add(a, kvm ? "host" : "max,vendor=GenuineIntel");
 
-	if (e || vm_machine_qemu_args(m, a))
+	if (e || vm_machine_qemu_args(m, vm_machine_mem_mib(o), a))
 		return -ENOMEM;
 	if (vm_argv_add(a, "-nographic") || vm_argv_add(a, "-nodefaults") ||
 	    vm_argv_add(a, "-serial") || vm_argv_add(a, "stdio") || vm_argv_add(a, "-no-reboot") ||
@@ -247,8 +247,8 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, co
 	    vm_argv_add(a, "-initrd") || vm_argv_add(a, "%s/initrd", scratch) ||
 	    vm_argv_add(a, "-append") ||
 	    vm_argv_add(a, "console=ttyS0 quiet panic=-1 sched_verbose%s%s%s",
-			m->memcg ? "" : " cgroup_disable=memory",
-			m->autogroup ? "" : " noautogroup",
+			o->memcg ? "" : " cgroup_disable=memory",
+			o->autogroup ? "" : " noautogroup",
 			m->nodes > 1 ? " numa_balancing=disable" : "") ||
 	    vm_argv_add(a, "-virtfs") ||
 	    vm_argv_add(a, "local,path=/,mount_tag=" VM_TAG_HOST ",security_model=none,"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "sim/vm/vm.h"
+/* the initramfs writer, the scratch files' helpers and the console's marks have no vm.h API */
 #include "sim/vm/vm_internal.h"
 
 static char *joined(const struct vm_argv *a)
@@ -33,11 +34,11 @@ static char *joined(const struct vm_argv *a)
 
 Test(vm, smp_without_numa)
 {
-	struct vm_machine m = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2, .threads = 2,
-				.nodes = 1 };
+	struct vm_run_opts o = { .machine = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2,
+					      .threads = 2, .nodes = 1 } };
 	struct vm_argv a = { .v = NULL };
 
-	cr_assert_eq(vm_machine_qemu_args(&m, &a), 0);
+	cr_assert_eq(vm_machine_qemu_args(&o.machine, vm_machine_mem_mib(&o), &a), 0);
 	cr_assert_str_eq(joined(&a), "-m 512M -smp 8,sockets=2,dies=1,cores=2,threads=2");
 	cr_assert_null(a.v[a.n]);
 	vm_argv_free(&a);
@@ -47,15 +48,15 @@ Test(vm, smp_without_numa)
 Test(vm, numa_nodes_and_distances)
 {
 	static const uint8_t d[9] = { 10, 16, 32, 16, 10, 21, 32, 21, 10 };
-	struct vm_machine m = { .cpus = 16, .sockets = 2, .dies = 2, .cores = 2, .threads = 2,
-				.nodes = 2 };
-	struct vm_machine three = { .cpus = 6, .sockets = 3, .dies = 1, .cores = 2, .threads = 1,
-				    .nodes = 3, .distance = d };
+	struct vm_run_opts o = { .machine = { .cpus = 16, .sockets = 2, .dies = 2, .cores = 2,
+					      .threads = 2, .nodes = 2 } };
+	struct vm_run_opts three = { .machine = { .cpus = 6, .sockets = 3, .dies = 1, .cores = 2,
+						  .threads = 1, .nodes = 3, .distance = d } };
 	struct vm_argv a = { .v = NULL };
 
 	/* 256 + 24 x 16 = 640 MiB, a multiple of 2 x 64 */
-	cr_assert_eq(vm_machine_mem_mib(&m), 640);
-	cr_assert_eq(vm_machine_qemu_args(&m, &a), 0);
+	cr_assert_eq(vm_machine_mem_mib(&o), 640);
+	cr_assert_eq(vm_machine_qemu_args(&o.machine, 640, &a), 0);
 	cr_assert_str_eq(joined(&a), "-m 640M -smp 16,sockets=2,dies=2,cores=2,threads=2 "
 			 "-object memory-backend-ram,size=320M,id=cgsim-m0 "
 			 "-numa node,nodeid=0,cpus=0-7,memdev=cgsim-m0 "
@@ -63,7 +64,7 @@ Test(vm, numa_nodes_and_distances)
 			 "-numa node,nodeid=1,cpus=8-15,memdev=cgsim-m1 "
 			 "-numa dist,src=0,dst=1,val=20");
 	vm_argv_free(&a);
-	cr_assert_eq(vm_machine_qemu_args(&three, &a), 0);
+	cr_assert_eq(vm_machine_qemu_args(&three.machine, vm_machine_mem_mib(&three), &a), 0);
 	cr_assert(strstr(joined(&a), "-numa dist,src=0,dst=1,val=16 -numa dist,src=0,dst=2,val=32 "
 			 "-numa dist,src=1,dst=2,val=21"));
 	cr_assert(strstr(joined(&a), "cpus=4-5"));
@@ -74,12 +75,12 @@ Test(vm, numa_nodes_and_distances)
 
 Test(vm, memory_grows_with_cpus_and_threads)
 {
-	struct vm_machine m = { .cpus = 64, .nodes = 2, .threads_hint = 128 };
+	struct vm_run_opts o = { .machine = { .cpus = 64, .nodes = 2 }, .threads_hint = 128 };
 
 	/* 256 + 24 x 64 + 128 = 1920, a multiple of 128 */
-	cr_assert_eq(vm_machine_mem_mib(&m), 1920);
-	m.mem_mib = 700;
-	cr_assert_eq(vm_machine_mem_mib(&m), 768);
+	cr_assert_eq(vm_machine_mem_mib(&o), 1920);
+	o.mem_mib = 700;
+	cr_assert_eq(vm_machine_mem_mib(&o), 768);
 }
 
 /* A file with the setup header's "HdrS" at 0x202 and kernel_version at 0x20e. */
