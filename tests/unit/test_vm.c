@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_vm.c - the parts of validate --vm that need no guest (docs/vm.md): QEMU's
- * -smp/-numa/-m arguments as QEMU documents them, the memory rule, a bzImage's version from the
- * x86 boot protocol's setup header, the domains from a 6.12 guest's listing and sched_verbose
- * log (recorded from a guest of 2 sockets x 2 cores x 2 threads), and the initramfs as the
- * kernel's newc cpio format defines it. Booting guests is tests/vm/.
+ * -smp/-numa/-m arguments as QEMU documents them, from the machine the scheduler's domains
+ * are built from, the memory rule, a bzImage's version from the x86 boot protocol's setup
+ * header, the domains from a 6.12 guest's listing and sched_verbose log (recorded from a
+ * guest of 2 sockets x 2 cores x 2 threads), and the initramfs as the kernel's newc cpio
+ * format defines it. Booting guests is tests/vm/.
  */
 #define _GNU_SOURCE	/* memmem */
 #include <criterion/criterion.h>
@@ -71,6 +72,44 @@ Test(vm, numa_nodes_and_distances)
 	/* 512 MiB at least, rounded up to 3 x 64 */
 	cr_assert_eq(vm_machine_mem_mib(&three), 576);
 	vm_argv_free(&a);
+}
+
+/*
+ * One struct topo_machine, 2 sockets x 2 cores x 2 threads in 2 nodes (a node a socket), is
+ * both the guest's -smp and -numa and what the scheduler builds its domains from: SMT, MC
+ * and NUMA, as Linux 6.12 built them in that guest (tests/kernel/domains-6.12.txt, "8n2":
+ * PKG and NODE have MC's span and go).
+ */
+Test(vm, qemu_and_the_domains_take_one_machine)
+{
+	static const uint8_t slit[4] = { 10, 21, 21, 10 };
+	static const char *const want[2][3] = { { "SMT 0-1", "MC 0-3", "NUMA 0-7" },
+						 { "SMT 4-5", "MC 4-7", "NUMA 0-7" } };
+	struct vm_run_opts o = { .machine = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2,
+					      .threads = 2, .nodes = 2, .distance = slit } };
+	static struct topo_cpu cpus[8];
+	struct vm_argv a = { .v = NULL };
+	char span[64], got[80];
+
+	cr_assert_eq(vm_machine_qemu_args(&o.machine, vm_machine_mem_mib(&o), &a), 0);
+	cr_assert_str_eq(joined(&a), "-m 512M -smp 8,sockets=2,dies=1,cores=2,threads=2 "
+			 "-object memory-backend-ram,size=256M,id=cgsim-m0 "
+			 "-numa node,nodeid=0,cpus=0-3,memdev=cgsim-m0 "
+			 "-object memory-backend-ram,size=256M,id=cgsim-m1 "
+			 "-numa node,nodeid=1,cpus=4-7,memdev=cgsim-m1 "
+			 "-numa dist,src=0,dst=1,val=21");
+	vm_argv_free(&a);
+	cr_assert_eq(topo_build(&o.machine, cpus), 0);
+	for (int i = 0; i < 2; i++) {
+		const struct topo_cpu *c = &cpus[i * 5];	/* CPUs 0 and 5 */
+
+		cr_assert_eq(c->n, 3, "cpu %d: %d levels", i * 5, c->n);
+		for (int l = 0; l < 3; l++) {
+			topo_span_str(c->dom[l].span, span, sizeof(span));
+			snprintf(got, sizeof(got), "%s %s", c->dom[l].name, span);
+			cr_expect_str_eq(got, want[i][l], "cpu %d domain %d", i * 5, l);
+		}
+	}
 }
 
 Test(vm, memory_grows_with_cpus_and_threads)
