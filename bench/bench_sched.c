@@ -426,7 +426,7 @@ static void cpus_case(const char *name, int cpus, bool shaped, int bursty_every)
 		die("setup", -1);
 	sched_config_default(&cfg, SCHED_POLICY_EEVDF, cpus);
 	if (shaped)	/* 2 sockets in 2 nodes, LLCs (dies) of 4 cores x 2 threads */
-		cfg.topo = (struct sched_topology){ 2, cpus / 16, 4, 2, 2, NULL };
+		cfg.machine = (struct topo_machine){ cpus, 2, cpus / 16, 4, 2, 2, NULL };
 	m = sim_machine_new(&cfg, h, SEED, &err);
 	if (!m)
 		die("sim_machine_new", err);

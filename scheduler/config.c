@@ -101,7 +101,7 @@ unsigned sched_scaling_factor(enum sched_scaling sc, int cpus)
 void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->cpus = cpus;
+	cfg->machine = topo_machine_flat(cpus);
 	cfg->policy = policy;
 	for (int f = 0; f < SCHED_FEAT_NR; f++)
 		cfg->feat[f] = sched_feat_default((enum sched_feat)f, policy);

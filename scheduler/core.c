@@ -151,7 +151,7 @@ struct sched *sched_new(const struct sched_config *cfg)
 {
 	struct sched *s;
 
-	if (cfg->cpus < 1 || cfg->cpus > SCHED_MAX_CPUS || cfg->tun.hz < 1 || cfg->tun.hz > 10000 ||
+	if (topo_machine_check(&cfg->machine) || cfg->tun.hz < 1 || cfg->tun.hz > 10000 ||
 	    cfg->newidle_ratio > 1024)
 		return NULL;
 	s = calloc(1, sizeof(*s));
@@ -159,8 +159,8 @@ struct sched *sched_new(const struct sched_config *cfg)
 		return NULL;
 	s->cfg = *cfg;
 	s->ops = cfg->policy == SCHED_POLICY_CFS ? &sched_cfs_ops : &sched_eevdf_ops;
-	s->ncpu = cfg->cpus;
-	s->factor = sched_scaling_factor(cfg->tun.tunable_scaling, cfg->cpus);
+	s->ncpu = cfg->machine.cpus;
+	s->factor = sched_scaling_factor(cfg->tun.tunable_scaling, cfg->machine.cpus);
 	s->base_slice = cfg->tun.base_slice_ns * s->factor;
 	s->latency = cfg->tun.latency_ns * s->factor;
 	s->min_gran = cfg->tun.min_granularity_ns * s->factor;

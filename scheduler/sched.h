@@ -25,9 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scheduler/topology.h"
 #include "scheduler/weight.h"
 
-#define SCHED_MAX_CPUS		1024
+#define SCHED_MAX_CPUS		TOPO_MAX_CPUS
 
 enum sched_policy {
 	SCHED_POLICY_EEVDF,	/* Linux 6.6 and later: the default */
@@ -85,20 +86,13 @@ struct sched_costs {
 	uint64_t walk_ns;	/* each level an event's loops visit */
 };
 
-/*
- * The machine's shape (docs/topology.md): dies per socket, cores per die, threads per core,
- * CPU ids thread fastest, the LLC the die, @nodes NUMA nodes taking the CPUs evenly in id order
- * at distances @distance[i * nodes + j] (NULL: 10 local, 20 remote; read only by sched_new()).
- * All zero, or counts that do not make the machine's CPUs: one LLC of single-thread cores.
- */
-struct sched_topology {
-	int sockets, dies, cores, threads, nodes;
-	const uint8_t *distance;
-};
-
 struct sched_config {
-	int cpus;			/* 1 .. SCHED_MAX_CPUS */
-	struct sched_topology topo;
+	/*
+	 * The machine (struct topo_machine, docs/topology.md): its CPUs and its shape, from
+	 * which sched_new() builds the scheduling domains; sched_config_default() gives one LLC
+	 * of single-thread cores, and sched_new() refuses what topo_machine_check() refuses.
+	 */
+	struct topo_machine machine;
 	enum sched_policy policy;
 	bool feat[SCHED_FEAT_NR];
 	struct sched_tunables tun;
@@ -154,7 +148,7 @@ uint32_t sched_nice_wmult(int nice);
 
 struct sched;
 
-/* sched_new() - a machine with @cfg->cpus idle CPUs and the root task group. NULL: -ENOMEM. */
+/* sched_new() - @cfg->machine with every CPU idle and the root task group. NULL: -ENOMEM. */
 struct sched *sched_new(const struct sched_config *cfg);
 void sched_free(struct sched *s);
 const struct sched_config *sched_config(const struct sched *s);

@@ -14,6 +14,10 @@
  * level the kernel builds overlapping groups from each CPU's sibling's child domain; for the
  * machines cgsim builds (nodes whose distances form levels of whole nodes) those are the same
  * child spans, which is what is built here.
+ *
+ * The functions carry the kernel's names (kernel/sched/topology.c) where they do its
+ * functions' work: get_group(), init_sched_groups_capacity(), build_sched_groups(),
+ * update_top_cache_domain(); each one's comment says where it does less or more.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,20 +33,6 @@ static bool span_has(const uint64_t *span, int cpu)
 	return span[cpu / 64] >> (cpu % 64) & 1;
 }
 
-/* The machine's shape, or one LLC of single-thread cores when the config gives none. */
-static struct topo_machine machine_of(const struct sched *s)
-{
-	const struct sched_topology *t = &s->cfg.topo;
-	struct topo_machine m = { s->ncpu, 1, 1, s->ncpu, 1, 1, NULL };
-
-	if (t->sockets > 0 && t->dies > 0 && t->cores > 0 && t->threads > 0 && t->nodes > 0 &&
-	    (long)t->sockets * t->dies * t->cores * t->threads == s->ncpu &&
-	    s->ncpu % t->nodes == 0)
-		m = (struct topo_machine){ s->ncpu, t->sockets, t->dies, t->cores, t->threads,
-					   t->nodes, t->distance };
-	return m;
-}
-
 static int *span_cpus(const struct sched *s, const uint64_t *span, int *n)
 {
 	int *cpus = malloc((size_t)s->ncpu * sizeof(*cpus));
@@ -56,8 +46,23 @@ static int *span_cpus(const struct sched *s, const uint64_t *span, int *n)
 	return cpus;
 }
 
-/* The group of span @span and flags @flags, made once. */
-static struct sched_sg *group_get(struct sched *s, const uint64_t *span, unsigned flags,
+/*
+ * init_sched_groups_capacity(): a group's capacity, SCHED_CAPACITY_SCALE a CPU (cgsim's
+ * machines are symmetric: no arch_scale_cpu_capacity()), and its cores (@threads a core).
+ */
+static void init_sched_groups_capacity(struct sched_sg *g, int threads)
+{
+	g->capacity = (uint64_t)g->weight * CAPACITY;
+	for (int i = 0; i < g->weight; i++)
+		g->cores += i == 0 || g->cpus[i] / threads != g->cpus[i - 1] / threads;
+}
+
+/*
+ * get_group(): the group of span @span and flags @flags, made once and shared by every
+ * domain holding it (the kernel's claims its child's sched_group_capacity by a reference
+ * count; ours finds the group among those made).
+ */
+static struct sched_sg *get_group(struct sched *s, const uint64_t *span, unsigned flags,
 				  int threads)
 {
 	struct sched_sg *g;
@@ -98,11 +103,43 @@ static struct sched_sg *group_get(struct sched *s, const uint64_t *span, unsigne
 		return NULL;
 	}
 	g->flags = flags;
-	g->capacity = (uint64_t)g->weight * CAPACITY;
-	for (int i = 0; i < g->weight; i++)
-		g->cores += i == 0 || g->cpus[i] / threads != g->cpus[i - 1] / threads;
+	init_sched_groups_capacity(g, threads);
 	s->sgs[s->nsgs++] = g;
 	return g;
+}
+
+/*
+ * build_sched_groups(): the groups of domain @d at level @l of @tc, its CPUs' child domains
+ * (the CPUs themselves at the lowest level), in CPU order from its first CPU; the kernel's
+ * starts at the CPU it builds for, ours once for every CPU of the span. 0 or -ENOMEM.
+ */
+static int build_sched_groups(struct sched *s, const struct topo_cpu *tc, int l,
+			      struct sched_dom *d, int threads)
+{
+	for (int i = 0; i < d->weight; i++) {
+		int o = d->cpus[i];
+		struct sched_sg *g;
+		bool seen = false;
+
+		if (l == 0) {
+			uint64_t one[TOPO_MASK_WORDS] = { 0 };
+
+			one[o / 64] = 1ull << (o % 64);
+			g = get_group(s, one, 0, threads);
+		} else {
+			/* @o's child domain, unless a group so far covers @o */
+			for (int k = 0; k < d->ngroups && !seen; k++)
+				for (int j = 0; j < d->groups[k]->weight && !seen; j++)
+					seen = d->groups[k]->cpus[j] == o;
+			if (seen)
+				continue;
+			g = get_group(s, tc[o].dom[l - 1].span, tc[o].dom[l - 1].flags, threads);
+		}
+		if (!g)
+			return -ENOMEM;
+		d->groups[d->ngroups++] = g;
+	}
+	return 0;
 }
 
 /* CPU @c's domain at level @l of @tc, made once for all CPUs of its span. */
@@ -146,41 +183,71 @@ static struct sched_dom *dom_get(struct sched *s, const struct topo_cpu *tc, int
 	if (!d->span || !d->cpus || !d->groups)
 		return NULL;
 	memcpy(d->span, td->span, s->mask_words * sizeof(uint64_t));
-	for (int i = 0; i < d->weight; i++) {
-		int o = d->cpus[i];
-		struct sched_sg *g;
-		bool seen = false;
+	return build_sched_groups(s, tc, l, d, threads) ? NULL : d;
+}
 
-		if (l == 0) {
-			uint64_t one[TOPO_MASK_WORDS] = { 0 };
-
-			one[o / 64] = 1ull << (o % 64);
-			g = group_get(s, one, 0, threads);
-		} else {
-			/* @o's child domain, unless a group so far covers @o */
-			for (int k = 0; k < d->ngroups && !seen; k++)
-				for (int j = 0; j < d->groups[k]->weight && !seen; j++)
-					seen = d->groups[k]->cpus[j] == o;
-			if (seen)
-				continue;
-			g = group_get(s, tc[o].dom[l - 1].span, tc[o].dom[l - 1].flags, threads);
+/*
+ * update_top_cache_domain(): CPU @c's LLC, its highest domain with SD_SHARE_LLC (none: -1,
+ * and an LLC of its own); the kernel's also caches the NUMA and asymmetric-capacity domains
+ * and the LLC's shared state, which cgsim does not keep.
+ */
+static void update_top_cache_domain(struct sched_cpu *rq, int c)
+{
+	rq->llc = -1;
+	rq->llc_id = c;
+	for (int l = 0; l < rq->nsd; l++)
+		if (rq->sd[l].d->flags & (1u << TOPO_SD_SHARE_LLC)) {
+			rq->llc = l;
+			rq->llc_id = rq->sd[l].d->cpus[0];
 		}
-		if (!g)
-			return NULL;
-		d->groups[d->ngroups++] = g;
+}
+
+/*
+ * cpu_attach_domain()'s attaching (topo_build() made its removals): CPU @c's domains of @tc
+ * hung on its runqueue, each domain made once for its span (dom_get()), with its local group
+ * and the per-CPU numbers of sd_init(); then its LLC. 0 or -ENOMEM.
+ */
+static int attach_cpu_domains(struct sched *s, const struct topo_cpu *tc, int c)
+{
+	struct sched_cpu *rq = &s->cpu[c];
+
+	rq->next_balance = UINT64_MAX;
+	for (int l = 0; l < tc[c].n; l++) {
+		struct sched_sd *sd = &rq->sd[l];
+
+		sd->d = dom_get(s, tc, c, l, s->threads);
+		if (!sd->d)
+			return -ENOMEM;
+		for (int k = 0; k < sd->d->ngroups; k++)
+			if (span_has(tc[c].dom[l].span, c) &&
+			    (l == 0 ? sd->d->groups[k]->cpus[0] == c :
+			     span_has(tc[c].dom[l - 1].span, sd->d->groups[k]->cpus[0])))
+				sd->local = k;
+		/* sd_init(): balance_interval = min_interval = span_weight ms */
+		sd->balance_interval = (uint64_t)sd->d->weight * NSEC_PER_MSEC;
+		/*
+		 * sd_init() starts the counts at 512 calls, 256 successes and a ratio of 512;
+		 * a given ratio starts the successes at its half, as the window's halving
+		 * leaves them
+		 */
+		sd->newidle_call = 512;
+		sd->newidle_success = s->cfg.newidle_ratio / 2;
+		sd->newidle_ratio = s->cfg.newidle_ratio;
+		rq->next_balance = umin(rq->next_balance, sd->balance_interval);
 	}
-	return d;
+	update_top_cache_domain(rq, c);
+	return 0;
 }
 
 int sched__sd_build(struct sched *s)
 {
-	struct topo_machine m = machine_of(s);
+	const struct topo_machine *m = &s->cfg.machine;
 	struct topo_cpu *tc = calloc((size_t)s->ncpu, sizeof(*tc));
 	int n = 0, llcs = 0, err = -ENOMEM;
 
 	if (!tc)
 		return -ENOMEM;
-	err = topo_build(&m, tc);
+	err = topo_build(m, tc);
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -189,47 +256,19 @@ int sched__sd_build(struct sched *s)
 	s->sd_all = calloc((size_t)n + 1, sizeof(*s->sd_all));
 	if (!s->sd_all)
 		goto out;
-	s->threads = m.threads;
+	s->threads = m->threads;
 	n = 0;
 	for (int c = 0; c < s->ncpu; c++) {
 		struct sched_cpu *rq = &s->cpu[c];
 
 		rq->sd = s->sd_all + n;
 		rq->nsd = tc[c].n;
-		rq->llc = -1;
-		rq->llc_id = c;
-		rq->next_balance = UINT64_MAX;
-		for (int l = 0; l < tc[c].n; l++) {
-			struct sched_sd *sd = &rq->sd[l];
-
-			sd->d = dom_get(s, tc, c, l, m.threads);
-			if (!sd->d)
-				goto out;
-			for (int k = 0; k < sd->d->ngroups; k++)
-				if (span_has(tc[c].dom[l].span, c) &&
-				    (l == 0 ? sd->d->groups[k]->cpus[0] == c :
-				     span_has(tc[c].dom[l - 1].span, sd->d->groups[k]->cpus[0])))
-					sd->local = k;
-			/* sd_init(): balance_interval = min_interval = span_weight ms */
-			sd->balance_interval = (uint64_t)sd->d->weight * NSEC_PER_MSEC;
-			/*
-			 * sd_init() starts the counts at 512 calls, 256 successes and a ratio
-			 * of 512; a given ratio starts the successes at its half, as the
-			 * window's halving leaves them
-			 */
-			sd->newidle_call = 512;
-			sd->newidle_success = s->cfg.newidle_ratio / 2;
-			sd->newidle_ratio = s->cfg.newidle_ratio;
-			rq->next_balance = umin(rq->next_balance, sd->balance_interval);
-			if (sd->d->flags & (1u << TOPO_SD_SHARE_LLC)) {
-				rq->llc = l;
-				rq->llc_id = sd->d->cpus[0];
-			}
-		}
+		if ((err = attach_cpu_domains(s, tc, c)))
+			goto out;
 		n += tc[c].n;
 		llcs += rq->llc_id == c;
 	}
-	s->multi_llc_or_smt = llcs > 1 || m.threads > 1;
+	s->multi_llc_or_smt = llcs > 1 || m->threads > 1;
 	err = 0;
 out:
 	free(tc);

@@ -22,6 +22,11 @@
  * the same span, and no flag the child lacks once the flags that need several groups are
  * dropped from a parent of one group), and the lowest domain goes if it is degenerate itself
  * (one CPU, or one group and no SD_WAKE_AFFINE).
+ *
+ * The functions carry the kernel's names where they do its functions' work
+ * (build_sched_topology(), sd_init(), build_sched_domain(), build_sched_domains(),
+ * sd_degenerate(), sd_parent_degenerate(), cpu_attach_domain()); each one's comment says
+ * where it does less. The groups and what the kernel keeps per CPU are scheduler/sd.c's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -77,12 +82,12 @@ void topo_span_str(const uint64_t *span, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int c = 0; c < SCHED_MAX_CPUS && n < len; c++) {
+	for (int c = 0; c < TOPO_MAX_CPUS && n < len; c++) {
 		int e = c;
 
 		if (!test_bit(span, c))
 			continue;
-		while (e + 1 < SCHED_MAX_CPUS && test_bit(span, e + 1))
+		while (e + 1 < TOPO_MAX_CPUS && test_bit(span, e + 1))
 			e++;
 		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
 				      c, e);
@@ -100,12 +105,14 @@ struct level {
 	int distance;		/* K_NUMA: the level's distance */
 };
 
-static int node_of(const struct topo_machine *m, int cpu)
+/* cpu_to_node(): the nodes take the CPUs evenly in id order */
+static int cpu_to_node(const struct topo_machine *m, int cpu)
 {
 	return cpu / (m->cpus / m->nodes);
 }
 
-static int dist(const struct topo_machine *m, int a, int b)
+/* node_distance(): the SLIT's, or 10 local and 20 remote without one */
+static int node_distance(const struct topo_machine *m, int a, int b)
 {
 	if (a == b)
 		return m->distance ? m->distance[a * m->nodes + a] : 10;
@@ -125,15 +132,19 @@ static bool together(const struct topo_machine *m, const struct level *l, int a,
 		return a / die == b / die;
 	case K_PKG:
 	case K_NODE:
-		return node_of(m, a) == node_of(m, b);
+		return cpu_to_node(m, a) == cpu_to_node(m, b);
 	case K_NUMA:
-		return dist(m, node_of(m, a), node_of(m, b)) <= l->distance;
+		return node_distance(m, cpu_to_node(m, a), cpu_to_node(m, b)) <= l->distance;
 	}
 	return false;
 }
 
-/* The table: x86's levels, then NODE and a NUMA level per distinct remote distance. */
-static int make_levels(const struct topo_machine *m, struct level *lv)
+/*
+ * The table: x86's levels as build_sched_topology() (arch/x86/kernel/smpboot.c) makes them,
+ * then NODE and a NUMA level per distinct remote distance as sched_init_numa() adds them
+ * (ours in one function, and without the kernel's masks: together() tells a level's CPUs).
+ */
+static int build_sched_topology(const struct topo_machine *m, struct level *lv)
 {
 	int n = 0, ds[TOPO_MAX_LEVELS], nd = 0;
 	bool numa_in_package = false;
@@ -141,7 +152,7 @@ static int make_levels(const struct topo_machine *m, struct level *lv)
 
 	/* two CPUs of one package in different nodes: x86_has_numa_in_package drops PKG */
 	for (int c = 0; c < m->cpus && !numa_in_package; c++)
-		numa_in_package = node_of(m, c) != node_of(m, c / pkg * pkg);
+		numa_in_package = cpu_to_node(m, c) != cpu_to_node(m, c / pkg * pkg);
 	lv[n++] = (struct level){ "SMT", K_SMT, F(SHARE_CPUCAPACITY) | F(SHARE_LLC), 0 };
 	lv[n++] = (struct level){ "CLS", K_CLS, F(CLUSTER) | F(SHARE_LLC), 0 };
 	lv[n++] = (struct level){ "MC", K_MC, F(SHARE_LLC), 0 };
@@ -153,9 +164,9 @@ static int make_levels(const struct topo_machine *m, struct level *lv)
 	/* the distinct distances greater than the local one, ascending */
 	for (int a = 0; a < m->nodes; a++)
 		for (int b = 0; b < m->nodes; b++) {
-			int d = dist(m, a, b), k = 0;
+			int d = node_distance(m, a, b), k = 0;
 
-			if (d <= dist(m, a, a))
+			if (d <= node_distance(m, a, a))
 				continue;
 			while (k < nd && ds[k] < d)
 				k++;
@@ -172,8 +183,12 @@ static int make_levels(const struct topo_machine *m, struct level *lv)
 	return n;
 }
 
-/* sd_init()'s flags of level @l. */
-static unsigned init_flags(const struct level *l)
+/*
+ * sd_init(): the flags, imbalance_pct and cache_nice_tries of a domain @d of level @l (its
+ * name and span are build_sched_domain()'s; the per-CPU balance state the kernel sets here
+ * is scheduler/sd.c's).
+ */
+static void sd_init(const struct level *l, struct topo_domain *d)
 {
 	unsigned f = F(BALANCE_NEWIDLE) | F(BALANCE_EXEC) | F(BALANCE_FORK) | F(WAKE_AFFINE) |
 		     F(PREFER_SIBLING) | l->flags;
@@ -184,12 +199,7 @@ static unsigned init_flags(const struct level *l)
 		if (l->distance > RECLAIM_DISTANCE)
 			f &= ~(F(BALANCE_EXEC) | F(BALANCE_FORK) | F(WAKE_AFFINE));
 	}
-	return f;
-}
-
-/* sd_init()'s imbalance_pct and cache_nice_tries for a domain of flags @f. */
-static void init_numbers(struct topo_domain *d)
-{
+	d->flags = f;
 	d->imbalance_pct = 117;
 	d->cache_nice_tries = 1;
 	if (d->flags & F(SHARE_CPUCAPACITY)) {
@@ -207,28 +217,24 @@ struct built {
 	int n;
 };
 
-static void build_cpu(const struct topo_machine *m, const struct level *lv, int nlv, int cpu,
-		      struct built *b)
+/*
+ * build_sched_domain(): CPU @cpu's domain @d at level @l, its span taking in its child's
+ * (@child, NULL at the lowest level). Whether it spans every CPU, where the build stops.
+ */
+static bool build_sched_domain(const struct topo_machine *m, const struct level *l,
+			       const struct topo_domain *child, int cpu, struct topo_domain *d)
 {
-	b->n = 0;
-	for (int k = 0; k < nlv; k++) {
-		struct topo_domain *d = &b->dom[b->n];
-		bool all = true;
+	bool all = true;
 
-		memset(d, 0, sizeof(*d));
-		snprintf(d->name, sizeof(d->name), "%s", lv[k].name);
-		d->flags = init_flags(&lv[k]);
-		init_numbers(d);
-		for (int c = 0; c < m->cpus; c++)
-			if (together(m, &lv[k], cpu, c) ||
-			    (b->n && test_bit(b->dom[b->n - 1].span, c)))
-				set_bit(d->span, c);
-		for (int c = 0; c < m->cpus; c++)
-			all &= test_bit(d->span, c);
-		b->n++;
-		if (all)
-			break;
-	}
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", l->name);
+	sd_init(l, d);
+	for (int c = 0; c < m->cpus; c++)
+		if (together(m, l, cpu, c) || (child && test_bit(child->span, c)))
+			set_bit(d->span, c);
+	for (int c = 0; c < m->cpus; c++)
+		all &= test_bit(d->span, c);
+	return all;
 }
 
 /* The first CPU of @span. */
@@ -241,11 +247,12 @@ static int first_cpu(const uint64_t *span)
 }
 
 /*
- * Groups of domain @k of @b: its child level's distinct spans within it (CPUs at the base).
- * A domain the first CPU of its span built the same has the same groups: counted once, so
- * that a machine of n CPUs costs n^2, not n^3.
+ * The number of groups build_sched_groups() gives each domain of @b, which is all
+ * sd_degenerate() needs (scheduler/sd.c makes the groups): its child level's distinct spans
+ * within it (CPUs at the base). A domain the first CPU of its span built the same has the
+ * same groups: counted once, so that a machine of n CPUs costs n^2, not n^3.
  */
-static void count_groups(const struct topo_machine *m, const struct built *all, struct built *b)
+static void count_sched_groups(const struct topo_machine *m, const struct built *all, struct built *b)
 {
 	for (int k = 0; k < b->n; k++) {
 		int g = 0, f = first_cpu(b->dom[k].span);
@@ -309,7 +316,8 @@ static void numa_imbalance(struct built *b)
 	}
 }
 
-static bool degenerate(const struct topo_domain *d, int groups)
+/* sd_degenerate(): one CPU, or nothing that needs its @groups and no SD_WAKE_AFFINE */
+static bool sd_degenerate(const struct topo_domain *d, int groups)
 {
 	if (weight(d->span) == 1)
 		return true;
@@ -318,12 +326,17 @@ static bool degenerate(const struct topo_domain *d, int groups)
 	return !(d->flags & F(WAKE_AFFINE));
 }
 
-static bool parent_degenerate(const struct topo_domain *c, const struct topo_domain *p,
-			      int pgroups)
+/*
+ * sd_parent_degenerate(): parent @p (of @pgroups groups) adds nothing to child @c: it is
+ * degenerate, or has @c's span and no flag @c lacks once a parent of one group drops the
+ * flags that need groups
+ */
+static bool sd_parent_degenerate(const struct topo_domain *c, const struct topo_domain *p,
+				 int pgroups)
 {
 	unsigned pflags = p->flags;
 
-	if (degenerate(p, pgroups))
+	if (sd_degenerate(p, pgroups))
 		return true;
 	if (!mask_equal(c->span, p->span))
 		return false;
@@ -332,52 +345,99 @@ static bool parent_degenerate(const struct topo_domain *c, const struct topo_dom
 	return !(~c->flags & pflags);
 }
 
+struct topo_machine topo_machine_flat(int cpus)
+{
+	return (struct topo_machine){ .cpus = cpus, .sockets = 1, .dies = 1, .cores = cpus,
+				      .threads = 1, .nodes = 1, .distance = NULL };
+}
+
+int topo_machine_check(const struct topo_machine *m)
+{
+	/* each count at most TOPO_MAX_CPUS once cpus is: the product cannot overflow a long */
+	if (m->cpus < 1 || m->cpus > TOPO_MAX_CPUS || m->sockets < 1 || m->dies < 1 ||
+	    m->cores < 1 || m->threads < 1 || m->nodes < 1 || m->sockets > m->cpus ||
+	    m->dies > m->cpus || m->cores > m->cpus || m->threads > m->cpus ||
+	    (long long)m->sockets * m->dies * m->cores * m->threads != m->cpus ||
+	    m->cpus % m->nodes)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * cpu_attach_domain()'s removals: of one CPU's domains as built (@b), a parent that adds
+ * nothing goes, then a degenerate lowest domain; what is kept into @out. The kernel's also
+ * attaches them to the runqueue, which scheduler/sd.c does.
+ */
+static void cpu_attach_domain(const struct built *b, struct topo_cpu *out)
+{
+	bool keep[TOPO_MAX_LEVELS];
+	int base = 0, n = 0;
+
+	for (int k = 0; k < b->n; k++)
+		keep[k] = true;
+	for (int k = 0, p; k < b->n; k = p) {
+		for (p = k + 1; p < b->n; p++) {
+			if (!sd_parent_degenerate(&b->dom[k], &b->dom[p], b->groups[p]))
+				break;
+			keep[p] = false;
+		}
+	}
+	while (base < b->n && !keep[base])
+		base++;
+	if (base < b->n && sd_degenerate(&b->dom[base], b->groups[base]))
+		keep[base] = false;
+	for (int k = 0; k < b->n; k++)
+		if (keep[k])
+			out->dom[n++] = b->dom[k];
+	out->n = n;
+}
+
+/*
+ * build_sched_domains(): every CPU's domains, lowest first, up to the first that spans the
+ * machine; their groups counted and imb_numa_nr set over them as built; then what
+ * cpu_attach_domain() keeps into @out. @all is scratch, a struct built per CPU. Ours builds
+ * no sched_group and no sched_domain_shared (scheduler/sd.c makes the groups the balancer
+ * walks) and has no cpu_map: every CPU is in the one root domain.
+ */
+static void build_sched_domains(const struct topo_machine *m, const struct level *lv, int nlv,
+				struct built *all, struct topo_cpu *out)
+{
+	for (int c = 0; c < m->cpus; c++) {
+		struct built *b = &all[c];
+
+		b->n = 0;
+		for (int k = 0; k < nlv; k++) {
+			const struct topo_domain *child = b->n ? &b->dom[b->n - 1] : NULL;
+			bool spans_all = build_sched_domain(m, &lv[k], child, c, &b->dom[b->n]);
+
+			b->n++;
+			if (spans_all)
+				break;
+		}
+	}
+	for (int c = 0; c < m->cpus; c++) {
+		count_sched_groups(m, all, &all[c]);
+		numa_imbalance(&all[c]);
+	}
+	for (int c = 0; c < m->cpus; c++)
+		cpu_attach_domain(&all[c], &out[c]);
+}
+
 int topo_build(const struct topo_machine *m, struct topo_cpu *out)
 {
 	struct level lv[TOPO_MAX_LEVELS];
 	struct built *all;
 	int nlv;
 
-	if (m->cpus < 1 || m->cpus > SCHED_MAX_CPUS || m->threads < 1 || m->cores < 1 ||
-	    m->dies < 1 || m->sockets < 1 || m->nodes < 1 || m->cpus % m->nodes ||
-	    m->sockets * m->dies * m->cores * m->threads != m->cpus)
+	if (topo_machine_check(m))
 		return -EINVAL;
-	nlv = make_levels(m, lv);
+	nlv = build_sched_topology(m, lv);
 	if (nlv < 0)
 		return nlv;
 	all = calloc((size_t)m->cpus, sizeof(*all));
 	if (!all)
 		return -ENOMEM;
-	for (int c = 0; c < m->cpus; c++)
-		build_cpu(m, lv, nlv, c, &all[c]);
-	for (int c = 0; c < m->cpus; c++) {
-		count_groups(m, all, &all[c]);
-		numa_imbalance(&all[c]);
-	}
-	for (int c = 0; c < m->cpus; c++) {
-		const struct built *b = &all[c];
-		bool keep[TOPO_MAX_LEVELS];
-		int base = 0, n = 0;
-
-		/* cpu_attach_domain(): a parent that adds nothing goes, then a degenerate base */
-		for (int k = 0; k < b->n; k++)
-			keep[k] = true;
-		for (int k = 0, p; k < b->n; k = p) {
-			for (p = k + 1; p < b->n; p++) {
-				if (!parent_degenerate(&b->dom[k], &b->dom[p], b->groups[p]))
-					break;
-				keep[p] = false;
-			}
-		}
-		while (base < b->n && !keep[base])
-			base++;
-		if (base < b->n && degenerate(&b->dom[base], b->groups[base]))
-			keep[base] = false;
-		for (int k = 0; k < b->n; k++)
-			if (keep[k])
-				out[c].dom[n++] = b->dom[k];
-		out[c].n = n;
-	}
+	build_sched_domains(m, lv, nlv, all, out);
 	free(all);
 	return 0;
 }

@@ -14,10 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scheduler/sched.h"
-
+#define TOPO_MAX_CPUS	1024	/* SCHED_MAX_CPUS */
 #define TOPO_MAX_LEVELS 16
-#define TOPO_MASK_WORDS (SCHED_MAX_CPUS / 64)
+#define TOPO_MASK_WORDS (TOPO_MAX_CPUS / 64)
 
 /* include/linux/sched/sd_flags.h, in its order (bit i is flag i) */
 enum topo_flag {
@@ -39,11 +38,23 @@ enum topo_flag {
 	TOPO_NFLAGS
 };
 
-/* The machine: CPU ids thread fastest, then core, die, socket; nodes take CPUs evenly. */
+/*
+ * The machine, the one description of its shape from the scenario's `machine:` to the
+ * scheduler's config (struct sched_config), its domains (topo_build(), scheduler/sd.c) and
+ * QEMU's -smp and -numa (sim/vm): CPU ids run thread fastest, then core, die, socket, as QEMU
+ * numbers a guest's; the LLC is the die; @nodes NUMA nodes take the CPUs evenly in id order,
+ * at the ACPI SLIT's distances @distance[i * nodes + j] (NULL: 10 local, 20 remote), which the
+ * caller owns (the scheduler reads them only in sched_new()). A machine is one when
+ * topo_machine_check() says so; topo_machine_flat() is the one of a CPU count alone.
+ *
+ * Symmetric only: every CPU has SCHED_CAPACITY_SCALE (1024) of capacity, so there is no
+ * capacity per CPU here and no SD_ASYM_CPUCAPACITY domain (docs/topology.md).
+ */
 struct topo_machine {
-	int cpus, sockets, dies, cores, threads;	/* dies per socket, cores per die, ... */
-	int nodes;
-	const uint8_t *distance;	/* nodes x nodes; NULL: 10 local, 20 remote */
+	int cpus;			/* 1 .. TOPO_MAX_CPUS: sockets x dies x cores x threads */
+	int sockets, dies, cores, threads;	/* dies per socket, cores per die, threads per core */
+	int nodes;			/* 1 .. cpus, dividing them */
+	const uint8_t *distance;	/* nodes x nodes, row-major; NULL: 10 local, 20 remote */
 };
 
 struct topo_domain {
@@ -61,9 +72,23 @@ struct topo_cpu {
 	int n;
 };
 
+/*
+ * topo_machine_flat() - the machine of @cpus CPUs alone: one socket, one die (one LLC) of
+ * @cpus single-thread cores, one node.
+ */
+struct topo_machine topo_machine_flat(int cpus);
+
+/*
+ * topo_machine_check() - 0 when @m is a machine: 1 .. TOPO_MAX_CPUS CPUs, every count at
+ * least 1, sockets x dies x cores x threads its CPUs, and nodes that divide them; else
+ * -EINVAL. The distances are the caller's to check (the scenario's reader does).
+ */
+int topo_machine_check(const struct topo_machine *m);
+
 /**
- * topo_build() - the domains of each CPU of @m into @out[0 .. m->cpus). 0, or -EINVAL when the
- * machine is not one (counts that do not multiply to cpus, nodes that do not divide them).
+ * topo_build() - the domains of each CPU of @m into @out[0 .. m->cpus): the kernel's
+ * build_sched_domains() and cpu_attach_domain()'s removals (scheduler/topology.c). 0, or
+ * -EINVAL when topo_machine_check() refuses @m.
  */
 int topo_build(const struct topo_machine *m, struct topo_cpu *out);
 

@@ -174,9 +174,8 @@ static int cgroupfs_vm(const struct cgroupfs_opts *o)
 		.timeout_s = 300,
 		.progress = isatty(STDERR_FILENO),
 		/* the model's CPUs in a script (CG_NR_CPUS_DEFAULT), so that cpusets agree */
-		.machine = { .cpus = CG_NR_CPUS_DEFAULT, .sockets = 1, .dies = 1,
-			     .cores = CG_NR_CPUS_DEFAULT, .threads = 1, .nodes = 1,
-			     .autogroup = true, .memcg = true },
+		.machine = topo_machine_flat(CG_NR_CPUS_DEFAULT),
+		.autogroup = true, .memcg = true,
 	};
 	struct vm_kernel k;
 	struct vm_result r;

@@ -270,25 +270,16 @@ static int run_once(const struct run_opts *o, struct scenario *sc)
 /* run --domains: the domains of @sc's machine. */
 static int run_domains(const struct scenario *sc)
 {
-	const struct scn_topology *t = &sc->topo;
-	struct topo_machine m = {
-		.cpus = sc->sched.cpus,
-		.sockets = t->sockets,
-		.dies = t->dies,
-		.cores = t->cores,
-		.threads = t->threads,
-		.nodes = t->nodes,
-		.distance = t->distance,
-	};
-	struct topo_cpu *cpus = calloc((size_t)m.cpus, sizeof(*cpus));
+	const struct topo_machine *m = &sc->sched.machine;
+	struct topo_cpu *cpus = calloc((size_t)m->cpus, sizeof(*cpus));
 	char span[4096];
 
-	if (!cpus || topo_build(&m, cpus)) {
+	if (!cpus || topo_build(m, cpus)) {
 		free(cpus);
 		fprintf(stderr, "cgsim: %s: cannot build the machine's domains\n", sc->file);
 		return 2;
 	}
-	for (int c = 0; c < m.cpus; c++)
+	for (int c = 0; c < m->cpus; c++)
 		for (int l = 0; l < cpus[c].n; l++) {
 			const struct topo_domain *d = &cpus[c].dom[l];
 

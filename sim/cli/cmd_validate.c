@@ -163,21 +163,12 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 	return cli_vm_check(cmd, &o->vo, o->live);
 }
 
-/* The guest's machine: the scenario's. */
-static void machine_of(const struct scenario *sc, struct vm_machine *m)
+/* The guest: the scenario's machine as it is, its memory sized for its threads, autogroup. */
+static void guest_of(const struct scenario *sc, struct vm_run_opts *ro)
 {
-	const struct scn_topology *t = &sc->topo;
-
-	memset(m, 0, sizeof(*m));
-	m->cpus = sc->sched.cpus;
-	m->sockets = t->sockets;
-	m->dies = t->dies;
-	m->cores = t->cores;
-	m->threads = t->threads;
-	m->nodes = t->nodes;
-	m->distance = t->distance;
-	m->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
-	m->autogroup = sc->autogroup;
+	ro->machine = sc->sched.machine;
+	ro->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
+	ro->autogroup = sc->autogroup;
 }
 
 /*
@@ -189,7 +180,7 @@ static unsigned vm_timeout_s(const struct scenario *sc, unsigned reps)
 {
 	double run_s = (double)(sc->duration + sc->warmup) / 1e9;
 
-	return 120u + 4u * (unsigned)sc->sched.cpus + reps * (unsigned)(3 * run_s + 30);
+	return 120u + 4u * (unsigned)sc->sched.machine.cpus + reps * (unsigned)(3 * run_s + 30);
 }
 
 /* The first thread group of @sc that sleeps on a timer (periodic, bursty, a sleep step). */
@@ -229,13 +220,13 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 	int rc;
 
 	/* what the guest would refuse, refused before it boots */
-	if (live_plan_make(sc, LIVE_HIER_V2, "cgsim-vm", sc->sched.cpus, &plan, err, sizeof(err))) {
+	if (live_plan_make(sc, LIVE_HIER_V2, "cgsim-vm", sc->sched.machine.cpus, &plan, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	live_plan_free(plan);
 	/* a distortion of QEMU's emulation the scenario depends on (docs/vm.md) */
-	if (sc->sched.cpus > 2 && !vm_kvm_usable(err, sizeof(err))) {
+	if (sc->sched.machine.cpus > 2 && !vm_kvm_usable(err, sizeof(err))) {
 		long host_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		const char *proc;
 		const struct scn_threads *g = sleeper(sc, &proc);
@@ -249,12 +240,12 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 		 * Measured: guests of up to twice the host's CPUs agree with the model on
 		 * every level kind; beyond, their busy threads keep moving (docs/topology.md)
 		 */
-		if (host_cpus > 0 && sc->sched.cpus > 2 * host_cpus)
+		if (host_cpus > 0 && sc->sched.machine.cpus > 2 * host_cpus)
 			fprintf(stderr, "cgsim: note: %d vCPUs take turns on this host's %ld CPUs "
 				"under TCG, and beyond twice as many a guest's balancer moves busy "
 				"threads that a machine of its size would leave: shares on several "
 				"levels of domains may not be the kernel's (docs/vm.md)\n",
-				sc->sched.cpus, host_cpus);
+				sc->sched.machine.cpus, host_cpus);
 	}
 	snprintf(reps, sizeof(reps), "%u", o->lo.reps);
 	snprintf(tol, sizeof(tol), "%.17g", o->lo.tolerance);
@@ -275,7 +266,7 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 	ro.argv = argv;
 	ro.argc = n;
 	ro.timeout_s = vm_timeout_s(sc, o->lo.reps);
-	machine_of(sc, &ro.machine);
+	guest_of(sc, &ro);
 	if ((rc = cli_vm_run(&o->vo, &ro, &k, &r)))
 		return rc;
 	if (cli_vm_guest_failed(&r)) {
@@ -288,7 +279,7 @@ static int validate_vm(struct validate_opts *o, const struct scenario *sc)
 		return 2;
 	}
 	{
-		struct report_vm vm = { .machine = &ro.machine, .result = &r };
+		struct report_vm vm = { .opts = &ro, .result = &r };
 
 		(o->json ? report_live_json : report_live_text)(stdout, rep, &vm);
 	}

@@ -57,9 +57,9 @@ static int check_scenario(const struct scenario *sc, int cpus, char *err, size_t
 						      "rt-app itself)", sc->file, g->pos.line,
 						      sc->procs[i].name, g->name);
 		}
-	if (sc->sched.cpus > cpus)
+	if (sc->sched.machine.cpus > cpus)
 		return refuse(err, errlen, "%s: the scenario simulates %d CPUs and this machine has "
-			      "%d online (--set machine.cpus=%d)", sc->file, sc->sched.cpus, cpus,
+			      "%d online (--set machine.cpus=%d)", sc->file, sc->sched.machine.cpus, cpus,
 			      cpus);
 	for (size_t i = 0; i < sc->nprocs; i++)
 		for (size_t k = 0; k < i && sc->procs[i].session; k++)
@@ -603,8 +603,8 @@ int live_plan_make(const struct scenario *sc, enum live_hier hier, const char *p
 	}
 	plan->hier = hier;
 	plan->autogroup = sc->autogroup;
-	plan->cpus = sc->sched.cpus;
-	plan->confined = sc->sched.cpus < cpus;
+	plan->cpus = sc->sched.machine.cpus;
+	plan->confined = sc->sched.machine.cpus < cpus;
 	plan->rtapp = sc->rtapp;
 	if ((e = make_dirs(plan, l->h, dir_of, prefix, err, errlen)) ||
 	    (e = make_threads(plan, l, dir_of, sc, err, errlen)) ||

@@ -510,7 +510,7 @@ static int repetition(struct live_run *r, long online, double *shares, double *o
 	if ((e = wait_s((double)(r->sc->duration - r->sc->warmup) / 1e9)) ||
 	    (e = sample(r, c1, &b1, &s1, &t1)))
 		goto out;
-	cap = (double)r->sc->sched.cpus * (t1 - t0) * 1e9;
+	cap = (double)r->sc->sched.machine.cpus * (t1 - t0) * 1e9;
 	for (size_t i = 0; i < n; i++) {
 		shares[i] = (double)(c1[i] - c0[i]) / cap;
 		ours += (double)(c1[i] - c0[i]);
@@ -744,7 +744,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	rep->scenario = strdup(sc->name);
 	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
 	rep->hier = r.mnt.hier;
-	rep->cpus = sc->sched.cpus;
+	rep->cpus = sc->sched.machine.cpus;
 	rep->online = (int)cpus;
 	rep->reps = o->reps;
 	rep->window_s = (double)(sc->duration - sc->warmup) / 1e9;

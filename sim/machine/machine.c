@@ -376,7 +376,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	sim_engine_init(&m->eng);
 	m->h = h;
 	m->seed = seed;
-	m->ncpu = cfg->cpus;
+	m->ncpu = cfg->machine.cpus;
 	m->tick_ns = 1000000000ull / (cfg->tun.hz ? cfg->tun.hz : 1);
 	m->lat_keep = 1u << 20;
 	m->act_keep = 1u << 16;
@@ -394,7 +394,7 @@ struct sim_machine *sim_machine_new(const struct sched_config *cfg, struct cg_hi
 	sched_set_latency_hook(m->s, latency_hook, m);
 	sched_set_wait_hook(m->s, wait_hook, m);
 	/* the hierarchy's cpusets are of this machine */
-	e = cg_set_nr_cpus(h, cfg->cpus);
+	e = cg_set_nr_cpus(h, cfg->machine.cpus);
 	if (e)
 		goto fail;
 	e = -ENOMEM;

@@ -47,9 +47,9 @@ void report_shares_json(FILE *f, const struct run_result *r);
  */
 int report_write_dir(const char *dir, const struct run_result *r, char *err, size_t errlen);
 
-/* The guest of validate --vm: its machine and what it built. */
+/* The guest of validate --vm: its machine and memory, and what it built. */
 struct report_vm {
-	const struct vm_machine *machine;
+	const struct vm_run_opts *opts;
 	const struct vm_result *result;
 };
 

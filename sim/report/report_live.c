@@ -18,7 +18,7 @@ static const char *hier_name(enum live_hier h)
 /* The guest's machine and CPU 0's domains, two lines. */
 static void vm_text(FILE *f, const struct report_vm *vm)
 {
-	const struct vm_machine *m = vm->machine;
+	const struct topo_machine *m = &vm->opts->machine;
 	const struct vm_result *res = vm->result;
 	size_t shown = 0;
 
@@ -27,7 +27,7 @@ static void vm_text(FILE *f, const struct report_vm *vm)
 		"TCG", m->cpus, m->sockets, m->sockets == 1 ? "" : "s", m->dies,
 		m->dies == 1 ? "" : "s", m->cores, m->cores == 1 ? "" : "s", m->threads,
 		m->threads == 1 ? "" : "s", m->nodes, m->nodes == 1 ? "" : "s",
-		vm_machine_mem_mib(m), res->boot_s);
+		vm_machine_mem_mib(vm->opts), res->boot_s);
 	fputs("its sched domains (CPU 0):", f);
 	for (size_t i = 0; i < res->ndomains && !res->domains[i].cpu; i++)
 		fprintf(f, "%s %s %s", shown++ ? "," : "", res->domains[i].name,
@@ -37,13 +37,13 @@ static void vm_text(FILE *f, const struct report_vm *vm)
 
 static void vm_json(FILE *f, const struct report_vm *vm)
 {
-	const struct vm_machine *m = vm->machine;
+	const struct topo_machine *m = &vm->opts->machine;
 	const struct vm_result *res = vm->result;
 
 	fprintf(f, ",\n  \"vm\": {\"accel\": \"%s\", \"cpus\": %d, \"sockets\": %d, \"dies\": %d, "
 		"\"cores\": %d, \"threads\": %d, \"nodes\": %d, \"memory_mib\": %u, "
 		"\"boot_s\": %.1f,\n    \"domains\": [", res->accel, m->cpus, m->sockets, m->dies,
-		m->cores, m->threads, m->nodes, vm_machine_mem_mib(m), res->boot_s);
+		m->cores, m->threads, m->nodes, vm_machine_mem_mib(vm->opts), res->boot_s);
 	for (size_t i = 0; i < res->ndomains; i++) {
 		const struct vm_domain *d = &res->domains[i];
 

@@ -112,12 +112,12 @@ static int run_op(struct runner *r, struct run_result *res, const struct scn_eve
 				 "all (cgroups: entries, the ancestors they create and timeline mkdirs "
 				 "count)", ev->op, SCN_MAX_CGROUPS);
 	}
-	if ((uint64_t)(cg_cgroup_max_id(r->h) - 1) * (uint64_t)r->sc->sched.cpus >
+	if ((uint64_t)(cg_cgroup_max_id(r->h) - 1) * (uint64_t)r->sc->sched.machine.cpus >
 	    SCN_MAX_CGROUP_CPUS) {
 		free(out);
 		return run__fail(r, ev->pos, "timeline operation '%s': %d cgroups on %d CPUs: at most %u "
 				 "cgroups x CPUs (the scheduler keeps a run queue per cgroup on every CPU)",
-				 ev->op, cg_cgroup_max_id(r->h) - 1, r->sc->sched.cpus, SCN_MAX_CGROUP_CPUS);
+				 ev->op, cg_cgroup_max_id(r->h) - 1, r->sc->sched.machine.cpus, SCN_MAX_CGROUP_CPUS);
 	}
 	if (cg_thread_max_id(r->h) - 1 > SCN_MAX_THREADS) {
 		free(out);
@@ -512,7 +512,7 @@ static int validate_timeline(const struct scenario *sc, char *err, size_t errlen
 	if (!sc->ntimeline)
 		return 0;
 	v.h = cg_hier_new(sc->semantics);
-	if (!v.h || cg_set_nr_cpus(v.h, sc->sched.cpus)) {
+	if (!v.h || cg_set_nr_cpus(v.h, sc->sched.machine.cpus)) {
 		cg_hier_free(v.h);
 		return -ENOMEM;
 	}
@@ -540,9 +540,9 @@ static int start_layout(struct runner *r, struct run_result *res)
 	int e;
 
 	res->sc = sc;
-	res->cpus = sc->sched.cpus;
+	res->cpus = sc->sched.machine.cpus;
 	r->h = cg_hier_new(sc->semantics);
-	if (!r->h || cg_set_nr_cpus(r->h, sc->sched.cpus))
+	if (!r->h || cg_set_nr_cpus(r->h, sc->sched.machine.cpus))
 		return -ENOMEM;
 	if ((e = run__apply_layout(r)) || (e = run__add_processes(r)))
 		return e;
@@ -621,7 +621,7 @@ static int start_trace(struct runner *r, FILE *f)
 	const char *lines[3] = { about[0], about[1], about[2] };
 	int e = 0;
 
-	r->trace = trace_new(f, sc->sched.cpus);
+	r->trace = trace_new(f, sc->sched.machine.cpus);
 	if (!r->trace)
 		return run__fail(r, NOPOS, "out of memory");
 	for (size_t i = 0; i < r->nt && !e; i++) {
@@ -635,7 +635,7 @@ static int start_trace(struct runner *r, FILE *f)
 		return run__fail(r, NOPOS, "out of memory");
 	snprintf(about[0], sizeof(about[0]), "cgsim: scenario %.200s, variant %.200s, seed %llu",
 		 sc->name, sc->variant ? sc->variant : "base", (unsigned long long)sc->seed);
-	snprintf(about[1], sizeof(about[1]), "cgsim: %d CPUs, %s, HZ %u", sc->sched.cpus,
+	snprintf(about[1], sizeof(about[1]), "cgsim: %d CPUs, %s, HZ %u", sc->sched.machine.cpus,
 		 sched_policy_name(sc->sched.policy), (unsigned)sc->sched.tun.hz);
 	snprintf(about[2], sizeof(about[2]), "cgsim: measured window %llu.%06llu .. %llu.%06llu s "
 		 "(the report's figures), pid = %d + the model's tid",

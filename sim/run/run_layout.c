@@ -74,10 +74,10 @@ static int count_cgroup(struct runner *r, struct scn_pos pos)
 	if (made >= SCN_MAX_CGROUPS)
 		return run__fail(r, pos, "more than %d cgroups created in all (cgroups: entries, the "
 				 "ancestors they create and timeline mkdirs count)", SCN_MAX_CGROUPS);
-	if ((made + 1) * (uint64_t)r->sc->sched.cpus > SCN_MAX_CGROUP_CPUS)
+	if ((made + 1) * (uint64_t)r->sc->sched.machine.cpus > SCN_MAX_CGROUP_CPUS)
 		return run__fail(r, pos, "%llu cgroups on %d CPUs: at most %u cgroups x CPUs (the "
 				 "scheduler keeps a run queue per cgroup on every CPU)",
-				 (unsigned long long)made + 1, r->sc->sched.cpus, SCN_MAX_CGROUP_CPUS);
+				 (unsigned long long)made + 1, r->sc->sched.machine.cpus, SCN_MAX_CGROUP_CPUS);
 	return 0;
 }
 

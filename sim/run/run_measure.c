@@ -283,7 +283,7 @@ static int measure_thread(struct runner *r, const struct rthread *t, struct run_
 int run__measure(struct runner *r, struct run_result *res)
 {
 	const struct scenario *sc = r->sc;
-	double cap = (double)sc->sched.cpus * (double)res->measured_ns, sx = 0, sxx = 0;
+	double cap = (double)sc->sched.machine.cpus * (double)res->measured_ns, sx = 0, sxx = 0;
 	struct sim_machine_metrics mm;
 	size_t nx = 0;
 

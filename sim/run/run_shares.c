@@ -183,7 +183,7 @@ int run__ideal_now(struct runner *r, uint64_t now, uint64_t until)
 		nodes[i].demand /= 1 - r->sc->steal;
 		nodes[i].cap /= 1 - r->sc->steal;
 	}
-	if ((e = ideal_compute(nodes, (size_t)n, r->sc->sched.cpus, share)))
+	if ((e = ideal_compute(nodes, (size_t)n, r->sc->sched.machine.cpus, share)))
 		goto out;
 	for (int i = 0; r->sc->steal > 0 && i < n; i++)
 		share[i] *= 1 - r->sc->steal;

@@ -219,9 +219,10 @@ static bool read_all(struct rd *r, struct yn *root)
 	sc->timer_latency = (struct sim_dist){ SIM_DIST_LOGNORMAL, 65000, 5000 };
 	sc->steal_period = 10000000;
 	sc->idle_exit = (struct sim_dist){ SIM_DIST_LOGNORMAL, 53000, 10000 };
+	/* one CPU without machine:, whose reader sets the machine (scn__read_topology()) */
+	sched_config_default(&sc->sched, SCHED_POLICY_EEVDF, cpus);
 	if ((v = yn_get(root, "machine")) && !scn__read_machine(r, v, &cpus, &hz, sc))
 		return false;
-	scn__topology_defaults(sc, cpus);
 	if (sc->clock_phase_set && sc->clock_phase >= 1000000000ull / hz)
 		return scn__bad(r, yn_get(yn_get(root, "machine"), "clock_phase"),
 				"machine.clock_phase must be shorter than the tick period (%llu ns at hz %u)",
@@ -233,10 +234,6 @@ static bool read_all(struct rd *r, struct yn *root)
 		if (cg_semantics_parse(v->str, &sc->semantics))
 			return scn__bad(r, v, "semantics must be v2, rfc2017 or v1, not '%s'", v->str);
 	}
-	sched_config_default(&sc->sched, SCHED_POLICY_EEVDF, cpus);
-	sc->sched.topo = (struct sched_topology){ sc->topo.sockets, sc->topo.dies, sc->topo.cores,
-						  sc->topo.threads, sc->topo.nodes,
-						  sc->topo.distance };
 	sc->sched.tun.hz = hz;
 	if ((v = yn_get(yn_get(root, "machine"), "costs")) && !read_machine_costs(r, v, &sc->sched))
 		return false;
@@ -343,7 +340,7 @@ void scn_free(struct scenario *sc)
 	free(sc->name);
 	free(sc->description);
 	free(sc->variant);
-	free(sc->topo.distance);
+	free((void *)sc->sched.machine.distance);	/* the scenario's (scn_topology.c) */
 	scn_source_put(sc->src);
 	free(sc);
 }

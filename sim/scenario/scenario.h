@@ -145,20 +145,6 @@ struct scn_variant {
 
 #define SCN_MAX_NODES	64	/* machine.numa.nodes */
 
-/*
- * machine.topology and machine.numa (docs/scenario-format.md), numbered as QEMU numbers a
- * guest's CPUs: thread fastest, then core, die, socket; the LLC is the die; the nodes take the
- * CPUs evenly in id order. The scheduler balances over the domains Linux builds for it
- * (struct sched_topology, docs/topology.md).
- */
-struct scn_topology {
-	bool given;			/* machine.topology was given */
-	int sockets, dies, cores, threads;	/* dies per socket, cores per die, threads per core;
-						   without it one socket of cpus cores */
-	int nodes;			/* 1 without machine.numa */
-	uint8_t *distance;		/* with machine.numa: [i * nodes + j], the SLIT's */
-};
-
 struct scn_source;
 
 struct scenario {
@@ -173,8 +159,7 @@ struct scenario {
 	uint64_t warmup;
 	uint64_t interval;	/* time series interval */
 	enum cg_semantics semantics;
-	struct sched_config sched;
-	struct scn_topology topo;
+	struct sched_config sched;	/* its machine from machine: (sim/scenario/scn_topology.c) */
 	bool autogroup;
 	struct sim_dist timer_latency;	/* machine.timer_latency (struct sim_wakeup_noise) */
 	struct sim_dist idle_exit;	/* machine.idle_exit */

@@ -84,10 +84,12 @@ bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 bool scn__read_sessions(struct rd *r, const struct yn *m);
 bool scn__read_cpus(struct rd *r, const struct yn *n, int cpus, uint64_t *mask);
 
-/* scn_topology.c: machine.topology and machine.numa; *@cpus from them unless @cpus_given */
+/*
+ * scn_topology.c: machine.topology and machine.numa into the config's machine (@r->sc->sched
+ * .machine, machine.cpus single-thread cores in one LLC without them); *@cpus from them unless
+ * @cpus_given
+ */
 bool scn__read_topology(struct rd *r, const struct yn *machine, int *cpus, bool cpus_given);
-/* scn__topology_defaults() - without machine.topology, one socket of @cpus cores; one node. */
-void scn__topology_defaults(struct scenario *sc, int cpus);
 
 /* scn_steps.c: the phases behaviour and its steps; the barriers' threads, once all are read */
 bool scn__read_phases(struct rd *r, const struct yn *body, struct scn_threads *t, int cpus);

@@ -2,12 +2,15 @@
 /*
  * sim/scenario/scn_topology.c - machine.topology and machine.numa: the sockets, dies per
  * socket, cores per die and threads per core of the machine, and its NUMA nodes with their
- * distances (docs/scenario-format.md).
+ * distances (docs/scenario-format.md), read into the scheduler's struct topo_machine
+ * (scheduler/topology.h), which the scheduler's domains and a guest's -smp and -numa take
+ * as they are.
  *
  * They are numbered as QEMU's -smp and -numa number them, so that a scenario describes the
  * guest that validates it: CPU ids run thread fastest, then core, die, socket; the LLC is the
  * die; the nodes take the CPUs evenly in id order. Distances are the ACPI SLIT's: 10 from a
- * node to itself, more to any other, the same both ways.
+ * node to itself, more to any other, the same both ways. The scenario owns the distances its
+ * machine points to (scn_free()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +44,7 @@ static bool read_count(struct rd *r, const struct yn *t, const char *key, int *o
  * gave when @cpus_given, and must then be the same).
  */
 static bool read_topology(struct rd *r, const struct yn *t, int *cpus, bool cpus_given,
-			  struct scn_topology *topo)
+			  struct topo_machine *topo)
 {
 	long long n;
 
@@ -64,7 +67,6 @@ static bool read_topology(struct rd *r, const struct yn *t, int *cpus, bool cpus
 				"threads = %lld CPUs, but machine.cpus is %d (leave cpus out, or make "
 				"them agree)", topo->sockets, topo->dies, topo->cores, topo->threads, n,
 				*cpus);
-	topo->given = true;
 	*cpus = (int)n;
 	return true;
 }
@@ -94,11 +96,9 @@ static bool read_distance(struct rd *r, const struct yn *d, int k, int i, int j,
 	return true;
 }
 
-/* machine.numa.distances into @topo->distance (@topo->nodes x @topo->nodes, set). */
-static bool read_distances(struct rd *r, const struct yn *d, struct scn_topology *topo)
+/* machine.numa.distances into @slit (@k x @k, set). */
+static bool read_distances(struct rd *r, const struct yn *d, int k, uint8_t *slit)
 {
-	int k = topo->nodes;
-
 	if (!scn__want(r, d, YN_SEQ, "machine.numa.distances"))
 		return false;
 	if (d->n != (size_t)k)
@@ -106,22 +106,23 @@ static bool read_distances(struct rd *r, const struct yn *d, struct scn_topology
 				"per node), not %zu rows", k, k, d->n);
 	for (int i = 0; i < k; i++)
 		for (int j = 0; j < k; j++)
-			if (!read_distance(r, d, k, i, j, &topo->distance[i * k + j]))
+			if (!read_distance(r, d, k, i, j, &slit[i * k + j]))
 				return false;
 	for (int i = 0; i < k; i++)
 		for (int j = 0; j < i; j++)
-			if (topo->distance[i * k + j] != topo->distance[j * k + i])
+			if (slit[i * k + j] != slit[j * k + i])
 				return scn__bad(r, d->kids[i]->kids[j], "machine.numa.distances is "
 						"not symmetric: [%d][%d] is %d but [%d][%d] is %d",
-						i, j, topo->distance[i * k + j], j, i,
-						topo->distance[j * k + i]);
+						i, j, slit[i * k + j], j, i,
+						slit[j * k + i]);
 	return true;
 }
 
 /* machine.numa on a machine of @cpus CPUs: its nodes and their distances. */
-static bool read_numa(struct rd *r, const struct yn *m, int cpus, struct scn_topology *topo)
+static bool read_numa(struct rd *r, const struct yn *m, int cpus, struct topo_machine *topo)
 {
 	const struct yn *v, *d;
+	uint8_t *slit;
 	long long x;
 
 	if (!scn__want(r, m, YN_MAP, "machine.numa") ||
@@ -143,37 +144,26 @@ static bool read_numa(struct rd *r, const struct yn *m, int cpus, struct scn_top
 		return scn__bad(r, v ? v : d, "machine.numa.nodes (%lld) must divide the machine's "
 				"%d CPUs evenly: the nodes take them in id order", x, cpus);
 	topo->nodes = (int)x;
-	topo->distance = malloc((size_t)(x * x));
-	if (!topo->distance)
+	topo->distance = slit = malloc((size_t)(x * x));
+	if (!slit)
 		return scn__bad(r, m, "out of memory");
 	for (int i = 0; i < topo->nodes; i++)
 		for (int j = 0; j < topo->nodes; j++)
-			topo->distance[i * topo->nodes + j] = i == j ? 10 : 20;
-	return !d || read_distances(r, d, topo);
+			slit[i * topo->nodes + j] = i == j ? 10 : 20;
+	return !d || read_distances(r, d, topo->nodes, slit);
 }
 
 bool scn__read_topology(struct rd *r, const struct yn *machine, int *cpus, bool cpus_given)
 {
-	struct scn_topology *topo = &r->sc->topo;
+	struct topo_machine *topo = &r->sc->sched.machine;
 	const struct yn *t = yn_get(machine, "topology"), *n = yn_get(machine, "numa");
 
-	topo->nodes = 1;
+	/* without machine.topology, machine.cpus single-thread cores in one LLC */
+	*topo = topo_machine_flat(*cpus);
 	if (t && !read_topology(r, t, cpus, cpus_given, topo))
 		return false;
+	topo->cpus = *cpus;
 	if (n && !read_numa(r, n, *cpus, topo))
 		return false;
 	return true;
-}
-
-void scn__topology_defaults(struct scenario *sc, int cpus)
-{
-	struct scn_topology *topo = &sc->topo;
-
-	/* one socket of machine.cpus cores, one node: one LLC, as a machine without a shape runs */
-	if (!topo->given) {
-		topo->sockets = topo->dies = topo->threads = 1;
-		topo->cores = cpus;
-	}
-	if (!topo->nodes)
-		topo->nodes = 1;
 }

@@ -307,7 +307,7 @@ static void head_line(FILE *f, const struct compare *c, const char *bold)
 {
 	const struct scenario *sc = c->sc[0];
 
-	fprintf(f, "%s%s%s: %d CPUs, %s, ", bold, sc->name, bold, sc->sched.cpus,
+	fprintf(f, "%s%s%s: %d CPUs, %s, ", bold, sc->name, bold, sc->sched.machine.cpus,
 		sched_policy_name(sc->sched.policy));
 	if (c->nseeds > 1)
 		fprintf(f, "seeds %llu to %llu (means), ", (unsigned long long)sc->seed,

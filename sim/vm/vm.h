@@ -3,13 +3,14 @@
  * sim/vm/vm.h - a real kernel under QEMU (`cgsim validate --vm`, `cgroupfs --vm`; docs/vm.md).
  *
  * A guest is booted with the scenario's machine (CPUs, sockets, dies, cores, threads, NUMA
- * nodes and distances) from a small initramfs holding only a static busybox, the guest's init
- * script and the kernel's 9p modules. The init mounts the host's root read-only over 9p, a
- * scratch directory of the host's writable over a second 9p share, and runs THIS cgsim binary,
- * with the host's libraries and files, chrooted into the host's root: the guest measures with
- * exactly the code `validate --live` runs on the host. The command's stdout, stderr and exit
- * status, the guest's kernel version and the scheduling domains it built come back through the
- * scratch directory; the console is read for progress and kept for --log.
+ * nodes and distances: the struct topo_machine the simulated scheduler builds its domains
+ * from, scheduler/topology.h) from a small initramfs holding only a static busybox, the
+ * guest's init script and the kernel's 9p modules. The init mounts the host's root read-only
+ * over 9p, a scratch directory of the host's writable over a second 9p share, and runs THIS
+ * cgsim binary, with the host's libraries and files, chrooted into the host's root: the guest
+ * measures with exactly the code `validate --live` runs on the host. The command's stdout,
+ * stderr and exit status, the guest's kernel version and the scheduling domains it built come
+ * back through the scratch directory; the console is read for progress and kept for --log.
  */
 #ifndef CGSIM_SIM_VM_H
 #define CGSIM_SIM_VM_H
@@ -19,20 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The guest's hardware: QEMU's -smp and -numa. */
-struct vm_machine {
-	int cpus;				/* sockets x dies x cores x threads */
-	int sockets, dies, cores, threads;	/* dies per socket, cores per die, ... */
-	int nodes;				/* NUMA nodes (1: no -numa); they split the CPUs
-						   evenly in id order */
-	const uint8_t *distance;		/* nodes x nodes, row-major; NULL: 10 local,
-						   20 remote */
-	unsigned mem_mib;			/* 0: sized from the CPUs and threads */
-	unsigned threads_hint;			/* the scenario's threads, for the memory size */
-	bool autogroup;				/* false: noautogroup on the command line */
-	bool memcg;				/* keep the memory controller (cgroupfs --vm);
-						   otherwise cgroup_disable=memory */
-};
+#include "scheduler/topology.h"
 
 /* A guest kernel and the 9p modules it needs (none when they are built in). */
 struct vm_kernel {
@@ -83,7 +71,14 @@ struct vm_result {
 
 struct vm_run_opts {
 	const struct vm_kernel *kernel;
-	struct vm_machine machine;
+	struct topo_machine machine;	/* the guest's hardware: QEMU's -smp and -numa (1 node:
+					   no -numa) */
+	/* the guest's own options, none of them the hardware's shape */
+	unsigned mem_mib;		/* 0: sized from the CPUs and threads */
+	unsigned threads_hint;		/* the scenario's threads, for the memory size */
+	bool autogroup;			/* false: noautogroup on the command line */
+	bool memcg;			/* keep the memory controller (cgroupfs --vm); otherwise
+					   cgroup_disable=memory */
 	const char *const *argv;	/* the cgsim command run in the guest, without "cgsim" */
 	size_t argc;
 	unsigned timeout_s;		/* the hard limit on the whole guest, boot included */
@@ -118,12 +113,15 @@ int vm_argv_add(struct vm_argv *a, const char *fmt, ...) __attribute__((format(p
 void vm_argv_free(struct vm_argv *a);
 
 /*
- * vm_machine_qemu_args() - QEMU's -m, -smp and -numa arguments for @m, added to @a. 0 or
- * -ENOMEM.
+ * vm_machine_qemu_args() - QEMU's -m (@mem_mib MiB, split evenly over the nodes), -smp and
+ * -numa arguments for machine @m, added to @a. 0 or -ENOMEM.
  */
-int vm_machine_qemu_args(const struct vm_machine *m, struct vm_argv *a);
-/* vm_machine_mem_mib() - the guest's memory in MiB: @m->mem_mib, else sized from the load. */
-unsigned vm_machine_mem_mib(const struct vm_machine *m);
+int vm_machine_qemu_args(const struct topo_machine *m, unsigned mem_mib, struct vm_argv *a);
+/*
+ * vm_machine_mem_mib() - the memory of @o's guest in MiB: @o->mem_mib, else sized from its
+ * machine and @o->threads_hint.
+ */
+unsigned vm_machine_mem_mib(const struct vm_run_opts *o);
 
 /*
  * vm_domains_parse() - the domains from the guest's listing @listing (lines "CPU LEVEL NAME

@@ -47,11 +47,12 @@ void vm_argv_free(struct vm_argv *a)
  * not boot in 1 GiB) and 1 MiB per scenario thread (stacks, the helper processes), rounded up
  * to a multiple of 64 MiB per node, as the nodes' memory must add up to -m exactly.
  */
-unsigned vm_machine_mem_mib(const struct vm_machine *m)
+unsigned vm_machine_mem_mib(const struct vm_run_opts *o)
 {
+	const struct topo_machine *m = &o->machine;
 	unsigned nodes = m->nodes > 1 ? (unsigned)m->nodes : 1, unit = 64 * nodes;
-	unsigned mib = m->mem_mib ? m->mem_mib :
-		       256 + 24 * (unsigned)m->cpus + (m->threads_hint < 4096 ? m->threads_hint :
+	unsigned mib = o->mem_mib ? o->mem_mib :
+		       256 + 24 * (unsigned)m->cpus + (o->threads_hint < 4096 ? o->threads_hint :
 						       4096);
 
 	if (mib < 512)
@@ -59,9 +60,8 @@ unsigned vm_machine_mem_mib(const struct vm_machine *m)
 	return (mib + unit - 1) / unit * unit;
 }
 
-int vm_machine_qemu_args(const struct vm_machine *m, struct vm_argv *a)
+int vm_machine_qemu_args(const struct topo_machine *m, unsigned mib, struct vm_argv *a)
 {
-	unsigned mib = vm_machine_mem_mib(m);
 	int e = vm_argv_add(a, "-m") || vm_argv_add(a, "%uM", mib) || vm_argv_add(a, "-smp") ||
 		vm_argv_add(a, "%d,sockets=%d,dies=%d,cores=%d,threads=%d", m->cpus, m->sockets,
 			    m->dies, m->cores, m->threads);

@@ -226,7 +226,7 @@ static int wait_guest(pid_t pid, int con, struct console *c, double deadline, in
 static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, const char *scratch,
 		     struct vm_argv *a)
 {
-	const struct vm_machine *m = &o->machine;
+	const struct topo_machine *m = &o->machine;
 	int e = vm_argv_add(a, "%s", qemu) || vm_argv_add(a, "-M") || vm_argv_add(a, "q35") ||
 		/*
 		 * A vCPU a host thread: in single-threaded TCG's 100 ms turns the guest's
@@ -238,7 +238,7 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, co
 		/* Intel's CPUID leaves make QEMU's dies separate LLCs; AMD's do not */
 		vm_argv_add(a, kvm ? "host" : "max,vendor=GenuineIntel");
 
-	if (e || vm_machine_qemu_args(m, a))
+	if (e || vm_machine_qemu_args(m, vm_machine_mem_mib(o), a))
 		return -ENOMEM;
 	if (vm_argv_add(a, "-nographic") || vm_argv_add(a, "-nodefaults") ||
 	    vm_argv_add(a, "-serial") || vm_argv_add(a, "stdio") || vm_argv_add(a, "-no-reboot") ||
@@ -247,8 +247,8 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, co
 	    vm_argv_add(a, "-initrd") || vm_argv_add(a, "%s/initrd", scratch) ||
 	    vm_argv_add(a, "-append") ||
 	    vm_argv_add(a, "console=ttyS0 quiet panic=-1 sched_verbose%s%s%s",
-			m->memcg ? "" : " cgroup_disable=memory",
-			m->autogroup ? "" : " noautogroup",
+			o->memcg ? "" : " cgroup_disable=memory",
+			o->autogroup ? "" : " noautogroup",
 			m->nodes > 1 ? " numa_balancing=disable" : "") ||
 	    vm_argv_add(a, "-virtfs") ||
 	    vm_argv_add(a, "local,path=/,mount_tag=" VM_TAG_HOST ",security_model=none,"
@@ -383,16 +383,89 @@ static int prepare(const struct vm_run_opts *o, char *qemu, size_t qlen, char *s
 	return e;
 }
 
+/*
+ * Boot the guest of command line @a, again while its kernel stops at a stray int3 (VM_BOOTS
+ * boots at most), with SIGINT, SIGTERM and SIGHUP caught meanwhile (on_stop()), and set @r's
+ * times. 0 with QEMU's exit status in *@qstatus, -EINTR, -ETIMEDOUT, or -EINVAL with a reason
+ * in @err when QEMU cannot start.
+ */
+static int boot_guest(const struct vm_run_opts *o, const struct vm_argv *a, bool kvm,
+		      const char *scratch, struct console *c, int *qstatus, struct vm_result *r,
+		      char *err, size_t errlen)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old[NSTOP];
+	double t_first;
+	int e, con = -1;
+	pid_t pid;
+
+	stop_sig = 0;
+	sigemptyset(&sa.sa_mask);
+	for (int k = 0; k < NSTOP; k++)
+		sigaction(stop_sigs[k], &sa, &old[k]);
+	t_first = now_s();
+	for (int boot = 1;; boot++) {
+		c->t0 = now_s();
+		if (o->progress)
+			fprintf(stderr, "cgsim: booting Linux %s under QEMU (%s), %d vCPUs\n",
+				o->kernel->version, kvm ? "KVM" : "TCG", o->machine.cpus);
+		pid = spawn(a->v, &con);
+		if (pid < 0) {
+			e = -EINVAL;
+			snprintf(err, errlen, "cgsim: cannot start %s: %s", a->v[0], strerror(errno));
+			break;
+		}
+		e = wait_guest(pid, con, c, c->t0 + o->timeout_s, qstatus);
+		close(con);
+		if (e || !c->int3 || boot == VM_BOOTS)
+			break;
+		/* always said: a user comparing run times or reading --log should know */
+		fprintf(stderr, "cgsim: note: the guest's kernel stopped at a stray int3 %s, a "
+			"hazard of QEMU's multi-threaded TCG (docs/vm.md): booting it again (%d of "
+			"%d)\n", c->ran ? "while its command ran" : "during its boot", boot + 1,
+			VM_BOOTS);
+		if (c->log)
+			fprintf(c->log, "\n---- cgsim: boot %d of %d ----\n", boot + 1, VM_BOOTS);
+		forget_boot(scratch, c);
+	}
+	for (int k = 0; k < NSTOP; k++)
+		sigaction(stop_sigs[k], &old[k], NULL);
+	r->total_s = now_s() - t_first;
+	r->boot_s = c->ran ? c->t_run - c->t0 : r->total_s;
+	return e;
+}
+
+/*
+ * What boot_guest()'s @e means: what the guest left in @scratch collected into @r (0), or
+ * -EINTR or -EINVAL with the reason in @err (stopped, out of time, or it did not finish).
+ */
+static int outcome(const struct vm_run_opts *o, int e, const char *scratch,
+		   const struct console *c, int qstatus, struct vm_result *r, char *err,
+		   size_t errlen)
+{
+	char last[300];
+
+	if (e == -EINTR) {
+		snprintf(err, errlen, "cgsim: stopped by signal %d: the guest was killed",
+			 (int)stop_sig);
+	} else if (e == -ETIMEDOUT) {
+		console_last(c, last, sizeof(last));
+		snprintf(err, errlen, "cgsim: the guest did not finish within %u s (%s)%s%s",
+			 o->timeout_s, c->ran ? "its command was running" : "it had not booted",
+			 last[0] ? "; its console's last line: " : "", last);
+		e = -EINVAL;
+	} else if (!e) {
+		e = collect(scratch, c, qstatus, o->kernel, r, err, errlen);
+	}
+	return e;
+}
+
 int vm_run(const struct vm_run_opts *o, struct vm_result *r, char *err, size_t errlen)
 {
 	char qemu[4096], scratch[4096], why[256];
 	struct vm_argv a = { .v = NULL };
 	struct console *c = NULL;
-	struct sigaction sa = { .sa_handler = on_stop }, old[NSTOP];
 	bool kvm = vm_kvm_usable(why, sizeof(why));
-	double t_first;
-	int e, con = -1, qstatus = 0;
-	pid_t pid;
+	int e, qstatus = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (errlen)
@@ -415,53 +488,8 @@ int vm_run(const struct vm_run_opts *o, struct vm_result *r, char *err, size_t e
 		snprintf(err, errlen, "cgsim: --log %s: %s", o->log, strerror(errno));
 		goto out;
 	}
-	stop_sig = 0;
-	sigemptyset(&sa.sa_mask);
-	for (int k = 0; k < NSTOP; k++)
-		sigaction(stop_sigs[k], &sa, &old[k]);
-	t_first = now_s();
-	for (int boot = 1;; boot++) {
-		c->t0 = now_s();
-		if (o->progress)
-			fprintf(stderr, "cgsim: booting Linux %s under QEMU (%s), %d vCPUs\n",
-				o->kernel->version, kvm ? "KVM" : "TCG", o->machine.cpus);
-		pid = spawn(a.v, &con);
-		if (pid < 0) {
-			e = -EINVAL;
-			snprintf(err, errlen, "cgsim: cannot start %s: %s", qemu, strerror(errno));
-			break;
-		}
-		e = wait_guest(pid, con, c, c->t0 + o->timeout_s, &qstatus);
-		close(con);
-		if (e || !c->int3 || boot == VM_BOOTS)
-			break;
-		/* always said: a user comparing run times or reading --log should know */
-		fprintf(stderr, "cgsim: note: the guest's kernel stopped at a stray int3 %s, a "
-			"hazard of QEMU's multi-threaded TCG (docs/vm.md): booting it again (%d of "
-			"%d)\n", c->ran ? "while its command ran" : "during its boot", boot + 1,
-			VM_BOOTS);
-		if (c->log)
-			fprintf(c->log, "\n---- cgsim: boot %d of %d ----\n", boot + 1, VM_BOOTS);
-		forget_boot(scratch, c);
-	}
-	for (int k = 0; k < NSTOP; k++)
-		sigaction(stop_sigs[k], &old[k], NULL);
-	r->total_s = now_s() - t_first;
-	r->boot_s = c->ran ? c->t_run - c->t0 : r->total_s;
-	if (e == -EINTR)
-		snprintf(err, errlen, "cgsim: stopped by signal %d: the guest was killed",
-			 (int)stop_sig);
-	else if (e == -ETIMEDOUT) {
-		char last[300];
-
-		console_last(c, last, sizeof(last));
-		snprintf(err, errlen, "cgsim: the guest did not finish within %u s (%s)%s%s",
-			 o->timeout_s, c->ran ? "its command was running" : "it had not booted",
-			 last[0] ? "; its console's last line: " : "", last);
-		e = -EINVAL;
-	} else if (!e) {
-		e = collect(scratch, c, qstatus, o->kernel, r, err, errlen);
-	}
+	e = boot_guest(o, &a, kvm, scratch, c, &qstatus, r, err, errlen);
+	e = outcome(o, e, scratch, c, qstatus, r, err, errlen);
 	if (c->log && r->errout) {
 		fputs("\n---- the command's stderr ----\n", c->log);
 		fputs(r->errout, c->log);

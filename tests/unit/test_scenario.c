@@ -111,7 +111,7 @@ Test(scenario, defaults_and_layout)
 	cr_expect_str_eq(sc->name, "t");
 	cr_expect_eq(sc->seed, 1);
 	cr_expect_eq(sc->duration, 3000000000ull);
-	cr_expect_eq(sc->sched.cpus, 1);
+	cr_expect_eq(sc->sched.machine.cpus, 1);
 	cr_expect_eq(sc->sched.tun.hz, 1000);
 	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF);
 	cr_expect_eq(sc->ncgroups, 3);
@@ -199,7 +199,7 @@ Test(scenario, variant_and_set)
 
 	cr_expect_str_eq(sc->variant, "heavy");
 	cr_expect_str_eq(sc->cgroups[1].writes[0].value, "900");
-	cr_expect_eq(sc->sched.cpus, 2);
+	cr_expect_eq(sc->sched.machine.cpus, 2);
 	cr_expect_str_eq(sc->cgroups[2].writes[0].value, "50");
 	cr_expect_eq(sc->seed, 9, "a new key is added to an existing mapping");
 	cr_expect_eq(sc->sched.policy, SCHED_POLICY_CFS);

@@ -124,7 +124,7 @@ Test(sched_api, config_defaults)
 	struct sched_config c;
 
 	sched_config_default(&c, SCHED_POLICY_EEVDF, 4);
-	cr_expect_eq(c.cpus, 4);
+	cr_expect_eq(c.machine.cpus, 4);
 	cr_expect_eq(c.policy, SCHED_POLICY_EEVDF);
 	cr_expect_eq(c.tun.base_slice_ns, 700000);
 	cr_expect_eq(c.tun.latency_ns, 6000000);

@@ -20,7 +20,8 @@ static struct sched_config topo_config(int sockets, int dies, int cores, int thr
 	struct sched_config cfg;
 
 	sched_config_default(&cfg, SCHED_POLICY_EEVDF, sockets * dies * cores * threads);
-	cfg.topo = (struct sched_topology){ sockets, dies, cores, threads, nodes, NULL };
+	cfg.machine = (struct topo_machine){ sockets * dies * cores * threads, sockets, dies, cores,
+					     threads, nodes, NULL };
 	cfg.tun.hz = 250;
 	cfg.check = true;
 	return cfg;

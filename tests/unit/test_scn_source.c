@@ -47,7 +47,7 @@ static const char *weight(const struct scenario *sc, const char *path)
 static void same(const struct scenario *a, const struct scenario *b)
 {
 	cr_expect_str_eq(a->variant, b->variant);
-	cr_expect_eq(a->sched.cpus, b->sched.cpus);
+	cr_expect_eq(a->sched.machine.cpus, b->sched.machine.cpus);
 	cr_expect_eq(a->duration, b->duration);
 	cr_expect_eq(a->seed, b->seed);
 	cr_expect_eq(a->nprocs, b->nprocs);
@@ -96,12 +96,12 @@ Test(scn_source, no_load_reaches_another)
 	cr_assert_not_null(src, "%s", err);
 	a = scn_source_load(src, "heavy", cpus4, 2, 1, err, sizeof(err));
 	cr_assert_not_null(a, "%s", err);
-	cr_expect_eq(a->sched.cpus, 4);
+	cr_expect_eq(a->sched.machine.cpus, 4);
 	cr_expect_str_eq(weight(a, "vm"), "10");	/* --set wins over the variant's set: */
 	cr_expect_eq(a->duration, 3000000000ull);
 	b = scn_source_load(src, NULL, NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
 	cr_assert_not_null(b, "%s", err);
-	cr_expect_eq(b->sched.cpus, 2);
+	cr_expect_eq(b->sched.machine.cpus, 2);
 	cr_expect_str_eq(weight(b, "vm"), "100");
 	cr_expect_eq(b->duration, 2000000000ull);
 	c = scn_source_load(src, "heavy", NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
@@ -114,7 +114,7 @@ Test(scn_source, no_load_reaches_another)
 	scn_free(d);
 	d = scn_source_load(src, NULL, NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
 	cr_assert_not_null(d, "%s", err);
-	cr_expect_eq(d->sched.cpus, 2);
+	cr_expect_eq(d->sched.machine.cpus, 2);
 	cr_expect_str_eq(weight(d, "vm"), "100");
 	scn_free(a);
 	scn_free(b);
@@ -141,7 +141,7 @@ Test(scn_source, file_read_once)
 	cr_expect_str_eq(scn_source_path(src), path);
 	sc = scn_source_load(src, "four", NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
 	cr_assert_not_null(sc, "%s", err);
-	cr_expect_eq(sc->sched.cpus, 4);
+	cr_expect_eq(sc->sched.machine.cpus, 4);
 	cr_expect_str_eq(sc->text, text);
 	scn_free(sc);
 	scn_source_put(src);
@@ -205,7 +205,7 @@ Test(scn_source, trace_read_once_for_all_loads)
 
 	b = scn_source_load(src, "two", NULL, 0, SCN_NO_SWEEP, err, sizeof(err));
 	cr_assert_not_null(b, "%s", err);
-	cr_expect_eq(b->sched.cpus, 2);
+	cr_expect_eq(b->sched.machine.cpus, 2);
 	cr_expect_eq(b->procs[0].threads[0].spec.behavior.nphases, steps);
 
 	scn_source_forget_traces(src);

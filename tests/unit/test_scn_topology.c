@@ -40,14 +40,13 @@ Test(scn_topology, counts_make_the_cpus)
 	struct scenario *sc = load("{ topology: { sockets: 2, dies: 2, cores: 2, threads: 2 } }",
 				   NULL, 0);
 
-	cr_expect(sc->topo.given);
-	cr_expect_eq(sc->topo.sockets, 2);
-	cr_expect_eq(sc->topo.dies, 2);
-	cr_expect_eq(sc->topo.cores, 2);
-	cr_expect_eq(sc->topo.threads, 2);
-	cr_expect_eq(sc->sched.cpus, 16);
-	cr_expect_eq(sc->topo.nodes, 1);
-	cr_expect_null(sc->topo.distance);
+	cr_expect_eq(sc->sched.machine.sockets, 2);
+	cr_expect_eq(sc->sched.machine.dies, 2);
+	cr_expect_eq(sc->sched.machine.cores, 2);
+	cr_expect_eq(sc->sched.machine.threads, 2);
+	cr_expect_eq(sc->sched.machine.cpus, 16);
+	cr_expect_eq(sc->sched.machine.nodes, 1);
+	cr_expect_null(sc->sched.machine.distance);
 	cr_expect_eq(sc->nnotes, 0, "the topology is modelled: no note");
 }
 
@@ -56,10 +55,10 @@ Test(scn_topology, defaults_and_agreeing_cpus)
 {
 	struct scenario *sc = load("{ cpus: 8, topology: { cores: 8 } }", NULL, 0);
 
-	cr_expect_eq(sc->topo.sockets, 1);
-	cr_expect_eq(sc->topo.dies, 1);
-	cr_expect_eq(sc->topo.threads, 1);
-	cr_expect_eq(sc->sched.cpus, 8);
+	cr_expect_eq(sc->sched.machine.sockets, 1);
+	cr_expect_eq(sc->sched.machine.dies, 1);
+	cr_expect_eq(sc->sched.machine.threads, 1);
+	cr_expect_eq(sc->sched.machine.cpus, 8);
 }
 
 /*
@@ -70,12 +69,11 @@ Test(scn_topology, none)
 {
 	struct scenario *sc = load("{ cpus: 4 }", NULL, 0);
 
-	cr_expect_not(sc->topo.given);
-	cr_expect_eq(sc->topo.nodes, 1);
-	cr_expect_eq(sc->topo.sockets, 1);
-	cr_expect_eq(sc->topo.dies, 1);
-	cr_expect_eq(sc->topo.cores, 4);
-	cr_expect_eq(sc->topo.threads, 1);
+	cr_expect_eq(sc->sched.machine.nodes, 1);
+	cr_expect_eq(sc->sched.machine.sockets, 1);
+	cr_expect_eq(sc->sched.machine.dies, 1);
+	cr_expect_eq(sc->sched.machine.cores, 4);
+	cr_expect_eq(sc->sched.machine.threads, 1);
 	cr_expect_eq(sc->nnotes, 0);
 }
 
@@ -86,16 +84,17 @@ Test(scn_topology, numa_distances)
 				   NULL, 0);
 	static const uint8_t slit[] = { 10, 20, 20, 10 };
 
-	cr_assert_eq(sc->topo.nodes, 2);
-	cr_expect_eq(sc->sched.cpus, 8);
-	cr_expect_arr_eq(sc->topo.distance, slit, sizeof(slit));
+	cr_assert_eq(sc->sched.machine.nodes, 2);
+	cr_expect_eq(sc->sched.machine.cpus, 8);
+	cr_expect_arr_eq(sc->sched.machine.distance, slit, sizeof(slit));
 	scn_free(sc);
 	sc = cur = load("{ cpus: 12, numa: { distances: [[10, 16, 32], [16, 10, 16], "
 			"[32, 16, 10]] } }", NULL, 0);
-	cr_assert_eq(sc->topo.nodes, 3);	/* from the matrix's rows */
-	cr_expect_eq(sc->topo.distance[0 * 3 + 2], 32);
-	cr_expect_eq(sc->topo.distance[2 * 3 + 1], 16);
-	cr_expect_not(sc->topo.given);
+	cr_assert_eq(sc->sched.machine.nodes, 3);	/* from the matrix's rows */
+	cr_expect_eq(sc->sched.machine.distance[0 * 3 + 2], 32);
+	cr_expect_eq(sc->sched.machine.distance[2 * 3 + 1], 16);
+	cr_expect_eq(sc->sched.machine.cores, 12, "no machine.topology: one LLC of single-thread cores");
+	cr_expect_eq(sc->sched.machine.threads, 1);
 	cr_expect_eq(sc->nnotes, 0);
 }
 
@@ -106,9 +105,8 @@ Test(scn_topology, set)
 					    "machine.topology.threads=2" };
 	struct scenario *sc = load("{ cpus: 8 }", sets, 2);
 
-	cr_expect(sc->topo.given);
-	cr_expect_eq(sc->topo.cores, 4);
-	cr_expect_eq(sc->topo.threads, 2);
-	cr_expect_eq(sc->sched.cpus, 8);
+	cr_expect_eq(sc->sched.machine.cores, 4);
+	cr_expect_eq(sc->sched.machine.threads, 2);
+	cr_expect_eq(sc->sched.machine.cpus, 8);
 	cr_expect_eq(sc->nnotes, 0);
 }

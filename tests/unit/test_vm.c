@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * tests/unit/test_vm.c - the parts of validate --vm that need no guest (docs/vm.md): QEMU's
- * -smp/-numa/-m arguments as QEMU documents them, the memory rule, a bzImage's version from the
- * x86 boot protocol's setup header, the domains from a 6.12 guest's listing and sched_verbose
- * log (recorded from a guest of 2 sockets x 2 cores x 2 threads), and the initramfs as the
- * kernel's newc cpio format defines it. Booting guests is tests/vm/.
+ * -smp/-numa/-m arguments as QEMU documents them, from the machine the scheduler's domains
+ * are built from, the memory rule, a bzImage's version from the x86 boot protocol's setup
+ * header, the domains from a 6.12 guest's listing and sched_verbose log (recorded from a
+ * guest of 2 sockets x 2 cores x 2 threads), and the initramfs as the kernel's newc cpio
+ * format defines it. Booting guests is tests/vm/.
  */
 #define _GNU_SOURCE	/* memmem */
 #include <criterion/criterion.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "sim/vm/vm.h"
+/* the initramfs writer, the scratch files' helpers and the console's marks have no vm.h API */
 #include "sim/vm/vm_internal.h"
 
 static char *joined(const struct vm_argv *a)
@@ -33,11 +35,11 @@ static char *joined(const struct vm_argv *a)
 
 Test(vm, smp_without_numa)
 {
-	struct vm_machine m = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2, .threads = 2,
-				.nodes = 1 };
+	struct vm_run_opts o = { .machine = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2,
+					      .threads = 2, .nodes = 1 } };
 	struct vm_argv a = { .v = NULL };
 
-	cr_assert_eq(vm_machine_qemu_args(&m, &a), 0);
+	cr_assert_eq(vm_machine_qemu_args(&o.machine, vm_machine_mem_mib(&o), &a), 0);
 	cr_assert_str_eq(joined(&a), "-m 512M -smp 8,sockets=2,dies=1,cores=2,threads=2");
 	cr_assert_null(a.v[a.n]);
 	vm_argv_free(&a);
@@ -47,15 +49,15 @@ Test(vm, smp_without_numa)
 Test(vm, numa_nodes_and_distances)
 {
 	static const uint8_t d[9] = { 10, 16, 32, 16, 10, 21, 32, 21, 10 };
-	struct vm_machine m = { .cpus = 16, .sockets = 2, .dies = 2, .cores = 2, .threads = 2,
-				.nodes = 2 };
-	struct vm_machine three = { .cpus = 6, .sockets = 3, .dies = 1, .cores = 2, .threads = 1,
-				    .nodes = 3, .distance = d };
+	struct vm_run_opts o = { .machine = { .cpus = 16, .sockets = 2, .dies = 2, .cores = 2,
+					      .threads = 2, .nodes = 2 } };
+	struct vm_run_opts three = { .machine = { .cpus = 6, .sockets = 3, .dies = 1, .cores = 2,
+						  .threads = 1, .nodes = 3, .distance = d } };
 	struct vm_argv a = { .v = NULL };
 
 	/* 256 + 24 x 16 = 640 MiB, a multiple of 2 x 64 */
-	cr_assert_eq(vm_machine_mem_mib(&m), 640);
-	cr_assert_eq(vm_machine_qemu_args(&m, &a), 0);
+	cr_assert_eq(vm_machine_mem_mib(&o), 640);
+	cr_assert_eq(vm_machine_qemu_args(&o.machine, 640, &a), 0);
 	cr_assert_str_eq(joined(&a), "-m 640M -smp 16,sockets=2,dies=2,cores=2,threads=2 "
 			 "-object memory-backend-ram,size=320M,id=cgsim-m0 "
 			 "-numa node,nodeid=0,cpus=0-7,memdev=cgsim-m0 "
@@ -63,7 +65,7 @@ Test(vm, numa_nodes_and_distances)
 			 "-numa node,nodeid=1,cpus=8-15,memdev=cgsim-m1 "
 			 "-numa dist,src=0,dst=1,val=20");
 	vm_argv_free(&a);
-	cr_assert_eq(vm_machine_qemu_args(&three, &a), 0);
+	cr_assert_eq(vm_machine_qemu_args(&three.machine, vm_machine_mem_mib(&three), &a), 0);
 	cr_assert(strstr(joined(&a), "-numa dist,src=0,dst=1,val=16 -numa dist,src=0,dst=2,val=32 "
 			 "-numa dist,src=1,dst=2,val=21"));
 	cr_assert(strstr(joined(&a), "cpus=4-5"));
@@ -72,14 +74,52 @@ Test(vm, numa_nodes_and_distances)
 	vm_argv_free(&a);
 }
 
+/*
+ * One struct topo_machine, 2 sockets x 2 cores x 2 threads in 2 nodes (a node a socket), is
+ * both the guest's -smp and -numa and what the scheduler builds its domains from: SMT, MC
+ * and NUMA, as Linux 6.12 built them in that guest (tests/kernel/domains-6.12.txt, "8n2":
+ * PKG and NODE have MC's span and go).
+ */
+Test(vm, qemu_and_the_domains_take_one_machine)
+{
+	static const uint8_t slit[4] = { 10, 21, 21, 10 };
+	static const char *const want[2][3] = { { "SMT 0-1", "MC 0-3", "NUMA 0-7" },
+						 { "SMT 4-5", "MC 4-7", "NUMA 0-7" } };
+	struct vm_run_opts o = { .machine = { .cpus = 8, .sockets = 2, .dies = 1, .cores = 2,
+					      .threads = 2, .nodes = 2, .distance = slit } };
+	static struct topo_cpu cpus[8];
+	struct vm_argv a = { .v = NULL };
+	char span[64], got[80];
+
+	cr_assert_eq(vm_machine_qemu_args(&o.machine, vm_machine_mem_mib(&o), &a), 0);
+	cr_assert_str_eq(joined(&a), "-m 512M -smp 8,sockets=2,dies=1,cores=2,threads=2 "
+			 "-object memory-backend-ram,size=256M,id=cgsim-m0 "
+			 "-numa node,nodeid=0,cpus=0-3,memdev=cgsim-m0 "
+			 "-object memory-backend-ram,size=256M,id=cgsim-m1 "
+			 "-numa node,nodeid=1,cpus=4-7,memdev=cgsim-m1 "
+			 "-numa dist,src=0,dst=1,val=21");
+	vm_argv_free(&a);
+	cr_assert_eq(topo_build(&o.machine, cpus), 0);
+	for (int i = 0; i < 2; i++) {
+		const struct topo_cpu *c = &cpus[i * 5];	/* CPUs 0 and 5 */
+
+		cr_assert_eq(c->n, 3, "cpu %d: %d levels", i * 5, c->n);
+		for (int l = 0; l < 3; l++) {
+			topo_span_str(c->dom[l].span, span, sizeof(span));
+			snprintf(got, sizeof(got), "%s %s", c->dom[l].name, span);
+			cr_expect_str_eq(got, want[i][l], "cpu %d domain %d", i * 5, l);
+		}
+	}
+}
+
 Test(vm, memory_grows_with_cpus_and_threads)
 {
-	struct vm_machine m = { .cpus = 64, .nodes = 2, .threads_hint = 128 };
+	struct vm_run_opts o = { .machine = { .cpus = 64, .nodes = 2 }, .threads_hint = 128 };
 
 	/* 256 + 24 x 64 + 128 = 1920, a multiple of 128 */
-	cr_assert_eq(vm_machine_mem_mib(&m), 1920);
-	m.mem_mib = 700;
-	cr_assert_eq(vm_machine_mem_mib(&m), 768);
+	cr_assert_eq(vm_machine_mem_mib(&o), 1920);
+	o.mem_mib = 700;
+	cr_assert_eq(vm_machine_mem_mib(&o), 768);
 }
 
 /* A file with the setup header's "HdrS" at 0x202 and kernel_version at 0x20e. */
