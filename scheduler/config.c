@@ -65,7 +65,37 @@ bool sched_feat_default(enum sched_feat f, enum sched_policy p)
 
 const char *sched_policy_name(enum sched_policy p)
 {
-	return p == SCHED_POLICY_CFS ? "cfs" : "eevdf";
+	switch (p) {
+	case SCHED_POLICY_CFS:
+		return "cfs";
+	case SCHED_POLICY_EEVDF_FLAT:
+		return "eevdf-flat";
+	case SCHED_POLICY_EEVDF:
+		break;
+	}
+	return "eevdf";
+}
+
+/* kernel/sched/debug.c's cgroup_mode_str[], in its order */
+static const char *const cgroup_mode_names[SCHED_CGROUP_NR] = {
+	[SCHED_CGROUP_UP] = "up",	  [SCHED_CGROUP_SMP] = "smp", [SCHED_CGROUP_CONCUR] = "concur",
+	[SCHED_CGROUP_MAX] = "max",	  [SCHED_CGROUP_TASKS] = "tasks",
+};
+
+const char *sched_cgroup_mode_name(enum sched_cgroup_mode m)
+{
+	return (unsigned)m < SCHED_CGROUP_NR ? cgroup_mode_names[m] : "?";
+}
+
+int sched_cgroup_mode_parse(const char *name, enum sched_cgroup_mode *out)
+{
+	for (int m = 0; m < SCHED_CGROUP_NR; m++) {
+		if (!strcmp(name, cgroup_mode_names[m])) {
+			*out = (enum sched_cgroup_mode)m;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }
 
 int sched_policy_parse(const char *name, enum sched_policy *out)
@@ -102,7 +132,9 @@ void sched_config_default(struct sched_config *cfg, enum sched_policy policy, in
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->machine = topo_machine_flat(cpus);
+	cfg->kernel = (struct sched_kernel){ 6, 18, 0 };
 	cfg->policy = policy;
+	cfg->cgroup_mode = SCHED_CGROUP_SMP;
 	for (int f = 0; f < SCHED_FEAT_NR; f++)
 		cfg->feat[f] = sched_feat_default((enum sched_feat)f, policy);
 	cfg->tun = (struct sched_tunables){

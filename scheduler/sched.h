@@ -31,8 +31,29 @@
 #define SCHED_MAX_CPUS		TOPO_MAX_CPUS
 
 enum sched_policy {
-	SCHED_POLICY_EEVDF,	/* Linux 6.6 and later: the default */
-	SCHED_POLICY_CFS,	/* Linux before 6.6 */
+	SCHED_POLICY_EEVDF,	/* Linux 6.6-7.2: EEVDF, one tree per group queue */
+	SCHED_POLICY_CFS,	/* Linux 5.13-6.5 */
+	SCHED_POLICY_EEVDF_FLAT,	/* Linux 7.3 and later: EEVDF, one tree of tasks per CPU */
+};
+
+/*
+ * cgroup_mode (Linux 7.3+, /sys/kernel/debug/sched/cgroup_mode): what a group's weight means on
+ * each CPU, i.e. the numerator and the upper clamp calc_group_shares() applies to the shared
+ * load fraction. In the kernel's order (the debugfs file's index). Before 7.3 every kernel
+ * computes SMP.
+ */
+enum sched_cgroup_mode {
+	SCHED_CGROUP_UP,	/* the group's shares on every CPU, no fraction */
+	SCHED_CGROUP_SMP,	/* shares x fraction, clamp shares: the pre-7.3 arithmetic */
+	SCHED_CGROUP_CONCUR,	/* min(tasks, cpus) x shares x fraction: the 7.3 default */
+	SCHED_CGROUP_MAX,	/* cpus x shares x fraction, clamp a nice -20 weight */
+	SCHED_CGROUP_TASKS,	/* tasks x shares x fraction */
+	SCHED_CGROUP_NR
+};
+
+/* A kernel release: MAJOR.MINOR, with PATCH where the stable series differ (0: any). */
+struct sched_kernel {
+	uint16_t major, minor, patch;
 };
 
 /*
@@ -93,7 +114,10 @@ struct sched_config {
 	 * of single-thread cores, and sched_new() refuses what topo_machine_check() refuses.
 	 */
 	struct topo_machine machine;
+	/* the kernel modelled: where the defaults below came from (docs/kernels.md) */
+	struct sched_kernel kernel;
 	enum sched_policy policy;
+	enum sched_cgroup_mode cgroup_mode;	/* SMP before 7.3 */
 	bool feat[SCHED_FEAT_NR];
 	struct sched_tunables tun;
 	struct sched_costs cost;
@@ -127,6 +151,9 @@ struct sched_config {
 void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus);
 
 const char *sched_policy_name(enum sched_policy p);
+/* sched_cgroup_mode_name() - "up", "smp", "concur", "max", "tasks"; _parse() the reverse. */
+const char *sched_cgroup_mode_name(enum sched_cgroup_mode m);
+int sched_cgroup_mode_parse(const char *name, enum sched_cgroup_mode *out);
 /* sched_policy_parse() - "eevdf" or "cfs"; -EINVAL otherwise. */
 int sched_policy_parse(const char *name, enum sched_policy *out);
 /* sched_feat_name() - "PLACE_LAG" etc.; sched_feat_parse() the reverse (-EINVAL). */
