@@ -13,15 +13,26 @@
 
 #include "sim/cli/cmd_vm.h"
 
-/* "MAJOR.MINOR", digits: the start of Debian's package versions it chooses among. */
+/*
+ * "MAJOR.MINOR" (a series: its newest release) or "MAJOR.MINOR.PATCH" (that release), digits
+ * without a leading zero: the start of Debian's package versions it chooses among.
+ */
 static bool series_ok(const char *s)
 {
-	size_t a = strspn(s, "0123456789"), b;
+	int parts = 0;
 
-	if (!a || a > 3 || s[a] != '.')
-		return false;
-	b = strspn(s + a + 1, "0123456789");
-	return b && b <= 3 && !s[a + 1 + b];
+	for (;;) {
+		size_t d = strspn(s, "0123456789");
+
+		if (!d || d > 3 || (d > 1 && *s == '0'))
+			return false;
+		parts++;
+		s += d;
+		if (!*s)
+			return parts >= 2;
+		if (*s++ != '.' || parts == 3)
+			return false;
+	}
 }
 
 int cli_vm_check(const struct cli_cmd *cmd, const struct cli_vm_opts *o, bool live)
@@ -32,8 +43,8 @@ int cli_vm_check(const struct cli_cmd *cmd, const struct cli_vm_opts *o, bool li
 		return cli_usage_error(cmd, "%s", "--kernel, --kernel-version and --log go with "
 				       "--vm");
 	if (o->series && !series_ok(o->series))
-		return cli_usage_error(cmd, "--kernel-version needs a series such as 6.12 or 6.1, "
-				       "not '%s'", o->series);
+		return cli_usage_error(cmd, "--kernel-version needs a series or release (7.3, "
+				       "7.3.4), not '%s'", o->series);
 	if (o->kernel && o->series)
 		return cli_usage_error(cmd, "%s", "--kernel and --kernel-version: one kernel at a "
 				       "time");

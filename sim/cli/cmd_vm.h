@@ -20,8 +20,10 @@
 	[kernel] = { .name = "kernel", .meta = "FILE", .files = true, \
 		.help = "with --vm: the guest's kernel, a bzImage (default $CGSIM_KERNEL, else " \
 			"Debian's linux-image-6.12.*-amd64, fetched into ~/.cache/cgsim once)" }, \
-	[version] = { .name = "kernel-version", .meta = "SERIES", .words = "6.12 6.1", \
-		.help = "with --vm: Debian's newest kernel of that series instead (6.1: CFS)" }, \
+	[version] = { .name = "kernel-version", .meta = "SERIES", .words = "7.3 7.2 6.12 6.1", \
+		.help = "with --vm: Debian's newest kernel of that series (7.3, 7.2, 6.12, 6.1: " \
+			"CFS), or that release (7.3.4), instead; fetched from the host's Debian " \
+			"mirror with the suites that carry it (docs/vm.md)" }, \
 	[log] = { .name = "log", .meta = "FILE", .files = true, \
 		.help = "with --vm: write the guest's console and its command's stderr there" }
 

@@ -34,14 +34,24 @@ struct vm_kernel {
 
 /**
  * vm_kernel_find() - the kernel to boot: @file (--kernel, else $CGSIM_KERNEL, given by the
- * caller) when not NULL, else the newest of Debian's linux-image-@series.*-amd64 in the cache
- * ($XDG_CACHE_HOME/cgsim/kernels, else ~/.cache/cgsim/kernels), fetched there with apt-get
- * download and unpacked (the image and its 9p modules only) when the cache has none. Never
- * touches /boot. Says what it fetches on stderr when @progress. 0, or -ENOENT/-EINVAL with a
- * one-line reason (and the command that would help) in @err.
+ * caller) when not NULL, else the newest of Debian's kernels of @want (a series "7.3", or a
+ * release "7.3.4"; NULL: VM_DEFAULT_SERIES) in the cache ($XDG_CACHE_HOME/cgsim/kernels,
+ * else ~/.cache/cgsim/kernels), fetched there when the cache has none: with an apt
+ * configuration of its own (the host's mirror, the Debian suites that carry @want, private
+ * lists; the host's apt state untouched), apt-get download of linux-image-VERSION, or of
+ * linux-binary-VERSION and linux-modules-VERSION where Debian splits it (6.19 and later), and
+ * only the image and its 9p modules unpacked. Never touches /boot. Says what it fetches on
+ * stderr when @progress. 0, or -ENOENT/-EINVAL with a one-line reason (the mirror cannot be
+ * read, no such kernel in its suites, the command that would help) in @err.
  */
 int vm_kernel_find(const char *file, const char *series, bool progress, struct vm_kernel *k,
 		   char *err, size_t errlen);
+
+/*
+ * vm_kernel_at_least() - whether kernel @k's version (its MAJOR.MINOR) is at least
+ * @major.@minor; false when it does not start with one.
+ */
+bool vm_kernel_at_least(const struct vm_kernel *k, unsigned major, unsigned minor);
 
 /*
  * vm_kernel_version() - the version string of the bzImage @path (its setup header's

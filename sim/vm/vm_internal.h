@@ -5,6 +5,7 @@
 #ifndef CGSIM_SIM_VM_INTERNAL_H
 #define CGSIM_SIM_VM_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/vm/vm.h"
@@ -19,6 +20,39 @@
  * stops at int3"): 4 of 31 boots of an 8-vCPU guest under QEMU 7.2's multi-threaded TCG.
  */
 #define VM_BOOTS 4
+
+/* The Debian mirror and keyring taken when the host's apt sources name none. */
+#define VM_DEBIAN_MIRROR "http://deb.debian.org/debian"
+#define VM_DEBIAN_KEYRING "/usr/share/keyrings/debian-archive-keyring.gpg"
+
+/* Where Debian's kernels are fetched from. */
+struct vm_mirror {
+	char uri[512];		/* the archive: "http://deb.debian.org/debian" */
+	char security[512];	/* its security suites: "http://deb.debian.org/debian-security" */
+	char keyring[1024];	/* what signs them */
+};
+
+/*
+ * vm__apt_mirror() - the Debian mirror of the host's apt sources under @etc ("/etc/apt":
+ * sources.list and sources.list.d/, one-line *.list and deb822 *.sources files): the URI of
+ * its first source of a Debian suite, of its first -security suite, and their Signed-By
+ * keyring; VM_DEBIAN_MIRROR, its sibling debian-security and VM_DEBIAN_KEYRING for what it
+ * does not name. $CGSIM_DEBIAN_MIRROR, when set, is the archive (and ITS-security the
+ * security suites'). 0.
+ */
+int vm__apt_mirror(const char *etc, struct vm_mirror *m);
+/*
+ * vm__kernel_want_parse() - the MAJOR.MINOR or MAJOR.MINOR.PATCH of --kernel-version @s;
+ * 0, or -EINVAL.
+ */
+int vm__kernel_want_parse(const char *s, unsigned *major, unsigned *minor);
+/*
+ * vm__kernel_match() - whether Debian's kernel version @v (a package's: "7.3.4+deb13-amd64",
+ * "6.1.0-57-amd64") is one of @want: a series ("7.3": the series, '.' or '-' and a digit) or
+ * a release ("7.3.4": then '+' or '-'), of flavour amd64 (not the meta-package "7.3-amd64",
+ * nor -cloud-, which lacks NUMA and SMT scheduling, -rt-, -dbg or -unsigned).
+ */
+bool vm__kernel_match(const char *v, const char *want);
 
 /* mkdir -p @path (mode 0755); 0 or -1 with errno. */
 int vm__mkdirs(const char *path);

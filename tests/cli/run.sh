@@ -256,9 +256,14 @@ usage_error "validate --kernel without --vm" "--kernel, --kernel-version and --l
 	validate "$SC" --live --kernel /dev/null
 usage_error "cgroupfs --log without --vm" "--kernel, --kernel-version and --log go with --vm" \
 	cgroupfs --log "$tmp/l" "$C"
-usage_error "validate --fetch-kernel --kernel-version x" \
-	"--kernel-version needs a series such as 6.12 or 6.1, not 'x'" \
-	validate --fetch-kernel --kernel-version x
+for v in x 7 7.3.4.1 07.3 7.3-rc7 7.3. 1234.1; do
+	usage_error "validate --fetch-kernel --kernel-version $v" \
+		"--kernel-version needs a series or release (7.3, 7.3.4), not '$v'" \
+		validate --fetch-kernel --kernel-version "$v"
+done
+# a kernel version without --vm, and a release where a series goes: refused alike
+usage_error "validate --kernel-version 7.3.4 without --vm" \
+	"--kernel, --kernel-version and --log go with --vm" validate "$SC" --live --kernel-version 7.3.4
 usage_error "validate --fetch-kernel --vm" "--fetch-kernel takes only --kernel-version" \
 	validate --fetch-kernel --vm
 usage_error "validate two kernels" "--kernel and --kernel-version: one kernel at a time" \

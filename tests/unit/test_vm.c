@@ -338,3 +338,123 @@ Test(vm, int3_boot_is_booted_again, .init = cr_redirect_stderr)
 	cr_assert_eq(boots, VM_BOOTS);
 	cr_assert(strstr(err, "stray int3"), "%s", err);
 }
+
+Test(vm, kernel_versions_asked_and_matched)
+{
+	unsigned a, b;
+	struct vm_kernel k = { .version = "7.3.4+deb13-amd64" };
+
+	cr_assert(vm__kernel_match("7.3.4+deb13-amd64", "7.3"));
+	cr_assert(vm__kernel_match("7.3.4+deb13-amd64", "7.3.4"));
+	cr_assert(!vm__kernel_match("7.3.40+deb13-amd64", "7.3.4"));
+	cr_assert(!vm__kernel_match("7.30.1+deb13-amd64", "7.3"));
+	cr_assert(vm__kernel_match("6.1.0-57-amd64", "6.1"));
+	cr_assert(!vm__kernel_match("6.12.118+deb12-amd64", "6.1"));
+	/* the meta-package (7.3~rc7 in experimental), the cloud, rt, dbg and unsigned flavours */
+	cr_assert(!vm__kernel_match("7.3-amd64", "7.3"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-cloud-amd64", "7.3"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-rt-amd64", "7.3"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-amd64-dbg", "7.3"));
+	cr_assert(!vm__kernel_match("6.12.118+deb12-amd64-unsigned", "6.12"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-arm64", "7.3"));
+
+	cr_assert_eq(vm__kernel_want_parse("7.3", &a, &b), 0);
+	cr_assert(a == 7 && b == 3);
+	cr_assert_eq(vm__kernel_want_parse("6.12.118", &a, &b), 0);
+	cr_assert(a == 6 && b == 12);
+	cr_assert_eq(vm__kernel_want_parse("7", &a, &b), -EINVAL);
+	cr_assert_eq(vm__kernel_want_parse("7.3.4.1", &a, &b), -EINVAL);
+	cr_assert_eq(vm__kernel_want_parse("07.3", &a, &b), -EINVAL);
+	cr_assert_eq(vm__kernel_want_parse("7.3-rc1", &a, &b), -EINVAL);
+
+	cr_assert(vm_kernel_at_least(&k, 7, 3));
+	cr_assert(!vm_kernel_at_least(&k, 7, 4));
+	snprintf(k.version, sizeof(k.version), "6.12.118+deb12-amd64");
+	cr_assert(!vm_kernel_at_least(&k, 7, 3));
+	cr_assert(vm_kernel_at_least(&k, 6, 12));
+	snprintf(k.version, sizeof(k.version), "8.0.1");
+	cr_assert(vm_kernel_at_least(&k, 7, 3));
+	snprintf(k.version, sizeof(k.version), "custom");
+	cr_assert(!vm_kernel_at_least(&k, 0, 0));
+}
+
+/* An /etc/apt of @list (sources.list) and sources.list.d/@name of @text, in @dir. */
+static void fake_etc_apt(char *dir, const char *list, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	if (list) {
+		snprintf(path, sizeof(path), "%s/sources.list", dir);
+		cr_assert_not_null(f = fopen(path, "w"));
+		fputs(list, f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/sources.list.d", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	if (name) {
+		snprintf(path, sizeof(path), "%s/sources.list.d/%s", dir, name);
+		cr_assert_not_null(f = fopen(path, "w"));
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The mirror a fetch reuses, from the host's sources in either format. */
+Test(vm, mirror_from_the_host_sources)
+{
+	char dir[] = "/tmp/cgsim-test-apt-XXXXXX";
+	struct vm_mirror m;
+
+	unsetenv("CGSIM_DEBIAN_MIRROR");
+	/* deb822, as Debian's images write it; a third party's source of another suite first */
+	fake_etc_apt(dir, "deb https://packages.example.com/apt cloud-sdk main\n", "debian.sources",
+		     "Types: deb\n"
+		     "# http://snapshot.debian.org/archive/debian/20250520T000000Z\n"
+		     "URIs: http://mirror.example.org/debian\n"
+		     "Suites: bookworm bookworm-updates\n"
+		     "Components: main\n"
+		     "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n"
+		     "\n"
+		     "Types: deb-src\n"
+		     "URIs: http://src.example.org/debian\n"
+		     "Suites: bookworm\n"
+		     "\n"
+		     "Types: deb\n"
+		     "URIs: http://security.example.org/debian-security\n"
+		     "Suites: bookworm-security\n"
+		     "Components: main\n");
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	cr_assert_str_eq(m.uri, "http://mirror.example.org/debian");
+	cr_assert_str_eq(m.security, "http://security.example.org/debian-security");
+	cr_assert_str_eq(m.keyring, "/usr/share/keyrings/debian-archive-keyring.gpg");
+	vm__remove_tree(dir);
+
+	/* one-line, with its options; the security suite then beside the mirror */
+	snprintf(dir, sizeof(dir), "/tmp/cgsim-test-apt-XXXXXX");
+	fake_etc_apt(dir, "# deb http://old.example.org/debian buster main\n"
+		     "deb [arch=amd64 signed-by=/etc/apt/keyrings/d.gpg] "
+		     "http://ftp.example.net/debian trixie main contrib\n", NULL, NULL);
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	cr_assert_str_eq(m.uri, "http://ftp.example.net/debian");
+	cr_assert_str_eq(m.security, "http://ftp.example.net/debian-security");
+	cr_assert_str_eq(m.keyring, "/etc/apt/keyrings/d.gpg");
+	vm__remove_tree(dir);
+
+	/* none: Debian's own */
+	snprintf(dir, sizeof(dir), "/tmp/cgsim-test-apt-XXXXXX");
+	fake_etc_apt(dir, NULL, "other.list", "deb http://example.com/ubuntu noble main\n");
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	cr_assert_str_eq(m.uri, VM_DEBIAN_MIRROR);
+	cr_assert_str_eq(m.security, VM_DEBIAN_MIRROR "-security");
+	cr_assert_str_eq(m.keyring, VM_DEBIAN_KEYRING);
+
+	/* $CGSIM_DEBIAN_MIRROR first */
+	setenv("CGSIM_DEBIAN_MIRROR", "http://127.0.0.1:9/debian", 1);
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	unsetenv("CGSIM_DEBIAN_MIRROR");
+	cr_assert_str_eq(m.uri, "http://127.0.0.1:9/debian");
+	cr_assert_str_eq(m.security, "http://127.0.0.1:9/debian-security");
+	vm__remove_tree(dir);
+}
