@@ -301,6 +301,7 @@ static int cmd_validate(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
+	o.lo.may_mount = !(mi && *mi);
 	o.lo.progress = isatty(STDERR_FILENO);
 	if (o.cleanup) {
 		vm_cleanup(stdout);

@@ -110,6 +110,14 @@ static bool get_str(json_object *o, const char *name, const char **out)
 	return true;
 }
 
+static bool get_bool(json_object *o, const char *name)
+{
+	json_object *m;
+
+	return json_object_object_get_ex(o, name, &m) &&
+	       json_object_is_type(m, json_type_boolean) && json_object_get_boolean(m);
+}
+
 static bool read_row(json_object *o, struct live_row *row)
 {
 	static const char *const kinds[] = { "group", "process", "thread" };
@@ -130,8 +138,9 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 {
 	json_object *o = json_tokener_parse(json), *rows;
 	struct live_report *r = calloc(1, sizeof(*r));
-	const char *s, *hier, *kernel;
+	const char *s, *hier, *kernel, *mode, *modelled;
 	double reps = 0, cpus = 0, online = 0;
+	unsigned ver[3];
 	bool ok = o && r && get_str(o, "scenario", &s) && (r->scenario = strdup(s)) &&
 		  get_str(o, "kernel", &kernel) && get_str(o, "hierarchy", &hier) &&
 		  get_num(o, "cpus", &cpus) && get_num(o, "online", &online) &&
@@ -151,6 +160,17 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 			r->steal = (struct live_stat){ 0, 0, 0 };
 		if (!get_num(o, "simulated_steal", &r->sim_steal))
 			r->sim_steal = 0;
+		/* the kernel's cgroup_mode and the one modelled: since 7.3's; an older guest's
+		   report has none (smp, the kernel 0.0.0) */
+		if (get_str(o, "cgroup_mode", &mode) &&
+		    !sched_cgroup_mode_parse(mode, &r->cgroup_mode))
+			r->cgroup_mode_file = get_bool(o, "cgroup_mode_file");
+		else
+			r->cgroup_mode = SCHED_CGROUP_SMP;
+		if (get_str(o, "modelled_kernel", &modelled) &&
+		    sscanf(modelled, "%u.%u.%u", &ver[0], &ver[1], &ver[2]) == 3)
+			r->modelled = (struct sched_kernel){ (uint16_t)ver[0], (uint16_t)ver[1],
+							     (uint16_t)ver[2] };
 
 		snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
 		r->hier = !strcmp(hier, "v2") ? LIVE_HIER_V2 : LIVE_HIER_V1;
