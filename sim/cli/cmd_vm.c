@@ -63,6 +63,20 @@ int cli_vm_run(const struct cli_vm_opts *o, struct vm_run_opts *ro, struct vm_ke
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	/*
+	 * cgroup_mode came in 7.3; before it every kernel computes smp, so smp needs no file
+	 * and any other mode cannot be given
+	 */
+	if (ro->cgroup_mode && !vm_kernel_at_least(k, 7, 3)) {
+		if (strcmp(ro->cgroup_mode, "smp")) {
+			fprintf(stderr, "cgsim: the guest kernel Linux %s has no cgroup_mode (it came "
+				"in 7.3; before it every kernel computes smp): the scenario's "
+				"cgroup_mode %s needs --kernel-version 7.3 or later\n", k->version,
+				ro->cgroup_mode);
+			return 2;
+		}
+		ro->cgroup_mode = NULL;
+	}
 	ro->kernel = k;
 	ro->log = o->log;
 	e = vm_run(ro, r, err, sizeof(err));

@@ -40,8 +40,10 @@ int cli_vm_check(const struct cli_cmd *cmd, const struct cli_vm_opts *o, bool li
 
 /*
  * cli_vm_run() - find the kernel (@o), boot the guest with @ro's machine and command, wait.
- * 0 with @r set; else the failure said on stderr and the exit status 2 (a signal: cgsim ends
- * by it, as validate --live does).
+ * @ro->cgroup_mode other than smp on a kernel before 7.3 (which has no cgroup_mode) is
+ * refused before the guest boots; smp there needs nothing written. 0 with @r set; else the
+ * failure said on stderr and the exit status 2 (a signal: cgsim ends by it, as validate
+ * --live does).
  */
 int cli_vm_run(const struct cli_vm_opts *o, struct vm_run_opts *ro, struct vm_kernel *k,
 	       struct vm_result *r);

@@ -72,6 +72,8 @@ struct vm_result {
 	int status;			/* the guest command's exit status */
 	char *out, *errout;		/* its stdout and stderr */
 	char kernel[128];		/* the guest's uname -r */
+	char cgroup_mode[64];		/* its /sys/kernel/debug/sched/cgroup_mode as it read once
+					   set ("up smp (concur) max tasks"), "" without the file */
 	char accel[8];			/* "tcg" or "kvm" */
 	double boot_s;			/* host seconds from QEMU's start to the command's */
 	double total_s;			/* host seconds in all */
@@ -89,6 +91,8 @@ struct vm_run_opts {
 	bool autogroup;			/* false: noautogroup on the command line */
 	bool memcg;			/* keep the memory controller (cgroupfs --vm); otherwise
 					   cgroup_disable=memory */
+	const char *cgroup_mode;	/* written to the kernel's cgroup_mode (7.3 and later)
+					   before the command runs ("concur"); NULL: its own */
 	const char *const *argv;	/* the cgsim command run in the guest, without "cgsim" */
 	size_t argc;
 	unsigned timeout_s;		/* the hard limit on the whole guest, boot included */
@@ -100,7 +104,7 @@ struct vm_run_opts {
  * vm_run() - boot a guest, run cgsim @o->argv in it and power it off (docs/vm.md). 0 with @r
  * set (whatever the command's exit status); -EINVAL with a one-line reason in @err (no QEMU or
  * busybox, with the command that installs it; the guest did not boot, could not mount the
- * host's files, or ran out of time); -EINTR when SIGINT, SIGTERM or SIGHUP stopped it
+ * host's files, did not take @o->cgroup_mode, or ran out of time); -EINTR when SIGINT, SIGTERM or SIGHUP stopped it
  * (vm_stop_signal()). QEMU and the scratch directory are gone on every path; QEMU dies with
  * cgsim even when cgsim is killed with SIGKILL.
  */

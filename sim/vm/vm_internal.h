@@ -72,14 +72,19 @@ int vm__path(char *out, size_t len, const char *fmt, ...) __attribute__((format(
 /* vm__which() - @name's path in the PATH into @out; 0 or -ENOENT. */
 int vm__which(const char *name, char *out, size_t outlen);
 
+/* Linux 7.3's cgroup_mode, below debugfs's mount point */
+#define VM_CGROUP_MODE_FILE "sched/cgroup_mode"
+
 /*
  * vm__initrd_write() - the initramfs at @path: a static busybox (@busybox), the modules the
- * guest needs to mount 9p from @k, and an init that mounts the shares and runs @bin with
- * @argv (@argc) chrooted into the host's root, in @cwd, its output into @share (the scratch
- * directory, host path). 0, or a negative errno with a reason in @err.
+ * guest needs to mount 9p from @k, and an init that mounts the shares, writes @cgroup_mode
+ * (NULL: none) to the kernel's cgroup_mode where it has the file and copies what the file
+ * then reads to the scratch directory's "cgroup_mode", and runs @bin with @argv (@argc)
+ * chrooted into the host's root, in @cwd, its output into @share (the scratch directory, host
+ * path). 0, or a negative errno with a reason in @err.
  */
 int vm__initrd_write(const char *path, const char *busybox, const struct vm_kernel *k,
-		     const char *share, const char *cwd, const char *bin,
+		     const char *cgroup_mode, const char *share, const char *cwd, const char *bin,
 		     const char *const *argv, size_t argc, char *err, size_t errlen);
 
 #endif /* CGSIM_SIM_VM_INTERNAL_H */

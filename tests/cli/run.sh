@@ -734,6 +734,21 @@ if ! { [ -e /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
 		ok || bad "validate --vm: no note on timer wakeups under TCG at 4 vCPUs"
 fi
 refused "--vm with synchronisation steps" "$CGSIM" validate scenarios/sync-mutex.yaml --vm
+# cgroup_mode came in 7.3: a scenario asking an older kernel for another mode than smp is
+# refused before QEMU starts, by the version in the bzImage's header (the x86 boot protocol's:
+# "HdrS" at 0x202, the version's offset from 0x200 at 0x20e). Only where the scenario format
+# reads scheduler.cgroup_mode (docs/scenario-format.md): before, no scenario asks for a mode.
+fake_bzimage() {	# VERSION FILE: a setup header of that version and nothing to boot
+	{ head -c 514 /dev/zero; printf 'HdrS'; head -c 8 /dev/zero; printf '\000\003'
+	  head -c 752 /dev/zero; printf '%s (fake) #1\000' "$1"; } > "$2"
+}
+if "$CGSIM" run "$SC" --set scheduler.cgroup_mode=concur > /dev/null 2>&1; then
+	fake_bzimage 6.12.118+deb12-amd64 "$tmp/bz612"
+	refused "--vm cgroup_mode concur on 6.12" "$CGSIM" validate "$SC" --vm --kernel "$tmp/bz612" \
+		--set scheduler.cgroup_mode=concur
+	grep -q "^cgsim: the guest kernel Linux 6.12.118+deb12-amd64 has no cgroup_mode (it came in 7.3" \
+		"$tmp/v.err" && ok || bad "--vm cgroup_mode concur on 6.12: $(cat "$tmp/v.err")"
+fi
 refused "(cgroupfs) --vm v1" "$CGSIM" cgroupfs --vm --semantics v1 tests/cgroupfs/v2/extra-kill.cgs
 refused "(cgroupfs) --vm rfc2017" "$CGSIM" cgroupfs --vm --semantics rfc2017 \
 	tests/cgroupfs/v2/extra-kill.cgs
