@@ -163,12 +163,24 @@ static int parse_validate_opts(int argc, char **argv, struct validate_opts *o)
 	return cli_vm_check(cmd, &o->vo, o->live);
 }
 
-/* The guest: the scenario's machine as it is, its memory sized for its threads, autogroup. */
+/*
+ * The guest: the scenario's machine as it is, its memory sized for its threads, autogroup, and
+ * the scenario's cgroup_mode, which the guest's init writes before the layout is made and the
+ * guest's validate --live reads back for its simulation (docs/vm.md).
+ */
 static void guest_of(const struct scenario *sc, struct vm_run_opts *ro)
 {
 	ro->machine = sc->sched.machine;
 	ro->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
 	ro->autogroup = sc->autogroup;
+	/*
+	 * INTEGRATION POINT (scheduler.cgroup_mode): the mode the scenario asks for. Until the
+	 * scenario key is read, sched.cgroup_mode is sched_config_default()'s SMP, so a 7.3
+	 * guest runs smp. Once it is, a scenario that names no mode should leave the guest
+	 * kernel's own default (NULL here) rather than the default of the kernel the scenario
+	 * models.
+	 */
+	ro->cgroup_mode = sched_cgroup_mode_name(sc->sched.cgroup_mode);
 }
 
 /*
@@ -301,6 +313,7 @@ static int cmd_validate(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	o.lo.mountinfo = mi && *mi ? mi : "/proc/self/mountinfo";
+	o.lo.may_mount = !(mi && *mi);
 	o.lo.progress = isatty(STDERR_FILENO);
 	if (o.cleanup) {
 		vm_cleanup(stdout);

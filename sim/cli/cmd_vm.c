@@ -13,15 +13,26 @@
 
 #include "sim/cli/cmd_vm.h"
 
-/* "MAJOR.MINOR", digits: the start of Debian's package versions it chooses among. */
+/*
+ * "MAJOR.MINOR" (a series: its newest release) or "MAJOR.MINOR.PATCH" (that release), digits
+ * without a leading zero: the start of Debian's package versions it chooses among.
+ */
 static bool series_ok(const char *s)
 {
-	size_t a = strspn(s, "0123456789"), b;
+	int parts = 0;
 
-	if (!a || a > 3 || s[a] != '.')
-		return false;
-	b = strspn(s + a + 1, "0123456789");
-	return b && b <= 3 && !s[a + 1 + b];
+	for (;;) {
+		size_t d = strspn(s, "0123456789");
+
+		if (!d || d > 3 || (d > 1 && *s == '0'))
+			return false;
+		parts++;
+		s += d;
+		if (!*s)
+			return parts >= 2;
+		if (*s++ != '.' || parts == 3)
+			return false;
+	}
 }
 
 int cli_vm_check(const struct cli_cmd *cmd, const struct cli_vm_opts *o, bool live)
@@ -32,8 +43,8 @@ int cli_vm_check(const struct cli_cmd *cmd, const struct cli_vm_opts *o, bool li
 		return cli_usage_error(cmd, "%s", "--kernel, --kernel-version and --log go with "
 				       "--vm");
 	if (o->series && !series_ok(o->series))
-		return cli_usage_error(cmd, "--kernel-version needs a series such as 6.12 or 6.1, "
-				       "not '%s'", o->series);
+		return cli_usage_error(cmd, "--kernel-version needs a series or release (7.3, "
+				       "7.3.4), not '%s'", o->series);
 	if (o->kernel && o->series)
 		return cli_usage_error(cmd, "%s", "--kernel and --kernel-version: one kernel at a "
 				       "time");
@@ -51,6 +62,20 @@ int cli_vm_run(const struct cli_vm_opts *o, struct vm_run_opts *ro, struct vm_ke
 	if (e) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
+	}
+	/*
+	 * cgroup_mode came in 7.3; before it every kernel computes smp, so smp needs no file
+	 * and any other mode cannot be given
+	 */
+	if (ro->cgroup_mode && !vm_kernel_at_least(k, 7, 3)) {
+		if (strcmp(ro->cgroup_mode, "smp")) {
+			fprintf(stderr, "cgsim: the guest kernel Linux %s has no cgroup_mode (it came "
+				"in 7.3; before it every kernel computes smp): the scenario's "
+				"cgroup_mode %s needs --kernel-version 7.3 or later\n", k->version,
+				ro->cgroup_mode);
+			return 2;
+		}
+		ro->cgroup_mode = NULL;
 	}
 	ro->kernel = k;
 	ro->log = o->log;
@@ -99,6 +124,14 @@ static bool get_str(json_object *o, const char *name, const char **out)
 	return true;
 }
 
+static bool get_bool(json_object *o, const char *name)
+{
+	json_object *m;
+
+	return json_object_object_get_ex(o, name, &m) &&
+	       json_object_is_type(m, json_type_boolean) && json_object_get_boolean(m);
+}
+
 static bool read_row(json_object *o, struct live_row *row)
 {
 	static const char *const kinds[] = { "group", "process", "thread" };
@@ -119,8 +152,9 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 {
 	json_object *o = json_tokener_parse(json), *rows;
 	struct live_report *r = calloc(1, sizeof(*r));
-	const char *s, *hier, *kernel;
+	const char *s, *hier, *kernel, *mode, *modelled;
 	double reps = 0, cpus = 0, online = 0;
+	unsigned ver[3];
 	bool ok = o && r && get_str(o, "scenario", &s) && (r->scenario = strdup(s)) &&
 		  get_str(o, "kernel", &kernel) && get_str(o, "hierarchy", &hier) &&
 		  get_num(o, "cpus", &cpus) && get_num(o, "online", &online) &&
@@ -140,6 +174,17 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 			r->steal = (struct live_stat){ 0, 0, 0 };
 		if (!get_num(o, "simulated_steal", &r->sim_steal))
 			r->sim_steal = 0;
+		/* the kernel's cgroup_mode and the one modelled: since 7.3's; an older guest's
+		   report has none (smp, the kernel 0.0.0) */
+		if (get_str(o, "cgroup_mode", &mode) &&
+		    !sched_cgroup_mode_parse(mode, &r->cgroup_mode))
+			r->cgroup_mode_file = get_bool(o, "cgroup_mode_file");
+		else
+			r->cgroup_mode = SCHED_CGROUP_SMP;
+		if (get_str(o, "modelled_kernel", &modelled) &&
+		    sscanf(modelled, "%u.%u.%u", &ver[0], &ver[1], &ver[2]) == 3)
+			r->modelled = (struct sched_kernel){ (uint16_t)ver[0], (uint16_t)ver[1],
+							     (uint16_t)ver[2] };
 
 		snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
 		r->hier = !strcmp(hier, "v2") ? LIVE_HIER_V2 : LIVE_HIER_V1;

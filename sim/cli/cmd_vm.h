@@ -20,8 +20,10 @@
 	[kernel] = { .name = "kernel", .meta = "FILE", .files = true, \
 		.help = "with --vm: the guest's kernel, a bzImage (default $CGSIM_KERNEL, else " \
 			"Debian's linux-image-6.12.*-amd64, fetched into ~/.cache/cgsim once)" }, \
-	[version] = { .name = "kernel-version", .meta = "SERIES", .words = "6.12 6.1", \
-		.help = "with --vm: Debian's newest kernel of that series instead (6.1: CFS)" }, \
+	[version] = { .name = "kernel-version", .meta = "SERIES", .words = "7.3 7.2 6.12 6.1", \
+		.help = "with --vm: Debian's newest kernel of that series (7.3, 7.2, 6.12, 6.1: " \
+			"CFS), or that release (7.3.4), instead; fetched from the host's Debian " \
+			"mirror with the suites that carry it (docs/vm.md)" }, \
 	[log] = { .name = "log", .meta = "FILE", .files = true, \
 		.help = "with --vm: write the guest's console and its command's stderr there" }
 
@@ -38,8 +40,10 @@ int cli_vm_check(const struct cli_cmd *cmd, const struct cli_vm_opts *o, bool li
 
 /*
  * cli_vm_run() - find the kernel (@o), boot the guest with @ro's machine and command, wait.
- * 0 with @r set; else the failure said on stderr and the exit status 2 (a signal: cgsim ends
- * by it, as validate --live does).
+ * @ro->cgroup_mode other than smp on a kernel before 7.3 (which has no cgroup_mode) is
+ * refused before the guest boots; smp there needs nothing written. 0 with @r set; else the
+ * failure said on stderr and the exit status 2 (a signal: cgsim ends by it, as validate
+ * --live does).
  */
 int cli_vm_run(const struct cli_vm_opts *o, struct vm_run_opts *ro, struct vm_kernel *k,
 	       struct vm_result *r);

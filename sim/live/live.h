@@ -136,6 +136,10 @@ struct live_row {
 struct live_report {
 	char *scenario;			/* its name */
 	char kernel[128];		/* uname -r */
+	enum sched_cgroup_mode cgroup_mode;	/* what the kernel ran: its cgroup_mode, SMP
+						   before 7.3 */
+	bool cgroup_mode_file;		/* read from its /sys/kernel/debug/sched/cgroup_mode */
+	struct sched_kernel modelled;	/* the kernel the simulation modelled */
 	enum live_hier hier;
 	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
 	int online;			/* the machine's */
@@ -153,9 +157,41 @@ struct live_opts {
 	unsigned reps;			/* repetitions, >= 1 */
 	double tolerance;		/* points of capacity */
 	const char *mountinfo;		/* where to find the cgroup mounts (/proc/self/mountinfo) */
+	bool may_mount;			/* debugfs may be mounted (privately) to read cgroup_mode:
+					   false when @mountinfo is a test's */
 	bool progress;			/* say on stderr what is being done */
 	bool steal_measured;		/* simulate after, with the steal measured (machine.steal) */
 };
+
+/* The kernel validate --live runs on (live_kernel.c). */
+struct live_kernel {
+	char release[128];		/* uname -r: "7.3.4+deb13-amd64" */
+	struct sched_kernel version;	/* from the release: 7.3.4 */
+	bool known;			/* the release has a version (MAJOR.MINOR at its start) */
+	enum sched_cgroup_mode mode;	/* the active cgroup_mode; SMP without the file */
+	bool mode_file;			/* read from /sys/kernel/debug/sched/cgroup_mode */
+	bool mode_unread;		/* debugfs out of reach: @mode is the release's default */
+};
+
+/**
+ * live_kernel_read() - the running kernel's release, its version, and its cgroup_mode: the
+ * file in the debugfs @mountinfo lists, else (when @may_mount) in a debugfs mounted in a mount
+ * namespace of a child's own, which the host's mount table never sees. A kernel without the
+ * file (before 7.3) runs SMP. 0.
+ */
+int live_kernel_read(const char *mountinfo, bool may_mount, struct live_kernel *k);
+/*
+ * live_kernel_version_parse() - the version of kernel release @release (uname -r: "7.3.4+deb13-
+ * amd64", "6.18.44-fc-v1300"; PATCH 0 when it has none), its patch taken from @version (uname
+ * -v, may be NULL) where Debian names only the ABI there ("6.1.0-57-amd64" with "... Debian
+ * 6.1.158-1 ..." is 6.1.158). 0, or -EINVAL when it does not start with MAJOR.MINOR.
+ */
+int live_kernel_version_parse(const char *release, const char *version, struct sched_kernel *out);
+/*
+ * live_cgroup_mode_parse() - the active mode of the text of cgroup_mode, the one in
+ * parentheses ("up smp (concur) max tasks"). 0, or -EINVAL.
+ */
+int live_cgroup_mode_parse(const char *text, enum sched_cgroup_mode *out);
 
 /**
  * live_validate() - simulate @sc, run it on this machine @o->reps times and compare

@@ -24,6 +24,8 @@
  */
 #define LIVE_STATE_DIR "/run/cgsim"
 #define LIVE_AUTOGROUP_FILE "/proc/sys/kernel/sched_autogroup_enabled"
+/* Linux 7.3's cgroup_mode, below debugfs's mount point */
+#define LIVE_CGROUP_MODE_FILE "sched/cgroup_mode"
 
 /* live_load.c: the helper process of scenario process @proc (never returns). */
 _Noreturn void live__load_main(const struct live_plan *plan, size_t proc, uint64_t seed,
@@ -66,6 +68,8 @@ int live__find_cpu(const char *mountinfo, struct live_mount *m, char *err, size_
 /* live__find_mount() - the cgroup2 mount (@v2) or the v1 cpu hierarchy. 0 or -ENOENT. */
 int live__find_mount(const char *mountinfo, bool v2, struct live_mount *m, char *err,
 		     size_t errlen);
+/* live__find_fstype() - the first mount point of file system @fstype in @mountinfo; 0 or -ENOENT. */
+int live__find_fstype(const char *mountinfo, const char *fstype, char *out, size_t len);
 /* live__mount_options() - the super options of the mount at @point, space-separated. */
 int live__mount_options(const char *mountinfo, const char *point, char *buf, size_t len);
 /* live__has_word() - whether the space-separated @list has the word @w. */

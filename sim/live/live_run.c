@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -694,16 +693,41 @@ static int resimulate_with_steal(const struct scenario *sc, struct live_report *
 	return 0;
 }
 
+/*
+ * The scenario as the simulation runs it against this kernel: @sc with the kernel's version
+ * and the cgroup_mode it runs (docs/live.md, "The kernel modelled").
+ */
+static void model_kernel(const struct scenario *sc, const struct live_opts *o,
+			 struct scenario *run, struct live_kernel *k)
+{
+	*run = *sc;
+	live_kernel_read(o->mountinfo, o->may_mount, k);
+	if (k->known) {
+		/*
+		 * INTEGRATION POINT (scheduler.kernel): apply this version's defaults here,
+		 * sched_config_kernel(&run->sched, k->version, run->sched.machine.cpus), keeping
+		 * the scenario's machine and what it sets itself; until then only the field.
+		 */
+		run->sched.kernel = k->version;
+	}
+	run->sched.cgroup_mode = k->mode;
+	if (k->mode_unread)
+		fprintf(stderr, "cgsim: note: cannot read this kernel's cgroup_mode (debugfs cannot "
+			"be reached): simulating %s, Linux %s's default\n",
+			sched_cgroup_mode_name(k->mode), k->release);
+}
+
 int live_validate(const struct scenario *sc, const struct live_opts *o, struct live_report **out,
 		  char *err, size_t errlen)
 {
+	struct scenario run_sc;
+	struct live_kernel kern;
 	struct live_run r = { .sc = sc, .err = err, .errlen = errlen, .progress = o->progress };
 	struct live_plan *plan = NULL;
 	struct run_result *res = NULL;
 	struct live_report *rep = NULL;
 	double *shares = NULL, *other = NULL, *steal = NULL;
 	char prefix[64];
-	struct utsname u;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int e, lock;
 
@@ -718,7 +742,8 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 		return e;
 	}
 	r.plan = plan;
-	if ((e = run_scenario(sc, false, &res, err, errlen)))
+	model_kernel(sc, o, &run_sc, &kern);
+	if ((e = run_scenario(&run_sc, false, &res, err, errlen)))
 		goto out;
 	if (!same_threads(plan, res)) {
 		e = fail(&r, -EINVAL, "cgsim: the plan's threads are not the run's");
@@ -739,10 +764,13 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	rep->sim_steal = sc->steal;
 	/* the same scenario, its machine losing what this one did */
 	if (o->steal_measured && rep->steal.mean > 0 &&
-	    (e = resimulate_with_steal(sc, rep, &res, err, errlen)))
+	    (e = resimulate_with_steal(&run_sc, rep, &res, err, errlen)))
 		goto out;
 	rep->scenario = strdup(sc->name);
-	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
+	snprintf(rep->kernel, sizeof(rep->kernel), "%s", kern.release);
+	rep->cgroup_mode = kern.mode;
+	rep->cgroup_mode_file = kern.mode_file;
+	rep->modelled = run_sc.sched.kernel;
 	rep->hier = r.mnt.hier;
 	rep->cpus = sc->sched.machine.cpus;
 	rep->online = (int)cpus;

@@ -206,6 +206,27 @@ bool live__has_word(const char *list, const char *w)
 	return has_word(list, w, ' ');
 }
 
+int live__find_fstype(const char *mountinfo, const char *fstype, char *out, size_t len)
+{
+	FILE *f = fopen(mountinfo, "re");
+	char line[4096];
+	int e = -ENOENT;
+
+	if (!f)
+		return -ENOENT;
+	while (e && fgets(line, sizeof(line), f)) {
+		char *pt, *type, *super;
+
+		if (mount_fields(line, &pt, &type, &super) && !strcmp(type, fstype) &&
+		    strlen(pt) < len) {
+			snprintf(out, len, "%s", pt);
+			e = 0;
+		}
+	}
+	fclose(f);
+	return e;
+}
+
 int live__mount_options(const char *mountinfo, const char *point, char *buf, size_t len)
 {
 	FILE *f = fopen(mountinfo, "re");

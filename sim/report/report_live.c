@@ -69,8 +69,10 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 
 		w = n > w ? n : w;
 	}
-	fprintf(f, "%s on Linux %s (cgroup %s): %u repetition%s of %.1f s\n",
-		report_visible(r->scenario, vis, sizeof(vis)), r->kernel, hier_name(r->hier), r->reps,
+	fprintf(f, "%s on Linux %s (cgroup %s%s%s): %u repetition%s of %.1f s\n",
+		report_visible(r->scenario, vis, sizeof(vis)), r->kernel, hier_name(r->hier),
+		r->cgroup_mode_file ? ", cgroup_mode " : "",
+		r->cgroup_mode_file ? sched_cgroup_mode_name(r->cgroup_mode) : "", r->reps,
 		r->reps == 1 ? "" : "s", r->window_s);
 	if (vm)
 		vm_text(f, vm);
@@ -117,6 +119,10 @@ void report_live_json(FILE *f, const struct live_report *r, const struct report_
 	report_json_string(f, r->scenario);
 	fputs(", \"kernel\": ", f);
 	report_json_string(f, r->kernel);
+	fprintf(f, ", \"cgroup_mode\": \"%s\", \"cgroup_mode_file\": %s, "
+		"\"modelled_kernel\": \"%u.%u.%u\"", sched_cgroup_mode_name(r->cgroup_mode),
+		r->cgroup_mode_file ? "true" : "false", r->modelled.major, r->modelled.minor,
+		r->modelled.patch);
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
 		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
 		"\"other_load_min\": %.4f, \"other_load_max\": %.4f, \"steal\": %.4f, "

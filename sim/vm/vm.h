@@ -34,14 +34,24 @@ struct vm_kernel {
 
 /**
  * vm_kernel_find() - the kernel to boot: @file (--kernel, else $CGSIM_KERNEL, given by the
- * caller) when not NULL, else the newest of Debian's linux-image-@series.*-amd64 in the cache
- * ($XDG_CACHE_HOME/cgsim/kernels, else ~/.cache/cgsim/kernels), fetched there with apt-get
- * download and unpacked (the image and its 9p modules only) when the cache has none. Never
- * touches /boot. Says what it fetches on stderr when @progress. 0, or -ENOENT/-EINVAL with a
- * one-line reason (and the command that would help) in @err.
+ * caller) when not NULL, else the newest of Debian's kernels of @want (a series "7.3", or a
+ * release "7.3.4"; NULL: VM_DEFAULT_SERIES) in the cache ($XDG_CACHE_HOME/cgsim/kernels,
+ * else ~/.cache/cgsim/kernels), fetched there when the cache has none: with an apt
+ * configuration of its own (the host's mirror, the Debian suites that carry @want, private
+ * lists; the host's apt state untouched), apt-get download of linux-image-VERSION, or of
+ * linux-binary-VERSION and linux-modules-VERSION where Debian splits it (6.19 and later), and
+ * only the image and its 9p modules unpacked. Never touches /boot. Says what it fetches on
+ * stderr when @progress. 0, or -ENOENT/-EINVAL with a one-line reason (the mirror cannot be
+ * read, no such kernel in its suites, the command that would help) in @err.
  */
 int vm_kernel_find(const char *file, const char *series, bool progress, struct vm_kernel *k,
 		   char *err, size_t errlen);
+
+/*
+ * vm_kernel_at_least() - whether kernel @k's version (its MAJOR.MINOR) is at least
+ * @major.@minor; false when it does not start with one.
+ */
+bool vm_kernel_at_least(const struct vm_kernel *k, unsigned major, unsigned minor);
 
 /*
  * vm_kernel_version() - the version string of the bzImage @path (its setup header's
@@ -62,6 +72,8 @@ struct vm_result {
 	int status;			/* the guest command's exit status */
 	char *out, *errout;		/* its stdout and stderr */
 	char kernel[128];		/* the guest's uname -r */
+	char cgroup_mode[64];		/* its /sys/kernel/debug/sched/cgroup_mode as it read once
+					   set ("up smp (concur) max tasks"), "" without the file */
 	char accel[8];			/* "tcg" or "kvm" */
 	double boot_s;			/* host seconds from QEMU's start to the command's */
 	double total_s;			/* host seconds in all */
@@ -79,6 +91,8 @@ struct vm_run_opts {
 	bool autogroup;			/* false: noautogroup on the command line */
 	bool memcg;			/* keep the memory controller (cgroupfs --vm); otherwise
 					   cgroup_disable=memory */
+	const char *cgroup_mode;	/* written to the kernel's cgroup_mode (7.3 and later)
+					   before the command runs ("concur"); NULL: its own */
 	const char *const *argv;	/* the cgsim command run in the guest, without "cgsim" */
 	size_t argc;
 	unsigned timeout_s;		/* the hard limit on the whole guest, boot included */
@@ -90,7 +104,7 @@ struct vm_run_opts {
  * vm_run() - boot a guest, run cgsim @o->argv in it and power it off (docs/vm.md). 0 with @r
  * set (whatever the command's exit status); -EINVAL with a one-line reason in @err (no QEMU or
  * busybox, with the command that installs it; the guest did not boot, could not mount the
- * host's files, or ran out of time); -EINTR when SIGINT, SIGTERM or SIGHUP stopped it
+ * host's files, did not take @o->cgroup_mode, or ran out of time); -EINTR when SIGINT, SIGTERM or SIGHUP stopped it
  * (vm_stop_signal()). QEMU and the scratch directory are gone on every path; QEMU dies with
  * cgsim even when cgsim is killed with SIGKILL.
  */

@@ -216,8 +216,9 @@ static void sh_quote(FILE *f, const char *s)
  * The init: mount what the command needs, run it chrooted into the host's root, report, power
  * off. Every step that can fail says so on the console (VM_MARK lines), which the host reads.
  */
-static void write_init(FILE *f, const struct modset *s, const char *share, const char *cwd,
-		       const char *bin, const char *const *argv, size_t argc)
+static void write_init(FILE *f, const struct modset *s, const char *cgroup_mode,
+		       const char *share, const char *cwd, const char *bin,
+		       const char *const *argv, size_t argc)
 {
 	fputs("#!/bin/busybox sh\n"
 	      "# cgsim's guest init (docs/vm.md): written for one run, by the host.\n"
@@ -242,6 +243,17 @@ static void write_init(FILE *f, const struct modset *s, const char *share, const
 	      "$B mount -t cgroup2 cgroup2 $H/sys/fs/cgroup\n"
 	      "$B mount -t debugfs debugfs $H/sys/kernel/debug\n"
 	      "$B mount -t devtmpfs dev $H/dev\n"
+	      /*
+	       * Linux 7.3's cgroup_mode, set before the command makes its layout, and read back
+	       * as the kernel has it (the command reads it again for its simulation)
+	       */
+	      "M=$H/sys/kernel/debug/" VM_CGROUP_MODE_FILE "\n", f);
+	if (cgroup_mode) {
+		fputs("if [ -f $M ]; then $B echo ", f);
+		sh_quote(f, cgroup_mode);
+		fputs(" > $M || say cgroup-mode-refused; fi\n", f);
+	}
+	fputs("[ -f $M ] && $B cat $M > \"$H$S/cgroup_mode\"\n"
 	      /* the host's /tmp stays visible (scenarios may be there); scratch files go to /run */
 	      "$B mount -t tmpfs run $H/run && $B mkdir -p $H/run/cgsim-tmp\n"
 	      "$B uname -r > \"$H$S/kernel\"\n"
@@ -269,7 +281,7 @@ static void write_init(FILE *f, const struct modset *s, const char *share, const
 }
 
 int vm__initrd_write(const char *path, const char *busybox, const struct vm_kernel *k,
-		     const char *share, const char *cwd, const char *bin,
+		     const char *cgroup_mode, const char *share, const char *cwd, const char *bin,
 		     const char *const *argv, size_t argc, char *err, size_t errlen)
 {
 	struct modset s = { .moddir = k->moddir };
@@ -294,7 +306,7 @@ int vm__initrd_write(const char *path, const char *busybox, const struct vm_kern
 			       err, errlen);
 	mf = e ? NULL : open_memstream(&init, &initlen);
 	if (!e && mf) {
-		write_init(mf, &s, share, cwd, bin, argv, argc);
+		write_init(mf, &s, cgroup_mode, share, cwd, bin, argv, argc);
 		if (fclose(mf))
 			e = -ENOMEM;
 	} else if (!e) {

@@ -56,7 +56,7 @@ struct console {
 	char line[512];
 	size_t linelen;
 	FILE *log;
-	bool progress, ran, no9p, noshare, int3;
+	bool progress, ran, no9p, noshare, int3, mode_refused;
 	double t0, t_run;
 };
 
@@ -84,6 +84,8 @@ static void console_line(struct console *c, const char *line)
 		c->no9p = true;
 	} else if (!strncmp(m, "no-share", 8)) {
 		c->noshare = true;
+	} else if (!strncmp(m, "cgroup-mode-refused", 19)) {
+		c->mode_refused = true;
 	}
 }
 
@@ -260,10 +262,40 @@ static int qemu_argv(const struct vm_run_opts *o, const char *qemu, bool kvm, co
 	return 0;
 }
 
+/*
+ * The guest's cgroup_mode as its init read it back (the scratch directory's "cgroup_mode")
+ * into @r, and whether it is @want (NULL: anything): 0, or -EINVAL with the reason.
+ */
+static int check_mode(const char *scratch, const struct console *c, const char *want,
+		      const struct vm_kernel *k, struct vm_result *r, char *err, size_t errlen)
+{
+	char path[4200], active[32], *text = NULL;
+
+	snprintf(path, sizeof(path), "%s/cgroup_mode", scratch);
+	if (!vm__slurp(path, 4096, &text)) {
+		snprintf(r->cgroup_mode, sizeof(r->cgroup_mode), "%.*s", (int)strcspn(text, "\n"),
+			 text);
+		free(text);
+	}
+	if (!want)
+		return 0;
+	snprintf(active, sizeof(active), "(%s)", want);
+	if (!r->cgroup_mode[0])
+		snprintf(err, errlen, "cgsim: the guest's kernel (Linux %s) has no "
+			 "/sys/kernel/debug/sched/cgroup_mode to set %s in", k->version, want);
+	else if (c->mode_refused || !strstr(r->cgroup_mode, active))
+		snprintf(err, errlen, "cgsim: the guest's kernel (Linux %s) did not take cgroup_mode "
+			 "%s: its cgroup_mode reads '%s'", k->version, want, r->cgroup_mode);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 /* What the guest left in @scratch into @r; -EINVAL with a reason when it did not finish. */
 static int collect(const char *scratch, const struct console *c, int qstatus,
-		   const struct vm_kernel *k, struct vm_result *r, char *err, size_t errlen)
+		   const struct vm_run_opts *o, struct vm_result *r, char *err, size_t errlen)
 {
+	const struct vm_kernel *k = o->kernel;
 	char path[4200], *text = NULL, *dmesg = NULL, last[300];
 	int e;
 
@@ -308,6 +340,8 @@ static int collect(const char *scratch, const struct console *c, int qstatus,
 		free(text);
 		text = NULL;
 	}
+	if (!e && (e = check_mode(scratch, c, o->cgroup_mode, k, r, err, errlen)))
+		return e;
 	snprintf(path, sizeof(path), "%s/dmesg", scratch);
 	vm__slurp(path, 16u << 20, &dmesg);
 	snprintf(path, sizeof(path), "%s/domains", scratch);
@@ -327,7 +361,8 @@ static int collect(const char *scratch, const struct console *c, int qstatus,
  */
 static void forget_boot(const char *scratch, struct console *c)
 {
-	static const char *const left[] = { "status", "out", "err", "kernel", "domains", "dmesg" };
+	static const char *const left[] = { "status", "out", "err", "kernel", "domains", "dmesg",
+					    "cgroup_mode" };
 	char path[4200];
 	FILE *log = c->log;
 	bool progress = c->progress;
@@ -376,8 +411,8 @@ static int prepare(const struct vm_run_opts *o, char *qemu, size_t qlen, char *s
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/initrd", scratch);
-	e = vm__initrd_write(path, busybox, o->kernel, scratch, cwd, bin, o->argv, o->argc, err,
-			     errlen);
+	e = vm__initrd_write(path, busybox, o->kernel, o->cgroup_mode, scratch, cwd, bin, o->argv,
+			     o->argc, err, errlen);
 	if (e)
 		vm__remove_tree(scratch);
 	return e;
@@ -454,7 +489,7 @@ static int outcome(const struct vm_run_opts *o, int e, const char *scratch,
 			 last[0] ? "; its console's last line: " : "", last);
 		e = -EINVAL;
 	} else if (!e) {
-		e = collect(scratch, c, qstatus, o->kernel, r, err, errlen);
+		e = collect(scratch, c, qstatus, o, r, err, errlen);
 	}
 	return e;
 }

@@ -256,9 +256,14 @@ usage_error "validate --kernel without --vm" "--kernel, --kernel-version and --l
 	validate "$SC" --live --kernel /dev/null
 usage_error "cgroupfs --log without --vm" "--kernel, --kernel-version and --log go with --vm" \
 	cgroupfs --log "$tmp/l" "$C"
-usage_error "validate --fetch-kernel --kernel-version x" \
-	"--kernel-version needs a series such as 6.12 or 6.1, not 'x'" \
-	validate --fetch-kernel --kernel-version x
+for v in x 7 7.3.4.1 07.3 7.3-rc7 7.3. 1234.1; do
+	usage_error "validate --fetch-kernel --kernel-version $v" \
+		"--kernel-version needs a series or release (7.3, 7.3.4), not '$v'" \
+		validate --fetch-kernel --kernel-version "$v"
+done
+# a kernel version without --vm, and a release where a series goes: refused alike
+usage_error "validate --kernel-version 7.3.4 without --vm" \
+	"--kernel, --kernel-version and --log go with --vm" validate "$SC" --live --kernel-version 7.3.4
 usage_error "validate --fetch-kernel --vm" "--fetch-kernel takes only --kernel-version" \
 	validate --fetch-kernel --vm
 usage_error "validate two kernels" "--kernel and --kernel-version: one kernel at a time" \
@@ -729,6 +734,21 @@ if ! { [ -e /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; }; then
 		ok || bad "validate --vm: no note on timer wakeups under TCG at 4 vCPUs"
 fi
 refused "--vm with synchronisation steps" "$CGSIM" validate scenarios/sync-mutex.yaml --vm
+# cgroup_mode came in 7.3: a scenario asking an older kernel for another mode than smp is
+# refused before QEMU starts, by the version in the bzImage's header (the x86 boot protocol's:
+# "HdrS" at 0x202, the version's offset from 0x200 at 0x20e). Only where the scenario format
+# reads scheduler.cgroup_mode (docs/scenario-format.md): before, no scenario asks for a mode.
+fake_bzimage() {	# VERSION FILE: a setup header of that version and nothing to boot
+	{ head -c 514 /dev/zero; printf 'HdrS'; head -c 8 /dev/zero; printf '\000\003'
+	  head -c 752 /dev/zero; printf '%s (fake) #1\000' "$1"; } > "$2"
+}
+if "$CGSIM" run "$SC" --set scheduler.cgroup_mode=concur > /dev/null 2>&1; then
+	fake_bzimage 6.12.118+deb12-amd64 "$tmp/bz612"
+	refused "--vm cgroup_mode concur on 6.12" "$CGSIM" validate "$SC" --vm --kernel "$tmp/bz612" \
+		--set scheduler.cgroup_mode=concur
+	grep -q "^cgsim: the guest kernel Linux 6.12.118+deb12-amd64 has no cgroup_mode (it came in 7.3" \
+		"$tmp/v.err" && ok || bad "--vm cgroup_mode concur on 6.12: $(cat "$tmp/v.err")"
+fi
 refused "(cgroupfs) --vm v1" "$CGSIM" cgroupfs --vm --semantics v1 tests/cgroupfs/v2/extra-kill.cgs
 refused "(cgroupfs) --vm rfc2017" "$CGSIM" cgroupfs --vm --semantics rfc2017 \
 	tests/cgroupfs/v2/extra-kill.cgs

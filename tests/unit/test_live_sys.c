@@ -152,3 +152,108 @@ Test(live_mounts, none_is_a_clear_refusal)
 	cr_assert_eq(live__find_cpu(path, &m, err, sizeof(err)), -ENOENT);
 	cr_assert_not_null(strstr(err, "no cpu controller"), "%s", err);
 }
+
+/*
+ * The kernel validate --live models (sim/live/live_kernel.c): its version from uname's
+ * release as Debian and others write it, and Linux 7.3's cgroup_mode as debugfs prints it:
+ * every mode, the active one in parentheses (kernel/sched/debug.c).
+ */
+Test(live_kernel, version_from_the_release)
+{
+	struct sched_kernel k;
+
+	cr_assert_eq(live_kernel_version_parse("7.3.4+deb13-amd64", NULL, &k), 0);
+	cr_assert(k.major == 7 && k.minor == 3 && k.patch == 4);
+	cr_assert_eq(live_kernel_version_parse("6.18.44-fc-v1300", "#1 SMP", &k), 0);
+	cr_assert(k.major == 6 && k.minor == 18 && k.patch == 44);
+	/* Debian's 6.1 names its ABI; uname -v has the release */
+	cr_assert_eq(live_kernel_version_parse("6.1.0-57-amd64", "#1 SMP PREEMPT_DYNAMIC Debian "
+					       "6.1.158-1 (2025-11-20)", &k), 0);
+	cr_assert(k.major == 6 && k.minor == 1 && k.patch == 158);
+	/* ... but never another series' */
+	cr_assert_eq(live_kernel_version_parse("6.12.0-rc7", "Debian 6.1.158-1", &k), 0);
+	cr_assert(k.major == 6 && k.minor == 12 && k.patch == 0);
+	cr_assert_eq(live_kernel_version_parse("7.3-amd64", NULL, &k), 0);
+	cr_assert(k.major == 7 && k.minor == 3 && k.patch == 0);
+	cr_assert_eq(live_kernel_version_parse("linux", NULL, &k), -EINVAL);
+	cr_assert_eq(live_kernel_version_parse("7", NULL, &k), -EINVAL);
+}
+
+Test(live_kernel, cgroup_mode_is_the_one_in_parentheses)
+{
+	enum sched_cgroup_mode m;
+
+	cr_assert_eq(live_cgroup_mode_parse("up smp (concur) max tasks", &m), 0);
+	cr_assert_eq(m, SCHED_CGROUP_CONCUR);
+	cr_assert_eq(live_cgroup_mode_parse("up (smp) concur max tasks\n", &m), 0);
+	cr_assert_eq(m, SCHED_CGROUP_SMP);
+	cr_assert_eq(live_cgroup_mode_parse("up smp concur max (tasks)", &m), 0);
+	cr_assert_eq(m, SCHED_CGROUP_TASKS);
+	cr_assert_eq(live_cgroup_mode_parse("up smp concur max tasks", &m), -EINVAL);
+	cr_assert_eq(live_cgroup_mode_parse("up () smp", &m), -EINVAL);
+	cr_assert_eq(live_cgroup_mode_parse("(flat) up", &m), -EINVAL);
+}
+
+TestSuite(live_kernel_mode, .fini = rm_tmp);
+
+/* A debugfs mounted at a scratch directory, with @text in sched/cgroup_mode (NULL: none). */
+static const char *fake_debugfs(const char *text, char *path, size_t len)
+{
+	char file[256], lines[512];
+	FILE *f;
+
+	mountinfo("", path, len);
+	snprintf(file, sizeof(file), "%s/sched", tmpdir);
+	cr_assert_eq(mkdir(file, 0755), 0);
+	if (text) {
+		snprintf(file, sizeof(file), "%s/sched/cgroup_mode", tmpdir);
+		cr_assert_not_null(f = fopen(file, "w"));
+		fputs(text, f);
+		fclose(f);
+	}
+	snprintf(lines, sizeof(lines), "22 1 0:21 / /proc rw - proc proc rw\n"
+		 "33 24 0:7 / %s rw,nosuid,nodev,noexec,relatime shared:15 - debugfs debugfs rw\n",
+		 tmpdir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(lines, f);
+	fclose(f);
+	return path;
+}
+
+Test(live_kernel_mode, read_where_debugfs_is_mounted)
+{
+	char path[128];
+	struct live_kernel k;
+
+	fake_debugfs("up smp (concur) max tasks\n", path, sizeof(path));
+	cr_assert_eq(live_kernel_read(path, false, &k), 0);
+	cr_assert_eq(k.mode, SCHED_CGROUP_CONCUR);
+	cr_assert(k.mode_file && !k.mode_unread);
+	cr_assert(k.release[0]);
+}
+
+/* before 7.3 (this project's hosts run 6.18): no file, and the kernel computes smp */
+Test(live_kernel_mode, smp_without_the_file)
+{
+	char path[128];
+	struct live_kernel k;
+
+	fake_debugfs(NULL, path, sizeof(path));
+	cr_assert_eq(live_kernel_read(path, false, &k), 0);
+	cr_assert_eq(k.mode, SCHED_CGROUP_SMP);
+	cr_assert(!k.mode_file && !k.mode_unread);
+}
+
+/* no debugfs mounted and none to be mounted: the release's default, said as unread */
+Test(live_kernel_mode, unread_without_debugfs)
+{
+	char path[128];
+	struct live_kernel k;
+
+	mountinfo("22 1 0:21 / /proc rw - proc proc rw\n", path, sizeof(path));
+	cr_assert_eq(live_kernel_read(path, false, &k), 0);
+	cr_assert(!k.mode_file && k.mode_unread);
+	cr_assert_eq(k.mode, k.known && (k.version.major > 7 || (k.version.major == 7 &&
+								 k.version.minor >= 3))
+			     ? SCHED_CGROUP_CONCUR : SCHED_CGROUP_SMP);
+}

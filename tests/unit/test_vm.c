@@ -222,7 +222,7 @@ Test(vm, initramfs_is_newc_cpio)
 		cr_skip_test("no /bin/busybox here (busybox-static)");
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/initrd", dir);
-	cr_assert_eq(vm__initrd_write(path, "/bin/busybox", &k, dir, "/work dir", "/usr/bin/cgsim",
+	cr_assert_eq(vm__initrd_write(path, "/bin/busybox", &k, NULL, dir, "/work dir", "/usr/bin/cgsim",
 				      argv, 3, err, sizeof(err)), 0, "%s", err);
 	f = fopen(path, "rb");
 	cr_assert_not_null(f);
@@ -252,7 +252,7 @@ Test(vm, initramfs_is_newc_cpio)
 	}
 	cr_assert(init && busybox && console && trailer);
 	/* a dynamic program is refused as the guest's busybox */
-	cr_assert_neq(vm__initrd_write(path, "/bin/sh", &k, dir, "/", "/x", argv, 0, err,
+	cr_assert_neq(vm__initrd_write(path, "/bin/sh", &k, NULL, dir, "/", "/x", argv, 0, err,
 				       sizeof(err)), 0);
 	cr_assert(strstr(err, "busybox-static"));
 	free(data);
@@ -277,15 +277,21 @@ static const char fake_qemu[] =
 	"fi\n"
 	"echo '" VM_MARK "run'\n"
 	"echo \"boot $n\" > \"$d/out\"; : > \"$d/err\"; echo 6.12.0 > \"$d/kernel\"\n"
+	"[ -z \"$CGMODE\" ] || echo \"$CGMODE\" > \"$d/cgroup_mode\"\n"
 	"echo 0 > \"$d/status\"\n";
 
-/* vm_run() with the stand-in failing @fails boots: its return, *@boots, @r and @err set. */
-static int fake_boots(int fails, int *boots, struct vm_result *r, char *err, size_t errlen)
+/*
+ * vm_run() with the stand-in failing @fails boots, asked to set @mode while the guest's file
+ * reads @reads (NULL: no file): its return, *@boots, @r and @err set.
+ */
+static int fake_guest(int fails, const char *mode, const char *reads, int *boots,
+		      struct vm_result *r, char *err, size_t errlen)
 {
 	char dir[] = "/tmp/cgsim-test-qemu-XXXXXX", path[256], count[300], n[16], *old, *text;
 	const char *argv[] = { "run", "x.yaml" };
 	struct vm_kernel k = { .moddir = "", .version = "6.12.0" };
 	struct vm_run_opts o = { .kernel = &k, .argv = argv, .argc = 2, .timeout_s = 60,
+				 .cgroup_mode = mode,
 				 .machine = { .cpus = 2, .sockets = 1, .dies = 1, .cores = 2,
 					      .threads = 1, .nodes = 1 } };
 	FILE *f;
@@ -305,7 +311,12 @@ static int fake_boots(int fails, int *boots, struct vm_result *r, char *err, siz
 	setenv("PATH", path, 1);
 	setenv("BOOTS", count, 1);
 	setenv("FAILS", n, 1);
+	if (reads)
+		setenv("CGMODE", reads, 1);
+	else
+		unsetenv("CGMODE");
 	e = vm_run(&o, r, err, errlen);
+	unsetenv("CGMODE");
 	setenv("PATH", old, 1);
 	free(old);
 	cr_assert_eq(vm__slurp(count, 64, &text), 0);
@@ -313,6 +324,11 @@ static int fake_boots(int fails, int *boots, struct vm_result *r, char *err, siz
 	free(text);
 	vm__remove_tree(dir);
 	return e;
+}
+
+static int fake_boots(int fails, int *boots, struct vm_result *r, char *err, size_t errlen)
+{
+	return fake_guest(fails, NULL, NULL, boots, r, err, errlen);
 }
 
 /* a boot that stops at int3 is booted again, VM_BOOTS times at most, and said when it fails */
@@ -337,4 +353,195 @@ Test(vm, int3_boot_is_booted_again, .init = cr_redirect_stderr)
 	cr_assert_eq(fake_boots(VM_BOOTS, &boots, &r, err, sizeof(err)), -EINVAL);
 	cr_assert_eq(boots, VM_BOOTS);
 	cr_assert(strstr(err, "stray int3"), "%s", err);
+}
+
+/*
+ * The cgroup_mode asked for is what the guest's kernel must read back once set, the active
+ * mode in parentheses as Linux 7.3's debugfs prints it; a kernel without the file or that
+ * kept another mode fails the run.
+ */
+Test(vm, cgroup_mode_is_read_back, .init = cr_redirect_stderr)
+{
+	struct vm_result r;
+	char err[512] = "";
+	int boots;
+
+	if (access("/bin/busybox", R_OK))
+		cr_skip_test("no /bin/busybox here (busybox-static)");
+	cr_assert_eq(fake_guest(0, "concur", "up smp (concur) max tasks", &boots, &r, err,
+				sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(r.cgroup_mode, "up smp (concur) max tasks");
+	vm_result_free(&r);
+	/* asked for none: whatever it reads is kept for the report */
+	cr_assert_eq(fake_guest(0, NULL, "up smp (concur) max tasks", &boots, &r, err,
+				sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(r.cgroup_mode, "up smp (concur) max tasks");
+	vm_result_free(&r);
+	cr_assert_eq(fake_guest(0, NULL, NULL, &boots, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(r.cgroup_mode, "");
+	vm_result_free(&r);
+
+	cr_assert_eq(fake_guest(0, "smp", "up smp (concur) max tasks", &boots, &r, err,
+				sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "did not take cgroup_mode smp: its cgroup_mode reads 'up smp "
+			 "(concur) max tasks'"), "%s", err);
+	cr_assert_eq(fake_guest(0, "max", NULL, &boots, &r, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "has no /sys/kernel/debug/sched/cgroup_mode to set max in"), "%s",
+		  err);
+}
+
+/* the init writes the mode before the command runs, and copies what the file then reads */
+Test(vm, init_sets_the_cgroup_mode)
+{
+	char dir[] = "/tmp/cgsim-test-ir-XXXXXX", path[256], err[512] = "", *data;
+	const char *argv[] = { "validate", "x.yaml", "--live" };
+	struct vm_kernel k = { .moddir = "" };
+	const char *set, *copy, *run;
+	size_t len;
+	FILE *f;
+
+	if (access("/bin/busybox", R_OK))
+		cr_skip_test("no /bin/busybox here (busybox-static)");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/initrd", dir);
+	cr_assert_eq(vm__initrd_write(path, "/bin/busybox", &k, "concur", dir, "/", "/x", argv, 3,
+				      err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(f = fopen(path, "rb"));
+	data = malloc(64u << 20);
+	len = fread(data, 1, 64u << 20, f);
+	fclose(f);
+	set = memmem(data, len, "$B echo 'concur' > $M", 21);
+	copy = memmem(data, len, "[ -f $M ] && $B cat $M > \"$H$S/cgroup_mode\"", 42);
+	run = memmem(data, len, "say run", 7);
+	cr_assert(memmem(data, len, "M=$H/sys/kernel/debug/sched/cgroup_mode", 39));
+	cr_assert(set && copy && run && set < copy && copy < run);
+	cr_assert_eq(vm__initrd_write(path, "/bin/busybox", &k, NULL, dir, "/", "/x", argv, 3,
+				      err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(f = fopen(path, "rb"));
+	len = fread(data, 1, 64u << 20, f);
+	fclose(f);
+	cr_assert_null(memmem(data, len, "> $M", 4), "nothing written when no mode is asked");
+	free(data);
+	unlink(path);
+	rmdir(dir);
+}
+
+Test(vm, kernel_versions_asked_and_matched)
+{
+	unsigned a, b;
+	struct vm_kernel k = { .version = "7.3.4+deb13-amd64" };
+
+	cr_assert(vm__kernel_match("7.3.4+deb13-amd64", "7.3"));
+	cr_assert(vm__kernel_match("7.3.4+deb13-amd64", "7.3.4"));
+	cr_assert(!vm__kernel_match("7.3.40+deb13-amd64", "7.3.4"));
+	cr_assert(!vm__kernel_match("7.30.1+deb13-amd64", "7.3"));
+	cr_assert(vm__kernel_match("6.1.0-57-amd64", "6.1"));
+	cr_assert(!vm__kernel_match("6.12.118+deb12-amd64", "6.1"));
+	/* the meta-package (7.3~rc7 in experimental), the cloud, rt, dbg and unsigned flavours */
+	cr_assert(!vm__kernel_match("7.3-amd64", "7.3"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-cloud-amd64", "7.3"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-rt-amd64", "7.3"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-amd64-dbg", "7.3"));
+	cr_assert(!vm__kernel_match("6.12.118+deb12-amd64-unsigned", "6.12"));
+	cr_assert(!vm__kernel_match("7.3.4+deb13-arm64", "7.3"));
+
+	cr_assert_eq(vm__kernel_want_parse("7.3", &a, &b), 0);
+	cr_assert(a == 7 && b == 3);
+	cr_assert_eq(vm__kernel_want_parse("6.12.118", &a, &b), 0);
+	cr_assert(a == 6 && b == 12);
+	cr_assert_eq(vm__kernel_want_parse("7", &a, &b), -EINVAL);
+	cr_assert_eq(vm__kernel_want_parse("7.3.4.1", &a, &b), -EINVAL);
+	cr_assert_eq(vm__kernel_want_parse("07.3", &a, &b), -EINVAL);
+	cr_assert_eq(vm__kernel_want_parse("7.3-rc1", &a, &b), -EINVAL);
+
+	cr_assert(vm_kernel_at_least(&k, 7, 3));
+	cr_assert(!vm_kernel_at_least(&k, 7, 4));
+	snprintf(k.version, sizeof(k.version), "6.12.118+deb12-amd64");
+	cr_assert(!vm_kernel_at_least(&k, 7, 3));
+	cr_assert(vm_kernel_at_least(&k, 6, 12));
+	snprintf(k.version, sizeof(k.version), "8.0.1");
+	cr_assert(vm_kernel_at_least(&k, 7, 3));
+	snprintf(k.version, sizeof(k.version), "custom");
+	cr_assert(!vm_kernel_at_least(&k, 0, 0));
+}
+
+/* An /etc/apt of @list (sources.list) and sources.list.d/@name of @text, in @dir. */
+static void fake_etc_apt(char *dir, const char *list, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	if (list) {
+		snprintf(path, sizeof(path), "%s/sources.list", dir);
+		cr_assert_not_null(f = fopen(path, "w"));
+		fputs(list, f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/sources.list.d", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	if (name) {
+		snprintf(path, sizeof(path), "%s/sources.list.d/%s", dir, name);
+		cr_assert_not_null(f = fopen(path, "w"));
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The mirror a fetch reuses, from the host's sources in either format. */
+Test(vm, mirror_from_the_host_sources)
+{
+	char dir[] = "/tmp/cgsim-test-apt-XXXXXX";
+	struct vm_mirror m;
+
+	unsetenv("CGSIM_DEBIAN_MIRROR");
+	/* deb822, as Debian's images write it; a third party's source of another suite first */
+	fake_etc_apt(dir, "deb https://packages.example.com/apt cloud-sdk main\n", "debian.sources",
+		     "Types: deb\n"
+		     "# http://snapshot.debian.org/archive/debian/20250520T000000Z\n"
+		     "URIs: http://mirror.example.org/debian\n"
+		     "Suites: bookworm bookworm-updates\n"
+		     "Components: main\n"
+		     "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n"
+		     "\n"
+		     "Types: deb-src\n"
+		     "URIs: http://src.example.org/debian\n"
+		     "Suites: bookworm\n"
+		     "\n"
+		     "Types: deb\n"
+		     "URIs: http://security.example.org/debian-security\n"
+		     "Suites: bookworm-security\n"
+		     "Components: main\n");
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	cr_assert_str_eq(m.uri, "http://mirror.example.org/debian");
+	cr_assert_str_eq(m.security, "http://security.example.org/debian-security");
+	cr_assert_str_eq(m.keyring, "/usr/share/keyrings/debian-archive-keyring.gpg");
+	vm__remove_tree(dir);
+
+	/* one-line, with its options; the security suite then beside the mirror */
+	snprintf(dir, sizeof(dir), "/tmp/cgsim-test-apt-XXXXXX");
+	fake_etc_apt(dir, "# deb http://old.example.org/debian buster main\n"
+		     "deb [arch=amd64 signed-by=/etc/apt/keyrings/d.gpg] "
+		     "http://ftp.example.net/debian trixie main contrib\n", NULL, NULL);
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	cr_assert_str_eq(m.uri, "http://ftp.example.net/debian");
+	cr_assert_str_eq(m.security, "http://ftp.example.net/debian-security");
+	cr_assert_str_eq(m.keyring, "/etc/apt/keyrings/d.gpg");
+	vm__remove_tree(dir);
+
+	/* none: Debian's own */
+	snprintf(dir, sizeof(dir), "/tmp/cgsim-test-apt-XXXXXX");
+	fake_etc_apt(dir, NULL, "other.list", "deb http://example.com/ubuntu noble main\n");
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	cr_assert_str_eq(m.uri, VM_DEBIAN_MIRROR);
+	cr_assert_str_eq(m.security, VM_DEBIAN_MIRROR "-security");
+	cr_assert_str_eq(m.keyring, VM_DEBIAN_KEYRING);
+
+	/* $CGSIM_DEBIAN_MIRROR first */
+	setenv("CGSIM_DEBIAN_MIRROR", "http://127.0.0.1:9/debian", 1);
+	cr_assert_eq(vm__apt_mirror(dir, &m), 0);
+	unsetenv("CGSIM_DEBIAN_MIRROR");
+	cr_assert_str_eq(m.uri, "http://127.0.0.1:9/debian");
+	cr_assert_str_eq(m.security, "http://127.0.0.1:9/debian-security");
+	vm__remove_tree(dir);
 }
