@@ -548,6 +548,42 @@ Test(sched_cgroup_mode, vm_share_concur_is_a_half_or_three_sevenths)
 }
 
 /*
+ * tg_cpus() from a cpuset: /g (cpu.weight 100) with cpuset.cpus 0-1 on 4 CPUs and one busy
+ * thread. Under max its entity weighs cpus x 1024 x F, F = 1 where the thread runs: 2048, not
+ * 4096. Widening the cpuset to 0-3 makes it 4096 from the next ticks.
+ */
+Test(sched_cgroup_mode, max_counts_the_cpus_of_the_cpuset)
+{
+	struct cg_hier *h = stt_hier();
+	struct sim_machine *m;
+	struct sched *s;
+	struct sched_thread_stats st;
+	uint32_t w;
+	int g, sid;
+
+	stt_write(h, "cgroup.subtree_control", "+cpuset");
+	stt_cgroup(h, "g", 100);
+	stt_write(h, "g/cpuset.cpus", "0-1");
+	g = stt_proc(h, "g", 1, "g");
+	m = machine(h, SCHED_CGROUP_MAX);
+	stt_busy(m, g, 0);
+	cr_assert_eq(sim_machine_run_until(m, 500 * STT_MS), 0);
+	s = sim_machine_sched(m);
+	sid = sched_thread_tg(s, g, &w);
+	cr_assert_gt(sid, 0);
+	cr_expect_eq(tg_cpus(s, s->tg[sid]), 2);
+	cr_assert_eq(sched_thread_stats(s, g, &st), 0);
+	cr_assert(st.cpu == 0 || st.cpu == 1, "ran on cpu %d", st.cpu);
+	cr_expect_eq(sched_group_weight(s, sid, st.cpu), 2048);
+	stt_write(h, "g/cpuset.cpus", "0-3");
+	cr_assert_eq(sim_machine_run_until(m, 1000 * STT_MS), 0);
+	cr_expect_eq(tg_cpus(s, s->tg[sid]), 4);
+	cr_assert_eq(sched_thread_stats(s, g, &st), 0);
+	cr_expect_eq(sched_group_weight(s, sid, st.cpu), 4096);
+	stt_end();
+}
+
+/*
  * Tick elision stays exact when the runnable averages and tg_tasks() decide group weights: a
  * bursty workload in nested groups on 4 CPUs, with /web's cpuset narrowed to 2 CPUs midway,
  * gives every thread the same CPU time, switches, waits and latencies, and the machine the
