@@ -645,3 +645,33 @@ static void elision_exact(enum sched_cgroup_mode mode)
 Test(sched_cgroup_mode, elision_is_exact_under_concur) { elision_exact(SCHED_CGROUP_CONCUR); }
 Test(sched_cgroup_mode, elision_is_exact_under_max) { elision_exact(SCHED_CGROUP_MAX); }
 Test(sched_cgroup_mode, elision_is_exact_under_tasks) { elision_exact(SCHED_CGROUP_TASKS); }
+
+/*
+ * Throttling takes a queue's runnable tasks out of the counts above it and unthrottling puts
+ * them back (throttle_cfs_rq(), unthrottle_cfs_rq()): the runnable signals of the queues
+ * above follow, which sched_check() verifies after every call (1024 per runnable task, the
+ * published sums). A nested group /a/b limited to half a CPU with four busy threads on
+ * 2 CPUs, under concur, with a delayed-dequeue-prone neighbour in /a.
+ */
+Test(sched_cgroup_mode, throttling_moves_the_runnable_signals)
+{
+	struct sched *s = new_sched(2, SCHED_CGROUP_CONCUR);
+
+	STT_OK(s, sched_tg_new(s, 1, 0, 1024, false, 0));
+	STT_OK(s, sched_tg_new(s, 2, 1, 1024, false, 0));
+	STT_OK(s, sched_tg_set_bandwidth(s, 2, 50 * STT_MS, 100 * STT_MS, 0, 0));
+	for (int i = 0; i < 4; i++)
+		STT_OK(s, sched_thread_new(s, 10 + i, 2, 0, 0, 0));
+	STT_OK(s, sched_thread_new(s, 20, 1, 0, 0, 0));
+	for (int i = 0; i < 4; i++)
+		STT_OK(s, sched_wakeup(s, 10 + i, 0));
+	for (uint64_t t = 0; t < 1000 * STT_MS; t += 7 * STT_MS) {
+		STT_OK(s, sched_wakeup(s, 20, t));
+		stt_advance(s, t + 3 * STT_MS);
+		STT_OK(s, sched_sleep(s, 20, t + 3 * STT_MS));
+		stt_advance(s, t + 7 * STT_MS);
+	}
+	stt_check_ok(s, "the run");
+	cr_expect_gt(s->tg[2]->bw.nr_throttled, 0);
+	cr_expect_gt(s->tg[1]->runnable_avg, 0);
+}
