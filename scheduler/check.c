@@ -218,11 +218,13 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 /*
  * A group's published load is the sum of its queues' contributions, and a queue that left
  * the leaf list (fully decayed, or never loaded) contributes nothing: an emptied queue's last
- * average cannot stay in tg->load_avg for good.
+ * average cannot stay in tg->load_avg for good. Its published runnable average is the sum of
+ * theirs too, and all zero where it is not kept. A queue's runnable signal is 1024 per task
+ * runnable below it.
  */
 static void check_tg_load(const struct sched *s, const struct sched_tg *tg, struct ck *ck)
 {
-	int64_t sum = 0;
+	int64_t sum = 0, rsum = 0;
 
 	if (!tg->parent)
 		return;
@@ -230,6 +232,10 @@ static void check_tg_load(const struct sched *s, const struct sched_tg *tg, stru
 		const struct cfs_rq *q = tg->cfs_rq[c];
 
 		sum += (int64_t)q->tg_load_avg_contrib;
+		rsum += (int64_t)q->tg_runnable_avg_contrib;
+		if (q->runnable.x != (s->tg_runnable ? 1024ull * q->h_nr_runnable : 0))
+			fail(ck, "cpu %d group %d: runnable signal %llu with %u runnable", c, tg->id,
+			     (unsigned long long)q->runnable.x, q->h_nr_runnable);
 		if (!q->on_leaf && (q->tg_load_avg_contrib || q->nr_queued))
 			fail(ck, "cpu %d group %d: off the leaf list with contribution %llu, %u queued",
 			     c, tg->id, (unsigned long long)q->tg_load_avg_contrib, q->nr_queued);
@@ -237,6 +243,9 @@ static void check_tg_load(const struct sched *s, const struct sched_tg *tg, stru
 	if (sum != tg->load_avg)
 		fail(ck, "group %d: load_avg %lld, contributions sum to %lld", tg->id,
 		     (long long)tg->load_avg, (long long)sum);
+	if (rsum != tg->runnable_avg)
+		fail(ck, "group %d: runnable_avg %lld, contributions sum to %lld", tg->id,
+		     (long long)tg->runnable_avg, (long long)rsum);
 }
 
 /* Each CPU's leaf list holds its own non-root queues, once each. */

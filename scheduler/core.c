@@ -159,6 +159,7 @@ struct sched *sched_new(const struct sched_config *cfg)
 		return NULL;
 	s->cfg = *cfg;
 	s->ops = cfg->policy == SCHED_POLICY_CFS ? &sched_cfs_ops : &sched_eevdf_ops;
+	s->tg_runnable = sched__tracks_tg_runnable(cfg);
 	s->ncpu = cfg->machine.cpus;
 	s->factor = sched_scaling_factor(cfg->tun.tunable_scaling, cfg->machine.cpus);
 	s->base_slice = cfg->tun.base_slice_ns * s->factor;
@@ -806,6 +807,8 @@ int sched_sleep(struct sched *s, int tid, uint64_t now)
 		t->st.wait_ns += now - umin(t->wait_start, now);
 	if (!sched__try_delay_dequeue(s, t))
 		w = dequeue_task_fair(s, t, true, true, now);
+	else
+		sched__runnable_changed(s, &t->se, now);	/* delayed: no longer runnable */
 
 	t->runnable = false;
 	t->st.runnable = false;

@@ -414,6 +414,7 @@ struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, boo
 	}
 	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
+	sched__runnable_changed(s, &t->se, now);
 	list_add_head(t->cpu, t);
 	return w;
 }
@@ -496,6 +497,7 @@ struct sched_walk dequeue_task_fair(struct sched *s, struct sched_thread *t, boo
 	if (runnable_counted &&
 	    sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running--;
+	sched__runnable_changed(s, &t->se, now);
 	list_del(t->cpu, t);
 	return dequeue_from(s, &t->se, sleep, !runnable_counted, now);
 }
@@ -534,7 +536,7 @@ void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t no
 	requeue_delayed_entity(s, &t->se);
 	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
-	(void)now;
+	sched__runnable_changed(s, &t->se, now);
 }
 
 /*
@@ -559,6 +561,7 @@ void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 	}
 	if (top)
 		q->rq->nr_running -= n;
+	sched__runnable_changed(s, se, now);
 	for (; se && se->on_rq; se = se->parent) {
 		struct cfs_rq *pq = se->cfs_rq;
 
@@ -619,6 +622,7 @@ void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 	}
 	if (top)
 		q->rq->nr_running += n;
+	sched__runnable_changed(s, q->se, now);
 }
 
 /* Which CPUs run something inside each group: a group entity is on its CPU's curr chain. */

@@ -29,6 +29,7 @@ static void init_cfs_rq(const struct sched *s, struct cfs_rq *q, struct sched_tg
 	q->rq = rq;
 	q->se = se;
 	pelt_init(&q->avg, now);
+	pelt_init(&q->runnable, now);
 }
 
 void sched__tg_release(struct sched *s, struct sched_tg *tg)

@@ -193,6 +193,18 @@ int sched_tg_set(struct sched *s, int id, uint32_t weight, bool idle, uint64_t n
 int sched_tg_free(struct sched *s, int id, uint64_t now);
 
 /*
+ * sched_tg_set_cpus() - the number of CPUs task group @id may use, for the cgroup modes that
+ * scale a group's weight by them (Linux 7.3's tg_cpus(): max, concur): @ncpus CPUs, or 0 for
+ * no restriction (all the machine's CPUs, the kernel's num_online_cpus()). The driver gives
+ * what the kernel's cpuset_num_cpus() gives for the group's cgroup: on cgroup v2 the size of
+ * its effective cpuset (that of its nearest ancestor with a cpuset, else all CPUs); on v1
+ * always 0, since the kernel then counts the online CPUs whatever the separate cpuset
+ * hierarchy says. The threads' affinities are set apart (sched_thread_set_affinity()). Not for
+ * the root group. 0, -ENOENT, or -EINVAL for the root or @ncpus out of 0 .. cpus.
+ */
+int sched_tg_set_cpus(struct sched *s, int id, int ncpus, uint64_t now);
+
+/*
  * sched_tg_set_bandwidth() - the group's cpu.max and cpu.max.burst: @quota_ns of CPU time per
  * @period_ns (UINT64_MAX quota: no limit), and up to @burst_ns more saved from idle periods
  * (tg_set_cfs_bandwidth). The pool starts full.

@@ -153,6 +153,13 @@ struct cfs_rq {
 	int64_t runtime_remaining;	/* ns this queue may still run before asking the pool */
 	uint64_t throttled_clock;	/* when it was throttled */
 	struct cfs_rq *tnext;		/* next in the group's throttled list */
+	/*
+	 * 7.3's cgroup_mode (shares.c): the queue's runnable average (x = 1024 x h_nr_runnable,
+	 * with the attached tasks' histories: cfs_rq->avg.runnable_avg) and what it last
+	 * published of it to tg->runnable_avg. Kept only while s->tg_runnable; else all zero.
+	 */
+	struct pelt runnable;
+	uint64_t tg_runnable_avg_contrib;
 };
 
 /*
@@ -199,6 +206,8 @@ struct sched_tg {
 	bool idle;
 	bool alive;
 	int64_t load_avg;		/* Σ tg_load_avg_contrib over CPUs */
+	int64_t runnable_avg;		/* Σ tg_runnable_avg_contrib over CPUs (s->tg_runnable) */
+	int ncpus;			/* its cpuset's CPUs, 0 for all (sched_tg_set_cpus()) */
 	struct cfs_rq **cfs_rq;		/* per CPU */
 	struct sched_entity **se;	/* per CPU; NULL for the root */
 	uint64_t *on_chain;		/* CPUs whose running chain passes through this group */
@@ -376,6 +385,12 @@ struct sched {
 	 */
 	uint64_t *mark_mask;
 	bool any_group;			/* a group was ever made (never cleared) */
+	/*
+	 * Each group queue keeps its runnable average and publishes it to tg->runnable_avg
+	 * with its load (Linux 7.3+, or a cgroup_mode that reads tg_tasks()): shares.c,
+	 * sched__tracks_tg_runnable().
+	 */
+	bool tg_runnable;
 	bool any_idle;
 	struct sched_stats st;
 	sched_latency_fn *latency_fn;
@@ -784,9 +799,31 @@ void sched__balance_kicked(struct sched *s, struct sched_cpu *rq, uint64_t T);
 /* ---- scheduler/shares.c: group weights and the load averages of entities --------------------- */
 
 void sched__load_changed(struct cfs_rq *q, uint64_t now);
+/*
+ * sched__runnable_changed() - h_nr_runnable changed on @se's queue and maybe on those above
+ * (a task counted in or out, a queue throttled or not): the runnable signal of each group
+ * queue from @se's up follows. Nothing unless s->tg_runnable.
+ */
+void sched__runnable_changed(struct sched *s, const struct sched_entity *se, uint64_t now);
+/* whether @cfg's kernel or cgroup_mode keeps tg->runnable_avg (struct sched.tg_runnable) */
+bool sched__tracks_tg_runnable(const struct sched_config *cfg);
 bool sched__tg_update_due(const struct cfs_rq *q);
 void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now);
-uint64_t calc_group_shares(const struct cfs_rq *q);
+/* the group's CPUs (its cpuset's, or all) and runnable tasks, each at least 1 (7.3) */
+int tg_cpus(const struct sched *s, const struct sched_tg *tg);
+int tg_tasks(const struct sched_tg *tg);
+/* calc_group_shares(): the weight of @q's group entity under s->cfg.cgroup_mode, scaled */
+uint64_t calc_group_shares(const struct sched *s, const struct cfs_rq *q);
+
+/*
+ * The kernel's clamp_t() (include/linux/minmax.h's __clamp()): @hi if @val >= @hi, else @lo if
+ * @val <= @lo, else @val. Tested in that order, so with @hi < @lo it gives @hi for any @val
+ * from @hi up and @lo below it; calc_group_shares()' clamps are to [MIN_SHARES, max].
+ */
+static inline int64_t sched__clamp(int64_t val, int64_t lo, int64_t hi)
+{
+	return val >= hi ? hi : val <= lo ? lo : val;
+}
 /* the load sums and average follow; @wmult 0 computes the inverse weight */
 void reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight, uint32_t wmult,
 		     uint64_t now);

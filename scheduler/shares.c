@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * scheduler/shares.c - kernel/sched/fair.c: group scheduling and load tracking. Group entity
- * weights: calc_group_shares() from the queues' PELT averages, the task group's published load
- * (update_tg_load_avg), reweighting; and the load averages that move with their entities: attach,
- * detach and propagation up the hierarchy, blocked-load updates over each CPU's leaf list,
- * task_h_load() (docs/scheduler.md, "Group shares and load tracking").
+ * weights: calc_group_shares() from the queues' PELT averages under each of 7.3's cgroup modes,
+ * the task group's published load and runnable averages (update_tg_load_avg), its CPUs and tasks
+ * (tg_cpus, tg_tasks), reweighting; and the load averages that move with their entities:
+ * attach, detach and propagation up the hierarchy, blocked-load updates over each CPU's leaf
+ * list, task_h_load() (docs/scheduler.md, "Group shares and load tracking", "cgroup_mode").
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "scheduler/sched_internal.h"
@@ -15,14 +17,64 @@ void sched__load_changed(struct cfs_rq *q, uint64_t now)
 	pelt_set(&q->avg, now, q->load >> SCHED_LOAD_SHIFT);
 }
 
-/* update_tg_load_avg(): publish this queue's average when it moved by more than 1/64. */
+/*
+ * 7.3 keeps, next to tg->load_avg, the sum over CPUs of each group queue's runnable average
+ * (tg->runnable_avg, read by tg_tasks()), and publishes both together. Before 7.3 nothing of it
+ * exists, and cgsim keeps none of it unless a cgroup_mode that reads it is asked for on an
+ * older kernel: its publications would otherwise add republications of the load, which the
+ * older kernels do not make.
+ */
+bool sched__tracks_tg_runnable(const struct sched_config *cfg)
+{
+	const struct sched_kernel *k = &cfg->kernel;
+
+	return k->major > 7 || (k->major == 7 && k->minor >= 3) ||
+	       cfg->policy == SCHED_POLICY_EEVDF_FLAT || cfg->cgroup_mode == SCHED_CGROUP_CONCUR ||
+	       cfg->cgroup_mode == SCHED_CGROUP_TASKS;
+}
+
+/*
+ * The runnable signal of a group queue is 1024 per task runnable below it (h_nr_runnable, so
+ * delayed tasks do not count): ___update_load_sum()'s runnable argument, which
+ * update_load_avg() integrates at every level of an enqueue or dequeue walk before the count
+ * changes. pelt_set() integrates up to @now under the old count first, so calling this once
+ * the counts have changed gives the same. The root's is the CPU's rq->runnable, kept apart.
+ */
+void sched__runnable_changed(struct sched *s, const struct sched_entity *se, uint64_t now)
+{
+	struct cfs_rq *q;
+	bool moved = false;
+
+	if (!s->tg_runnable || !se)
+		return;
+	for (q = se->cfs_rq; q->se; q = q->se->cfs_rq) {
+		uint64_t x = 1024ull * q->h_nr_runnable;
+
+		if (q->runnable.x != x) {
+			pelt_set(&q->runnable, now, x);
+			moved = true;
+		}
+	}
+	if (moved)	/* its next ticks publish what the averages do */
+		sched__rq_dirty_quiet(s, q->rq, now);
+}
+
+/*
+ * update_tg_load_avg(): publish this queue's averages when either moved by more than 1/64 of
+ * what it published of it (7.3: the load's or the runnable's; before, the load's alone, and
+ * the runnable parts are then all zero).
+ */
 bool sched__tg_update_due(const struct cfs_rq *q)
 {
-	int64_t delta = (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
+	int64_t dl = (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
+	int64_t dr = (int64_t)q->runnable.avg - (int64_t)q->tg_runnable_avg_contrib;
 
-	if (delta < 0)
-		delta = -delta;
-	return (uint64_t)delta > q->tg_load_avg_contrib / 64;
+	if (dl < 0)
+		dl = -dl;
+	if (dr < 0)
+		dr = -dr;
+	return (uint64_t)dl > q->tg_load_avg_contrib / 64 ||
+	       (uint64_t)dr > q->tg_runnable_avg_contrib / 64;
 }
 
 /*
@@ -49,6 +101,8 @@ void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 	if (!q->se)	/* the root group */
 		return;
 	pelt_update(&q->avg, now);
+	if (s->tg_runnable)
+		pelt_update(&q->runnable, now);
 	/* 6.7+: at most once per ms per queue. */
 	if (q->last_tg_update && now - q->last_tg_update < NSEC_PER_MSEC)
 		return;
@@ -56,32 +110,145 @@ void update_tg_load_avg(struct sched *s, struct cfs_rq *q, uint64_t now)
 		return;
 	q->tg->load_avg += (int64_t)q->avg.avg - (int64_t)q->tg_load_avg_contrib;
 	q->tg_load_avg_contrib = q->avg.avg;
+	q->tg->runnable_avg += (int64_t)q->runnable.avg - (int64_t)q->tg_runnable_avg_contrib;
+	q->tg_runnable_avg_contrib = q->runnable.avg;
 	q->last_tg_update = now;
 	mark_tg_dirty(s, q->tg, now);
 }
 
+/* ---- calc_group_shares() under each cgroup_mode (7.3; SMP before) ---- */
+
+#define SCHED_CAPACITY_SHIFT	10
+
 /*
- * calc_group_shares(): tg->shares * load / tg_weight with load = max(this queue's weight, its
- * average) and tg_weight = Σ other CPUs' published averages + load; in [MIN_SHARES, shares].
+ * tg_cpus(): the CPUs the group may use: the online CPUs, or with cpusets those of the
+ * effective cpuset of the group's cgroup (cpuset_num_cpus(); the driver says which with
+ * sched_tg_set_cpus()); at least 1.
  */
-uint64_t calc_group_shares(const struct cfs_rq *q)
+int tg_cpus(const struct sched *s, const struct sched_tg *tg)
+{
+	int nr = tg->ncpus ? tg->ncpus : s->ncpu;
+
+	return nr > 1 ? nr : 1;
+}
+
+/*
+ * tg_tasks(): the group's runnable tasks as its published runnable averages say, truncated:
+ * tg->runnable_avg >> SCHED_CAPACITY_SHIFT, at least 1. Four always-runnable tasks whose
+ * contributions each settled just under 1024 (the 1/64 gate of update_tg_load_avg() stops
+ * republishing a value rising that close) count as 3.
+ */
+int tg_tasks(const struct sched_tg *tg)
+{
+	int64_t nr = tg->runnable_avg >> SCHED_CAPACITY_SHIFT;
+
+	return nr > 1 ? (int)nr : 1;
+}
+
+/*
+ * __calc_smp_shares(): @tg_shares x load / tg_weight with load = max(this queue's weight, its
+ * average) and tg_weight = Σ other CPUs' published averages + load, clamped by clamp_t() to
+ * [MIN_SHARES, @shares_max]. All in scaled weights, as the kernel's: tg->shares is
+ * scale_load()ed, and MIN_SHARES and the clamps apply to scaled values.
+ */
+static uint64_t calc_shares_frac(const struct cfs_rq *q, uint64_t tg_shares, uint64_t shares_max)
 {
 	const struct sched_tg *tg = q->tg;
 	uint64_t load = umax(q->load >> SCHED_LOAD_SHIFT, q->avg.avg);
 	int64_t tg_weight = tg->load_avg - (int64_t)q->tg_load_avg_contrib + (int64_t)load;
-	uint64_t shares = tg->shares;
+	uint64_t shares;
 
-	if (tg_weight > 0 && (tg->shares | load) <= UINT32_MAX)	/* the usual case, in 64 bits */
-		shares = tg->shares * load / (uint64_t)tg_weight;
+	if (tg_weight > 0 && (tg_shares | load) <= UINT32_MAX)	/* the usual case, in 64 bits */
+		shares = tg_shares * load / (uint64_t)tg_weight;
 	else if (tg_weight > 0)
-		shares = (uint64_t)(((unsigned __int128)tg->shares * load) / (uint64_t)tg_weight);
+		shares = (uint64_t)(((unsigned __int128)tg_shares * load) / (uint64_t)tg_weight);
 	else
-		shares = tg->shares * load;
-	if (shares < MIN_SHARES)
-		shares = MIN_SHARES;
-	if (shares > tg->shares)
-		shares = tg->shares;
-	return shares;
+		shares = tg_shares * load;
+	return (uint64_t)sched__clamp((int64_t)shares, MIN_SHARES, (int64_t)shares_max);
+}
+
+/* calc_up_shares(): the group's shares on every CPU, as if each were alone */
+static uint64_t calc_up_shares(const struct cfs_rq *q)
+{
+	return q->tg->shares;
+}
+
+/* calc_smp_shares(): the fraction of the shares (before 7.3, the only arithmetic) */
+static uint64_t calc_smp_shares(const struct cfs_rq *q)
+{
+	return calc_shares_frac(q, q->tg->shares, q->tg->shares);
+}
+
+/* calc_concur_shares(): the fraction of min(tasks, CPUs) x the shares (7.3's default) */
+static uint64_t calc_concur_shares(const struct sched *s, const struct cfs_rq *q)
+{
+	int nt = tg_tasks(q->tg), nc = tg_cpus(s, q->tg);
+	uint64_t nr = (uint64_t)(nt < nc ? nt : nc);
+
+	return calc_shares_frac(q, nr * q->tg->shares, nr * q->tg->shares);
+}
+
+/* calc_max_shares(): the fraction of CPUs x the shares, at most a nice -20 task's weight */
+static uint64_t calc_max_shares(const struct sched *s, const struct cfs_rq *q)
+{
+	uint64_t nr = (uint64_t)tg_cpus(s, q->tg);
+
+	return calc_shares_frac(q, q->tg->shares * nr,
+				(uint64_t)sched_nice_weight(-20) << SCHED_LOAD_SHIFT);
+}
+
+/* calc_tasks_shares(): the fraction of tasks x the shares */
+static uint64_t calc_tasks_shares(const struct cfs_rq *q)
+{
+	uint64_t nr = (uint64_t)tg_tasks(q->tg);
+
+	return calc_shares_frac(q, nr * q->tg->shares, nr * q->tg->shares);
+}
+
+/* calc_group_shares(): the static call 7.3 points at the mode's function (debugfs cgroup_mode) */
+uint64_t calc_group_shares(const struct sched *s, const struct cfs_rq *q)
+{
+	switch (s->cfg.cgroup_mode) {
+	case SCHED_CGROUP_UP:
+		return calc_up_shares(q);
+	case SCHED_CGROUP_CONCUR:
+		return calc_concur_shares(s, q);
+	case SCHED_CGROUP_MAX:
+		return calc_max_shares(s, q);
+	case SCHED_CGROUP_TASKS:
+		return calc_tasks_shares(q);
+	case SCHED_CGROUP_SMP:
+	case SCHED_CGROUP_NR:
+		break;
+	}
+	return calc_smp_shares(q);
+}
+
+/*
+ * The group's CPUs changed. The kernel reads cpuset_num_cpus() afresh at each calc_group_shares()
+ * and nothing more happens at the change itself; here the CPUs running inside the group are
+ * told, so that their next ticks recompute (tick elision would otherwise skip them), where the
+ * mode reads tg_cpus().
+ */
+int sched_tg_set_cpus(struct sched *s, int id, int ncpus, uint64_t now)
+{
+	struct sched_tg *tg = sched__tg_get(s, id);
+	int err;
+
+	if (!tg)
+		return -ENOENT;
+	if (!tg->parent || ncpus < 0 || ncpus > s->ncpu)
+		return -EINVAL;
+	if (tg->ncpus == ncpus)
+		return 0;
+	err = sched__enter(s, now);
+	if (err)
+		return err;
+	tg->ncpus = ncpus;
+	if (s->cfg.cgroup_mode == SCHED_CGROUP_CONCUR || s->cfg.cgroup_mode == SCHED_CGROUP_MAX)
+		mark_tg_dirty(s, tg, now);
+	sched__finish(s);
+	return 0;
 }
 
 void reweight_entity(struct sched *s, struct sched_entity *se, uint64_t weight, uint32_t wmult,
@@ -116,7 +283,7 @@ void update_cfs_group(struct sched *s, struct sched_entity *se, uint64_t now)
 	if (!se->my_q || (!se->my_q->load && s->ops->keep_empty_weight))
 		return;
 	pelt_update(&se->my_q->avg, now);
-	reweight_entity(s, se, calc_group_shares(se->my_q), 0, now);
+	reweight_entity(s, se, calc_group_shares(s, se->my_q), 0, now);
 }
 
 /* ---- load averages that move with their entities (attach, detach, propagate) ---- */
@@ -254,6 +421,26 @@ static void cpu_signals_attach(struct sched_thread *t, uint64_t now, bool sub)
 }
 
 /*
+ * The task's runnable history comes to or leaves its queue's runnable average with its load
+ * (attach/detach_entity_load_avg()' runnable_avg and runnable_sum), and each group queue above
+ * takes the same change: propagate_entity_load_avg()'s update_tg_cfs_runnable() sets the group
+ * entity's runnable average to its queue's, and its parent queue's moves by the difference.
+ * The task's runnable history is its load history, se.ravg (x = 1024 while on_rq): the
+ * kernel's two integrate the same on_rq signal and differ only in where a new task's starts
+ * (its load full, its runnable at post_init_entity_util_avg()'s estimate; docs/scheduler.md,
+ * "cgroup_mode").
+ */
+static void runnable_attach(struct sched *s, struct sched_thread *t, uint64_t now, bool sub)
+{
+	if (!s->tg_runnable)
+		return;
+	for (struct cfs_rq *q = t->se.cfs_rq; q->se; q = q->se->cfs_rq) {
+		pelt_update(&q->runnable, now);
+		pelt_attach(&q->runnable, &t->se.ravg, 1024, sub);
+	}
+}
+
+/*
  * A task's load comes to (@sub false: attach_entity_load_avg()) or leaves (@sub true:
  * detach_entity_load_avg(), remove_entity_load_avg()) the queue it is attached to, with the
  * change propagated up the hierarchy.
@@ -270,6 +457,7 @@ static void task_load(struct sched *s, struct sched_thread *t, uint64_t now, boo
 	pelt_update_event(&t->se.ravg, now);
 	pelt_update(&q->avg, now);
 	pelt_attach(&q->avg, &t->se.ravg, t->se.wd, sub);
+	runnable_attach(s, t, now, sub);
 	cpu_signals_attach(t, now, sub);
 	if (!sub)
 		list_add_leaf_cfs_rq(q);
@@ -291,7 +479,9 @@ void detach_entity_load_avg(struct sched *s, struct sched_thread *t, uint64_t no
 /* Nothing left to decay: no signal, no history, nothing published. */
 static bool cfs_rq_decayed(const struct cfs_rq *q)
 {
-	return !q->load && !q->avg.sum && !q->avg.acc && !q->avg.x && !q->tg_load_avg_contrib;
+	/* load_avg_is_decayed() looks at the runnable sum too (but not at what was published) */
+	return !q->load && !q->avg.sum && !q->avg.acc && !q->avg.x && !q->tg_load_avg_contrib &&
+	       !q->runnable.sum && !q->runnable.acc && !q->runnable.x;
 }
 
 /*

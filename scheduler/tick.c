@@ -157,12 +157,13 @@ static int theap_top(const struct sched *s)
 
 /*
  * Would a tick now change anything beyond the linear accounting and the policy's decision?
- * Not if every queue on curr's chain has a settled load average with no tg update pending and
- * every group entity on the chain already has the weight calc_group_shares() would give it.
- * The averages only move at period ends and only while unsettled, so the answer holds until
- * something happens on this CPU or another CPU publishes a new tg load (which marks it).
+ * Not if every queue on curr's chain has settled load and runnable averages (the runnable one
+ * where it is kept, s->tg_runnable) with no tg update pending and every group entity on the
+ * chain already has the weight calc_group_shares() would give it. The averages only move at
+ * period ends and only while unsettled, so the answer holds until something happens on this
+ * CPU or another CPU publishes a new tg load or runnable average (which marks it).
  */
-static bool quiescent(const struct sched_cpu *rq)
+static bool quiescent(const struct sched *s, const struct sched_cpu *rq)
 {
 	if (!rq->curr)
 		return true;
@@ -172,9 +173,11 @@ static bool quiescent(const struct sched_cpu *rq)
 
 		if (!pelt_stable(&q->avg) || (q->se && sched__tg_update_due(q)))
 			return false;
+		if (s->tg_runnable && q->se && !pelt_stable(&q->runnable))
+			return false;
 	}
 	for (const struct sched_entity *se = rq->curr->se.parent; se; se = se->parent)
-		if (calc_group_shares(se->my_q) != se->weight)
+		if (calc_group_shares(s, se->my_q) != se->weight)
 			return false;
 	return true;
 }
@@ -281,7 +284,7 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		return;
 	}
 	next = UINT64_MAX;
-	if (rq->dirty_from != UINT64_MAX && quiescent(rq))
+	if (rq->dirty_from != UINT64_MAX && quiescent(s, rq))
 		rq->dirty_from = UINT64_MAX;
 	if (rq->dirty_from != UINT64_MAX) {
 		next = plan_min(s, next, first, rq->dirty_from);

@@ -51,6 +51,30 @@ static uint32_t tg_weight(const struct cg_cpu_params *p)
 			  : w > SCHED_SHARES_MAX ? SCHED_SHARES_MAX : w);
 }
 
+/*
+ * The CPUs the task group of cgroup @cg may use, as Linux 7.3's tg_cpus() counts them for the
+ * cgroup modes max and concur: cpuset_num_cpus() of the group's cgroup. On cgroup v2 (and
+ * rfc2017, whose cpusets are v2's) that is the size of the cgroup's effective cpuset, which is
+ * its nearest ancestor's when it has no cpuset of its own (cgroup_e_css()) and all CPUs at the
+ * root; tg_cpus() asks only once some non-root cpuset exists (cpusets_enabled()), and before
+ * that the answer is all CPUs anyway. On v1 the cpu and cpuset controllers are separate
+ * hierarchies, and cpuset_num_cpus() counts the online CPUs unless the v1 cpuset hierarchy is
+ * mounted with cpuset_v2_mode: a v1 group counts every CPU whatever its tasks' cpuset, so it is
+ * never told anything. Autogroups have no cgroup: all CPUs.
+ */
+static int set_tg_cpus(struct sim_machine *m, int cg, uint64_t now)
+{
+	uint64_t mask[SCHED_MAX_CPUS / 64];
+	int sid = machine__sid_of(m, cg), cpus = sched_config(m->s)->machine.cpus, n = 0;
+
+	if (sid <= 0 || cg_hier_semantics(m->h) == CG_SEM_V1 ||
+	    cg_cpuset_effective(m->h, cg, mask, SCHED_MAX_CPUS / 64))
+		return 0;
+	for (size_t w = 0; w < SCHED_MAX_CPUS / 64; w++)
+		n += __builtin_popcountll(mask[w]);
+	return sched_tg_set_cpus(m->s, sid, n >= cpus ? 0 : n, now);
+}
+
 int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 {
 	struct cg_cpu_params p;
@@ -66,6 +90,8 @@ int machine__tg_add(struct sim_machine *m, int cg, int parent, uint64_t now)
 		m->sid_of_cg[cg] = sid;
 	if (!err)
 		err = set_bandwidth(m, sid, &p, now);
+	if (!err)	/* a new task group can sit under a restricted cpuset */
+		err = set_tg_cpus(m, cg, now);
 	return err;
 }
 
@@ -193,7 +219,10 @@ int machine__apply_cpus(struct sim_machine *m, struct mthread *t, uint64_t now)
 
 static int cpuset_changed(struct sim_machine *m, int cgroup, uint64_t now)
 {
-	(void)cgroup;
+	int err = set_tg_cpus(m, cgroup, now);
+
+	if (err)
+		return err;
 	for (int i = 0; i < m->nthr; i++) {
 		struct mthread *t = m->thr[i];
 		int e;
