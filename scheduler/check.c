@@ -178,6 +178,8 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 	if (w.n != q->tl_n)
 		return fail(ck, "cpu %d group %d: the timeline counts %u, holds %u", cpu, q->tg->id,
 			    q->tl_n, w.n);
+	if (q->h_curr != q->curr)
+		return fail(ck, "cpu %d group %d: h_curr is not curr", cpu, q->tg->id);
 	if (q->curr && q->curr->on_rq) {
 		w.load += q->curr->weight;
 		w.n++;
@@ -285,7 +287,7 @@ static unsigned check_cpus(const struct sched *s, unsigned *idle, struct ck *ck)
 			     rq->cfs->h_nr_idle);
 		if (rq->curr) {
 			for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent)
-				if (se->cfs_rq->curr != se)
+				if (se->cfs_rq->h_curr != se)
 					fail(ck, "cpu %d: level %d of curr is not its queue's curr", c,
 					     se->depth);
 			if (rq->curr->cpu != rq)

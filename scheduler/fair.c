@@ -632,12 +632,14 @@ static void chain_bit(struct sched_entity *se, bool on)
 	}
 }
 
+/* put_prev_entity() and set_next_entity(): the level's h_curr, and its timeline's curr */
 static void put_prev_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	if (se->on_rq)
 		s->ops->tree_add(q, se);
 	if (q->curr == se) {
 		q->curr = NULL;
+		q->h_curr = NULL;
 		chain_bit(se, false);
 	}
 }
@@ -647,6 +649,7 @@ static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_enti
 	if (se->on_rq)
 		s->ops->tree_del(q, se);
 	q->curr = se;
+	q->h_curr = se;
 	chain_bit(se, true);
 	s->ops->set_next(s, q, se);
 }
@@ -657,7 +660,7 @@ unsigned put_prev_task_fair(struct sched *s, struct sched_thread *t)
 	unsigned n = 0;
 
 	for (struct sched_entity *se = &t->se; se; se = se->parent) {
-		if (se->cfs_rq->curr != se)
+		if (se->cfs_rq->h_curr != se)
 			break;
 		put_prev_entity(s, se->cfs_rq, se);
 		n++;

@@ -153,6 +153,12 @@ struct cfs_rq {
 	int64_t runtime_remaining;	/* ns this queue may still run before asking the pool */
 	uint64_t throttled_clock;	/* when it was throttled */
 	struct cfs_rq *tnext;		/* next in the group's throttled list */
+	/*
+	 * The entity of this level on the running task's chain (the kernel's cfs_rq->h_curr),
+	 * for the per-level accounting. @curr is the timeline's: the same under the hierarchical
+	 * policies; under the flat pick the running task on the root queue, NULL elsewhere.
+	 */
+	struct sched_entity *h_curr;
 };
 
 /*
