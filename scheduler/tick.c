@@ -162,7 +162,7 @@ static int theap_top(const struct sched *s)
  * The averages only move at period ends and only while unsettled, so the answer holds until
  * something happens on this CPU or another CPU publishes a new tg load (which marks it).
  */
-static bool quiescent(const struct sched_cpu *rq)
+static bool quiescent(const struct sched *s, const struct sched_cpu *rq)
 {
 	if (!rq->curr)
 		return true;
@@ -176,6 +176,9 @@ static bool quiescent(const struct sched_cpu *rq)
 	for (const struct sched_entity *se = rq->curr->se.parent; se; se = se->parent)
 		if (calc_group_shares(se->my_q) != se->weight)
 			return false;
+	/* the flat pick: a tick would recompute a stale h_load */
+	if (s->ops->flat && rq->curr->se.on_rq && sched__h_load(&rq->curr->se) != rq->curr->se.h_load)
+		return false;
 	return true;
 }
 
@@ -222,6 +225,8 @@ static void sched_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent)
 			if (entity_tick(s, se->cfs_rq, se, T))
 				rq->resched = true;
+		if (s->ops->flat)	/* task_tick_fair(): h_load from the levels as they are */
+			sched__flat_reweight(s, rq->curr);
 		sched__rq_charge_overhead(s, rq, T, s->cfg.cost.tick_ns,
 					  (struct sched_walk){ 0, levels_of(rq->curr) });
 	}
@@ -281,7 +286,7 @@ static void plan(struct sched *s, struct sched_cpu *rq)
 		return;
 	}
 	next = UINT64_MAX;
-	if (rq->dirty_from != UINT64_MAX && quiescent(rq))
+	if (rq->dirty_from != UINT64_MAX && quiescent(s, rq))
 		rq->dirty_from = UINT64_MAX;
 	if (rq->dirty_from != UINT64_MAX) {
 		next = plan_min(s, next, first, rq->dirty_from);
