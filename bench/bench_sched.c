@@ -9,6 +9,8 @@
  *       64 CPUs, 30 % of the threads bursty (exp(2 ms) run, exp(8 ms) sleep), the rest busy,
  *       at HZ 250 (goal: 60 x real time) and at cgsim's default HZ 1000 (the case's only run
  *       until December 2026);
+ *   (f) case b under Linux 7.3's flat pick (eevdf-flat: one tree of tasks a CPU instead of a
+ *       tree at each of the four levels), at the same two HZ;
  *   (t) 10,000 and 100,000 busy threads of one process on 4 CPUs, 1 s simulated, run as cgsim
  *       runs a scenario, each in a child process: time and peak RSS (goal: 10,000 threads in
  *       20 MB), and the bytes per thread over a one-thread run;
@@ -19,12 +21,12 @@
  *       of the threads bursty so that wakeups cross the levels too (goal: cost per simulated
  *       second linear in CPUs: 256 CPUs at most 4.5 x 64).
  *
- *   bench_sched [a|b|t|d|p|s]...    default: all
+ *   bench_sched [a|b|f|t|d|p|s]...    default: all
  *
  * Output is one "name: value unit" line per figure; each case but t runs in a child process of
  * its own and ends with its peak RSS (KEY_peak_rss). Instructions per context switch come from
  * the CPU's counter (perf_event_open) where the machine offers one. Where it does not (most
- * virtual machines), cases a and b are run a second time under callgrind when valgrind is
+ * virtual machines), cases a, b and f are run a second time under callgrind when valgrind is
  * installed (about a minute), each run's instructions counted from its start to its end by
  * client requests: the same seed gives the same switches, so the count divides the native
  * run's (BENCH_NO_CALLGRIND=1 in the environment skips it, e.g. when timing the whole program).
@@ -224,7 +226,7 @@ static void bench_a_both(void)
 	bench_a(SCHED_POLICY_CFS, "a_cfs_64thr_4cpu");
 }
 
-static void bench_b_at(unsigned hz, const char *name)
+static void bench_b_at(enum sched_policy pol, unsigned hz, const char *name)
 {
 	struct cg_hier *h = cg_hier_new(CG_SEM_V2);
 	struct sched_config cfg;
@@ -268,7 +270,7 @@ static void bench_b_at(unsigned hz, const char *name)
 			}
 		}
 	}
-	sched_config_default(&cfg, SCHED_POLICY_EEVDF, 64);
+	sched_config_default(&cfg, pol, 64);
 	cfg.tun.hz = hz;
 	m = sim_machine_new(&cfg, h, SEED, &err);
 	if (!m)
@@ -281,8 +283,14 @@ static void bench_b_at(unsigned hz, const char *name)
 
 static void bench_b(void)
 {
-	bench_b_at(250, "b_eevdf_1024thr_256grp_64cpu");
-	bench_b_at(1000, "b_eevdf_1024thr_256grp_64cpu_hz1000");
+	bench_b_at(SCHED_POLICY_EEVDF, 250, "b_eevdf_1024thr_256grp_64cpu");
+	bench_b_at(SCHED_POLICY_EEVDF, 1000, "b_eevdf_1024thr_256grp_64cpu_hz1000");
+}
+
+static void bench_f(void)
+{
+	bench_b_at(SCHED_POLICY_EEVDF_FLAT, 250, "f_flat_1024thr_256grp_64cpu");
+	bench_b_at(SCHED_POLICY_EEVDF_FLAT, 1000, "f_flat_1024thr_256grp_64cpu_hz1000");
 }
 
 /*
@@ -457,17 +465,17 @@ static void bench_shape(void)
 }
 
 /*
- * Where the CPU has no counter: run cases a and b (those that ran) again under callgrind, each
- * run dumped under its name by run(), and print each run's instructions per switch. The child
- * is this program with the same seed: its runs switch as the native ones did.
+ * Where the CPU has no counter: run cases a, b and f (those that ran) again under callgrind,
+ * each run dumped under its name by run(), and print each run's instructions per switch. The
+ * child is this program with the same seed: its runs switch as the native ones did.
  */
 static void callgrind_counts(void)
 {
-	char keys[3] = "";
+	char keys[4] = "";
 	size_t n = 0;
 
 	for (size_t i = 0; i < nswitched; i++)
-		for (const char *k = "ab"; *k; k++)
+		for (const char *k = "abf"; *k; k++)
 			if (switched[i].name[0] == *k && switched[i].name[1] == '_' &&
 			    !strchr(keys, *k))
 				keys[n++] = *k;
@@ -568,7 +576,8 @@ int main(int argc, char **argv)
 	} cases[] = {
 		/* first: a child inherits the parent's pages, so its peak RSS includes them */
 		{ 't', bench_threads },
-		{ 'a', bench_a_both }, { 'b', bench_b }, { 'd', bench_depth }, { 'p', bench_cpus },
+		{ 'a', bench_a_both }, { 'b', bench_b }, { 'f', bench_f }, { 'd', bench_depth },
+		{ 'p', bench_cpus },
 		{ 's', bench_shape },
 	};
 

@@ -78,6 +78,27 @@ static uint64_t ticks_between(const struct sched *s, const struct sched_cpu *rq,
 }
 
 /*
+ * update_curr() under the flat pick (7.3): every level's h_curr is charged the time (sum_exec,
+ * the bandwidth runtime), but only the task's vruntime advances, at the rate of its h_load,
+ * and the root queue's count decides the reschedule.
+ */
+static void charge_flat(struct sched *s, struct sched_cpu *rq, uint64_t delta, uint64_t now)
+{
+	struct sched_entity *se = &rq->curr->se;
+	struct cfs_rq *root = rq->cfs;
+
+	for (struct sched_entity *e = se; e; e = e->parent) {
+		e->sum_exec += delta;
+		if (account_cfs_rq_runtime(s, e->cfs_rq, delta, now))
+			rq->resched = true;
+	}
+	se->vruntime += calc_delta_fair(delta, se);
+	update_min_vruntime(s, root);
+	if (root->curr == se && s->ops->charged(s, root, se))
+		rq->resched = true;
+}
+
+/*
  * Charge curr @delta ns of CPU time at every level (update_curr at each level) and credit its
  * own work with @prog ns. The kernel charges the running task by the clock, the scheduler's own
  * time included (rq_clock_task() counts it, only IRQ time and steal being taken out, and this
@@ -92,6 +113,10 @@ static void charge_curr(struct sched *s, struct sched_cpu *rq, uint64_t delta, u
 	rq->curr->work += prog;
 	if (!delta)
 		return;
+	if (s->ops->flat) {
+		charge_flat(s, rq, delta, now);
+		return;
+	}
 	for (se = &rq->curr->se; se; se = se->parent) {
 		struct cfs_rq *q = se->cfs_rq;
 
@@ -178,8 +203,13 @@ static void lone_deadlines(struct sched *s, struct sched_cpu *rq, uint64_t n)
 	for (struct sched_entity *se = &rq->curr->se; se; se = se->parent) {
 		uint64_t from = 1;
 
-		if (se->cfs_rq->nr_queued != 1)
+		/* under the flat pick only the task has a deadline, alone on the root's tree */
+		if (s->ops->flat) {
+			if (!se->task || rq->cfs->curr != se || sched__flat_nr(rq->cfs) != 1)
+				break;
+		} else if (se->cfs_rq->nr_queued != 1) {
 			continue;
+		}
 		while (from <= n) {
 			sv_t v0 = se->vruntime;
 			uint64_t need = sched__sv_to_ns_ceil(se->deadline - v0, se), i;

@@ -57,7 +57,7 @@ bool account_cfs_rq_runtime(struct sched *s, struct cfs_rq *q, uint64_t delta, u
 	q->runtime_remaining -= (int64_t)delta;
 	if (q->runtime_remaining > 0 || q->throttled)
 		return false;
-	return !assign_cfs_rq_runtime(s, q, now) && q->curr;
+	return !assign_cfs_rq_runtime(s, q, now) && q->h_curr;
 }
 
 bool throttled_hierarchy(const struct cfs_rq *q)
@@ -108,7 +108,7 @@ static void unthrottle_cfs_rq(struct sched *s, struct cfs_rq *q, uint64_t now)
 /* check_enqueue_throttle(): a queue woken with no runtime goes straight to throttled. */
 void check_enqueue_throttle(struct sched *s, struct cfs_rq *q, uint64_t now)
 {
-	if (!q->runtime_enabled || q->throttled || q->curr || q->nr_queued != 1)
+	if (!q->runtime_enabled || q->throttled || q->h_curr || q->nr_queued != 1)
 		return;
 	if (q->runtime_remaining > 0 || assign_cfs_rq_runtime(s, q, now))
 		return;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "scheduler/sched_internal.h"
 
@@ -43,7 +44,14 @@ struct walk {
 	sv_t sum_wv;
 	int64_t sum_w;
 	bool aug_ok;
+	bool tasks_only;	/* the flat pick's root: every entity a task of this CPU */
 };
+
+/* the weight of @se in its timeline's sums: h_load under the flat pick, else wd */
+static int64_t tl_weight(const struct sched *s, const struct sched_entity *se)
+{
+	return s->ops->flat ? (int64_t)se->h_load : (int64_t)se->wd;
+}
 
 static sv_t vmin(sv_t a, sv_t b)
 {
@@ -54,8 +62,10 @@ static void count(struct walk *w, const struct sched_entity *se)
 {
 	w->load += se->weight;
 	w->n++;
-	w->sum_wv += (se->vruntime - w->q->min_vruntime) * se->wd;
-	w->sum_w += se->wd;
+	w->sum_wv += (se->vruntime - w->q->min_vruntime) * tl_weight(w->s, se);
+	w->sum_w += tl_weight(w->s, se);
+	if (w->s->ops->flat && (!se->task || se->task->cpu != w->q->rq))
+		w->tasks_only = false;
 }
 
 /* In-order walk: sums, and the augmented minima recomputed bottom-up. */
@@ -122,24 +132,44 @@ static const char *check_small(struct walk *w)
 	return NULL;
 }
 
+/* avg_vruntime() - v0 of the flat root from scratch: its tree's sums and curr's, by h_load */
+static sv_t flat_avg(const struct cfs_rq *q, const struct walk *w)
+{
+	sv_t avg = w->sum_wv;
+	int64_t load = w->sum_w;
+
+	if (q->curr && q->curr->on_rq) {
+		avg += (q->curr->vruntime - q->min_vruntime) * (int64_t)q->curr->h_load;
+		load += (int64_t)q->curr->h_load;
+	}
+	if (load) {
+		if (avg < 0)
+			avg -= load - 1;
+		avg /= load;
+	}
+	return avg;
+}
+
 /*
  * EEVDF's sums of queue @q against those of its entities, walked into @w (curr not included):
  * Σ w and Σ w (v - v0), and that the lags they give sum to zero.
  */
-static bool check_lag_sums(const struct cfs_rq *q, const struct walk *w, int cpu, struct ck *ck)
+static bool check_lag_sums(const struct sched *s, const struct cfs_rq *q, const struct walk *w,
+			   int cpu, struct ck *ck)
 {
 	if (w->sum_w != q->sum_weight || w->sum_wv != q->sum_w_vruntime)
 		return fail(ck, "cpu %d group %d: avg_vruntime sums differ from the tree", cpu,
 			    q->tg->id);
 	/* Σ w_i (V - v_i) over curr and the tree is zero up to V's rounding (< Σ w). */
-	if (q->nr_queued) {
-		sv_t V = avg_vruntime(q), lag = w->sum_w * V - w->sum_w * q->min_vruntime -
-						     w->sum_wv;
+	if (s->ops->flat ? sched__flat_nr(q) : q->nr_queued) {
+		/* the flat root's V: the average by h_load */
+		sv_t V = s->ops->flat ? q->min_vruntime + flat_avg(q, w) : avg_vruntime(q);
+		sv_t lag = w->sum_w * V - w->sum_w * q->min_vruntime - w->sum_wv;
 		int64_t W = w->sum_w;
 
 		if (q->curr && q->curr->on_rq) {
-			lag += (V - q->curr->vruntime) * q->curr->wd;
-			W += q->curr->wd;
+			lag += (V - q->curr->vruntime) * tl_weight(s, q->curr);
+			W += tl_weight(s, q->curr);
 		}
 		if (lag > 0 || -lag >= (sv_t)W)
 			return fail(ck, "cpu %d group %d: Σ lag·w is not 0 (V rounding)", cpu,
@@ -148,10 +178,109 @@ static bool check_lag_sums(const struct cfs_rq *q, const struct walk *w, int cpu
 	return true;
 }
 
+/*
+ * The flat pick (7.3): a group's queue holds no timeline, curr or buddy; the root's holds
+ * only tasks of its CPU, none under a throttled queue, weighed by h_load, its next buddy one
+ * of them or curr, its curr the CPU's running task; no group entity is delayed.
+ */
+static bool check_flat_queue(const struct cfs_rq *q, const struct walk *w, int cpu,
+			     struct ck *ck)
+{
+	const struct sched_entity *n = q->next;
+
+	if (q->se) {
+		if (q->tl_n || q->tree.root || q->curr || q->sum_weight || q->sum_w_vruntime ||
+		    q->next || q->last || q->skip)
+			return fail(ck, "cpu %d group %d: a group's queue has a timeline, curr or buddy "
+				    "under the flat pick", cpu, q->tg->id);
+		if (q->se->sched_delayed)
+			return fail(ck, "cpu %d group %d: a group entity is delayed under the flat pick",
+				    cpu, q->tg->id);
+		return true;
+	}
+	if (!w->tasks_only)
+		return fail(ck, "cpu %d: the root's tree holds a group entity or another CPU's task",
+			    cpu);
+	if (q->curr && (!q->rq->curr || q->curr != &q->rq->curr->se))
+		return fail(ck, "cpu %d: the root's curr is not the running task", cpu);
+	if (q->last || q->skip || (n && (!n->task || !n->on_rq || !sched__flat_in(q, n))))
+		return fail(ck, "cpu %d: the root's buddy is not one of its tasks", cpu);
+	return true;
+}
+
+/* Is @se on the chain of the task running on @rq? */
+static bool on_chain(const struct sched_cpu *rq, const struct sched_entity *se)
+{
+	for (const struct sched_entity *e = rq->curr ? &rq->curr->se : NULL; e; e = e->parent)
+		if (e == se)
+			return true;
+	return false;
+}
+
+/*
+ * The flat pick: each queue's load and nr_queued against the entities whose queue it is (its
+ * timeline holds none of them), and its h_curr on the CPU's running chain.
+ */
+static void check_flat_load(const struct sched *s, struct ck *ck)
+{
+	size_t nq = (size_t)s->ntg * (size_t)s->ncpu;
+	uint64_t *load = calloc(nq ? nq : 1, sizeof(*load));
+	unsigned *n = calloc(nq ? nq : 1, sizeof(*n));
+
+	if (!load || !n) {
+		fail(ck, "out of memory checking the flat pick's loads");
+		goto out;
+	}
+	for (int i = 0; i < s->nthr; i++) {
+		const struct sched_thread *t = s->thr[i];
+
+		if (t && t->alive && t->se.on_rq) {
+			size_t k = (size_t)t->se.cfs_rq->tg->id * (size_t)s->ncpu +
+				   (size_t)t->se.cfs_rq->rq->id;
+
+			load[k] += t->se.weight;
+			n[k]++;
+		}
+	}
+	for (int i = 0; i < s->ntg; i++) {
+		const struct sched_tg *tg = s->tg[i];
+
+		for (int c = 0; tg && tg->parent && c < s->ncpu; c++) {
+			const struct sched_entity *ge = tg->se[c];
+
+			if (ge->on_rq) {
+				size_t k = (size_t)ge->cfs_rq->tg->id * (size_t)s->ncpu + (size_t)c;
+
+				load[k] += ge->weight;
+				n[k]++;
+			}
+		}
+	}
+	for (int i = 0; i < s->ntg && !ck->bad; i++) {
+		const struct sched_tg *tg = s->tg[i];
+
+		for (int c = 0; tg && c < s->ncpu && !ck->bad; c++) {
+			const struct cfs_rq *q = tg->cfs_rq[c];
+			size_t k = (size_t)tg->id * (size_t)s->ncpu + (size_t)c;
+
+			if (q->load != load[k] || q->nr_queued != n[k])
+				fail(ck, "cpu %d group %d: load %llu and nr_queued %u, its entities "
+				     "%llu and %u", c, tg->id, (unsigned long long)q->load, q->nr_queued,
+				     (unsigned long long)load[k], n[k]);
+			else if (q->h_curr && (q->h_curr->cfs_rq != q || !on_chain(q->rq, q->h_curr)))
+				fail(ck, "cpu %d group %d: h_curr is off the running chain", c,
+				     tg->id);
+		}
+	}
+out:
+	free(load);
+	free(n);
+}
+
 static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *last_min_v, int cpu,
 			struct ck *ck)
 {
-	struct walk w = { .s = s, .q = q, .aug_ok = true };
+	struct walk w = { .s = s, .q = q, .aug_ok = true, .tasks_only = true };
 	sv_t mv;
 	uint64_t ms;
 
@@ -178,6 +307,23 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 	if (w.n != q->tl_n)
 		return fail(ck, "cpu %d group %d: the timeline counts %u, holds %u", cpu, q->tg->id,
 			    q->tl_n, w.n);
+	if (s->ops->flat) {	/* load and nr_queued are the levels' own: check_flat_load() */
+		if (!check_flat_queue(q, &w, cpu, ck) || !check_lag_sums(s, q, &w, cpu, ck))
+			return false;
+		if (q->min_vruntime < *last_min_v)
+			return fail(ck, "cpu %d group %d: min_vruntime went backwards", cpu,
+				    q->tg->id);
+		*last_min_v = q->min_vruntime;
+		if (q->se && q->nr_queued && !q->se->on_rq && !q->throttled)
+			return fail(ck, "cpu %d group %d: a non-empty group's entity is not queued",
+				    cpu, q->tg->id);
+		if (q->se && !q->nr_queued && q->se->on_rq)
+			return fail(ck, "cpu %d group %d: an empty group's entity is queued", cpu,
+				    q->tg->id);
+		return true;
+	}
+	if (q->h_curr != q->curr)
+		return fail(ck, "cpu %d group %d: h_curr is not curr", cpu, q->tg->id);
 	if (q->curr && q->curr->on_rq) {
 		w.load += q->curr->weight;
 		w.n++;
@@ -195,7 +341,7 @@ static bool check_queue(const struct sched *s, const struct cfs_rq *q, sv_t *las
 	    (q->last && (!q->last->on_rq || q->last->cfs_rq != q)) ||
 	    (q->skip && (!q->skip->on_rq || q->skip->cfs_rq != q)))
 		return fail(ck, "cpu %d group %d: a buddy is not queued here", cpu, q->tg->id);
-	if (s->ops->deadlines && !check_lag_sums(q, &w, cpu, ck))
+	if (s->ops->deadlines && !check_lag_sums(s, q, &w, cpu, ck))
 		return false;
 	if (q->min_vruntime < *last_min_v)
 		return fail(ck, "cpu %d group %d: min_vruntime went backwards", cpu, q->tg->id);
@@ -294,7 +440,7 @@ static unsigned check_cpus(const struct sched *s, unsigned *idle, struct ck *ck)
 			     rq->cfs->h_nr_idle);
 		if (rq->curr) {
 			for (const struct sched_entity *se = &rq->curr->se; se; se = se->parent)
-				if (se->cfs_rq->curr != se)
+				if (se->cfs_rq->h_curr != se)
 					fail(ck, "cpu %d: level %d of curr is not its queue's curr", c,
 					     se->depth);
 			if (rq->curr->cpu != rq)
@@ -347,13 +493,25 @@ static void check_threads(const struct sched *s, unsigned runnable, struct ck *c
 			else if (se->cfs_rq != t->tg->cfs_rq[t->cpu->id])
 				fail(ck, "thread %d: queued outside its group's queue on its CPU",
 				     t->tid);
-			else if (se->cfs_rq->curr != se && rb_node_is_clear(&se->node))
+			else if (!s->ops->flat && se->cfs_rq->curr != se && rb_node_is_clear(&se->node))
 				fail(ck, "thread %d: neither curr nor in the tree", t->tid);
+			else if (s->ops->flat && !sched__flat_in(t->cpu->cfs, se) &&
+				 !throttled_hierarchy(se->cfs_rq))
+				fail(ck, "thread %d: neither the root's curr nor in its tree", t->tid);
+			else if (s->ops->flat && se->h_load < MIN_SHARES)
+				fail(ck, "thread %d: h_load %llu under MIN_SHARES", t->tid,
+				     (unsigned long long)se->h_load);
 			if (!cpu_allowed_check(t))
 				fail(ck, "thread %d: on a CPU outside its affinity", t->tid);
 		} else if (t->se.on_rq && !t->se.sched_delayed) {
 			fail(ck, "thread %d: asleep but queued", t->tid);
+		} else if (s->ops->flat && t->se.on_rq && !sched__flat_in(t->cpu->cfs, &t->se) &&
+			   !throttled_hierarchy(t->se.cfs_rq)) {
+			fail(ck, "thread %d: delayed but off the root's books", t->tid);
 		}
+		if (s->ops->flat && !rb_node_is_clear(&t->se.node) &&
+		    (!t->se.on_rq || throttled_hierarchy(t->se.cfs_rq)))
+			fail(ck, "thread %d: in the root's tree, asleep or throttled", t->tid);
 	}
 	if (!ck->bad && runnable)
 		fail(ck, "runnable threads and per-CPU counts disagree");
@@ -374,6 +532,8 @@ int sched_check(struct sched *s, char *why, size_t len)
 		if (!ck.bad)
 			check_tg_load(s, tg, &ck);
 	}
+	if (!ck.bad && s->ops->flat)
+		check_flat_load(s, &ck);
 	for (int c = 0; c < s->ncpu && !ck.bad; c++)
 		check_leaves(&s->cpu[c], &ck);
 	runnable = check_cpus(s, &idle, &ck);

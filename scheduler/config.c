@@ -104,6 +104,8 @@ int sched_policy_parse(const char *name, enum sched_policy *out)
 		*out = SCHED_POLICY_EEVDF;
 	else if (!strcmp(name, "cfs"))
 		*out = SCHED_POLICY_CFS;
+	else if (!strcmp(name, "eevdf-flat"))
+		*out = SCHED_POLICY_EEVDF_FLAT;
 	else
 		return -EINVAL;
 	return 0;

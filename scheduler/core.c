@@ -99,6 +99,9 @@ void schedule(struct sched *s, struct sched_cpu *rq, uint64_t now, struct sched_
 	if (!prev)
 		rq->last_tick = umax(rq->last_tick, grid_floor(s, now));
 	w.ops += sched__switch_chains(s, prev, next);
+	/* set_next_task_fair() (7.3) walks every level of next for its h_load */
+	if (s->ops->flat && next)
+		w.walks += levels_of(next);
 	rq->curr = next;
 	if (was && was != next) {
 		was->st.running = false;
@@ -158,7 +161,9 @@ struct sched *sched_new(const struct sched_config *cfg)
 	if (!s)
 		return NULL;
 	s->cfg = *cfg;
-	s->ops = cfg->policy == SCHED_POLICY_CFS ? &sched_cfs_ops : &sched_eevdf_ops;
+	s->ops = cfg->policy == SCHED_POLICY_CFS	   ? &sched_cfs_ops
+		 : cfg->policy == SCHED_POLICY_EEVDF_FLAT ? &sched_flat_ops
+							   : &sched_eevdf_ops;
 	s->tg_runnable = sched__tracks_tg_runnable(cfg);
 	s->ncpu = cfg->machine.cpus;
 	s->factor = sched_scaling_factor(cfg->tun.tunable_scaling, cfg->machine.cpus);
@@ -256,6 +261,17 @@ static uint64_t clamp_slice(uint64_t slice)
 	return slice < 100000 ? 100000 : slice > 100000000 ? 100000000 : slice;
 }
 
+/*
+ * A task's weight set outside a queue (a thread not yet enqueued): under the flat pick its
+ * h_load starts as its own weight, and its rate follows h_load, not the nice table.
+ */
+static void task_set_weight(struct sched *s, struct sched_thread *t, uint64_t w, uint32_t wm)
+{
+	sched__set_weight(&t->se, w, wm);
+	if (s->ops->flat)
+		sched__flat_set_h(&t->se, w);
+}
+
 static void task_weight(struct sched_thread *t, uint64_t *w, uint32_t *wmult)
 {
 	if (t->policy == SCHED_THREAD_IDLE) {
@@ -316,7 +332,7 @@ int sched_thread_new(struct sched *s, int tid, int tgid, int nice, uint64_t slic
 		t->se.slice = s->base_slice;
 	rb_node_clear(&t->se.node);
 	task_weight(t, &w, &wm);
-	sched__set_weight(&t->se, w, wm);
+	task_set_weight(s, t, w, wm);
 	tg->nthreads++;
 	s->thr[tid] = t;
 	sched__finish(s);
@@ -334,6 +350,8 @@ static void reweight_task(struct sched *s, struct sched_thread *t, uint64_t now)
 		reweight_entity(s, &t->se, w, wm, now);
 		for (struct sched_entity *se = t->se.parent; se; se = se->parent)
 			update_cfs_group(s, se, now);
+		if (s->ops->flat)	/* reweight_task_fair() (7.3): h_load too */
+			sched__flat_reweight(s, t);
 	} else {
 		uint64_t old_wd = t->se.wd;
 
@@ -361,8 +379,8 @@ int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 	if (t->se.cfs_rq || !t->new_task)
 		reweight_task(s, t, now);
 	else
-		sched__set_weight(&t->se, (uint64_t)sched_nice_weight(nice) << SCHED_LOAD_SHIFT,
-				  sched_nice_wmult(nice));
+		task_set_weight(s, t, (uint64_t)sched_nice_weight(nice) << SCHED_LOAD_SHIFT,
+				sched_nice_wmult(nice));
 	/* prio_changed_fair() */
 	if (t->st.running) {
 		if (nice > old)
@@ -381,6 +399,7 @@ int sched_thread_set_nice(struct sched *s, int tid, int nice, uint64_t now)
 int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t now)
 {
 	struct sched_thread *t = sched__thr_get(s, tid);
+	struct cfs_rq *tq;
 	bool requeue;
 	int err;
 
@@ -390,13 +409,16 @@ int sched_thread_set_slice(struct sched *s, int tid, uint64_t slice_ns, uint64_t
 	if (err)
 		return err;
 	/* the timeline's minimum slice must see it: out with the old slice, in with the new */
-	requeue = t->se.on_rq && t->se.cfs_rq->curr != &t->se && s->ops->augmented;
+	tq = s->ops->flat ? (t->cpu ? t->cpu->cfs : NULL) : t->se.cfs_rq;
+	requeue = t->se.on_rq && tq->curr != &t->se && s->ops->augmented;
+	if (s->ops->flat)	/* the root's tree, unless throttled out of it */
+		requeue = t->se.on_rq && !rb_node_is_clear(&t->se.node);
 	if (requeue)
-		s->ops->tree_del(t->se.cfs_rq, &t->se);
+		s->ops->tree_del(tq, &t->se);
 	t->se.custom_slice = slice_ns != 0;
 	t->se.slice = slice_ns ? clamp_slice(slice_ns) : s->base_slice;
 	if (requeue)
-		s->ops->tree_add(t->se.cfs_rq, &t->se);
+		s->ops->tree_add(tq, &t->se);
 	if (t->cpu)
 		sched__rq_dirty(s, t->cpu, now);
 	sched__finish(s);
@@ -431,7 +453,7 @@ int sched_thread_set_policy(struct sched *s, int tid, enum sched_thread_policy p
 		uint32_t wm;
 
 		task_weight(t, &w, &wm);
-		sched__set_weight(&t->se, w, wm);
+		task_set_weight(s, t, w, wm);
 	}
 	if (t->cpu) {
 		if (t->st.running)
@@ -653,8 +675,12 @@ static void ttwu_runnable(struct sched *s, struct sched_thread *t, int waker_cpu
 	sched__requeue_delayed(s, t, now);
 	update_curr(s, rq, now);
 	t->runnable = true;
-	/* enqueue_task_fair() stops at once, then walks every level updating averages */
-	sched__rq_charge_wakeup(s, rq, now, (struct sched_walk){ 0, levels_of(t) });
+	/*
+	 * enqueue_task_fair() stops at once, then walks every level updating averages; under
+	 * the flat pick (ENQUEUE_DELAYED) it requeues on the root and returns
+	 */
+	sched__rq_charge_wakeup(s, rq, now,
+				(struct sched_walk){ 0, s->ops->flat ? 1 : levels_of(t) });
 	wakeup_preempt_fair(s, rq, t, false);
 	sched__trace_task(s, SCHED_TRACE_WAKEUP, waker_cpu >= 0 ? waker_cpu : rq->id,
 			  waker_cpu < 0, t, -1, rq->id, now);

@@ -291,10 +291,26 @@ bool sched__account_runnable(struct sched_entity *se, int d, bool idle)
 	return true;
 }
 
+/*
+ * enqueue_entity(): under the flat pick (7.3) only the accounting, placement and the tree
+ * being the root's (sched__flat_enqueue()).
+ */
 static void enqueue_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se,
 			   bool initial, bool wakeup, uint64_t now)
 {
 	pelt_update(&q->avg, now);
+	if (s->ops->flat) {
+		if (se->my_q)
+			update_cfs_group(s, se, now);
+		q->load += se->weight;
+		q->nr_queued++;
+		se->on_rq = true;
+		sched__entity_avg_set(se, now);
+		sched__load_changed(q, now);
+		list_add_leaf_cfs_rq(q);
+		update_tg_load_avg(s, q, now);
+		return;
+	}
 	if (se->my_q) {
 		/* 6.12: a group entity asks for its queue's shortest request. */
 		uint64_t m = UINT64_MAX;
@@ -326,9 +342,11 @@ static void dequeue_entity(struct sched *s, struct cfs_rq *q, struct sched_entit
 			   bool sleep, uint64_t now)
 {
 	pelt_update(&q->avg, now);
-	s->ops->dequeued(s, q, se, sleep);
-	if (q->curr != se)
-		s->ops->tree_del(q, se);
+	if (!s->ops->flat) {	/* the flat pick's lag and tree are the root's */
+		s->ops->dequeued(s, q, se, sleep);
+		if (q->curr != se)
+			s->ops->tree_del(q, se);
+	}
 	se->on_rq = false;
 	sched__entity_avg_set(se, now);
 	q->load -= se->weight;
@@ -383,7 +401,7 @@ struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, boo
 {
 	struct sched_entity *se = &t->se;
 	struct sched_walk w = { 0, 0 };
-	bool task_level = true;
+	bool task_level = true, off = false, init = initial;
 
 	attach_entity_load_avg(s, t, now);	/* a new task, or one that changed queue */
 	for (; se && !se->on_rq; se = se->parent) {
@@ -397,6 +415,7 @@ struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, boo
 		check_enqueue_throttle(s, q, now);
 		if (q->throttled) {	/* the queue stays off the CPU: stop here */
 			se = NULL;
+			off = true;
 			break;
 		}
 	}
@@ -409,9 +428,14 @@ struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, boo
 		pelt_update(&q->avg, now);
 		update_cfs_group(s, se, now);
 		update_tg_load_avg(s, q, now);
-		if (q->throttled)
+		if (q->throttled) {
+			off = true;
 			break;
+		}
 	}
+	/* the flat pick: the h_load of the loads just left, computed on the same walk */
+	if (s->ops->flat && !off)
+		sched__flat_enqueue(s, t, init);
 	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
 	sched__runnable_changed(s, &t->se, now);
@@ -426,7 +450,8 @@ struct sched_walk enqueue_task_fair(struct sched *s, struct sched_thread *t, boo
  */
 static bool delay_group(struct sched *s, struct sched_entity *se)
 {
-	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
+	/* the flat pick delays tasks only: a group entity is in no tree to stay in */
+	if (!s->ops->deadlines || s->ops->flat || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
 	if (entity_eligible(se->cfs_rq, se))
 		return false;
@@ -499,6 +524,8 @@ struct sched_walk dequeue_task_fair(struct sched *s, struct sched_thread *t, boo
 		t->cpu->nr_running--;
 	sched__runnable_changed(s, &t->se, now);
 	list_del(t->cpu, t);
+	if (s->ops->flat)	/* the lag on the root while the task is still counted */
+		sched__flat_dequeue(s, t, sleep);
 	return dequeue_from(s, &t->se, sleep, !runnable_counted, now);
 }
 
@@ -515,7 +542,7 @@ bool sched__try_delay_dequeue(struct sched *s, struct sched_thread *t)
 {
 	if (!s->ops->deadlines || !sched__feat(s, SCHED_FEAT_DELAY_DEQUEUE))
 		return false;
-	if (entity_eligible(t->se.cfs_rq, &t->se))
+	if (s->ops->flat ? sched__flat_eligible(t) : entity_eligible(t->se.cfs_rq, &t->se))
 		return false;
 	t->se.sched_delayed = true;
 	if (sched__account_runnable(&t->se, -1, t->policy == SCHED_THREAD_IDLE))
@@ -533,7 +560,10 @@ struct sched_walk sched__finish_delayed(struct sched *s, struct sched_thread *t,
 /* requeue_delayed_entity(): a delayed task wakes where it is. */
 void sched__requeue_delayed(struct sched *s, struct sched_thread *t, uint64_t now)
 {
-	requeue_delayed_entity(s, &t->se);
+	if (s->ops->flat)
+		sched__flat_requeue(s, t);
+	else
+		requeue_delayed_entity(s, &t->se);
 	if (sched__account_runnable(&t->se, 1, t->policy == SCHED_THREAD_IDLE))
 		t->cpu->nr_running++;
 	sched__runnable_changed(s, &t->se, now);
@@ -549,6 +579,8 @@ void sched__dequeue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 	unsigned n = q->h_nr_runnable, ni = q->h_nr_idle;
 	bool top = true;
 
+	if (s->ops->flat)	/* its tasks leave the root's tree */
+		sched__flat_throttle(s, q);
 	for (up = se; up; up = up->parent) {
 		struct cfs_rq *pq = up->cfs_rq;
 
@@ -623,6 +655,8 @@ void sched__enqueue_group(struct sched *s, struct cfs_rq *q, uint64_t now)
 	if (top)
 		q->rq->nr_running += n;
 	sched__runnable_changed(s, q->se, now);
+	if (s->ops->flat && top)	/* its tasks that nothing else throttles come back */
+		sched__flat_unthrottle(s, q);
 }
 
 /* Which CPUs run something inside each group: a group entity is on its CPU's curr chain. */
@@ -636,21 +670,40 @@ static void chain_bit(struct sched_entity *se, bool on)
 	}
 }
 
+/*
+ * put_prev_entity() and set_next_entity(): the level's h_curr, and under the hierarchical
+ * policies its timeline's curr too. Under the flat pick no level's tree changes here: the
+ * root's is sched__flat_put_prev()'s and sched__flat_set_next()'s.
+ */
 static void put_prev_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
+	if (s->ops->flat) {
+		if (q->h_curr == se) {
+			q->h_curr = NULL;
+			chain_bit(se, false);
+		}
+		return;
+	}
 	if (se->on_rq)
 		s->ops->tree_add(q, se);
 	if (q->curr == se) {
 		q->curr = NULL;
+		q->h_curr = NULL;
 		chain_bit(se, false);
 	}
 }
 
 static void set_next_entity(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
+	if (s->ops->flat) {
+		q->h_curr = se;
+		chain_bit(se, true);
+		return;
+	}
 	if (se->on_rq)
 		s->ops->tree_del(q, se);
 	q->curr = se;
+	q->h_curr = se;
 	chain_bit(se, true);
 	s->ops->set_next(s, q, se);
 }
@@ -661,11 +714,13 @@ unsigned put_prev_task_fair(struct sched *s, struct sched_thread *t)
 	unsigned n = 0;
 
 	for (struct sched_entity *se = &t->se; se; se = se->parent) {
-		if (se->cfs_rq->curr != se)
+		if (se->cfs_rq->h_curr != se)
 			break;
 		put_prev_entity(s, se->cfs_rq, se);
 		n++;
 	}
+	if (s->ops->flat)
+		sched__flat_put_prev(s, t);
 	return n;
 }
 
@@ -684,6 +739,8 @@ unsigned sched__switch_chains(struct sched *s, struct sched_thread *prev,
 	if (!prev) {
 		for (se = &next->se; se; se = se->parent, n++)
 			set_next_entity(s, se->cfs_rq, se);
+		if (s->ops->flat)
+			sched__flat_set_next(s, next);
 		return n;
 	}
 	if (!next)
@@ -706,6 +763,10 @@ unsigned sched__switch_chains(struct sched *s, struct sched_thread *prev,
 	}
 	put_prev_entity(s, pse->cfs_rq, pse);
 	set_next_entity(s, se->cfs_rq, se);
+	if (s->ops->flat) {
+		sched__flat_put_prev(s, prev);
+		sched__flat_set_next(s, next);
+	}
 	return n + 2;
 }
 
@@ -717,6 +778,20 @@ unsigned sched__switch_chains(struct sched *s, struct sched_thread *prev,
 struct sched_thread *pick_task_fair(struct sched *s, struct sched_cpu *rq, uint64_t now,
 				    struct sched_walk *w)
 {
+	/* the flat pick (7.3): one pick on the root's tree of tasks, whatever their depth */
+	while (s->ops->flat) {
+		struct sched_entity *se;
+
+		if (!sched__flat_nr(rq->cfs))
+			return NULL;
+		w->walks++;
+		se = s->ops->pick(s, rq->cfs);
+		if (!se)
+			return NULL;
+		if (!se->sched_delayed)
+			return se->task;
+		walk_add(w, sched__finish_delayed(s, se->task, now));
+	}
 	for (;;) {
 		struct cfs_rq *q = rq->cfs;
 		struct sched_entity *se = NULL;
@@ -748,6 +823,28 @@ static void set_last_buddy(struct sched_entity *se)
 		se->cfs_rq->last = se;
 }
 
+/*
+ * wakeup_preempt_fair() under the flat pick (7.3): the woken task against the running one on
+ * the root, with neither a find_matching_se() walk to a common level nor a group's slice:
+ * their own idle policies, slices, lags and deadlines decide.
+ */
+static void wakeup_preempt_flat(struct sched *s, struct sched_cpu *rq, struct sched_thread *curr,
+				struct sched_thread *p, bool fork)
+{
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+
+	if (se->idle && !pse->idle) {
+		rq->resched = true;
+		return;
+	}
+	if (se->idle != pse->idle)
+		return;
+	if (sched__feat(s, SCHED_FEAT_NEXT_BUDDY) && !fork && !pse->sched_delayed)
+		rq->cfs->next = pse;
+	if (rq->cfs->curr == se && s->ops->wakeup_preempt(s, rq->cfs, se, pse))
+		rq->resched = true;
+}
+
 /* check_preempt_wakeup_fair() / check_preempt_wakeup() */
 void wakeup_preempt_fair(struct sched *s, struct sched_cpu *rq, struct sched_thread *p, bool fork)
 {
@@ -770,6 +867,10 @@ void wakeup_preempt_fair(struct sched *s, struct sched_cpu *rq, struct sched_thr
 		return;
 	if (throttled_hierarchy(p->se.cfs_rq))
 		return;		/* it cannot run before its group's next refill */
+	if (s->ops->flat) {
+		wakeup_preempt_flat(s, rq, curr, p, fork);
+		return;
+	}
 	scale = curr->se.cfs_rq->nr_queued >= s->nr_latency;
 	se = &curr->se;
 	pse = &p->se;

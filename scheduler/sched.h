@@ -154,7 +154,7 @@ const char *sched_policy_name(enum sched_policy p);
 /* sched_cgroup_mode_name() - "up", "smp", "concur", "max", "tasks"; _parse() the reverse. */
 const char *sched_cgroup_mode_name(enum sched_cgroup_mode m);
 int sched_cgroup_mode_parse(const char *name, enum sched_cgroup_mode *out);
-/* sched_policy_parse() - "eevdf" or "cfs"; -EINVAL otherwise. */
+/* sched_policy_parse() - "eevdf", "cfs" or "eevdf-flat"; -EINVAL otherwise. */
 int sched_policy_parse(const char *name, enum sched_policy *out);
 /* sched_feat_name() - "PLACE_LAG" etc.; sched_feat_parse() the reverse (-EINVAL). */
 const char *sched_feat_name(enum sched_feat f);

@@ -92,6 +92,12 @@ struct sched_entity {
 	sv_t vlag;		/* EEVDF: V - v saved at dequeue */
 	uint64_t prev_sum_exec;	/* CFS: sum_exec when last picked (its set_next() alone) */
 	/*
+	 * The flat pick (7.3, flat.c): a task's effective weight se->h_load, scaled, which the
+	 * root's EEVDF sums use; @inc is then its rate. Recomputed only at the task's enqueue,
+	 * pick and tick (and a nice change), so a queued task may hold a stale one.
+	 */
+	uint64_t h_load;
+	/*
 	 * The entity's runnable-time average (x = 1024 while on_rq): the kernel's se->avg with
 	 * load_sum unweighted, so its load_avg is weight x avg / 1024. A task's is attached to
 	 * the queue of its last CPU (its blocked load stays there while it sleeps); a group
@@ -160,6 +166,12 @@ struct cfs_rq {
 	 */
 	struct pelt runnable;
 	uint64_t tg_runnable_avg_contrib;
+	/*
+	 * The entity of this level on the running task's chain (the kernel's cfs_rq->h_curr),
+	 * for the per-level accounting. @curr is the timeline's: the same under the hierarchical
+	 * policies; under the flat pick the running task on the root queue, NULL elsewhere.
+	 */
+	struct sched_entity *h_curr;
 };
 
 /*
@@ -435,6 +447,8 @@ struct sched_policy_ops {
 				 * the preempted, both cache hot to the balancer (CFS) */
 	bool keep_empty_weight;	/* update_cfs_group() leaves a group entity whose queue is
 				 * empty at its weight, for DELAY_DEQUEUE (6.13+, 6.12.y) */
+	bool flat;		/* 7.3's flat pick: only tasks in a tree, the CPU's root one, by
+				 * their effective weight h_load; group queues account only */
 	/* tree order */
 	rb_less_fn *less;
 	/* place @se on @cfs_rq before enqueue; @initial for a new task, @wakeup after a sleep */
@@ -654,6 +668,42 @@ void set_next_buddy(struct sched_entity *se);
 
 extern const struct sched_policy_ops sched_eevdf_ops;
 extern const struct sched_policy_ops sched_cfs_ops;
+extern const struct sched_policy_ops sched_flat_ops;
+
+/* ---- scheduler/flat.c: the flat pick's root queue (Linux 7.3, docs/scheduler.md) ---------- */
+
+/* the root tree's task count, the kernel's rq->cfs.h_nr_queued: the tree and an on_rq curr */
+static inline unsigned sched__flat_nr(const struct cfs_rq *root)
+{
+	return root->tl_n + (root->curr && root->curr->on_rq);
+}
+
+/* @se's task is on its root queue's books: in the tree or its curr */
+static inline bool sched__flat_in(const struct cfs_rq *root, const struct sched_entity *se)
+{
+	return root->curr == se || !rb_node_is_clear(&se->node);
+}
+
+/* a task's h_load and rate (the kernel's update_load_set() of se->h_load) */
+void sched__flat_set_h(struct sched_entity *se, uint64_t h_load);
+/* the effective weight of @se's task, __calc_prop_weight() from the task up */
+uint64_t sched__h_load(const struct sched_entity *se);
+/* enqueue_task_fair()'s tail: h_load, placement (@initial: a new task's), the root tree */
+void sched__flat_enqueue(struct sched *s, struct sched_thread *t, bool initial);
+/* __dequeue_task()'s root part, before the hierarchy: lag, buddy, the tree; @sleep as given */
+void sched__flat_dequeue(struct sched *s, struct sched_thread *t, bool sleep);
+/* entity_eligible() on the root queue */
+bool sched__flat_eligible(const struct sched_thread *t);
+/* requeue_delayed_entity() on the root queue */
+void sched__flat_requeue(struct sched *s, struct sched_thread *t);
+/* put_prev_task_fair()'s and set_next_task_fair()'s root parts */
+void sched__flat_put_prev(struct sched *s, struct sched_thread *t);
+void sched__flat_set_next(struct sched *s, struct sched_thread *t);
+/* task_tick_fair()'s and reweight_task_fair()'s recomputation of h_load */
+void sched__flat_reweight(struct sched *s, struct sched_thread *t);
+/* throttling: the tasks below @q leave the root queue's books, or come back */
+void sched__flat_throttle(struct sched *s, struct cfs_rq *q);
+void sched__flat_unthrottle(struct sched *s, struct cfs_rq *q);
 
 /* ---- scheduler/lines.c: where queues and group entities live ------------------------------- */
 

@@ -179,6 +179,9 @@ static bool quiescent(const struct sched *s, const struct sched_cpu *rq)
 	for (const struct sched_entity *se = rq->curr->se.parent; se; se = se->parent)
 		if (calc_group_shares(s, se->my_q) != se->weight)
 			return false;
+	/* the flat pick: a tick would recompute a stale h_load */
+	if (s->ops->flat && rq->curr->se.on_rq && sched__h_load(&rq->curr->se) != rq->curr->se.h_load)
+		return false;
 	return true;
 }
 
@@ -225,6 +228,8 @@ static void sched_tick(struct sched *s, struct sched_cpu *rq, uint64_t T)
 		for (struct sched_entity *se = &rq->curr->se; se; se = se->parent)
 			if (entity_tick(s, se->cfs_rq, se, T))
 				rq->resched = true;
+		if (s->ops->flat)	/* task_tick_fair(): h_load from the levels as they are */
+			sched__flat_reweight(s, rq->curr);
 		sched__rq_charge_overhead(s, rq, T, s->cfg.cost.tick_ns,
 					  (struct sched_walk){ 0, levels_of(rq->curr) });
 	}

@@ -194,6 +194,9 @@ Test(sched_api, names_parse)
 	cr_expect_eq(p, SCHED_POLICY_EEVDF);
 	cr_expect_eq(sched_policy_parse("cfs", &p), 0);
 	cr_expect_eq(p, SCHED_POLICY_CFS);
+	cr_expect_eq(sched_policy_parse("eevdf-flat", &p), 0);
+	cr_expect_eq(p, SCHED_POLICY_EEVDF_FLAT);
+	cr_expect_str_eq(sched_policy_name(SCHED_POLICY_EEVDF_FLAT), "eevdf-flat");
 	cr_expect_eq(sched_policy_parse("bfs", &p), -EINVAL);
 	cr_expect_str_eq(sched_policy_name(SCHED_POLICY_EEVDF), "eevdf");
 	cr_expect_str_eq(sched_policy_name(SCHED_POLICY_CFS), "cfs");

@@ -77,6 +77,7 @@ static void group_weight_split(enum sched_policy pol)
 
 Test(sched_groups, group_weight_split_eevdf) { group_weight_split(SCHED_POLICY_EEVDF); }
 Test(sched_groups, group_weight_split_cfs) { group_weight_split(SCHED_POLICY_CFS); }
+Test(sched_groups, group_weight_split_eevdf_flat) { group_weight_split(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= random operations keep every invariant ======================= */
 
@@ -167,3 +168,8 @@ Test(sched_groups, random_ops_check_eevdf) { random_ops(SCHED_POLICY_EEVDF, true
 Test(sched_groups, random_ops_check_cfs) { random_ops(SCHED_POLICY_CFS, true); }
 Test(sched_groups, random_ops_check_eevdf_noelide) { random_ops(SCHED_POLICY_EEVDF, false); }
 Test(sched_groups, random_ops_check_cfs_noelide) { random_ops(SCHED_POLICY_CFS, false); }
+Test(sched_groups, random_ops_check_eevdf_flat) { random_ops(SCHED_POLICY_EEVDF_FLAT, true); }
+Test(sched_groups, random_ops_check_eevdf_flat_noelide)
+{
+	random_ops(SCHED_POLICY_EEVDF_FLAT, false);
+}

@@ -64,6 +64,7 @@ static void nice_ratio(enum sched_policy pol)
 
 Test(sched_shares, nice0_vs_nice5_eevdf) { nice_ratio(SCHED_POLICY_EEVDF); }
 Test(sched_shares, nice0_vs_nice5_cfs) { nice_ratio(SCHED_POLICY_CFS); }
+Test(sched_shares, nice0_vs_nice5_eevdf_flat) { nice_ratio(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 2. weights 100 : 200 : 50 on two CPUs ======================= */
 
@@ -101,6 +102,7 @@ static void weights_2_4_1(enum sched_policy pol)
 
 Test(sched_shares, weights_100_200_50_eevdf) { weights_2_4_1(SCHED_POLICY_EEVDF); }
 Test(sched_shares, weights_100_200_50_cfs) { weights_2_4_1(SCHED_POLICY_CFS); }
+Test(sched_shares, weights_100_200_50_eevdf_flat) { weights_2_4_1(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 3. the sched_init() example ======================= */
 
@@ -142,6 +144,7 @@ static void sched_init_example(enum sched_policy pol)
 
 Test(sched_shares, sched_init_example_eevdf) { sched_init_example(SCHED_POLICY_EEVDF); }
 Test(sched_shares, sched_init_example_cfs) { sched_init_example(SCHED_POLICY_CFS); }
+Test(sched_shares, sched_init_example_eevdf_flat) { sched_init_example(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 4. Zijlstra's layout, then the interposed one ======================= */
 
@@ -204,8 +207,10 @@ static void zijlstra_interposed(enum sched_policy pol)
 
 Test(sched_shares, zijlstra_root_threads_eevdf) { zijlstra(SCHED_POLICY_EEVDF); }
 Test(sched_shares, zijlstra_root_threads_cfs) { zijlstra(SCHED_POLICY_CFS); }
+Test(sched_shares, zijlstra_root_threads_eevdf_flat) { zijlstra(SCHED_POLICY_EEVDF_FLAT); }
 Test(sched_shares, zijlstra_interposed_eevdf) { zijlstra_interposed(SCHED_POLICY_EEVDF); }
 Test(sched_shares, zijlstra_interposed_cfs) { zijlstra_interposed(SCHED_POLICY_CFS); }
+Test(sched_shares, zijlstra_interposed_eevdf_flat) { zijlstra_interposed(SCHED_POLICY_EEVDF_FLAT); }
 
 /*
  * The interposition done while running: the layout of zijlstra() for 1 s, then the process is
@@ -236,6 +241,7 @@ static void zijlstra_move_live(enum sched_policy pol)
 
 Test(sched_shares, zijlstra_move_live_eevdf) { zijlstra_move_live(SCHED_POLICY_EEVDF); }
 Test(sched_shares, zijlstra_move_live_cfs) { zijlstra_move_live(SCHED_POLICY_CFS); }
+Test(sched_shares, zijlstra_move_live_eevdf_flat) { zijlstra_move_live(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 5. nested weights ======================= */
 
@@ -274,6 +280,7 @@ static void nested(enum sched_policy pol)
 
 Test(sched_shares, nested_weights_eevdf) { nested(SCHED_POLICY_EEVDF); }
 Test(sched_shares, nested_weights_cfs) { nested(SCHED_POLICY_CFS); }
+Test(sched_shares, nested_weights_eevdf_flat) { nested(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 6. nice values inside one cgroup ======================= */
 
@@ -315,6 +322,7 @@ static void nice_in_group(enum sched_policy pol)
 
 Test(sched_shares, nice_mix_in_group_eevdf) { nice_in_group(SCHED_POLICY_EEVDF); }
 Test(sched_shares, nice_mix_in_group_cfs) { nice_in_group(SCHED_POLICY_CFS); }
+Test(sched_shares, nice_mix_in_group_eevdf_flat) { nice_in_group(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= accounting consistency ======================= */
 
@@ -366,6 +374,7 @@ static void cgroup_sums(enum sched_policy pol)
 
 Test(sched_shares, cgroup_cpu_sums_eevdf) { cgroup_sums(SCHED_POLICY_EEVDF); }
 Test(sched_shares, cgroup_cpu_sums_cfs) { cgroup_sums(SCHED_POLICY_CFS); }
+Test(sched_shares, cgroup_cpu_sums_eevdf_flat) { cgroup_sums(SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 7. latency with a custom slice (EEVDF) ======================= */
 
@@ -667,10 +676,19 @@ static void elision_exact(enum workload wl, enum sched_policy pol)
 
 Test(sched_elision, nested_busy_eevdf) { elision_exact(WL_NESTED_BUSY, SCHED_POLICY_EEVDF); }
 Test(sched_elision, nested_busy_cfs) { elision_exact(WL_NESTED_BUSY, SCHED_POLICY_CFS); }
+Test(sched_elision, nested_busy_eevdf_flat)
+{
+	elision_exact(WL_NESTED_BUSY, SCHED_POLICY_EEVDF_FLAT);
+}
 Test(sched_elision, periodic_mix_eevdf) { elision_exact(WL_PERIODIC_MIX, SCHED_POLICY_EEVDF); }
 Test(sched_elision, periodic_mix_cfs) { elision_exact(WL_PERIODIC_MIX, SCHED_POLICY_CFS); }
+Test(sched_elision, periodic_mix_eevdf_flat)
+{
+	elision_exact(WL_PERIODIC_MIX, SCHED_POLICY_EEVDF_FLAT);
+}
 Test(sched_elision, bursty_eevdf) { elision_exact(WL_BURSTY, SCHED_POLICY_EEVDF); }
 Test(sched_elision, bursty_cfs) { elision_exact(WL_BURSTY, SCHED_POLICY_CFS); }
+Test(sched_elision, bursty_eevdf_flat) { elision_exact(WL_BURSTY, SCHED_POLICY_EEVDF_FLAT); }
 
 /* ======================= 9. determinism ======================= */
 
@@ -700,5 +718,10 @@ static void determinism(enum workload wl, enum sched_policy pol)
 
 Test(sched_determinism, bursty_eevdf) { determinism(WL_BURSTY, SCHED_POLICY_EEVDF); }
 Test(sched_determinism, bursty_cfs) { determinism(WL_BURSTY, SCHED_POLICY_CFS); }
+Test(sched_determinism, bursty_eevdf_flat) { determinism(WL_BURSTY, SCHED_POLICY_EEVDF_FLAT); }
 Test(sched_determinism, periodic_mix_eevdf) { determinism(WL_PERIODIC_MIX, SCHED_POLICY_EEVDF); }
 Test(sched_determinism, periodic_mix_cfs) { determinism(WL_PERIODIC_MIX, SCHED_POLICY_CFS); }
+Test(sched_determinism, periodic_mix_eevdf_flat)
+{
+	determinism(WL_PERIODIC_MIX, SCHED_POLICY_EEVDF_FLAT);
+}

@@ -291,8 +291,11 @@ static void mixed_run(enum sched_policy pol, int cpus, bool array, struct outcom
 
 Test(sched_timeline, the_array_form_changes_no_result)
 {
-	for (int p = 0; p < 2; p++) {
-		enum sched_policy pol = p ? SCHED_POLICY_CFS : SCHED_POLICY_EEVDF;
+	static const enum sched_policy pols[] = { SCHED_POLICY_EEVDF, SCHED_POLICY_CFS,
+						  SCHED_POLICY_EEVDF_FLAT };
+
+	for (int p = 0; p < 3; p++) {
+		enum sched_policy pol = pols[p];
 
 		for (int cpus = 1; cpus <= 2; cpus++) {
 			struct outcome *on = calloc(1, sizeof(*on)), *off = calloc(1, sizeof(*off));
