@@ -432,10 +432,14 @@ static bool task_hot(struct sched *s, const struct sched_thread *t, const struct
 {
 	if (t->policy == SCHED_THREAD_IDLE || (env->d->flags & F(SHARE_CPUCAPACITY)))
 		return false;
-	/* EEVDF kernels count only the next buddy; CFS ones the last buddy too */
+	/*
+	 * EEVDF kernels count only the next buddy; CFS ones the last buddy too. Under the flat
+	 * pick the buddies are the root queue's, the only one that picks.
+	 */
+	const struct cfs_rq *bq = s->ops->flat ? t->cpu->cfs : t->se.cfs_rq;
+
 	if (sched__feat(s, SCHED_FEAT_CACHE_HOT_BUDDY) && env->dst_rq->nr_running &&
-	    (t->se.cfs_rq->next == &t->se ||
-	     (s->ops->cfs_buddies && t->se.cfs_rq->last == &t->se)))
+	    (bq->next == &t->se || (s->ops->cfs_buddies && bq->last == &t->se)))
 		return true;
 	return t->last_ran && now - t->last_ran < s->cfg.tun.migration_cost_ns;
 }
@@ -451,11 +455,15 @@ static bool can_migrate_task(struct sched *s, struct sched_thread *t, struct lb_
 	/*
 	 * task_is_ineligible_on_dst_cpu(): with PLACE_LAG, a task that has had more than its
 	 * share of its queue stays, until a balance of this level has failed, rather than join
-	 * its group's queue on the destination where that has entities queued
+	 * its group's queue on the destination where that has entities queued. Under the flat
+	 * pick (7.3) both sides are the root queues': the destination's queued tasks, the task's
+	 * eligibility among its own CPU's.
 	 */
 	if (!env->sd->nr_balance_failed && s->ops->deadlines && sched__feat(s, SCHED_FEAT_PLACE_LAG) &&
-	    t->tg->cfs_rq[env->dst_rq->id]->nr_queued &&
-	    !entity_eligible(t->se.cfs_rq, &t->se))
+	    (s->ops->flat ? sched__flat_nr(env->dst_rq->cfs) &&
+				    !sched__flat_eligible(t)
+			  : t->tg->cfs_rq[env->dst_rq->id]->nr_queued &&
+				    !entity_eligible(t->se.cfs_rq, &t->se)))
 		return false;
 	if (!cpu_allowed(t, env->dst_rq->id)) {
 		env->flags |= LBF_SOME_PINNED;
