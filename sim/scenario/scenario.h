@@ -29,6 +29,9 @@
 #define SCN_MAX_TIMELINE	100000
 #define SCN_MAX_DURATION_NS	(1000000ull * 1000000000ull)	/* 10^6 s of simulated time */
 
+/* The kernel a scenario models when it names none (scheduler.kernel, docs/kernels.md). */
+#define SCN_DEFAULT_KERNEL	((struct sched_kernel){ 6, 18, SCHED_KERNEL_SERIES })
+
 /* Where something came from, for messages: a place in the file, or a command-line option. */
 struct scn_pos {
 	int line;
