@@ -136,6 +136,7 @@ struct live_row {
 struct live_report {
 	char *scenario;			/* its name */
 	char kernel[128];		/* uname -r */
+	char model[512];		/* the kernel simulated (sched_config_describe()); "" unknown */
 	enum live_hier hier;
 	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
 	int online;			/* the machine's */

@@ -743,6 +743,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 		goto out;
 	rep->scenario = strdup(sc->name);
 	snprintf(rep->kernel, sizeof(rep->kernel), "%s", uname(&u) ? "?" : u.release);
+	sched_config_describe(&sc->sched, rep->model, sizeof(rep->model));
 	rep->hier = r.mnt.hier;
 	rep->cpus = sc->sched.machine.cpus;
 	rep->online = (int)cpus;

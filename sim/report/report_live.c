@@ -72,6 +72,8 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 	fprintf(f, "%s on Linux %s (cgroup %s): %u repetition%s of %.1f s\n",
 		report_visible(r->scenario, vis, sizeof(vis)), r->kernel, hier_name(r->hier), r->reps,
 		r->reps == 1 ? "" : "s", r->window_s);
+	if (*r->model)	/* what the "simulated" column modelled (docs/kernels.md) */
+		fprintf(f, "simulated as %s\n", r->model);
 	if (vm)
 		vm_text(f, vm);
 	if (r->cpus == 1 && r->online > 1)
@@ -117,6 +119,8 @@ void report_live_json(FILE *f, const struct live_report *r, const struct report_
 	report_json_string(f, r->scenario);
 	fputs(", \"kernel\": ", f);
 	report_json_string(f, r->kernel);
+	fputs(", \"simulated_kernel\": ", f);
+	report_json_string(f, r->model);
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
 		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
 		"\"other_load_min\": %.4f, \"other_load_max\": %.4f, \"steal\": %.4f, "
@@ -194,14 +198,26 @@ static void cal_profile_text(FILE *f, const struct calprof_outcome *o)
 	fputc('\n', f);
 }
 
+/* The kernel the calibration's ping-pong simulates: calprofile.c's sched_config_default(). */
+static const char *cal_model(char *buf, size_t len)
+{
+	struct sched_config def;
+
+	sched_config_default(&def, SCHED_POLICY_EEVDF, 1);
+	sched_config_describe(&def, buf, len);
+	return buf;
+}
+
 static void cal_check_text(FILE *f, const struct calprof_outcome *o)
 {
 	const struct live_cal_report *r = o->r;
+	char model[REPORT_KERNEL_SIZE];
 
 	fprintf(f, "\ncheck: the simulated ping-pong with %s%s, each half running the measured "
-		"system calls\n%-16s %5s  %10s  %10s  %7s\n", o->check_costs ? "the profile " :
-		"the profile just fitted", o->check_costs ? o->check_costs : "", "placement",
-		"depth", "measured", "predicted", "error");
+		"system calls,\nsimulated as %s\n%-16s %5s  %10s  %10s  %7s\n", o->check_costs ?
+		"the profile " : "the profile just fitted", o->check_costs ? o->check_costs : "",
+		cal_model(model, sizeof(model)), "placement", "depth", "measured", "predicted",
+		"error");
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct calprof_check *c = &o->check[i];
 
@@ -259,6 +275,12 @@ void report_cal_json(FILE *f, const struct calprof_outcome *o)
 	report_json_versions(f);
 	fputs(",\n  \"kernel\": ", f);
 	report_json_string(f, r->kernel);
+	fputs(", \"simulated_kernel\": ", f);
+	{
+		char model[REPORT_KERNEL_SIZE];
+
+		report_json_string(f, cal_model(model, sizeof(model)));
+	}
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpu\": %d, \"reps\": %u, \"round_trips\": %lu, "
 		"\"disturbed_points\": %zu,\n  \"fits\": [", hier_name(r->hier), r->cpu, r->reps,
 		r->round_trips, cal_disturbed(r));
