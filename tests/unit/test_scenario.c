@@ -113,7 +113,7 @@ Test(scenario, defaults_and_layout)
 	cr_expect_eq(sc->duration, 3000000000ull);
 	cr_expect_eq(sc->sched.machine.cpus, 1);
 	cr_expect_eq(sc->sched.tun.hz, 1000);
-	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF);
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF_FLAT, "the newest kernel's, 7.3's");
 	cr_expect_eq(sc->ncgroups, 3);
 	cr_expect_str_eq(sc->cgroups[0].path, "", "/ is the root");
 	cr_expect_str_eq(sc->cgroups[2].path, "b/c");
@@ -488,6 +488,15 @@ Test(scenario, kernel_and_cgroup_mode)
 	cr_expect_eq(sched_config_overrides(&sc->sched, names, 8), 2);
 	cr_expect_str_eq(names[0], "policy");
 	cr_expect_str_eq(names[1], "NI_RANDOM");
+	/* without kernel: the newest, 7.3, with its pick and its cgroup_mode */
+	sc = scn_load("t.yaml", "name: d\nduration: 1s\n"
+		      "processes: { a: { threads: { w: { behavior: busy } } } }\n", NULL, NULL, 0,
+		      err, sizeof(err));
+	cr_assert_not_null(sc, "%s", err);
+	cr_expect_str_eq(sched_kernel_name(sc->sched.kernel, k, sizeof(k)), "7.3");
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF_FLAT);
+	cr_expect_eq(sc->sched.cgroup_mode, SCHED_CGROUP_CONCUR);
+	scn_free(sc);
 	for (size_t i = 0; i < 3; i++) {
 		static const char *const v[] = { "7.2", "7.3", "6.12.65" };
 		struct scenario *s = scn_load_swept("t.yaml", text, NULL, NULL, 0, i, err,
