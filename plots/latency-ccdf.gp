@@ -6,10 +6,12 @@
 # at or above each latency, 1 - the previous row's fraction (1 on the first row), which is
 # never 0 and so always on the log axis.
 load 'plots/common.gp'
+kline = exists('kernel') && kernel ne '' ? "\n" . kernel : ''
 if (exists('seed')) {
-	set title sprintf("%s: wakeup latency, all threads (seed %d)", scenario, seed) noenhanced
+	set title sprintf("%s: wakeup latency, all threads (seed %d)%s", scenario, seed, kline) \
+	    noenhanced
 } else {
-	set title sprintf("%s: wakeup latency, all threads", scenario) noenhanced
+	set title sprintf("%s: wakeup latency, all threads%s", scenario, kline) noenhanced
 }
 set xlabel 'wakeup latency (ms)'
 set ylabel 'fraction of wakeups that waited at least'

@@ -15,6 +15,7 @@ do for [i=1:nthreads] {
 load 'plots/common.gp'
 which = nthreads < woke ? sprintf(", the %d of %d threads with the highest p99", nthreads, woke) : ''
 if (exists('seed')) { which = which . sprintf(" (seed %d)", seed) }
+if (exists('vkernel')) { which = which . "\n" . vkernel }
 set title sprintf("%s, variant %s: wakeup latency by thread%s", scenario, variant, which) \
     noenhanced
 set xlabel 'wakeup latency (ms)'

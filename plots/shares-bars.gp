@@ -21,6 +21,7 @@ if (seeds > 1) {
 	    seeds)
 }
 if (bound_note ne '') { head = head . "\n" . bound_note }
+if (exists('vkernel')) { head = head . "\n" . vkernel }
 set title head noenhanced
 set ylabel 'share of machine capacity'
 set yrange [0:*]

@@ -19,6 +19,7 @@ if (nitems < of_items) {
 	head = head . sprintf("\nthe %d of %d farthest from their ideal", nitems, of_items)
 }
 if (bound_note ne '') { head = head . "\n" . bound_note }
+if (exists('vkernel')) { head = head . "\n" . vkernel }
 set title head noenhanced
 set xlabel 'simulated time (s)'
 set ylabel 'share of machine capacity'

@@ -10,7 +10,8 @@ n = STATS_columns
 key_entries = n - 1
 key_width = 20
 load 'plots/common.gp'
-set title sprintf("%s: %s as %s varies", scenario, what, key) noenhanced
+kline = exists('kernel') && kernel ne '' ? "\n" . kernel : ''
+set title sprintf("%s: %s as %s varies%s", scenario, what, key, kline) noenhanced
 set xlabel key noenhanced
 set ylabel what noenhanced
 set key noenhanced

@@ -3,9 +3,10 @@
  * scheduler/config.c - what the kernel keeps outside the fair class, for the configuration:
  * the nice-to-weight tables' public face (kernel/sched/core.c's sched_prio_to_weight[] and
  * sched_prio_to_wmult[], in weight.h), the features' names (kernel/sched/debug.c's
- * sched_feat_names[]) and per-policy defaults (features.h), the policies' names, the tunables'
- * scaling (get_update_sysctl_factor()), their defaults and limits (the sysctl and debugfs
- * knobs), and the default configuration.
+ * sched_feat_names[]) and per-family defaults (features.h), the policies' and cgroup modes'
+ * names, the tunables' scaling (get_update_sysctl_factor()) and limits (the sysctl and debugfs
+ * knobs), and the default configuration of the unit tests (a kernel's defaults are
+ * scheduler/kernels.c's).
  */
 #include <errno.h>
 #include <string.h>
@@ -130,44 +131,14 @@ unsigned sched_scaling_factor(enum sched_scaling sc, int cpus)
 	return 1 + lg;
 }
 
+/*
+ * A 6.18 kernel (its newest stable release modelled) with @policy: what unit tests and benches
+ * were written against; scenarios choose their kernel (sim/scenario/, docs/kernels.md).
+ */
 void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->machine = topo_machine_flat(cpus);
-	cfg->kernel = (struct sched_kernel){ 6, 18, 0 };
-	cfg->policy = policy;
-	cfg->cgroup_mode = SCHED_CGROUP_SMP;
-	for (int f = 0; f < SCHED_FEAT_NR; f++)
-		cfg->feat[f] = sched_feat_default((enum sched_feat)f, policy);
-	cfg->tun = (struct sched_tunables){
-		.base_slice_ns = 700000,	/* 0.70 ms since 6.15 (0.75 ms in 6.6-6.14) */
-		.latency_ns = 6000000,
-		.min_granularity_ns = 750000,
-		.wakeup_granularity_ns = 1000000,
-		.migration_cost_ns = 500000,
-		.nr_migrate = 32,
-		.tunable_scaling = SCHED_SCALING_LOG,
-		.hz = 1000,
-	};
-	/*
-	 * docs/overhead.md: each the median of five calibrations of this project's machine
-	 * (calibrate --live); tick_ns is an estimate, not measured.
-	 */
-	cfg->cost = (struct sched_costs){
-		.switch_ns = 672,
-		.wakeup_ns = 336,
-		.sleep_ns = 202,
-		.tick_ns = 400,
-		.level_ns = 24,
-		.walk_ns = 19,
-	};
-	cfg->tick_elision = true;
-	cfg->timeline_array = true;
-	cfg->load_attach = true;
-	cfg->blocked_load = true;
-	cfg->newidle_ratio = 512;
-	cfg->jitter = true;
-	cfg->seed = 1;
+	sched_config_kernel(cfg, (struct sched_kernel){ 6, 18, SCHED_KERNEL_SERIES }, cpus);
+	sched_config_set_policy(cfg, policy);
 }
 
 int sched_tunable_set(struct sched_tunables *t, const char *name, uint64_t v)

@@ -2,8 +2,10 @@
 /*
  * scheduler/features.h - the scheduler features, one line each, as kernel/sched/features.h
  * writes them: SCHED_FEAT(NAME, EEVDF default, CFS default), named as the kernel names them.
- * EEVDF's defaults are those of Linux 6.12-6.18, CFS's those of 5.13-6.5. A feature of the
- * other policy is accepted there and has no effect.
+ * The columns are each family's defaults on its newest kernels (EEVDF: 6.19-7.3, CFS: 6.0-6.5);
+ * the features whose default moved between versions (SIS_UTIL, PLACE_REL_DEADLINE,
+ * PREEMPT_SHORT, PICK_BUDDY, DELAY_DEQUEUE, DELAY_ZERO, NI_RANDOM) take it from the version
+ * table, scheduler/kernels.c. A feature of the other policy is accepted there and has no effect.
  *
  * No include guard: every includer defines SCHED_FEAT() to take what it needs (the enum in
  * sched.h, the names and defaults in config.c). A new feature is one line here and its rule
@@ -34,4 +36,4 @@ SCHED_FEAT(WA_IDLE, true, true)			/* wake_affine: an idle waker's CPU or prev wi
 SCHED_FEAT(WA_WEIGHT, true, true)		/* wake_affine: else the less loaded of the two */
 SCHED_FEAT(WA_BIAS, true, true)			/* ... with prev's load weighed by imbalance_pct */
 SCHED_FEAT(SIS_UTIL, true, true)		/* the idle-CPU scan shrinks as the LLC fills (6.0+) */
-SCHED_FEAT(NI_RANDOM, true, false)		/* new-idle balance by its success rate (6.18.5+, 6.12.65+) */
+SCHED_FEAT(NI_RANDOM, true, false)		/* new-idle balance by its success rate (6.19+) */

@@ -51,10 +51,17 @@ enum sched_cgroup_mode {
 	SCHED_CGROUP_NR
 };
 
-/* A kernel release: MAJOR.MINOR, with PATCH where the stable series differ (0: any). */
+/*
+ * A kernel release: MAJOR.MINOR.PATCH ("6.12.65"; "6.12.0" is the release 6.12), or, with
+ * PATCH SCHED_KERNEL_SERIES, the series MAJOR.MINOR ("6.12") at its newest stable release
+ * modelled (docs/kernels.md).
+ */
 struct sched_kernel {
 	uint16_t major, minor, patch;
 };
+
+#define SCHED_KERNEL_SERIES	UINT16_MAX
+#define SCHED_KERNEL_NAME_MAX	24	/* "65535.65535.65535" and its NUL */
 
 /*
  * Scheduler features, by the names of kernel/sched/features.h: SCHED_FEAT_PLACE_LAG, ...,
@@ -147,8 +154,62 @@ struct sched_config {
 	uint64_t seed;
 };
 
-/* sched_config_default() - the defaults of a 6.18 kernel for @policy on @cpus CPUs. */
+/*
+ * The kernel versions modelled (scheduler/kernels.c, docs/kernels.md): one table from 5.13 to
+ * 7.3 mapping a version to its policy, its cgroup_mode and its feature and tunable defaults.
+ *
+ * sched_kernel_parse() - "MAJOR.MINOR" (the series, patch SCHED_KERNEL_SERIES) or
+ * "MAJOR.MINOR.PATCH", decimal without leading zeros; -EINVAL otherwise. Whether cgsim models
+ * that version is sched_config_kernel()'s to say.
+ * sched_kernel_name() - the reverse, into @buf (SCHED_KERNEL_NAME_MAX bytes are enough); @buf.
+ * sched_kernel_cmp() - <0, 0, >0 as @a is older than, the same as, newer than @b; a series
+ * after each of its releases.
+ * sched_kernel_newest() - the newest version modelled: the series 7.3.
+ * sched_kernels_modelled() - the series modelled in words: "5.13-5.19, 6.0-6.19, 7.0-7.3".
+ * sched_kernel_has_cgroup_mode() - whether @k has /sys/kernel/debug/sched/cgroup_mode (7.3+);
+ * before it, every kernel computes SCHED_CGROUP_SMP.
+ * sched_kernel_source() - the release or commit that makes @k's defaults; NULL if not modelled.
+ */
+int sched_kernel_parse(const char *s, struct sched_kernel *out);
+char *sched_kernel_name(struct sched_kernel k, char *buf, size_t len);
+int sched_kernel_cmp(struct sched_kernel a, struct sched_kernel b);
+struct sched_kernel sched_kernel_newest(void);
+const char *sched_kernels_modelled(void);
+bool sched_kernel_has_cgroup_mode(struct sched_kernel k);
+const char *sched_kernel_source(struct sched_kernel k);
+
+/*
+ * sched_config_kernel() - the defaults of kernel @k on @cpus CPUs (one LLC of single-thread
+ * cores): its policy, cgroup_mode, features and tunables; -EINVAL, @cfg untouched, for a
+ * version not modelled.
+ * sched_config_set_policy() - run @p instead of the version's policy: the features become
+ * those of the nearest kernel that ran @p (the newest at or before @cfg->kernel, else the
+ * oldest after it); the tunables and the cgroup_mode stay the version's.
+ * sched_config_default() - sched_config_kernel() of 6.18 with sched_config_set_policy(@policy):
+ * what the unit tests and benches take.
+ */
+int sched_config_kernel(struct sched_config *cfg, struct sched_kernel k, int cpus);
+void sched_config_set_policy(struct sched_config *cfg, enum sched_policy p);
 void sched_config_default(struct sched_config *cfg, enum sched_policy policy, int cpus);
+/*
+ * sched_config_overrides() - what @cfg changes from its kernel's defaults, by name: "policy",
+ * "cgroup_mode", then features (sched_feat_name()) and tunables (sched_tunable_set()'s names;
+ * hz is the machine's) in their order; a feature that comes with an overridden policy is not
+ * one. Up to @max names into @names; the count, whatever fits.
+ * sched_config_describe() - "kernel 7.3 (eevdf-flat, cgroup_mode concur)", then ",
+ * overridden: policy, ..." if anything is, into @buf: what every report says of the kernel
+ * modelled. Its length, or -ENOSPC when cut short.
+ */
+size_t sched_config_overrides(const struct sched_config *cfg, const char **names, size_t max);
+int sched_config_describe(const struct sched_config *cfg, char *buf, size_t len);
+/*
+ * sched_config_rebase() - @cfg as kernel @k runs it: what @cfg takes from its own kernel's
+ * defaults (policy, cgroup_mode, each feature and tunable) becomes @k's, what it overrides
+ * stays; everything else (machine, costs, seed, ...) is left alone. What validate does when
+ * the kernel that ran is not the one the scenario models. -EINVAL if either kernel is not
+ * modelled, or @cfg overrides a cgroup_mode other than smp and @k has none (@cfg unchanged).
+ */
+int sched_config_rebase(struct sched_config *cfg, struct sched_kernel k);
 
 const char *sched_policy_name(enum sched_policy p);
 /* sched_cgroup_mode_name() - "up", "smp", "concur", "max", "tasks"; _parse() the reverse. */

@@ -122,7 +122,11 @@ static int pp_text(const struct live_cal_point *pt, const char *profile,
 			       "sleep: %" PRIu64 "ns, tick: %" PRIu64 "ns, level: %" PRIu64
 			       "ns, walk: %" PRIu64 "ns } }\n", cost->switch_ns, cost->wakeup_ns,
 			       cost->sleep_ns, cost->tick_ns, cost->level_ns, cost->walk_ns);
-	ok = ok && put(b, len, &n, "scheduler: { jitter: false }\ncgroups:\n"
+	/*
+	 * The kernel the costs are fitted on: calibrate --live measures walks of the hierarchical
+	 * pick (every level a tree), which 6.18 runs; the flat pick of 7.3 walks differently.
+	 */
+	ok = ok && put(b, len, &n, "scheduler: { kernel: \"6.18\", jitter: false }\ncgroups:\n"
 		       "  /: { cgroup.subtree_control: +cpu }\n") && pp_cgroups(pt, cg, b, len, &n);
 	ok = ok && put(b, len, &n, "processes:\n  %s:\n    cgroup: %s\n    threads:\n", pa, cg[0]) &&
 	     pp_thread(b, len, &n, "ping", pong, true, a, z);

@@ -174,13 +174,13 @@ static void guest_of(const struct scenario *sc, struct vm_run_opts *ro)
 	ro->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
 	ro->autogroup = sc->autogroup;
 	/*
-	 * INTEGRATION POINT (scheduler.cgroup_mode): the mode the scenario asks for. Until the
-	 * scenario key is read, sched.cgroup_mode is sched_config_default()'s SMP, so a 7.3
-	 * guest runs smp. Once it is, a scenario that names no mode should leave the guest
-	 * kernel's own default (NULL here) rather than the default of the kernel the scenario
-	 * models.
+	 * The mode of the kernel the scenario models, when that kernel has the switch (7.3+:
+	 * its default or the scenario's scheduler.cgroup_mode). A scenario of an older kernel
+	 * asks for none, and the guest keeps its own default.
 	 */
-	ro->cgroup_mode = sched_cgroup_mode_name(sc->sched.cgroup_mode);
+	ro->cgroup_mode = sched_kernel_has_cgroup_mode(sc->sched.kernel)
+				  ? sched_cgroup_mode_name(sc->sched.cgroup_mode)
+				  : NULL;
 }
 
 /*

@@ -154,7 +154,6 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 	struct live_report *r = calloc(1, sizeof(*r));
 	const char *s, *hier, *kernel, *mode, *modelled;
 	double reps = 0, cpus = 0, online = 0;
-	unsigned ver[3];
 	bool ok = o && r && get_str(o, "scenario", &s) && (r->scenario = strdup(s)) &&
 		  get_str(o, "kernel", &kernel) && get_str(o, "hierarchy", &hier) &&
 		  get_num(o, "cpus", &cpus) && get_num(o, "online", &online) &&
@@ -181,10 +180,10 @@ int cli_vm_read_report(const char *json, struct live_report **out, char *err, si
 			r->cgroup_mode_file = get_bool(o, "cgroup_mode_file");
 		else
 			r->cgroup_mode = SCHED_CGROUP_SMP;
-		if (get_str(o, "modelled_kernel", &modelled) &&
-		    sscanf(modelled, "%u.%u.%u", &ver[0], &ver[1], &ver[2]) == 3)
-			r->modelled = (struct sched_kernel){ (uint16_t)ver[0], (uint16_t)ver[1],
-							     (uint16_t)ver[2] };
+		if (get_str(o, "modelled_kernel", &modelled))
+			(void)sched_kernel_parse(modelled, &r->modelled);
+		if (get_str(o, "simulated_kernel", &modelled))
+			snprintf(r->model, sizeof(r->model), "%s", modelled);
 
 		snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
 		r->hier = !strcmp(hier, "v2") ? LIVE_HIER_V2 : LIVE_HIER_V1;

@@ -140,6 +140,7 @@ struct live_report {
 						   before 7.3 */
 	bool cgroup_mode_file;		/* read from its /sys/kernel/debug/sched/cgroup_mode */
 	struct sched_kernel modelled;	/* the kernel the simulation modelled */
+	char model[512];		/* the kernel simulated (sched_config_describe()); "" unknown */
 	enum live_hier hier;
 	int cpus;			/* the scenario's CPUs: 0 .. cpus - 1 of the machine */
 	int online;			/* the machine's */

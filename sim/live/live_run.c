@@ -704,11 +704,17 @@ static void model_kernel(const struct scenario *sc, const struct live_opts *o,
 	live_kernel_read(o->mountinfo, o->may_mount, k);
 	if (k->known) {
 		/*
-		 * INTEGRATION POINT (scheduler.kernel): apply this version's defaults here,
-		 * sched_config_kernel(&run->sched, k->version, run->sched.machine.cpus), keeping
-		 * the scenario's machine and what it sets itself; until then only the field.
+		 * The defaults of the kernel that runs, with what the scenario sets itself; a
+		 * stable release cgsim does not list falls back to its series.
 		 */
-		run->sched.kernel = k->version;
+		struct sched_kernel series = k->version;
+
+		series.patch = SCHED_KERNEL_SERIES;
+		if (sched_config_rebase(&run->sched, k->version) &&
+		    sched_config_rebase(&run->sched, series))
+			fprintf(stderr, "cgsim: note: Linux %s is not a kernel cgsim models "
+				"(%s): simulating the scenario's\n", k->release,
+				sched_kernels_modelled());
 	}
 	run->sched.cgroup_mode = k->mode;
 	if (k->mode_unread)
@@ -771,6 +777,7 @@ int live_validate(const struct scenario *sc, const struct live_opts *o, struct l
 	rep->cgroup_mode = kern.mode;
 	rep->cgroup_mode_file = kern.mode_file;
 	rep->modelled = run_sc.sched.kernel;
+	sched_config_describe(&run_sc.sched, rep->model, sizeof(rep->model));
 	rep->hier = r.mnt.hier;
 	rep->cpus = sc->sched.machine.cpus;
 	rep->online = (int)cpus;

@@ -36,6 +36,49 @@ static const char *policy(const struct run_result *r)
 	return sched_policy_name(r->sc->sched.policy);
 }
 
+const char *report_kernel(const struct sched_config *cfg, char *buf, size_t len)
+{
+	sched_config_describe(cfg, buf, len);	/* cut short at worst */
+	return buf;
+}
+
+void report_kernel_text(FILE *f, const struct sched_config *cfg, const char *indent)
+{
+	const char *names[SCHED_FEAT_NR + 16];
+	size_t n = sched_config_overrides(cfg, names, sizeof(names) / sizeof(names[0]));
+	char k[SCHED_KERNEL_NAME_MAX];
+	size_t col;
+
+	fprintf(f, "%skernel %s (%s, cgroup_mode %s)\n", indent,
+		sched_kernel_name(cfg->kernel, k, sizeof(k)), sched_policy_name(cfg->policy),
+		sched_cgroup_mode_name(cfg->cgroup_mode));
+	if (!n)
+		return;
+	col = (size_t)fprintf(f, "%s  overridden:", indent);
+	for (size_t i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t w = strlen(names[i]) + (i + 1 < n);	/* the name and its comma */
+
+		if (col + 1 + w > 80)
+			col = (size_t)fprintf(f, "\n%s   ", indent) - 1;
+		col += (size_t)fprintf(f, " %s%s", names[i], i + 1 < n ? "," : "");
+	}
+	fputc('\n', f);
+}
+
+void report_json_kernel(FILE *f, const struct sched_config *cfg)
+{
+	const char *names[SCHED_FEAT_NR + 16];
+	size_t n = sched_config_overrides(cfg, names, sizeof(names) / sizeof(names[0]));
+	char k[SCHED_KERNEL_NAME_MAX];
+
+	fprintf(f, "\"kernel\": \"%s\", \"cgroup_mode\": \"%s\", \"overrides\": [",
+		sched_kernel_name(cfg->kernel, k, sizeof(k)),
+		sched_cgroup_mode_name(cfg->cgroup_mode));
+	for (size_t i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", names[i]);
+	fputc(']', f);
+}
+
 static double ms(uint64_t ns)
 {
 	return (double)ns / 1e6;
@@ -255,8 +298,10 @@ void report_text(FILE *f, const struct run_result *r)
 	double secs = (double)r->measured_ns / 1e9;
 	char vis[VIS_SIZE];
 
-	fprintf(f, "%s (variant %s, seed %llu)\n%d CPUs, %s, %s semantics, ", sc->name, sc->variant,
-		(unsigned long long)sc->seed, r->cpus, policy(r), cg_semantics_name(sc->semantics));
+	fprintf(f, "%s (variant %s, seed %llu)\n", sc->name, sc->variant,
+		(unsigned long long)sc->seed);
+	report_kernel_text(f, &sc->sched, "");
+	fprintf(f, "%d CPUs, %s semantics, ", r->cpus, cg_semantics_name(sc->semantics));
 	if (sc->steal > 0)	/* shares below are of wall time, the hypervisor's part included */
 		fprintf(f, "%.1f %% stolen, ", 100 * sc->steal);
 	fprintf(f, "%.3f s measured after %.3f s of warm-up\n\n", secs, (double)sc->warmup / 1e9);
@@ -527,8 +572,10 @@ void report_json_head(FILE *f, const struct run_result *r, size_t seeds)
 	fprintf(f, ", \"seed\": %llu", (unsigned long long)sc->seed);
 	if (seeds)
 		fprintf(f, ", \"seeds\": %zu", seeds);
-	fprintf(f, ",\n  \"cpus\": %d, \"policy\": \"%s\", \"semantics\": \"%s\",\n", r->cpus,
+	fprintf(f, ",\n  \"cpus\": %d, \"policy\": \"%s\", \"semantics\": \"%s\",\n  ", r->cpus,
 		policy(r), cg_semantics_name(sc->semantics));
+	report_json_kernel(f, &sc->sched);
+	fputs(",\n", f);
 	fprintf(f, "  \"duration_ns\": %llu, \"measured_ns\": %llu,\n",
 		(unsigned long long)sc->duration, (unsigned long long)r->measured_ns);
 }

@@ -76,6 +76,21 @@ void report_json_versions(FILE *f);
  * "seeds": @seeds after "seed" (@r: the first of that many runs).
  */
 void report_json_head(FILE *f, const struct run_result *r, size_t seeds);
+/*
+ * What every report says of the kernel modelled (docs/kernels.md):
+ * report_kernel() - @cfg's sched_config_describe(), "kernel 7.3 (eevdf-flat, cgroup_mode
+ * concur)" and ", overridden: ..." when the scenario changed its defaults, into @buf
+ * (REPORT_KERNEL_SIZE); @buf.
+ * report_json_kernel() - "kernel": "7.3", "cgroup_mode": "concur", "overrides": [...].
+ */
+#define REPORT_KERNEL_SIZE 1024
+const char *report_kernel(const struct sched_config *cfg, char *buf, size_t len);
+void report_json_kernel(FILE *f, const struct sched_config *cfg);
+/*
+ * report_kernel_text() - the same as lines within 80 columns, each after @indent: "kernel 7.3
+ * (eevdf-flat, cgroup_mode concur)", then "  overridden: ..." wrapped, when anything is.
+ */
+void report_kernel_text(FILE *f, const struct sched_config *cfg, const char *indent);
 
 /*
  * A run's threads grouped by process: process p's threads are idx[start[p]] ..

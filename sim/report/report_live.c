@@ -74,6 +74,8 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 		r->cgroup_mode_file ? ", cgroup_mode " : "",
 		r->cgroup_mode_file ? sched_cgroup_mode_name(r->cgroup_mode) : "", r->reps,
 		r->reps == 1 ? "" : "s", r->window_s);
+	if (*r->model)	/* what the "simulated" column modelled (docs/kernels.md) */
+		fprintf(f, "simulated as %s\n", r->model);
 	if (vm)
 		vm_text(f, vm);
 	if (r->cpus == 1 && r->online > 1)
@@ -113,6 +115,8 @@ void report_live_text(FILE *f, const struct live_report *r, const struct report_
 
 void report_live_json(FILE *f, const struct live_report *r, const struct report_vm *vm)
 {
+	char kname[SCHED_KERNEL_NAME_MAX];
+
 	fputs("{\n  ", f);
 	report_json_versions(f);
 	fputs(",\n  \"scenario\": ", f);
@@ -120,9 +124,11 @@ void report_live_json(FILE *f, const struct live_report *r, const struct report_
 	fputs(", \"kernel\": ", f);
 	report_json_string(f, r->kernel);
 	fprintf(f, ", \"cgroup_mode\": \"%s\", \"cgroup_mode_file\": %s, "
-		"\"modelled_kernel\": \"%u.%u.%u\"", sched_cgroup_mode_name(r->cgroup_mode),
-		r->cgroup_mode_file ? "true" : "false", r->modelled.major, r->modelled.minor,
-		r->modelled.patch);
+		"\"modelled_kernel\": \"%s\"", sched_cgroup_mode_name(r->cgroup_mode),
+		r->cgroup_mode_file ? "true" : "false",
+		sched_kernel_name(r->modelled, kname, sizeof(kname)));
+	fputs(", \"simulated_kernel\": ", f);
+	report_json_string(f, r->model);
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpus\": %d, \"online\": %d,\n  \"reps\": %u, "
 		"\"window_s\": %.3f, \"tolerance\": %.2f, \"other_load\": %.4f, "
 		"\"other_load_min\": %.4f, \"other_load_max\": %.4f, \"steal\": %.4f, "
@@ -200,14 +206,26 @@ static void cal_profile_text(FILE *f, const struct calprof_outcome *o)
 	fputc('\n', f);
 }
 
+/* The kernel the calibration's ping-pong simulates: calprofile.c's sched_config_default(). */
+static const char *cal_model(char *buf, size_t len)
+{
+	struct sched_config def;
+
+	sched_config_default(&def, SCHED_POLICY_EEVDF, 1);
+	sched_config_describe(&def, buf, len);
+	return buf;
+}
+
 static void cal_check_text(FILE *f, const struct calprof_outcome *o)
 {
 	const struct live_cal_report *r = o->r;
+	char model[REPORT_KERNEL_SIZE];
 
 	fprintf(f, "\ncheck: the simulated ping-pong with %s%s, each half running the measured "
-		"system calls\n%-16s %5s  %10s  %10s  %7s\n", o->check_costs ? "the profile " :
-		"the profile just fitted", o->check_costs ? o->check_costs : "", "placement",
-		"depth", "measured", "predicted", "error");
+		"system calls,\nsimulated as %s\n%-16s %5s  %10s  %10s  %7s\n", o->check_costs ?
+		"the profile " : "the profile just fitted", o->check_costs ? o->check_costs : "",
+		cal_model(model, sizeof(model)), "placement", "depth", "measured", "predicted",
+		"error");
 	for (size_t i = 0; i < r->npoints; i++) {
 		const struct calprof_check *c = &o->check[i];
 
@@ -265,6 +283,12 @@ void report_cal_json(FILE *f, const struct calprof_outcome *o)
 	report_json_versions(f);
 	fputs(",\n  \"kernel\": ", f);
 	report_json_string(f, r->kernel);
+	fputs(", \"simulated_kernel\": ", f);
+	{
+		char model[REPORT_KERNEL_SIZE];
+
+		report_json_string(f, cal_model(model, sizeof(model)));
+	}
 	fprintf(f, ", \"hierarchy\": \"%s\", \"cpu\": %d, \"reps\": %u, \"round_trips\": %lu, "
 		"\"disturbed_points\": %zu,\n  \"fits\": [", hier_name(r->hier), r->cpu, r->reps,
 		r->round_trips, cal_disturbed(r));

@@ -22,9 +22,10 @@ static void text_head(FILE *f, const struct seeds *s)
 
 	fprintf(f, "%s (variant %s, seeds %llu to %llu)\n", sc->name, sc->variant,
 		(unsigned long long)s->first, (unsigned long long)(s->first + s->n - 1));
-	fprintf(f, "%d CPUs, %s, %s semantics, %.3f s measured after %.3f s of warm-up\n", r->cpus,
-		sched_policy_name(sc->sched.policy), cg_semantics_name(sc->semantics),
-		(double)r->measured_ns / 1e9, (double)sc->warmup / 1e9);
+	report_kernel_text(f, &sc->sched, "");
+	fprintf(f, "%d CPUs, %s semantics, %.3f s measured after %.3f s of warm-up\n", r->cpus,
+		cg_semantics_name(sc->semantics), (double)r->measured_ns / 1e9,
+		(double)sc->warmup / 1e9);
 	fprintf(f, "%zu runs: mean, least, greatest, and +- the 95 %% interval of the mean\n\n",
 		s->n);
 }

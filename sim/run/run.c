@@ -617,7 +617,7 @@ static int place_threads(struct runner *r)
 static int start_trace(struct runner *r, FILE *f)
 {
 	const struct scenario *sc = r->sc;
-	char about[3][600];
+	char about[3][1200], kernel[1024];
 	const char *lines[3] = { about[0], about[1], about[2] };
 	int e = 0;
 
@@ -635,8 +635,9 @@ static int start_trace(struct runner *r, FILE *f)
 		return run__fail(r, NOPOS, "out of memory");
 	snprintf(about[0], sizeof(about[0]), "cgsim: scenario %.200s, variant %.200s, seed %llu",
 		 sc->name, sc->variant ? sc->variant : "base", (unsigned long long)sc->seed);
+	sched_config_describe(&sc->sched, kernel, sizeof(kernel));
 	snprintf(about[1], sizeof(about[1]), "cgsim: %d CPUs, %s, HZ %u", sc->sched.machine.cpus,
-		 sched_policy_name(sc->sched.policy), (unsigned)sc->sched.tun.hz);
+		 kernel, (unsigned)sc->sched.tun.hz);
 	snprintf(about[2], sizeof(about[2]), "cgsim: measured window %llu.%06llu .. %llu.%06llu s "
 		 "(the report's figures), pid = %d + the model's tid",
 		 (unsigned long long)(sc->warmup / 1000000000u),

@@ -219,8 +219,12 @@ static bool read_all(struct rd *r, struct yn *root)
 	sc->timer_latency = (struct sim_dist){ SIM_DIST_LOGNORMAL, 65000, 5000 };
 	sc->steal_period = 10000000;
 	sc->idle_exit = (struct sim_dist){ SIM_DIST_LOGNORMAL, 53000, 10000 };
-	/* one CPU without machine:, whose reader sets the machine (scn__read_topology()) */
-	sched_config_default(&sc->sched, SCHED_POLICY_EEVDF, cpus);
+	/*
+	 * the kernel's defaults first, on one CPU without machine:, whose reader sets the machine
+	 * (scn__read_topology()); the rest of scheduler: overrides them (scn__read_scheduler())
+	 */
+	if (!scn__read_kernel(r, yn_get(root, "scheduler"), cpus, &sc->sched))
+		return false;
 	if ((v = yn_get(root, "machine")) && !scn__read_machine(r, v, &cpus, &hz, sc))
 		return false;
 	if (sc->clock_phase_set && sc->clock_phase >= 1000000000ull / hz)

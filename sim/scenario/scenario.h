@@ -29,6 +29,12 @@
 #define SCN_MAX_TIMELINE	100000
 #define SCN_MAX_DURATION_NS	(1000000ull * 1000000000ull)	/* 10^6 s of simulated time */
 
+/*
+ * The kernel a scenario models when it names none (scheduler.kernel, docs/kernels.md): the
+ * newest cgsim knows, as someone running today's kernels expects.
+ */
+#define SCN_DEFAULT_KERNEL	sched_kernel_newest()
+
 /* Where something came from, for messages: a place in the file, or a command-line option. */
 struct scn_pos {
 	int line;

@@ -78,6 +78,8 @@ void scn__trace_free(struct rd *r);
 /* the traces a source's loads have read (scn_source_forget_traces(), the source's end) */
 struct scn_traces;
 void scn__traces_free(struct scn_traces *t);
+/* scheduler.kernel's defaults into @cfg (SCN_DEFAULT_KERNEL's without it), on @cpus CPUs */
+bool scn__read_kernel(struct rd *r, const struct yn *sched, int cpus, struct sched_config *cfg);
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg);
 bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 		     struct sched_config *cfg);

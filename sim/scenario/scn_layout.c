@@ -203,11 +203,94 @@ bool scn__read_costs(struct rd *r, const struct yn *t, const char *what,
 	return true;
 }
 
+/*
+ * scheduler.kernel: the version whose defaults the configuration starts from, before anything
+ * else of the scenario is read (the newest modelled when the file names none).
+ */
+bool scn__read_kernel(struct rd *r, const struct yn *sched, int cpus, struct sched_config *cfg)
+{
+	const struct yn *v = sched && sched->kind == YN_MAP ? yn_get(sched, "kernel") : NULL;
+	struct sched_kernel k = SCN_DEFAULT_KERNEL;
+
+	if (v) {
+		if (!scn__scalar(r, v, "scheduler.kernel"))
+			return false;
+		if (sched_kernel_parse(v->str, &k))
+			return scn__bad(r, v, "scheduler.kernel must be MAJOR.MINOR or "
+					"MAJOR.MINOR.PATCH (e.g. 7.3, 6.12.65), not '%s'", v->str);
+	}
+	if (sched_config_kernel(cfg, k, cpus))
+		return scn__bad(r, v, "scheduler.kernel %s is not a kernel cgsim models (expected "
+				"MAJOR.MINOR or MAJOR.MINOR.PATCH of %s)", v ? v->str : "(default)",
+				sched_kernels_modelled());
+	return true;
+}
+
+/* scheduler.policy: the version's, or another, which brings its nearest kernel's features. */
+static bool read_policy(struct rd *r, const struct yn *v, struct sched_config *cfg)
+{
+	char list[64] = "";
+	size_t len = 0, n = 0;
+	enum sched_policy pol;
+
+	if (!scn__scalar(r, v, "scheduler.policy"))
+		return false;
+	if (!sched_policy_parse(v->str, &pol)) {
+		sched_config_set_policy(cfg, pol);
+		return true;
+	}
+	/* the names the scheduler takes, in its order */
+	for (int p = 0; p <= SCHED_POLICY_EEVDF_FLAT; p++)
+		n += !sched_policy_parse(sched_policy_name((enum sched_policy)p), &pol);
+	for (int p = 0, i = 0; p <= SCHED_POLICY_EEVDF_FLAT; p++) {
+		const char *name = sched_policy_name((enum sched_policy)p);
+
+		if (sched_policy_parse(name, &pol))
+			continue;
+		i++;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i == 1 ? "" : (size_t)i == n ? " or " : ", ", name);
+	}
+	return scn__bad(r, v, "scheduler.policy must be %s, not '%s'", list, v->str);
+}
+
+/* scheduler.cgroup_mode: 7.3's switch; a kernel before it computes smp and takes no other. */
+static bool read_cgroup_mode(struct rd *r, const struct yn *v, struct sched_config *cfg)
+{
+	enum sched_cgroup_mode mode;
+	char k[SCHED_KERNEL_NAME_MAX];
+
+	if (!scn__scalar(r, v, "scheduler.cgroup_mode"))
+		return false;
+	if (sched_cgroup_mode_parse(v->str, &mode)) {
+		char list[64] = "";
+		size_t len = 0;
+
+		for (int m = 0; m < SCHED_CGROUP_NR; m++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						m ? ", " : "",
+						sched_cgroup_mode_name((enum sched_cgroup_mode)m));
+		return scn__bad(r, v, "unknown scheduler.cgroup_mode '%s' (expected one of: %s)",
+				v->str, list);
+	}
+	if (mode != SCHED_CGROUP_SMP && !sched_kernel_has_cgroup_mode(cfg->kernel))
+		return scn__bad(r, v, "scheduler.cgroup_mode %s needs kernel 7.3 or later: kernel "
+				"%s has no cgroup_mode and weighs every group as smp",
+				v->str, sched_kernel_name(cfg->kernel, k, sizeof(k)));
+	cfg->cgroup_mode = mode;
+	return true;
+}
+
+/*
+ * scheduler: the version's defaults (scn__read_kernel(), already applied), then policy,
+ * tunables, features and cgroup_mode over them, then what is cgsim's own.
+ */
 bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *cfg)
 {
-	static const char *const keys[] = { "policy", "tunables", "features", "costs",
-					    "tick_elision", "timeline_array", "check", "load_attach",
-					    "blocked_load", "jitter", "newidle_ratio", NULL };
+	static const char *const keys[] = { "kernel", "policy", "cgroup_mode", "tunables",
+					    "features", "costs", "tick_elision", "timeline_array",
+					    "check", "load_attach", "blocked_load", "jitter",
+					    "newidle_ratio", NULL };
 	/* the on/off keys, each a bool of struct sched_config */
 	static const struct {
 		const char *key;
@@ -224,23 +307,11 @@ bool scn__read_scheduler(struct rd *r, const struct yn *m, struct sched_config *
 
 	if (!scn__want(r, m, YN_MAP, "scheduler") || !scn__known_keys(r, m, keys, "scheduler"))
 		return false;
-	if ((v = yn_get(m, "policy"))) {
-		enum sched_policy pol;
-
-		if (!scn__scalar(r, v, "scheduler.policy"))
-			return false;
-		if (sched_policy_parse(v->str, &pol))
-			return scn__bad(r, v, "scheduler.policy must be eevdf or cfs, not '%s'",
-					v->str);
-		if (pol != cfg->policy) {
-			/* the other policy's feature defaults */
-			for (int f = 0; f < SCHED_FEAT_NR; f++)
-				cfg->feat[f] = sched_feat_default((enum sched_feat)f, pol);
-			cfg->policy = pol;
-		}
-	}
+	if ((v = yn_get(m, "policy")) && !read_policy(r, v, cfg))
+		return false;
 	if (((t = yn_get(m, "tunables")) && !read_tunables(r, t, cfg)) ||
 	    ((t = yn_get(m, "features")) && !read_features(r, t, cfg)) ||
+	    ((v = yn_get(m, "cgroup_mode")) && !read_cgroup_mode(r, v, cfg)) ||
 	    ((t = yn_get(m, "costs")) && !scn__read_costs(r, t, "scheduler.costs", cfg)))
 		return false;
 	if ((v = yn_get(m, "newidle_ratio"))) {

@@ -302,19 +302,70 @@ static void text_spread(FILE *f, const struct compare *c, const struct labels *l
 	}
 }
 
-/* The header line the text and markdown share: "NAME: N CPUs, POLICY, seed S, ..." */
-static void head_line(FILE *f, const struct compare *c, const char *bold)
+/*
+ * "variants base, normal: kernel 6.18 (...)", a line for each kernel the variants model, in
+ * the order of their first variant (the description on lines of its own in the text when the
+ * line would pass 80 columns); in markdown, a list.
+ */
+static void kernel_by_variant(FILE *f, const struct compare *c, bool md)
+{
+	char mine[REPORT_KERNEL_SIZE], other[REPORT_KERNEL_SIZE];
+
+	if (md)
+		fputc('\n', f);
+	for (size_t v = 0; v < c->n; v++) {
+		size_t n = 0, w;
+		bool seen = false;
+
+		report_kernel(&c->sc[v]->sched, mine, sizeof(mine));
+		for (size_t u = 0; u < v && !seen; u++)
+			seen = !strcmp(mine, report_kernel(&c->sc[u]->sched, other, sizeof(other)));
+		if (seen)
+			continue;
+		for (size_t u = v; u < c->n; u++)
+			n += !strcmp(mine, report_kernel(&c->sc[u]->sched, other, sizeof(other)));
+		w = (size_t)fprintf(f, md ? "- variant%s " : "variant%s ", n > 1 ? "s" : "");
+		for (size_t u = v, i = 0; u < c->n; u++)
+			if (!strcmp(mine, report_kernel(&c->sc[u]->sched, other, sizeof(other))))
+				w += (size_t)fprintf(f, "%s%s", i++ ? ", " : "", compare__vname(c, u));
+		if (md || w + 2 + strlen(mine) <= 80) {
+			fprintf(f, ": %s\n", mine);
+		} else {
+			fputs(":\n", f);
+			report_kernel_text(f, &c->sc[v]->sched, "  ");
+		}
+	}
+}
+
+/*
+ * The header the text and markdown share: "NAME: N CPUs, seed S, ..." and the kernel every
+ * variant models (docs/kernels.md), on a line of its own in the text (80 columns), in the
+ * line in markdown; when variants model different ones (a variant sets scheduler.kernel, or
+ * its policy), "kernel by variant" and each variant's.
+ */
+static void head_line(FILE *f, const struct compare *c, bool md)
 {
 	const struct scenario *sc = c->sc[0];
+	char kernel[REPORT_KERNEL_SIZE], other[REPORT_KERNEL_SIZE];
+	bool same = true;
 
-	fprintf(f, "%s%s%s: %d CPUs, %s, ", bold, sc->name, bold, sc->sched.machine.cpus,
-		sched_policy_name(sc->sched.policy));
+	report_kernel(&sc->sched, kernel, sizeof(kernel));
+	for (size_t v = 1; v < c->n && same; v++)
+		same = !strcmp(kernel, report_kernel(&c->sc[v]->sched, other, sizeof(other)));
+	fprintf(f, md ? "**%s**: %d CPUs, " : "%s: %d CPUs, ", sc->name, sc->sched.machine.cpus);
+	if (md)
+		fprintf(f, "%s, ", same ? kernel : "kernel by variant");
 	if (c->nseeds > 1)
 		fprintf(f, "seeds %llu to %llu (means), ", (unsigned long long)sc->seed,
 			(unsigned long long)(sc->seed + c->nseeds - 1));
 	else
 		fprintf(f, "seed %llu, ", (unsigned long long)sc->seed);
-	fprintf(f, "%.1f s measured\n\n", (double)(sc->duration - sc->warmup) / 1e9);
+	fprintf(f, "%.1f s measured\n", (double)(sc->duration - sc->warmup) / 1e9);
+	if (same && !md)
+		report_kernel_text(f, &sc->sched, "");
+	else if (!same)
+		kernel_by_variant(f, c, md);
+	fputc('\n', f);
 }
 
 int compare_text(FILE *f, const struct compare *c)
@@ -325,7 +376,7 @@ int compare_text(FILE *f, const struct compare *c)
 		compare__free_labels(&l);
 		return -ENOMEM;
 	}
-	head_line(f, c, "");
+	head_line(f, c, false);
 	for (size_t from = 0; from < c->n; from += COLS_PER_BLOCK) {
 		size_t to = from + COLS_PER_BLOCK < c->n ? from + COLS_PER_BLOCK : c->n;
 
@@ -456,7 +507,7 @@ int compare_markdown(FILE *f, const struct compare *c)
 		return -ENOMEM;
 	}
 	/* the same header line as the text's, for a mail or a pull request */
-	head_line(f, c, "**");
+	head_line(f, c, true);
 	compare__markdown_head(f, c, "| share / ideal |", 0);
 	for (size_t i = 0; i < l.n; i++) {
 		fprintf(f, "| %s ", l.kind[i] == ROW_GROUP ? "group" : "process");

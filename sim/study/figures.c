@@ -17,6 +17,7 @@
 
 #include "sim/study/figures.h"
 #include "sim/study/figvariant.h"
+#include "sim/report/report.h"
 #include "sim/util/util.h"
 
 #ifndef CGSIM_DATADIR
@@ -152,8 +153,20 @@ static int labels_writer(FILE *f, const void *ctx)
 	const struct figures *fg = ctx;
 	const struct sweep *sw = fg->sw;
 
+	char kernel[REPORT_KERNEL_SIZE], other[REPORT_KERNEL_SIZE];
+	bool same = true;
+
 	fputs("# Written by cgsim compare: the names the figures show, as gnuplot strings.\n", f);
 	figv_gp_string(f, "scenario", fg->c->sc[0]->name);
+	/* the kernel every variant (and every value drawn) models; '' when they differ */
+	report_kernel(&fg->c->sc[0]->sched, kernel, sizeof(kernel));
+	for (size_t v = 1; v < fg->c->n && same; v++)
+		same = !strcmp(kernel, report_kernel(&fg->c->sc[v]->sched, other, sizeof(other)));
+	for (size_t k = 0; sw && k < sw->n && same; k++)
+		for (size_t v = 0; v < sw->at[k]->n && same; v++)
+			same = !strcmp(kernel, report_kernel(&sw->at[k]->sc[v]->sched, other,
+							     sizeof(other)));
+	figv_gp_string(f, "kernel", same ? kernel : "");
 	if (sw) {
 		char target[2200];
 
@@ -307,6 +320,9 @@ static int write_all(const char *dir, struct figures *fg, bool *rendered, char *
 
 		for (size_t k = 0; k < sw->base->nsweep; k++)
 			all &= numeric(sw->base->sweep_values[k]);
+		/* "6.6" < "6.12": a kernel version is a name here, not a number */
+		if (strstr(sw->base->sweep_key, "scheduler.kernel"))
+			all = false;
 		if (!all)
 			fg->sw = NULL;
 	}

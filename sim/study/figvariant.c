@@ -482,6 +482,7 @@ static int items_writer(FILE *f, const void *ctx)
 	item_values(fv, fv->r, VAL_IDEAL, 0, ideal);
 	fprintf(f, "# Written by cgsim compare: what variant %s's share figures draw.\n",
 		sc->variant);
+	figv_gp_string(f, "vkernel", report_kernel(&sc->sched, buf, sizeof(buf)));
 	figv_gp_string(f, "items_what", item_what[fv->kind]);
 	fprintf(f, "nitems = %zu\nof_items = %zu\narray label[%zu]\narray ideal[%zu]\n",
 		fv->nshown, fv->n, arr, arr);
@@ -626,10 +627,12 @@ static int lat_threads_writer(FILE *f, const void *ctx)
 static int lat_labels_writer(FILE *f, const void *ctx)
 {
 	const struct figv *fv = ctx;
+	char kernel[REPORT_KERNEL_SIZE];
 
 	fprintf(f, "# Written by cgsim compare: the threads variant %s's latency figure draws.\n"
 		   "nthreads = %zu\nwoke = %zu\narray tlabel[%zu]\n", fv->r->sc->variant, fv->nlat,
 		fv->woke, fv->nlat ? fv->nlat : 1);
+	figv_gp_string(f, "vkernel", report_kernel(&fv->r->sc->sched, kernel, sizeof(kernel)));
 	for (size_t p = 0; p < fv->nlat; p++) {
 		const struct run_thread *t = &fv->r->threads[fv->lat[p]];
 		char name[32], label[LABEL_SIZE];

@@ -224,6 +224,66 @@ static void sweep_seeds_note(FILE *f, const struct sweep *sw)
 		fprintf(f, " (means over %zu seeds)", sw->at[0]->nseeds);
 }
 
+/*
+ * When the kernel modelled moves with the sweep's values (a sweep of scheduler.kernel, its
+ * policy or cgroup_mode), which it is at each value: "VALUE: kernel ...", with a line per
+ * variant where the variants differ there too (docs/kernels.md). Nothing when it is one kernel
+ * throughout: the comparison's header names it.
+ */
+static void sweep_kernels(FILE *f, const struct sweep *sw, bool md)
+{
+	char first[REPORT_KERNEL_SIZE], desc[REPORT_KERNEL_SIZE], vis[VIS_SIZE];
+	bool moves = false;
+
+	report_kernel(&sw->at[0]->sc[0]->sched, first, sizeof(first));
+	for (size_t k = 0; k < sw->n && !moves; k++)
+		for (size_t v = 0; v < sw->at[k]->n && !moves; v++)
+			moves = strcmp(first, report_kernel(&sw->at[k]->sc[v]->sched, desc,
+							    sizeof(desc)));
+	if (!moves)
+		return;
+	fputs(md ? "\n**kernel at each value**\n\n" : "kernel at each value:\n", f);
+	for (size_t k = 0; k < sw->n; k++) {
+		const struct compare *c = sw->at[k];
+		bool same = true;
+
+		report_kernel(&c->sc[0]->sched, first, sizeof(first));
+		for (size_t v = 1; v < c->n && same; v++)
+			same = !strcmp(first, report_kernel(&c->sc[v]->sched, desc, sizeof(desc)));
+		/* a line for each kernel at this value, naming its variants when they differ */
+		for (size_t v = 0; v < c->n; v++) {
+			char mine[REPORT_KERNEL_SIZE];
+			bool seen = false;
+			int w = 0;
+
+			report_kernel(&c->sc[v]->sched, mine, sizeof(mine));
+			for (size_t u = 0; u < v && !seen; u++)
+				seen = !strcmp(mine, report_kernel(&c->sc[u]->sched, desc,
+								   sizeof(desc)));
+			if (seen)
+				continue;
+			if (md) {
+				fputs("- ", f);
+				report_md_code(f, sw->base->sweep_values[k]);
+			} else {
+				w = fprintf(f, "  %s", report_visible(sw->base->sweep_values[k], vis,
+								      sizeof(vis)));
+			}
+			for (size_t u = v, i = 0; !same && u < c->n; u++)
+				if (!strcmp(mine, report_kernel(&c->sc[u]->sched, desc, sizeof(desc))))
+					w += fprintf(f, "%s%s", i++ ? ", " : " (", compare__vname(c, u));
+			if (!same)
+				w += fprintf(f, ")");
+			if (md || w + 2 + (int)strlen(mine) <= 80) {
+				fprintf(f, ": %s\n", mine);
+			} else {	/* within 80 columns */
+				fputs(":\n", f);
+				report_kernel_text(f, &c->sc[v]->sched, "    ");
+			}
+		}
+	}
+}
+
 int sweep_markdown(FILE *f, const struct sweep *sw)
 {
 	const struct scenario *base = sw->base;
@@ -256,6 +316,7 @@ int sweep_markdown(FILE *f, const struct sweep *sw)
 		}
 		fputc('\n', f);
 	}
+	sweep_kernels(f, sw, true);
 	return 0;
 }
 
@@ -306,6 +367,7 @@ int sweep_text(FILE *f, const struct sweep *sw)
 		}
 		fputc('\n', f);
 	}
+	sweep_kernels(f, sw, false);
 	return 0;
 }
 

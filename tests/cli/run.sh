@@ -291,7 +291,7 @@ else
 fi
 # markdown: the header line, the change from base as a table of its own, the sweep too
 "$CGSIM" compare scenarios/zijlstra-root-vm.yaml --markdown > "$tmp/zr.md"
-[ "$(sed -n 1p "$tmp/zr.md")" = '**zijlstra-root-vm**: 2 CPUs, eevdf, seed 1, 9.0 s measured' ] && \
+[ "$(sed -n 1p "$tmp/zr.md")" = '**zijlstra-root-vm**: 2 CPUs, kernel 6.18 (eevdf, cgroup_mode smp), seed 1, 9.0 s measured' ] && \
 	grep -qx '| process `qemu` | +30.0 | +30.0 |' "$tmp/zr.md" && \
 	grep -qx '| `4` | 0.200/0.200 | 0.500/0.500 | 0.500/0.500 |' "$tmp/zr.md" \
 	&& ok || bad "compare --markdown: header, changes or sweep: $(cat "$tmp/zr.md")"
@@ -370,7 +370,8 @@ awk 'NR == FNR { n[$1]++; x[$1, n[$1]] = $2; next }
 	small = (mean[1] - mean[0]) ^ 2 < (ci[0] + ci[1]) ^ 2
 	exit !(ok && (small ? flagged : !flagged))
      }' "$tmp/busy-runs" "$tmp/cmp-seeds" && [ $st -eq 0 ] && \
-	grep -q '^bursty-mix: 1 CPUs, eevdf, seeds 1 to 3 (means)' "$tmp/cmp-seeds" \
+	grep -q '^bursty-mix: 1 CPUs, seeds 1 to 3 (means)' "$tmp/cmp-seeds" \
+	&& grep -qx 'variant cfs: kernel 6.18 (cfs, cgroup_mode smp), overridden: policy' "$tmp/cmp-seeds" \
 	&& ok || bad "compare --seeds 3: $(cat "$tmp/busy-runs" "$tmp/cmp-seeds")"
 awk 'length($0) > 80 { exit 1 }' "$tmp/cmp-seeds" && ok || bad "compare --seeds: over 80 columns"
 # compare --seeds --json: each variant's object is the one run --seeds --json prints for it,
@@ -388,7 +389,8 @@ marked=$(grep -Ec '^  (cfs|normal):.*process busy [-+][0-9.]+\?' "$tmp/cmp-seeds
 	&& [ "$small" = "$marked" ] && ok || bad "compare --seeds --json: exit $st, $small within vs $marked ?"
 # --markdown: the means, the spread table and the same ? marks
 "$CGSIM" compare scenarios/bursty-mix.yaml --seeds 3 --markdown > "$tmp/cmp-seeds.md"; st=$?
-[ $st -eq 0 ] && grep -q '^\*\*bursty-mix\*\*: 1 CPUs, eevdf, seeds 1 to 3 (means)' "$tmp/cmp-seeds.md" \
+[ $st -eq 0 ] && grep -q '^\*\*bursty-mix\*\*: 1 CPUs, kernel by variant, seeds 1 to 3 (means)' "$tmp/cmp-seeds.md" \
+	&& grep -qx -- '- variants base, normal: kernel 6.18 (eevdf, cgroup_mode smp)' "$tmp/cmp-seeds.md" \
 	&& grep -q '^| least-greatest, +- 95 % interval of the mean | base | cfs | normal |$' "$tmp/cmp-seeds.md" \
 	&& [ "$(grep -Ec '^\| process `busy` \|.*\?' "$tmp/cmp-seeds.md")" = "$(grep -c '^  cfs:.*busy [-+][0-9.]*?\|^  normal:.*busy [-+][0-9.]*?' "$tmp/cmp-seeds")" ] \
 	&& ok || bad "compare --seeds --markdown: exit $st"
@@ -837,6 +839,37 @@ for k in latency_p90_ns latency_p999_ns latency_p99_ns latency_min_ns latency_me
 	done
 	ok
 done
+
+
+# every report names the kernel it modelled, and what the scenario changed of its defaults
+K=tests/cli/kernels.yaml
+[ "$("$CGSIM" run "$K" | sed -n 2p)" = 'kernel 7.3 (eevdf-flat, cgroup_mode concur)' ] && ok \
+	|| bad "run: the kernel line: $("$CGSIM" run "$K" | head -3)"
+"$CGSIM" run "$K" --variant cfs > "$tmp/k.txt"
+[ "$(sed -n 2,3p "$tmp/k.txt")" = "$(printf 'kernel 7.3 (cfs, cgroup_mode concur)\n  overridden: policy')" ] \
+	&& ok || bad "run --variant cfs: the kernel and what it overrides: $(head -4 "$tmp/k.txt")"
+"$CGSIM" run "$K" --variant cfs --json | grep -qx '  "kernel": "7.3", "cgroup_mode": "concur", "overrides": \["policy"\],' \
+	&& ok || bad "run --json: kernel, cgroup_mode, overrides"
+[ "$("$CGSIM" run "$K" --variant old --seeds 2 | sed -n 2p)" = 'kernel 6.12 (eevdf, cgroup_mode smp)' ] \
+	&& ok || bad "run --seeds: the kernel line"
+"$CGSIM" run "$K" --trace "$tmp/k.trace" > /dev/null
+grep -qx '# cgsim: 2 CPUs, kernel 7.3 (eevdf-flat, cgroup_mode concur), HZ 1000' "$tmp/k.trace" \
+	&& ok || bad "trace: the kernel in the header: $(grep '^# cgsim' "$tmp/k.trace")"
+"$CGSIM" compare "$K" -o "$tmp/kc" > "$tmp/kc.txt"; st=$?
+[ $st -eq 0 ] && grep -qx 'variant base: kernel 7.3 (eevdf-flat, cgroup_mode concur)' "$tmp/kc.txt" \
+	&& grep -qx 'variant old: kernel 6.12 (eevdf, cgroup_mode smp)' "$tmp/kc.txt" \
+	&& grep -qx 'variant cfs: kernel 7.3 (cfs, cgroup_mode concur), overridden: policy' "$tmp/kc.txt" \
+	&& grep -qx 'kernel at each value:' "$tmp/kc.txt" \
+	&& grep -qx '  6.6 (base, old): kernel 6.6 (eevdf, cgroup_mode smp)' "$tmp/kc.txt" \
+	&& grep -qx '  6.6 (cfs): kernel 6.6 (cfs, cgroup_mode smp), overridden: policy' "$tmp/kc.txt" \
+	&& awk 'length > 80 { exit 1 }' "$tmp/kc.txt" && ok \
+	|| bad "compare: the kernels by variant and by value: $(cat "$tmp/kc.txt")"
+# a sweep of kernels has no x axis ("6.6" < "6.12"), and no one kernel to put in a title
+[ ! -e "$tmp/kc/sweep-target.csv" ] && grep -qx "kernel = ''" "$tmp/kc/plots/labels.gp" \
+	&& grep -qx "vkernel = 'kernel 6.12 (eevdf, cgroup_mode smp)'" "$tmp/kc/plots/items-old.gp" \
+	&& ok || bad "compare -o: a kernel sweep drawn on a number axis, or the titles' kernels"
+"$CGSIM" compare "$K" --markdown | grep -qx -- '- variant old: kernel 6.12 (eevdf, cgroup_mode smp)' \
+	&& ok || bad "compare --markdown: the kernels by variant"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/kernel/run.sh CGSIM ANSWERS - cgsim against a kernel's recorded answers.
 #
-# ANSWERS (tests/kernel/smp-shares-6.18.txt) holds shares measured on a running kernel by
+# ANSWERS (tests/kernel/smp-shares-6.18.txt) holds shares measured on a running kernel (the
+# version its name ends in, which cgsim is told to model) by
 # tests/live/smp-shares.sh, one "LAYOUT KIND NAME MEAN MIN MAX [KNOWN]" line per share. For each
 # layout, scenarios/smp-LAYOUT.yaml runs with seeds 1 to 32 (each seed is one run with its own
 # timing, as each of the kernel's three runs is; where threads rotate between CPUs, one seed's
@@ -26,6 +27,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 quick=${TESTS_QUICK:-0}
 seeds=32 short=
 [ "$quick" = 1 ] && seeds=2 short="--set duration=2s --set warmup=500ms"
+# the kernel the answers came from, as their file names it (smp-shares-6.18.txt): cgsim models
+# that one, whatever a scenario's default (docs/kernels.md)
+kver=$(basename "$ANS" | sed -n 's/.*-\([0-9][0-9.]*[0-9]\)\.txt$/\1/p')
+[ -n "$kver" ] && short="$short --set scheduler.kernel=$kver"
 pass=0 fail=0
 for layout in $(grep -v '^#' "$ANS" | awk 'NF {print $1}' | sort -u); do
 	f=$TOP/scenarios/smp-$layout.yaml

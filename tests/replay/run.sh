@@ -1,7 +1,7 @@
 #!/bin/sh
 # The round trip of a replayed trace (docs/replay.md): each scenario is run with --trace, then
 # a replay made from it is run in the same layout: the scenario's lines before `processes:`
-# (machine, scheduler, cgroups), and each of its processes as `trace: THE TRACE, select:
+# (machine, scheduler, cgroups) and the kernel the run modelled, and each of its processes as `trace: THE TRACE, select:
 # { tgid: ITS PID }` in the cgroup its threads ran in. Every thread's share must be within 1
 # point of capacity of the original's, the switches of all within 5 % (one thread's vary more
 # than that from seed to seed where threads are throttled), and the replay's own trace, read
@@ -40,8 +40,10 @@ for f in "$@"; do
                     order[i], cg[order[i]], trace, tgid[first[order[i]]]
         }
     ' "$f" FS='[ ]+' "$tmp/a.txt" FS=, "$tmp/a/threads.csv" >"$tmp/replay.yaml"
-    if ! "$cgsim" run "$tmp/replay.yaml" -o "$tmp/b" --trace "$tmp/b.txt" >/dev/null \
-            2>"$tmp/stderr"; then
+    # the kernel it ran on too (a scenario may name it after processes:)
+    kernel=$(sed -n 's/.*"kernel": "\([^"]*\)".*/\1/p' "$tmp/a/summary.json" | head -1)
+    if ! "$cgsim" run "$tmp/replay.yaml" --set "scheduler.kernel=$kernel" -o "$tmp/b" \
+            --trace "$tmp/b.txt" >/dev/null 2>"$tmp/stderr"; then
         echo "FAIL $f: the replay failed"; sed 's/^/    /' "$tmp/stderr" | head -5
         fails=$((fails + 1)); continue
     fi

@@ -113,7 +113,7 @@ Test(scenario, defaults_and_layout)
 	cr_expect_eq(sc->duration, 3000000000ull);
 	cr_expect_eq(sc->sched.machine.cpus, 1);
 	cr_expect_eq(sc->sched.tun.hz, 1000);
-	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF);
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF_FLAT, "the newest kernel's, 7.3's");
 	cr_expect_eq(sc->ncgroups, 3);
 	cr_expect_str_eq(sc->cgroups[0].path, "", "/ is the root");
 	cr_expect_str_eq(sc->cgroups[2].path, "b/c");
@@ -455,4 +455,85 @@ Test(scenario, set_escaped_dots_and_null_removal)
 	for (size_t i = 0; i < sc->ncgroups; i++)
 		if (!strcmp(sc->cgroups[i].path, "machine.slice"))
 			cr_expect_eq(sc->cgroups[i].nwrites, 0, "~ removed cpu.weight");
+}
+
+/*
+ * scheduler.kernel and scheduler.cgroup_mode (docs/kernels.md): the version's defaults first,
+ * then policy, tunables, features and cgroup_mode over them; both sweepable like any key.
+ */
+Test(scenario, kernel_and_cgroup_mode)
+{
+	static const char text[] =
+		"name: k\nduration: 1s\nmachine: { cpus: 2, hz: 250 }\n"
+		"scheduler:\n  kernel: 6.6.0\n  policy: cfs\n  features: { NI_RANDOM: true }\n"
+		"processes: { a: { threads: { w: { behavior: busy } } } }\n"
+		"sweep: { key: scheduler.kernel, values: [7.2, 7.3, 6.12.65] }\n";
+	static const char modes[] =
+		"name: m\nduration: 1s\nscheduler: { kernel: \"7.3\" }\n"
+		"processes: { a: { threads: { w: { behavior: busy } } } }\n"
+		"sweep: { key: scheduler.cgroup_mode, values: [smp, concur, max, tasks, up] }\n";
+	static const enum sched_cgroup_mode want[] = { SCHED_CGROUP_SMP, SCHED_CGROUP_CONCUR,
+		SCHED_CGROUP_MAX, SCHED_CGROUP_TASKS, SCHED_CGROUP_UP };
+	const char *names[8];
+	char err[1024], k[SCHED_KERNEL_NAME_MAX];
+	struct scenario *sc = load(text, NULL, NULL, 0);
+
+	cr_expect_str_eq(sched_kernel_name(sc->sched.kernel, k, sizeof(k)), "6.6.0");
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_CFS);
+	cr_expect(sc->sched.feat[SCHED_FEAT_GENTLE_FAIR_SLEEPERS]);
+	cr_expect(sc->sched.feat[SCHED_FEAT_NI_RANDOM], "features: after policy:");
+	cr_expect_eq(sc->sched.tun.base_slice_ns, 750000, "6.6.0's base slice");
+	cr_expect_eq(sc->sched.tun.hz, 250, "the machine's hz kept");
+	cr_expect_eq(sc->sched.machine.cpus, 2);
+	cr_expect_eq(sched_config_overrides(&sc->sched, names, 8), 2);
+	cr_expect_str_eq(names[0], "policy");
+	cr_expect_str_eq(names[1], "NI_RANDOM");
+	/* without kernel: the newest, 7.3, with its pick and its cgroup_mode */
+	sc = scn_load("t.yaml", "name: d\nduration: 1s\n"
+		      "processes: { a: { threads: { w: { behavior: busy } } } }\n", NULL, NULL, 0,
+		      err, sizeof(err));
+	cr_assert_not_null(sc, "%s", err);
+	cr_expect_str_eq(sched_kernel_name(sc->sched.kernel, k, sizeof(k)), "7.3");
+	cr_expect_eq(sc->sched.policy, SCHED_POLICY_EEVDF_FLAT);
+	cr_expect_eq(sc->sched.cgroup_mode, SCHED_CGROUP_CONCUR);
+	scn_free(sc);
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const v[] = { "7.2", "7.3", "6.12.65" };
+		struct scenario *s = scn_load_swept("t.yaml", text, NULL, NULL, 0, i, err,
+						    sizeof(err));
+
+		cr_assert_not_null(s, "%s", err);
+		cr_expect_str_eq(sched_kernel_name(s->sched.kernel, k, sizeof(k)), v[i]);
+		cr_expect_eq(s->sched.policy, SCHED_POLICY_CFS, "the file's policy over each");
+		scn_free(s);
+	}
+	for (size_t i = 0; i < 5; i++) {
+		struct scenario *s = scn_load_swept("t.yaml", modes, NULL, NULL, 0, i, err,
+						    sizeof(err));
+
+		cr_assert_not_null(s, "%s", err);
+		cr_expect_eq(s->sched.cgroup_mode, want[i]);
+		cr_expect_eq(s->sched.policy, SCHED_POLICY_EEVDF_FLAT);
+		scn_free(s);
+	}
+	/* smp is what every kernel before 7.3 computes: taken there, the others refused */
+	sc = scn_load("t.yaml", "name: s\nduration: 1s\nscheduler: { kernel: 6.18, cgroup_mode: smp }\n"
+		      "processes: { a: { threads: { w: { behavior: busy } } } }\n", NULL, NULL, 0,
+		      err, sizeof(err));
+	cr_expect_not_null(sc, "%s", err);
+	scn_free(sc);
+	load_fails("name: s\nduration: 1s\nscheduler: { kernel: 6.18, cgroup_mode: max }\n",
+		   "t.yaml:3:41: error: scheduler.cgroup_mode max needs kernel 7.3 or later: "
+		   "kernel 6.18 has no cgroup_mode and weighs every group as smp");
+	load_fails("name: s\nduration: 1s\nscheduler: { kernel: 7.4 }\n",
+		   "t.yaml:3:22: error: scheduler.kernel 7.4 is not a kernel cgsim models (expected "
+		   "MAJOR.MINOR or MAJOR.MINOR.PATCH of 5.13-5.19, 6.0-6.19, 7.0-7.3)");
+	sc = scn_load_swept("t.yaml", "name: s\nduration: 1s\nprocesses: { a: { threads: { w: "
+			    "{ behavior: busy } } } }\nsweep: { key: scheduler.kernel, values: "
+			    "[7.3, 4.19] }\n", NULL, NULL, 0, 1, err, sizeof(err));
+	cr_expect_null(sc);
+	cr_expect_str_eq(err, "t.yaml:4:47: error: scheduler.kernel 4.19 is not a kernel cgsim "
+			      "models (expected MAJOR.MINOR or MAJOR.MINOR.PATCH of 5.13-5.19, "
+			      "6.0-6.19, 7.0-7.3)");
+	scn_free(sc);
 }

@@ -136,7 +136,7 @@ sim_either() {
 }
 # the guest's kernel and mode, as the report says them, and the kernel the model ran
 ran() {	# NAME MODE
-	grep -q "\"kernel\": \"7\.3\.[0-9]*[+-][^\"]*\", \"cgroup_mode\": \"$2\", \"cgroup_mode_file\": true, \"modelled_kernel\": \"7\.3\.[0-9]*\"" \
+	grep -q "\"kernel\": \"7\.3\.[0-9]*[+-][^\"]*\", \"cgroup_mode\": \"$2\", \"cgroup_mode_file\": true, \"modelled_kernel\": \"7\.3[.0-9]*\"" \
 		"$tmp/$1.json" && ok || bad "$1: not Linux 7.3 in cgroup_mode $2, or not modelled as it: $(grep -o '"kernel": [^h]*' "$tmp/$1.json")"
 }
 t0=$(date +%s)
