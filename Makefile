@@ -353,13 +353,18 @@ fuzz: deps
 
 # ---- demo, bench, deps, install -----------------------------------------------------------
 
-# The headline comparison: Zijlstra's root layout against Heo's interposed one (and autogroup).
+# The headline comparison: Zijlstra's root layout against Heo's interposed one (and autogroup),
+# then the same question on Linux 7.2 and 7.3, every cgroup_mode, 2 to 64 CPUs.
 demo: deps
 	$(MAKE) --no-print-directory all
 	./cgsim compare scenarios/zijlstra-root-vm.yaml -o build/demo
 	@echo
+	./cgsim compare scenarios/kernels-root-vm.yaml -o build/demo/kernels
+	@echo
 	@echo "tables: build/demo/compare.txt, compare.md, compare.json; per variant CSV files in"
 	@echo "build/demo/VARIANT/ (the thread-mode rules behind it: ./cgsim cgroupfs scenarios/thread-mode-tour.cgs)"
+	@echo "7.2 against 7.3: build/demo/kernels/compare.txt, sweep.csv, figures/sweep.png"
+	@echo "(docs/root-threads-7.3.md explains them)"
 
 # bench_jobs times ./cgsim itself, so the program is built first.
 bench: $(BENCH_BIN) $(BIN)
