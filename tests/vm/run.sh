@@ -103,15 +103,7 @@ fi
 # kernel's answers (docs/vm-results.md): vm gets 0.199 of the machine in smp, as every kernel
 # before 7.3; in concur 0.499 in one boot and 0.4285 in another (tg_tasks() counting the
 # group's 4 runnable tasks as 3 by its PELT history, 768 against 1024 per CPU): either is the
-# kernel's. The model must give them too. The mode is the scenario's scheduler.cgroup_mode;
-# where the scenario format does not read it yet the guest runs smp, the configuration's
-# default, and concur cannot be asked for.
-if "$CGSIM" run tests/vm/headline-4.yaml --set scheduler.cgroup_mode=smp --set duration=1s \
-	> /dev/null 2>&1; then
-	mode_key=yes
-else
-	mode_key=
-fi
+# kernel's. The model must give them too. The mode is the scenario's scheduler.cgroup_mode.
 "$CGSIM" validate --fetch-kernel --kernel-version 7.3 > "$tmp/kernel73" ||
 	{ echo "vm: no 7.3 guest kernel"; exit 1; }
 echo "vm: guest kernel $(cut -f1 "$tmp/kernel73")"
@@ -141,15 +133,13 @@ ran() {	# NAME MODE
 }
 t0=$(date +%s)
 if guest smp73 1 tests/vm/headline-4.yaml --kernel-version 7.3 \
-	${mode_key:+--set scheduler.cgroup_mode=smp}; then
+	--set scheduler.cgroup_mode=smp; then
 	ran smp73 smp
 	near "7.3 smp: vm" group:vm 0.20 "$tmp/smp73.json" group:vm process:app
 	sim_either "7.3 smp: vm" group:vm "$tmp/smp73.json" 0.20
 	echo "vm: 7.3 guest (smp) booted in $(sed -n 's/.*"boot_s": \([0-9.]*\).*/\1/p' "$tmp/smp73.json") s, $(($(date +%s) - t0)) s in all"
 fi
-if [ -z "$mode_key" ]; then
-	bad "7.3 concur: the scenario format does not read scheduler.cgroup_mode yet: no guest can be asked for concur"
-elif guest concur73 1 tests/vm/headline-4.yaml --kernel-version 7.3 \
+if guest concur73 1 tests/vm/headline-4.yaml --kernel-version 7.3 \
 	--set scheduler.cgroup_mode=concur; then
 	ran concur73 concur
 	near_either "7.3 concur: vm" group:vm 0.4286 0.50 "$tmp/concur73.json" group:vm process:app
