@@ -296,6 +296,61 @@ static bool apply_sweep_value(struct rd *r, struct yn *root, size_t k)
 }
 
 /* Apply the variant's set: entries, the --set overrides, then the sweep's value @sweep. */
+/*
+ * --set sweep=KEY=V1,V2,... (what compare --sweep KEY=V1,V2,... gives): the file's sweep block,
+ * or a new one, with KEY and the values, its target and metric kept, its labels dropped (they
+ * were the file's values'). Each node names @origin in messages.
+ */
+static struct yn *sweep_block(struct rd *r, const struct yn *root, const char *spec,
+			      const struct yn *at)
+{
+	const struct yn *old = yn_get(root, "sweep");
+	const char *eq = strchr(spec, '=');
+	struct yn *m = yn_new(YN_MAP, 0, 0), *vals = yn_new(YN_SEQ, 0, 0), *k = NULL, *kv = NULL;
+	char *key = eq ? strndup(spec, (size_t)(eq - spec)) : NULL;
+	bool ok = m && vals && (!eq || key);
+
+	if (!eq || eq == spec || !eq[1]) {
+		yn_free(m);
+		yn_free(vals);
+		free(key);
+		scn__bad(r, at, "sweep takes KEY=V1,V2,... (e.g. --sweep scheduler.cgroup_mode="
+			 "smp,concur), not '%s'", spec);
+		return NULL;
+	}
+	for (size_t i = 0; ok && old && old->kind == YN_MAP && i < old->n; i++) {
+		const char *name = old->keys[i]->str;
+
+		if (strcmp(name, "key") && strcmp(name, "values") && strcmp(name, "labels"))
+			ok = !yn_map_add(m, yn_copy(old->keys[i]), yn_copy(old->kids[i]));
+	}
+	ok = ok && (k = yn_new_scalar("key", 0, 0)) && (kv = yn_new_scalar(key, 0, 0)) &&
+	     !yn_map_add(m, k, kv);
+	for (const char *v = eq + 1; ok && v;) {
+		const char *comma = strchr(v, ',');
+		char *one = comma ? strndup(v, (size_t)(comma - v)) : strdup(v);
+		struct yn *item = one ? yn_new_scalar(one, 0, 0) : NULL;
+
+		free(one);
+		ok = item && !yn_seq_add(vals, item);
+		if (item && ok)
+			item->origin = at->origin;
+		else
+			yn_free(item);
+		v = comma ? comma + 1 : NULL;
+	}
+	free(key);
+	ok = ok && (k = yn_new_scalar("values", 0, 0)) && !yn_map_add(m, k, vals);
+	if (!ok) {
+		yn_free(m);
+		scn__bad(r, at, "out of memory");
+		return NULL;
+	}
+	m->origin = at->origin;
+	kv->origin = at->origin;
+	return m;
+}
+
 bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
 			  const char *const *sets, size_t nsets, size_t sweep)
 {
@@ -352,6 +407,15 @@ bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
 		if (!eq || eq == sets[i])
 			return scn__bad(r, &at, "expected KEY=VALUE, e.g. --set machine.cpus=4");
 		key = strndup(sets[i], (size_t)(eq - sets[i]));
+		if (key && !strcmp(key, "sweep")) {
+			val = sweep_block(r, root, eq + 1, &at);
+			if (!val || !put_at(r, root, key, val, &at)) {
+				free(key);
+				return false;
+			}
+			free(key);
+			continue;
+		}
 		val = yn_new_scalar(eq + 1, 0, 0);
 		if (!key || !val) {
 			free(key);
