@@ -16,13 +16,17 @@
 #include "sim/study/shard.h"
 #include "sim/run/seeds.h"
 
-enum { O_SET, O_MARKDOWN, O_JSON, O_DIR, O_SEEDS, O_JOBS, O_SHARD, O_TRACE, O_STRICT,
+enum { O_SET, O_SWEEP, O_MARKDOWN, O_JSON, O_DIR, O_SEEDS, O_JOBS, O_SHARD, O_TRACE, O_STRICT,
        O_MAX_EVENTS };
 
 static const struct cli_opt compare_opts[] = {
 	[O_SET] = { .name = "set", .meta = "KEY=VALUE",
 		.help = "override any scalar of the file by its dotted path, as for cgsim run",
 		.many = true },
+	[O_SWEEP] = { .name = "sweep", .meta = "KEY=V1,V2,...",
+		.help = "sweep KEY over the values instead of the file's sweep: (which keeps its "
+			"group:, process: or thread: and metric:), e.g. scheduler.cgroup_mode="
+			"smp,concur,max,tasks,up; the same as --set sweep=KEY=V1,V2,..." },
 	[O_MARKDOWN] = CLI_COMPARE_MARKDOWN,
 	[O_JSON] = CLI_COMPARE_JSON,
 	[O_DIR] = { .short_name = 'o', .meta = "DIR",
@@ -132,6 +136,18 @@ static int compare_arg(const struct cli_parse *p, int k, void *ctx)
 		break;
 	case O_SET:
 		return cli_add_set(cmd, o->sets, &o->nsets, v);
+	case O_SWEEP: {
+		/* --set sweep=...: one, kept for the process's life (the shard files record it) */
+		static char set[4096];
+
+		if (set[0])
+			return cli_usage_error(cmd, "%s", "one --sweep (several keys: a sweep: block "
+					       "with key: [A, B])");
+		if (strlen(v) + 7 > sizeof(set))
+			return cli_usage_error(cmd, "%s", "--sweep is longer than 4 KiB");
+		snprintf(set, sizeof(set), "sweep=%s", v);
+		return cli_add_set(cmd, o->sets, &o->nsets, set);
+	}
 	}
 	return -1;
 }

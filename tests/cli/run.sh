@@ -871,5 +871,29 @@ grep -qx '# cgsim: 2 CPUs, kernel 7.3 (eevdf-flat, cgroup_mode concur), HZ 1000'
 "$CGSIM" compare "$K" --markdown | grep -qx -- '- variant old: kernel 6.12 (eevdf, cgroup_mode smp)' \
 	&& ok || bad "compare --markdown: the kernels by variant"
 
+# compare --sweep KEY=V1,V2: the file's sweep: replaced (its target kept), or --set sweep=...;
+# the modes' shares are each rule's (docs/root-threads-7.3.md): 2 CPUs, 4 root threads, vm's
+# 2 threads, a CPU running 2 of the root's and 1 of vm's: smp 512 per CPU against 2 x 1024:
+# 0.20; max 2 x 1024 x 1/2 = 1024 against 2 x 1024: 1/3
+"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --sweep scheduler.cgroup_mode=smp,max \
+	--set scheduler.kernel=7.3 > "$tmp/sw.txt" 2>&1
+grep -q '^sweep of scheduler.cgroup_mode: share/ideal of group vm$' "$tmp/sw.txt" &&
+	grep -Eq '^smp +0\.(19[0-9]|20[0-9])/0\.200 ' "$tmp/sw.txt" &&
+	grep -Eq '^max +0\.3[23][0-9]/0\.200 ' "$tmp/sw.txt" &&
+	"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --set scheduler.kernel=7.3 \
+		--set sweep=scheduler.cgroup_mode=smp,max | cmp -s - "$tmp/sw.txt" \
+	&& ok || bad "compare --sweep: $(cat "$tmp/sw.txt")"
+"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --sweep scheduler.cgroup_mode=smp,concur \
+	> "$tmp/sw.out" 2> "$tmp/sw.err"; st=$?
+[ $st -eq 2 ] && [ ! -s "$tmp/sw.out" ] &&
+	grep -qx -- '--set sweep=scheduler.cgroup_mode=smp,concur: error: scheduler.cgroup_mode concur needs kernel 7.3 or later: kernel 6.18 has no cgroup_mode and weighs every group as smp' "$tmp/sw.err" \
+	&& ok || bad "compare --sweep of a mode on 6.18: exit $st, $(cat "$tmp/sw.out" "$tmp/sw.err")"
+"$CGSIM" compare scenarios/zijlstra-root-vm.yaml --sweep machine.cpus \
+	> "$tmp/sw.out" 2> "$tmp/sw.err"; st=$?
+[ $st -eq 2 ] && [ ! -s "$tmp/sw.out" ] && grep -q "sweep takes KEY=V1,V2,..." "$tmp/sw.err" \
+	&& ok || bad "compare --sweep without values: exit $st, $(cat "$tmp/sw.out" "$tmp/sw.err")"
+usage_error "compare --sweep twice" "one --sweep (several keys: a sweep: block with key: [A, B])" \
+	compare "$SC" --sweep seed=1,2 --sweep seed=3
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
