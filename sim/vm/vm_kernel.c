@@ -456,10 +456,12 @@ int vm__apt_mirror(const char *etc, struct vm_mirror *m)
 	if (!m->security[0]) {
 		size_t len = strlen(m->uri);
 
-		/* beside the mirror's debian/, as deb.debian.org has it */
-		if (len > 7 && !strcmp(m->uri + len - 7, "/debian"))
-			snprintf(m->security, sizeof(m->security), "%s-security", m->uri);
-		else
+		/* beside the mirror's debian/, as deb.debian.org has it (when it fits) */
+		if (len > 7 && !strcmp(m->uri + len - 7, "/debian") &&
+		    len + sizeof("-security") <= sizeof(m->security)) {
+			memcpy(m->security, m->uri, len);
+			memcpy(m->security + len, "-security", sizeof("-security"));
+		} else
 			snprintf(m->security, sizeof(m->security), "%s-security",
 				 VM_DEBIAN_MIRROR);
 	}
