@@ -174,13 +174,18 @@ static void guest_of(const struct scenario *sc, struct vm_run_opts *ro)
 	ro->threads_hint = sc->total_threads > 0 ? (unsigned)sc->total_threads : 0;
 	ro->autogroup = sc->autogroup;
 	/*
-	 * The mode of the kernel the scenario models, when that kernel has the switch (7.3+:
-	 * its default or the scenario's scheduler.cgroup_mode). A scenario of an older kernel
-	 * asks for none, and the guest keeps its own default.
+	 * The mode the scenario asks for itself (scheduler.cgroup_mode other than its kernel's
+	 * default). A scenario that leaves the mode to its kernel asks the guest for none: the
+	 * guest runs its own default, which is read back and simulated, so that a default
+	 * scenario (7.3, concur) runs on a 7.2 guest as 7.2 runs it rather than being refused.
 	 */
-	ro->cgroup_mode = sched_kernel_has_cgroup_mode(sc->sched.kernel)
-				  ? sched_cgroup_mode_name(sc->sched.cgroup_mode)
-				  : NULL;
+	const char *names[SCHED_FEAT_NR + 16];
+	size_t n = sched_config_overrides(&sc->sched, names, sizeof(names) / sizeof(names[0]));
+	bool asked = false;
+
+	for (size_t i = 0; i < n && i < sizeof(names) / sizeof(names[0]); i++)
+		asked |= !strcmp(names[i], "cgroup_mode");
+	ro->cgroup_mode = asked ? sched_cgroup_mode_name(sc->sched.cgroup_mode) : NULL;
 }
 
 /*
