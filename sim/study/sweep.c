@@ -227,19 +227,22 @@ static void sweep_seeds_note(FILE *f, const struct sweep *sw)
 /*
  * When the kernel modelled moves with the sweep's values (a sweep of scheduler.kernel, its
  * policy or cgroup_mode), which it is at each value: "VALUE: kernel ...", with a line per
- * variant where the variants differ there too (docs/kernels.md). Nothing when it is one kernel
- * throughout: the comparison's header names it.
+ * variant where the variants differ there too (docs/kernels.md). Nothing when each variant
+ * keeps one kernel throughout, however the variants differ: the comparison's header names
+ * each variant's.
  */
 static void sweep_kernels(FILE *f, const struct sweep *sw, bool md)
 {
 	char first[REPORT_KERNEL_SIZE], desc[REPORT_KERNEL_SIZE], vis[VIS_SIZE];
 	bool moves = false;
 
-	report_kernel(&sw->at[0]->sc[0]->sched, first, sizeof(first));
-	for (size_t k = 0; k < sw->n && !moves; k++)
-		for (size_t v = 0; v < sw->at[k]->n && !moves; v++)
-			moves = strcmp(first, report_kernel(&sw->at[k]->sc[v]->sched, desc,
+	for (size_t v = 0; v < sw->at[0]->n && !moves; v++) {
+		report_kernel(&sw->at[0]->sc[v]->sched, first, sizeof(first));
+		for (size_t k = 1; k < sw->n && !moves; k++)
+			moves = v < sw->at[k]->n &&
+				strcmp(first, report_kernel(&sw->at[k]->sc[v]->sched, desc,
 							    sizeof(desc)));
+	}
 	if (!moves)
 		return;
 	fputs(md ? "\n**kernel at each value**\n\n" : "kernel at each value:\n", f);
@@ -342,30 +345,34 @@ int sweep_text(FILE *f, const struct sweep *sw)
 	}
 	sweep_seeds_note(f, sw);
 	fputc('\n', f);
-	{
-		int w = 10;
+	vw = 10;
+	for (size_t k = 0; k < sw->n; k++) {
+		int len = (int)strlen(report_visible(base->sweep_values[k], vis, sizeof(vis)));
 
-		for (size_t k = 0; k < sw->n; k++) {
-			int len = (int)strlen(report_visible(base->sweep_values[k], vis, sizeof(vis)));
+		if (len > vw)
+			vw = len;
+	}
+	if (vw > 24)
+		vw = 24;
+	/* four variants a block, as the comparison's own table, within 80 columns */
+	for (size_t from = 0; from < c0->n; from += 4) {
+		size_t to = from + 4 < c0->n ? from + 4 : c0->n;
 
-			if (len > w)
-				w = len;
-		}
-		if (w > 24)
-			w = 24;
-		fprintf(f, "%-*s", w, "value");
-		for (size_t v = 0; v < c0->n && v < 4; v++)
+		if (from)
+			fputc('\n', f);
+		fprintf(f, "%-*s", vw, "value");
+		for (size_t v = from; v < to; v++)
 			fprintf(f, " %13.13s", compare__vname(c0, v));
 		fputc('\n', f);
-		vw = w;
-	}
-	for (size_t k = 0; k < sw->n; k++) {
-		fprintf(f, "%-*.*s", vw, vw, report_visible(base->sweep_values[k], vis, sizeof(vis)));
-		for (size_t v = 0; v < sw->at[k]->n && v < 4; v++) {
-			sweep_cell(sw, k, v, false, buf, sizeof(buf));
-			fprintf(f, " %13s", buf);
+		for (size_t k = 0; k < sw->n; k++) {
+			fprintf(f, "%-*.*s", vw, vw,
+				report_visible(base->sweep_values[k], vis, sizeof(vis)));
+			for (size_t v = from; v < to && v < sw->at[k]->n; v++) {
+				sweep_cell(sw, k, v, false, buf, sizeof(buf));
+				fprintf(f, " %13s", buf);
+			}
+			fputc('\n', f);
 		}
-		fputc('\n', f);
 	}
 	sweep_kernels(f, sw, false);
 	return 0;

@@ -894,5 +894,15 @@ grep -q '^sweep of scheduler.cgroup_mode: share/ideal of group vm$' "$tmp/sw.txt
 usage_error "compare --sweep twice" "one --sweep (several keys: a sweep: block with key: [A, B])" \
 	compare "$SC" --sweep seed=1,2 --sweep seed=3
 
+# a sweep's text table shows every variant, four a block (kernels-root-vm has ten), and no
+# "kernel at each value" where each variant keeps its kernel through the sweep
+"$CGSIM" compare scenarios/kernels-root-vm.yaml > "$tmp/kx.txt"
+[ "$(grep -c '^value ' "$tmp/kx.txt")" -eq 3 ] &&
+	grep -Eq '^value +threaded +threaded-7\.2$' "$tmp/kx.txt" &&
+	grep -Eq '^64 +0\.5[0-9]{2}/0\.500 +0\.4[89][0-9]/0\.500$' "$tmp/kx.txt" &&
+	! grep -q 'kernel at each value' "$tmp/kx.txt" &&
+	awk 'length($0) > 80 && !/^(sweep of|variants)/ { exit 1 }' "$tmp/kx.txt" \
+	&& ok || bad "compare: a sweep of ten variants: $(sed -n '/^sweep/,$p' "$tmp/kx.txt")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
