@@ -26,11 +26,8 @@ void sched__load_changed(struct cfs_rq *q, uint64_t now)
  */
 bool sched__tracks_tg_runnable(const struct sched_config *cfg)
 {
-	const struct sched_kernel *k = &cfg->kernel;
-
-	return k->major > 7 || (k->major == 7 && k->minor >= 3) ||
-	       cfg->policy == SCHED_POLICY_EEVDF_FLAT || cfg->cgroup_mode == SCHED_CGROUP_CONCUR ||
-	       cfg->cgroup_mode == SCHED_CGROUP_TASKS;
+	return sched_kernel_has_cgroup_mode(cfg->kernel) || cfg->policy == SCHED_POLICY_EEVDF_FLAT ||
+	       cfg->cgroup_mode == SCHED_CGROUP_CONCUR || cfg->cgroup_mode == SCHED_CGROUP_TASKS;
 }
 
 /*

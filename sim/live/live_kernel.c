@@ -175,9 +175,14 @@ int live_kernel_read(const char *mountinfo, bool may_mount, struct live_kernel *
 	} else if (e != -ENOENT) {
 		/* debugfs out of reach: the release's default, which the caller notes */
 		k->mode_unread = true;
-		if (k->known && (k->version.major > 7 ||
-				 (k->version.major == 7 && k->version.minor >= 3)))
-			k->mode = SCHED_CGROUP_CONCUR;
+		if (k->known && sched_kernel_has_cgroup_mode(k->version)) {
+			struct sched_config d;
+
+			/* the version's default; a newer one than cgsim knows, the newest's */
+			if (sched_config_kernel(&d, k->version, 1))
+				(void)sched_config_kernel(&d, sched_kernel_newest(), 1);
+			k->mode = d.cgroup_mode;
+		}
 	}
 	return 0;
 }
