@@ -295,7 +295,16 @@ static bool apply_sweep_value(struct rd *r, struct yn *root, size_t k)
 	return true;
 }
 
-/* Apply the variant's set: entries, the --set overrides, then the sweep's value @sweep. */
+/* @key: @val appended to @map, both taken over (freed on failure, and NULL ones fail). */
+static bool add_pair(struct yn *map, struct yn *key, struct yn *val)
+{
+	if (key && val && !yn_map_add(map, key, val))
+		return true;
+	yn_free(key);
+	yn_free(val);
+	return false;
+}
+
 /*
  * --set sweep=KEY=V1,V2,... (what compare --sweep KEY=V1,V2,... gives): the file's sweep block,
  * or a new one, with KEY and the values, its target and metric kept, its labels dropped (they
@@ -306,26 +315,25 @@ static struct yn *sweep_block(struct rd *r, const struct yn *root, const char *s
 {
 	const struct yn *old = yn_get(root, "sweep");
 	const char *eq = strchr(spec, '=');
-	struct yn *m = yn_new(YN_MAP, 0, 0), *vals = yn_new(YN_SEQ, 0, 0), *k = NULL, *kv = NULL;
-	char *key = eq ? strndup(spec, (size_t)(eq - spec)) : NULL;
-	bool ok = m && vals && (!eq || key);
+	struct yn *m, *vals;
+	char *key;
+	bool ok;
 
 	if (!eq || eq == spec || !eq[1]) {
-		yn_free(m);
-		yn_free(vals);
-		free(key);
 		scn__bad(r, at, "sweep takes KEY=V1,V2,... (e.g. --sweep scheduler.cgroup_mode="
 			 "smp,concur), not '%s'", spec);
 		return NULL;
 	}
+	m = yn_new(YN_MAP, 0, 0);
+	vals = yn_new(YN_SEQ, 0, 0);
+	key = strndup(spec, (size_t)(eq - spec));
+	ok = m && vals && key;
 	for (size_t i = 0; ok && old && old->kind == YN_MAP && i < old->n; i++) {
 		const char *name = old->keys[i]->str;
 
 		if (strcmp(name, "key") && strcmp(name, "values") && strcmp(name, "labels"))
-			ok = !yn_map_add(m, yn_copy(old->keys[i]), yn_copy(old->kids[i]));
+			ok = add_pair(m, yn_copy(old->keys[i]), yn_copy(old->kids[i]));
 	}
-	ok = ok && (k = yn_new_scalar("key", 0, 0)) && (kv = yn_new_scalar(key, 0, 0)) &&
-	     !yn_map_add(m, k, kv);
 	for (const char *v = eq + 1; ok && v;) {
 		const char *comma = strchr(v, ',');
 		char *one = comma ? strndup(v, (size_t)(comma - v)) : strdup(v);
@@ -333,24 +341,29 @@ static struct yn *sweep_block(struct rd *r, const struct yn *root, const char *s
 
 		free(one);
 		ok = item && !yn_seq_add(vals, item);
-		if (item && ok)
+		if (ok)
 			item->origin = at->origin;
 		else
 			yn_free(item);
 		v = comma ? comma + 1 : NULL;
 	}
+	ok = ok && add_pair(m, yn_new_scalar("key", 0, 0), yn_new_scalar(key, 0, 0));
+	if (ok)
+		m->kids[m->n - 1]->origin = at->origin;
+	ok = ok && add_pair(m, yn_new_scalar("values", 0, 0), vals);
+	vals = ok ? NULL : vals;	/* the map's now */
 	free(key);
-	ok = ok && (k = yn_new_scalar("values", 0, 0)) && !yn_map_add(m, k, vals);
 	if (!ok) {
+		yn_free(vals);
 		yn_free(m);
 		scn__bad(r, at, "out of memory");
 		return NULL;
 	}
 	m->origin = at->origin;
-	kv->origin = at->origin;
 	return m;
 }
 
+/* Apply the variant's set: entries, the --set overrides, then the sweep's value @sweep. */
 bool scn__apply_overrides(struct rd *r, struct yn *root, const char *variant,
 			  const char *const *sets, size_t nsets, size_t sweep)
 {
