@@ -9,31 +9,17 @@
 #include "scheduler/sched_internal.h"
 #include "scheduler/timeline.h"
 
-/*
- * The tree's order: deadline, then the order of insertion. rb_add_cached() sends a key equal to
- * one in the tree to the right, so among equal deadlines the entity queued first is picked
- * first; the kernel's curr-vs-tree comparisons (entity_before) are strict, see pick_eevdf().
- */
-static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
-{
-	const struct sched_entity *x = sched__se_of(a), *y = sched__se_of(b);
-
-	if (x->deadline != y->deadline)
-		return x->deadline < y->deadline;
-	return x->qseq < y->qseq;
-}
-
 static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
 	q->sum_w_vruntime += (se->vruntime - q->min_vruntime) * se->wd;
 	q->sum_weight += se->wd;
 	se->qseq = ++q->qseq;
-	sched__tl_add(q, se, less_deadline, true);
+	sched__tl_add(q, se, sched__less_deadline, true);
 }
 
 static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 {
-	sched__tl_del(q, se, less_deadline, true);
+	sched__tl_del(q, se, sched__less_deadline, true);
 	q->sum_w_vruntime -= (se->vruntime - q->min_vruntime) * se->wd;
 	q->sum_weight -= se->wd;
 }
@@ -330,7 +316,7 @@ const struct sched_policy_ops sched_eevdf_ops = {
 	.deadlines = true,
 	.cfs_buddies = false,
 	.keep_empty_weight = true,
-	.less = less_deadline,
+	.less = sched__less_deadline,
 	.place = place_entity,
 	.dequeued = dequeued,
 	.migrate = migrate,

@@ -35,27 +35,18 @@ void sched__flat_set_h(struct sched_entity *se, uint64_t h)
 
 /* ---------------- the root's order and sums, by h_load ---------------- */
 
-static bool less_deadline(const struct rb_node *a, const struct rb_node *b)
-{
-	const struct sched_entity *x = sched__se_of(a), *y = sched__se_of(b);
-
-	if (x->deadline != y->deadline)
-		return x->deadline < y->deadline;
-	return x->qseq < y->qseq;
-}
-
 /* __enqueue_entity(): the kernel's sum_w_vruntime_add() weighs by se->h_load.weight (7.3). */
 static void tree_add(struct cfs_rq *q, struct sched_entity *se)
 {
 	q->sum_w_vruntime += (se->vruntime - q->min_vruntime) * (int64_t)se->h_load;
 	q->sum_weight += (int64_t)se->h_load;
 	se->qseq = ++q->qseq;
-	sched__tl_add(q, se, less_deadline, true);
+	sched__tl_add(q, se, sched__less_deadline, true);
 }
 
 static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 {
-	sched__tl_del(q, se, less_deadline, true);
+	sched__tl_del(q, se, sched__less_deadline, true);
 	q->sum_w_vruntime -= (se->vruntime - q->min_vruntime) * (int64_t)se->h_load;
 	q->sum_weight -= (int64_t)se->h_load;
 }
@@ -353,7 +344,7 @@ const struct sched_policy_ops sched_flat_ops = {
 	.cfs_buddies = false,
 	.keep_empty_weight = true,
 	.flat = true,
-	.less = less_deadline,
+	.less = sched__less_deadline,
 	.place = place_entity,
 	.dequeued = dequeued,
 	.migrate = migrate,

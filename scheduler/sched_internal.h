@@ -546,6 +546,21 @@ static inline struct sched_entity *sched__se_of(const struct rb_node *n)
 	return rb_entry(n, struct sched_entity, node);
 }
 
+/*
+ * EEVDF's tree order, the hierarchical queues' and the flat root's: deadline, then the order of
+ * insertion. rb_add_cached() sends a key equal to one in the tree to the right, so among equal
+ * deadlines the entity queued first is picked first; the kernel's curr-vs-tree comparisons
+ * (entity_before) are strict, see pick_eevdf().
+ */
+static inline bool sched__less_deadline(const struct rb_node *a, const struct rb_node *b)
+{
+	const struct sched_entity *x = sched__se_of(a), *y = sched__se_of(b);
+
+	if (x->deadline != y->deadline)
+		return x->deadline < y->deadline;
+	return x->qseq < y->qseq;
+}
+
 /* ---- scheduler/timeline.[ch]: a queue's queued entities but curr, in the policy's order ---- */
 
 /* sched__tl_add(), sched__tl_del(), sched__tl_next(): scheduler/timeline.h, the policies'. */
