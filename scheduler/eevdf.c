@@ -25,7 +25,7 @@ static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 }
 
 /* Every key v - v0 shrinks by delta when v0 grows by delta. */
-static void v0_moved(struct cfs_rq *q, sv_t delta)
+void sched__eevdf_v0_moved(struct cfs_rq *q, sv_t delta)
 {
 	q->sum_w_vruntime -= q->sum_weight * delta;
 }
@@ -44,7 +44,7 @@ static bool v_eligible(const struct cfs_rq *q, sv_t v)
 }
 
 /* cfs_rq_min_slice(): the smallest request among curr and the queued entities. */
-static uint64_t min_slice(const struct cfs_rq *q)
+uint64_t cfs_rq_min_slice(const struct cfs_rq *q)
 {
 	uint64_t m = UINT64_MAX;
 
@@ -56,7 +56,7 @@ static uint64_t min_slice(const struct cfs_rq *q)
 }
 
 /* entity_lag(): V - v, clamped to ± calc_delta_fair(max(2 slice, TICK_NSEC)). */
-static sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
+sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
 {
 	uint64_t lim_ns = 2 * se->slice > s->tick_ns ? 2 * se->slice : s->tick_ns;
 	sv_t lim = calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
@@ -115,11 +115,6 @@ static void migrate(struct sched *s, struct cfs_rq *from, struct cfs_rq *to,
 		    struct sched_entity *se)
 {
 	(void)s, (void)from, (void)to, (void)se;	/* the lag travels as it is */
-}
-
-static bool protect_slice(const struct sched_entity *se)
-{
-	return se->vruntime < se->vprot;
 }
 
 /* __pick_eevdf(): the eligible entity with the earliest deadline (curr included). */
@@ -182,9 +177,9 @@ static struct sched_entity *pick_next_entity(struct sched *s, struct cfs_rq *q)
  * set_protect_slice(): with RUN_TO_PARITY, protect curr up to its deadline, or for the
  * shortest request on the queue if that is shorter; without, for one normalized base slice.
  */
-static void set_protect_slice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
+void set_protect_slice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
-	uint64_t quantum = sched__feat(s, SCHED_FEAT_RUN_TO_PARITY) ? min_slice(q)
+	uint64_t quantum = sched__feat(s, SCHED_FEAT_RUN_TO_PARITY) ? cfs_rq_min_slice(q)
 								      : s->cfg.tun.base_slice_ns;
 
 	if (quantum > se->slice)
@@ -199,7 +194,7 @@ static void set_protect_slice(struct sched *s, struct cfs_rq *q, struct sched_en
 }
 
 /* update_deadline(): a used-up request gets a new one; true when that happened. */
-static bool update_deadline(struct sched *s, struct sched_entity *se)
+bool update_deadline(struct sched *s, struct sched_entity *se)
 {
 	if (se->vruntime < se->deadline)
 		return false;
@@ -259,7 +254,7 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 	 * curr's protection to the queue's shortest slice from now, so the next tick may pick it.
 	 */
 	if (do_short && sched__feat(s, SCHED_FEAT_RUN_TO_PARITY)) {
-		sv_t v = se->vruntime + calc_delta_fair(min_slice(q), se);
+		sv_t v = se->vruntime + calc_delta_fair(cfs_rq_min_slice(q), se);
 
 		if (v < se->vprot)
 			se->vprot = v;
@@ -328,7 +323,7 @@ const struct sched_policy_ops sched_eevdf_ops = {
 	.wakeup_preempt = wakeup_preempt,
 	.yield = yield_task_fair,
 	.reweight = reweight_eevdf,
-	.v0_moved = v0_moved,
+	.v0_moved = sched__eevdf_v0_moved,
 	.tree_add = tree_add,
 	.tree_del = tree_del,
 };

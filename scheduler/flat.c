@@ -51,11 +51,6 @@ static void tree_del(struct cfs_rq *q, struct sched_entity *se)
 	q->sum_weight -= (int64_t)se->h_load;
 }
 
-static void v0_moved(struct cfs_rq *q, sv_t delta)
-{
-	q->sum_w_vruntime -= q->sum_weight * delta;
-}
-
 /* Σ (v - v0) w and Σ w over the tree and an on_rq curr. */
 static inline sv_t sums(const struct cfs_rq *q, int64_t *load)
 {
@@ -96,27 +91,6 @@ static bool v_eligible(const struct cfs_rq *q, sv_t v)
 bool sched__flat_eligible(const struct sched_thread *t)
 {
 	return v_eligible(root_of(&t->se), t->se.vruntime);
-}
-
-/* cfs_rq_min_slice() */
-static uint64_t min_slice(const struct cfs_rq *q)
-{
-	uint64_t m = UINT64_MAX;
-
-	if (q->curr && q->curr->on_rq)
-		m = q->curr->slice;
-	if (q->tl_n && sched__tl_min_slice(q) < m)
-		m = sched__tl_min_slice(q);
-	return m;
-}
-
-/* entity_lag(): V - v clamped to ± calc_delta_fair(max(2 slice, TICK_NSEC)) (6.6's clamp). */
-static sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se)
-{
-	uint64_t lim_ns = 2 * se->slice > s->tick_ns ? 2 * se->slice : s->tick_ns;
-	sv_t lim = calc_delta_fair(lim_ns, se), lag = V - se->vruntime;
-
-	return lag > lim ? lim : lag < -lim ? -lim : lag;
 }
 
 /*
@@ -163,11 +137,6 @@ static void migrate(struct sched *s, struct cfs_rq *from, struct cfs_rq *to,
 		    struct sched_entity *se)
 {
 	(void)s, (void)from, (void)to, (void)se;	/* the lag travels as it is */
-}
-
-static bool protect_slice(const struct sched_entity *se)
-{
-	return se->vruntime < se->vprot;
 }
 
 /* __pick_eevdf() on the root: one tree, whatever the depth of the tasks in it. */
@@ -224,37 +193,10 @@ static struct sched_entity *pick_next_entity(struct sched *s, struct cfs_rq *q)
 	return pick_eevdf(s, q, true);
 }
 
-/* set_protect_slice() on the root: 6.17's rule, as eevdf.c's */
-static void set_protect_slice(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
-{
-	uint64_t quantum = sched__feat(s, SCHED_FEAT_RUN_TO_PARITY) ? min_slice(q)
-								      : s->cfg.tun.base_slice_ns;
-
-	if (quantum > se->slice)
-		quantum = se->slice;
-	se->vprot = se->deadline;
-	if (quantum != se->slice) {
-		sv_t v = se->vruntime + calc_delta_fair(quantum, se);
-
-		if (v < se->vprot)
-			se->vprot = v;
-	}
-}
-
 /* the per-level set_next: nothing of a tree at a group's level */
 static void set_next(struct sched *s, struct cfs_rq *q, struct sched_entity *se)
 {
 	(void)s, (void)q, (void)se;
-}
-
-static bool update_deadline(struct sched *s, struct sched_entity *se)
-{
-	if (se->vruntime < se->deadline)
-		return false;
-	if (!se->custom_slice)
-		se->slice = s->base_slice;
-	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
-	return true;
 }
 
 /* update_curr()'s tail for the running task on the root: the root's count decides */
@@ -300,7 +242,7 @@ static bool wakeup_preempt(struct sched *s, struct cfs_rq *q, struct sched_entit
 		return true;
 	}
 	if (do_short && sched__feat(s, SCHED_FEAT_RUN_TO_PARITY)) {
-		sv_t v = se->vruntime + calc_delta_fair(min_slice(q), se);
+		sv_t v = se->vruntime + calc_delta_fair(cfs_rq_min_slice(q), se);
 
 		if (v < se->vprot)
 			se->vprot = v;
@@ -356,7 +298,7 @@ const struct sched_policy_ops sched_flat_ops = {
 	.wakeup_preempt = wakeup_preempt,
 	.yield = yield_task_fair,
 	.reweight = reweight_load,
-	.v0_moved = v0_moved,
+	.v0_moved = sched__eevdf_v0_moved,
 	.tree_add = tree_add,
 	.tree_del = tree_del,
 };

@@ -681,6 +681,24 @@ void set_next_buddy(struct sched_entity *se);
 
 /* ---- scheduler/eevdf.c, scheduler/cfs.c: the two policies ------------------------------------ */
 
+/*
+ * EEVDF's rules that both EEVDF policies apply alike (eevdf.c), the flat root's weights being
+ * the entities' own there: v0's move in the sums, cfs_rq_min_slice(), entity_lag(),
+ * set_protect_slice() and update_deadline() as the kernel names them.
+ */
+void sched__eevdf_v0_moved(struct cfs_rq *cfs_rq, sv_t delta);
+uint64_t cfs_rq_min_slice(const struct cfs_rq *q);
+sv_t entity_lag(struct sched *s, sv_t V, const struct sched_entity *se);
+void set_protect_slice(struct sched *s, struct cfs_rq *q, struct sched_entity *se);
+bool update_deadline(struct sched *s, struct sched_entity *se);
+
+/* protect_slice(): curr is still inside the part of its request protected from preemption */
+static inline bool protect_slice(const struct sched_entity *se)
+{
+	return se->vruntime < se->vprot;
+}
+
+
 extern const struct sched_policy_ops sched_eevdf_ops;
 extern const struct sched_policy_ops sched_cfs_ops;
 extern const struct sched_policy_ops sched_flat_ops;
